@@ -5,6 +5,20 @@ export type ClientOptions = {
 };
 
 /**
+ * Reference to an audience dataset (`ad_`).
+ */
+export type CommonAudienceDatasetReference = {
+    /**
+     * What kind of resource.
+     */
+    type: 'audience_dataset';
+    /**
+     * Its id.
+     */
+    id: string;
+};
+
+/**
  * A calendar date, `YYYY-MM-DD`.
  */
 export type CommonCalendarDate = string;
@@ -13,6 +27,20 @@ export type CommonCalendarDate = string;
  * An ISO 3166-1 alpha-2 country code in upper case.
  */
 export type CommonCountryCode = string;
+
+/**
+ * Reference to a custom parameter run (`cpr_`).
+ */
+export type CommonCustomParameterRunReference = {
+    /**
+     * What kind of resource.
+     */
+    type: 'custom_parameter_run';
+    /**
+     * Its id.
+     */
+    id: string;
+};
 
 /**
  * 404 body for a dataset.
@@ -37,6 +65,20 @@ export type CommonDatasetNotFoundError = {
 };
 
 /**
+ * Reference to a dataset (`ds_`).
+ */
+export type CommonDatasetReference = {
+    /**
+     * What kind of resource.
+     */
+    type: 'dataset';
+    /**
+     * Its id.
+     */
+    id: string;
+};
+
+/**
  * An exact US-dollar amount written as a decimal string (for example `"35.600000"`).
  * Decision D-MONEY-STRING: money that the seed calls a decimal string keeps that form so no client loses precision.
  */
@@ -48,6 +90,11 @@ export type CommonDecimalString = string;
  * so they are JSON numbers; the server computes them with exact decimals before printing.
  */
 export type CommonDollars = number;
+
+/**
+ * Kinds of resource an entity reference can point at (`tracking_agent` is not one).
+ */
+export type CommonEntityReferenceType = 'pattern' | 'research_preview' | 'dataset' | 'audience_dataset' | 'custom_parameter_run' | 'pattern_detection_run';
 
 /**
  * Every `error_code` the service can answer. Codes are stable identifiers;
@@ -190,6 +237,34 @@ export type CommonNotFoundError = {
 };
 
 /**
+ * Reference to a pattern detection run (`pdr_`).
+ */
+export type CommonPatternDetectionRunReference = {
+    /**
+     * What kind of resource.
+     */
+    type: 'pattern_detection_run';
+    /**
+     * Its id.
+     */
+    id: string;
+};
+
+/**
+ * Reference to a pattern (`pt_`).
+ */
+export type CommonPatternReference = {
+    /**
+     * What kind of resource.
+     */
+    type: 'pattern';
+    /**
+     * Its id.
+     */
+    id: string;
+};
+
+/**
  * A reference to one post: the pair (source, id) identifies it.
  */
 export type CommonPostRef = {
@@ -204,9 +279,117 @@ export type CommonPostRef = {
 };
 
 /**
+ * A cited post. In the message text each cited post appears as a marker
+ * `[N]`, numbered from 1 by first appearance of each unique (source, id).
+ * `start_index`/`end_index` are the half-open range of the first marker.
+ */
+export type CommonPostReference = {
+    /**
+     * Always `post`.
+     */
+    type: 'post';
+    /**
+     * Platform of the post.
+     */
+    source: CommonSource;
+    /**
+     * Platform-side post id.
+     */
+    id: string;
+    /**
+     * The marker number N.
+     */
+    citation: number;
+    /**
+     * Offset of the first `[N]` in the text (inclusive).
+     */
+    start_index: number;
+    /**
+     * Offset just past the first `[N]` (exclusive).
+     */
+    end_index: number;
+};
+
+/**
+ * A reference attached to an assistant or agent message, tagged by `type`.
+ */
+export type CommonReference = ({
+    type: 'post';
+} & CommonPostReference) | ({
+    type: 'pattern';
+} & CommonPatternReference) | ({
+    type: 'research_preview';
+} & CommonResearchPreviewReference) | ({
+    type: 'dataset';
+} & CommonDatasetReference) | ({
+    type: 'audience_dataset';
+} & CommonAudienceDatasetReference) | ({
+    type: 'custom_parameter_run';
+} & CommonCustomParameterRunReference) | ({
+    type: 'pattern_detection_run';
+} & CommonPatternDetectionRunReference);
+
+/**
+ * Reference to a stored research preview.
+ */
+export type CommonResearchPreviewReference = {
+    /**
+     * What kind of resource.
+     */
+    type: 'research_preview';
+    /**
+     * Its id.
+     */
+    id: string;
+};
+
+/**
  * A 1-255 character name of a dataset or audience dataset.
  */
 export type CommonResourceName = string;
+
+/**
+ * Status envelope of a dataset or audience run: `{type, steps?, error_message?}`.
+ * A `failed` status carries `error_message`.
+ */
+export type CommonRunStatus = {
+    /**
+     * Current state.
+     */
+    type: CommonRunStatusType;
+    /**
+     * Steps finished so far, in order.
+     */
+    steps?: Array<CommonRunStep>;
+    /**
+     * Why the run failed; present only when `type` is `failed`.
+     */
+    error_message?: string;
+};
+
+/**
+ * Lifecycle of an asynchronous dataset or audience run.
+ */
+export type CommonRunStatusType = 'pending' | 'working' | 'completed' | 'failed';
+
+/**
+ * One finished pipeline step.
+ */
+export type CommonRunStep = {
+    /**
+     * Which step.
+     */
+    name: CommonRunStepName;
+    /**
+     * When it finished, integer Unix seconds.
+     */
+    completed_at: CommonUnixSeconds;
+};
+
+/**
+ * Name of a pipeline step.
+ */
+export type CommonRunStepName = 'scraping' | 'enrichment' | 'analysis';
 
 /**
  * Sort direction of a list.

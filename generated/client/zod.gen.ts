@@ -3,6 +3,14 @@
 import * as z from 'zod';
 
 /**
+ * Reference to an audience dataset (`ad_`).
+ */
+export const zCommonAudienceDatasetReference = z.object({
+    type: z.enum(['audience_dataset']),
+    id: z.string()
+});
+
+/**
  * A calendar date, `YYYY-MM-DD`.
  */
 export const zCommonCalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
@@ -13,6 +21,14 @@ export const zCommonCalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 export const zCommonCountryCode = z.string().regex(/^[A-Z]{2}$/);
 
 /**
+ * Reference to a custom parameter run (`cpr_`).
+ */
+export const zCommonCustomParameterRunReference = z.object({
+    type: z.enum(['custom_parameter_run']),
+    id: z.string()
+});
+
+/**
  * 404 body for a dataset.
  */
 export const zCommonDatasetNotFoundError = z.object({
@@ -20,6 +36,14 @@ export const zCommonDatasetNotFoundError = z.object({
     error_code: z.enum(['dataset_not_found']),
     detail: z.string(),
     transient: z.boolean()
+});
+
+/**
+ * Reference to a dataset (`ds_`).
+ */
+export const zCommonDatasetReference = z.object({
+    type: z.enum(['dataset']),
+    id: z.string()
 });
 
 /**
@@ -34,6 +58,18 @@ export const zCommonDecimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
  * so they are JSON numbers; the server computes them with exact decimals before printing.
  */
 export const zCommonDollars = z.number();
+
+/**
+ * Kinds of resource an entity reference can point at (`tracking_agent` is not one).
+ */
+export const zCommonEntityReferenceType = z.enum([
+    'pattern',
+    'research_preview',
+    'dataset',
+    'audience_dataset',
+    'custom_parameter_run',
+    'pattern_detection_run'
+]);
 
 /**
  * Every `error_code` the service can answer. Codes are stable identifiers;
@@ -147,9 +183,52 @@ export const zCommonNotFoundError = z.object({
 });
 
 /**
+ * Reference to a pattern detection run (`pdr_`).
+ */
+export const zCommonPatternDetectionRunReference = z.object({
+    type: z.enum(['pattern_detection_run']),
+    id: z.string()
+});
+
+/**
+ * Reference to a pattern (`pt_`).
+ */
+export const zCommonPatternReference = z.object({
+    type: z.enum(['pattern']),
+    id: z.string()
+});
+
+/**
+ * Reference to a stored research preview.
+ */
+export const zCommonResearchPreviewReference = z.object({
+    type: z.enum(['research_preview']),
+    id: z.string()
+});
+
+/**
  * A 1-255 character name of a dataset or audience dataset.
  */
 export const zCommonResourceName = z.string().min(1).max(255);
+
+/**
+ * Lifecycle of an asynchronous dataset or audience run.
+ */
+export const zCommonRunStatusType = z.enum([
+    'pending',
+    'working',
+    'completed',
+    'failed'
+]);
+
+/**
+ * Name of a pipeline step.
+ */
+export const zCommonRunStepName = z.enum([
+    'scraping',
+    'enrichment',
+    'analysis'
+]);
 
 /**
  * Sort direction of a list.
@@ -176,6 +255,33 @@ export const zCommonPostRef = z.object({
 });
 
 /**
+ * A cited post. In the message text each cited post appears as a marker
+ * `[N]`, numbered from 1 by first appearance of each unique (source, id).
+ * `start_index`/`end_index` are the half-open range of the first marker.
+ */
+export const zCommonPostReference = z.object({
+    type: z.enum(['post']),
+    source: zCommonSource,
+    id: z.string(),
+    citation: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    start_index: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    end_index: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A reference attached to an assistant or agent message, tagged by `type`.
+ */
+export const zCommonReference = z.discriminatedUnion('type', [
+    zCommonPostReference.extend({ type: z.literal('post') }),
+    zCommonPatternReference.extend({ type: z.literal('pattern') }),
+    zCommonResearchPreviewReference.extend({ type: z.literal('research_preview') }),
+    zCommonDatasetReference.extend({ type: z.literal('dataset') }),
+    zCommonAudienceDatasetReference.extend({ type: z.literal('audience_dataset') }),
+    zCommonCustomParameterRunReference.extend({ type: z.literal('custom_parameter_run') }),
+    zCommonPatternDetectionRunReference.extend({ type: z.literal('pattern_detection_run') })
+]);
+
+/**
  * 429 body.
  */
 export const zCommonTooManyRequestsError = z.object({
@@ -200,6 +306,24 @@ export const zCommonUnauthorizedError = z.object({
  * A point in time as integer Unix seconds (every resource other than datasets, audience datasets and their runs).
  */
 export const zCommonUnixSeconds = z.coerce.bigint().gte(BigInt(0)).max(BigInt('9223372036854775807'), { error: 'Invalid value: Expected int64 to be <= 9223372036854775807' });
+
+/**
+ * One finished pipeline step.
+ */
+export const zCommonRunStep = z.object({
+    name: zCommonRunStepName,
+    completed_at: zCommonUnixSeconds
+});
+
+/**
+ * Status envelope of a dataset or audience run: `{type, steps?, error_message?}`.
+ * A `failed` status carries `error_message`.
+ */
+export const zCommonRunStatus = z.object({
+    type: zCommonRunStatusType,
+    steps: z.array(zCommonRunStep).optional(),
+    error_message: z.string().optional()
+});
 
 /**
  * One problem in a request that failed validation.
