@@ -1,0 +1,179 @@
+// Contract loader: reads generated/openapi.json at run time and maps every
+// operation × documented status to the generated zod schema of its body.
+// Nothing here restates a schema: bodies are validated with generated/client/zod.gen.ts.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import * as generatedZod from "../../generated/client/zod.gen.ts";
+import type { ZodType } from "zod";
+
+export type JsonSchema = Record<string, unknown>;
+
+export interface ResponseSpec {
+  status: string; // "200", "404", "default"
+  schemaRef?: string; // "Datasets.DatasetPage"
+  zodName?: string; // "zDatasetsDatasetPage"
+  zod?: ZodType;
+  hasJson: boolean;
+  headers: string[];
+}
+
+export interface ParamSpec {
+  name: string;
+  in: "query" | "path" | "header" | "cookie";
+  required: boolean;
+  schema: JsonSchema;
+}
+
+export interface Operation {
+  key: string; // "GET /v1/datasets/{dataset_id}"
+  operationId: string;
+  method: string; // upper case
+  path: string;
+  pathRegex: RegExp;
+  params: ParamSpec[];
+  bodySchema?: JsonSchema;
+  bodyRef?: string;
+  bodyExamples: unknown[];
+  bodyRequired: boolean;
+  responses: Map<string, ResponseSpec>;
+  secured: boolean;
+}
+
+export const defaultContractPath = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
+
+/** `Datasets.DatasetPage` → `zDatasetsDatasetPage` (hey-api's naming of component schemas). */
+export function zodNameOf(schemaRef: string): string {
+  const parts = schemaRef.split(/[.\-_ ]/).filter(Boolean);
+  return "z" + parts.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("");
+}
+
+const zodTable = generatedZod as unknown as Record<string, ZodType | undefined>;
+
+export class Contract {
+  readonly doc: Record<string, any>;
+  readonly operations: Operation[] = [];
+  private byKey = new Map<string, Operation>();
+
+  constructor(doc: Record<string, any>) {
+    this.doc = doc;
+    const globalSecurity = Array.isArray(doc.security) && doc.security.length > 0;
+    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
+      const shared: any[] = item.parameters ?? [];
+      for (const [m, op] of Object.entries<any>(item)) {
+        if (!["get", "post", "put", "patch", "delete"].includes(m)) continue;
+        const method = m.toUpperCase();
+        const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])].map((p) => this.deref(p)).map((p) => ({
+          name: p.name,
+          in: p.in,
+          required: !!p.required,
+          schema: this.deref(p.schema ?? {}),
+        }));
+        const rb = op.requestBody ? this.deref(op.requestBody) : undefined;
+        const jsonBody = rb?.content?.["application/json"];
+        const bodyRefRaw: string | undefined = jsonBody?.schema?.$ref;
+        const responses = new Map<string, ResponseSpec>();
+        for (const [status, r0] of Object.entries<any>(op.responses ?? {})) {
+          const r = this.deref(r0);
+          const json = r.content?.["application/json"];
+          const ref: string | undefined = json?.schema?.$ref;
+          const schemaRef = ref ? ref.replace("#/components/schemas/", "") : undefined;
+          const zodName = schemaRef ? zodNameOf(schemaRef) : undefined;
+          responses.set(status, {
+            status,
+            schemaRef,
+            zodName,
+            zod: zodName ? zodTable[zodName] : undefined,
+            hasJson: !!json,
+            headers: Object.keys(r.headers ?? {}),
+          });
+        }
+        const operation: Operation = {
+          key: `${method} ${path}`,
+          operationId: op.operationId ?? `${method} ${path}`,
+          method,
+          path,
+          pathRegex: new RegExp("^" + path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "([^/]+)") + "$"),
+          params,
+          bodySchema: jsonBody?.schema ? this.resolve(jsonBody.schema) : undefined,
+          bodyRef: bodyRefRaw?.replace("#/components/schemas/", ""),
+          bodyExamples: Object.values<any>(jsonBody?.examples ?? {}).map((e) => e.value).concat(jsonBody?.example !== undefined ? [jsonBody.example] : []),
+          bodyRequired: !!rb?.required,
+          responses,
+          secured: op.security ? op.security.length > 0 : globalSecurity,
+        };
+        this.operations.push(operation);
+        this.byKey.set(operation.key, operation);
+      }
+    }
+  }
+
+  static load(path = defaultContractPath): Contract {
+    return new Contract(JSON.parse(readFileSync(path, "utf8")));
+  }
+
+  /** Look an operation up by `METHOD /path/{template}`. */
+  op(key: string): Operation | undefined {
+    return this.byKey.get(key);
+  }
+
+  has(...keys: string[]): boolean {
+    return keys.every((k) => this.byKey.has(k));
+  }
+
+  /** Which operation a concrete request (method + URL path) belongs to. */
+  match(method: string, urlPath: string): Operation | undefined {
+    const p = urlPath.split("?")[0];
+    const exact = this.byKey.get(`${method} ${p}`);
+    if (exact) return exact;
+    // prefer the template with the fewest parameters (static segments win)
+    const candidates = this.operations.filter((o) => o.method === method && o.pathRegex.test(p));
+    candidates.sort((a, b) => (a.path.match(/\{/g)?.length ?? 0) - (b.path.match(/\{/g)?.length ?? 0));
+    return candidates[0];
+  }
+
+  /** The generated zod schema of a component (`Common.ValidationError`). */
+  zodOf(schemaRef: string): ZodType | undefined {
+    return zodTable[zodNameOf(schemaRef)];
+  }
+
+  deref(node: any): any {
+    let n = node;
+    let guard = 0;
+    while (n && typeof n === "object" && typeof n.$ref === "string" && guard++ < 20) {
+      const parts = n.$ref.replace(/^#\//, "").split("/");
+      let target: any = this.doc;
+      for (const part of parts) target = target?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
+      const { $ref: _ignored, ...rest } = n;
+      n = { ...target, ...rest };
+    }
+    return n;
+  }
+
+  /** Resolve $ref and merge allOf so a generator can walk the schema. */
+  resolve(node: any, depth = 0): JsonSchema {
+    if (depth > 12) return {};
+    const n = this.deref(node);
+    if (!n || typeof n !== "object") return {};
+    let out: any = { ...n };
+    if (Array.isArray(n.allOf)) {
+      delete out.allOf;
+      for (const part of n.allOf) {
+        const r = this.resolve(part, depth + 1) as any;
+        out = { ...r, ...out, properties: { ...(r.properties ?? {}), ...(out.properties ?? {}) }, required: [...(r.required ?? []), ...(out.required ?? [])] };
+      }
+    }
+    if (out.properties) {
+      const props: Record<string, JsonSchema> = {};
+      for (const [k, v] of Object.entries(out.properties)) props[k] = this.resolve(v, depth + 1);
+      out.properties = props;
+    }
+    if (out.items) out.items = this.resolve(out.items, depth + 1);
+    for (const key of ["anyOf", "oneOf"]) if (Array.isArray(out[key])) out[key] = out[key].map((x: any) => this.resolve(x, depth + 1));
+    return out;
+  }
+
+  /** Every (operation, status) pair the document lists, for the coverage ledger. */
+  pairs(): Array<{ op: Operation; status: string }> {
+    return this.operations.flatMap((op) => [...op.responses.keys()].map((status) => ({ op, status })));
+  }
+}
