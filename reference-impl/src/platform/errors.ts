@@ -1,0 +1,145 @@
+// Every failure the API answers is an ApiError (or a ValidationFailed for the
+// 422 request-shape body). Handlers throw; one onError renders the contract's
+// bodies, so the envelope is written in exactly one place.
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { CommonErrorCode, CommonValidationIssue } from "../../../generated/client/types.gen.ts";
+
+export type ErrorCode = CommonErrorCode;
+
+export interface ApiErrorOptions {
+  transient?: boolean;
+  /** Extra top-level body fields (e.g. `retry_after_seconds`). */
+  extra?: Record<string, unknown>;
+  /** Headers the error response carries (e.g. `Retry-After`). */
+  headers?: Record<string, string>;
+}
+
+export class ApiError extends Error {
+  readonly transient: boolean;
+  readonly extra: Record<string, unknown>;
+  readonly headers: Record<string, string>;
+  constructor(
+    readonly status: ContentfulStatusCode,
+    readonly errorCode: ErrorCode,
+    readonly detail: unknown,
+    options: ApiErrorOptions = {},
+  ) {
+    super(typeof detail === "string" ? detail : errorCode);
+    this.name = "ApiError";
+    this.transient = options.transient ?? false;
+    this.extra = options.extra ?? {};
+    this.headers = options.headers ?? {};
+  }
+}
+
+export class NotFoundError extends ApiError {
+  constructor(code: ErrorCode = "not_found", detail = "Not found.") {
+    super(404, code, detail);
+  }
+}
+
+export class UnauthorizedError extends ApiError {
+  constructor() {
+    super(401, "unauthorized", "Missing or invalid API key.");
+  }
+}
+
+export class BadRequestError extends ApiError {
+  constructor(code: ErrorCode, detail: string) {
+    super(400, code, detail);
+  }
+}
+
+export class InvalidCursorError extends ApiError {
+  constructor(detail = "The cursor is malformed or belongs to another sort or filter.") {
+    super(400, "invalid_cursor", detail);
+  }
+}
+
+export interface ShortfallDetail {
+  message: string;
+  required: string;
+  available: string;
+  top_up_url: string;
+}
+
+export class InsufficientCreditsError extends ApiError {
+  constructor(code: ErrorCode, detail: ShortfallDetail) {
+    super(402, code, detail, { transient: false });
+  }
+}
+
+export class TooManyRequestsError extends ApiError {
+  constructor(retryAfterSeconds: number, headers: Record<string, string>) {
+    super(429, "too_many_requests", "Rate limit exceeded; retry after the indicated wait.", {
+      transient: true,
+      extra: { retry_after_seconds: retryAfterSeconds },
+      headers: { ...headers, "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+    });
+  }
+}
+
+/** 422 with the validation body `{detail: [{loc, msg, type}]}` and no envelope. */
+export class ValidationFailed extends Error {
+  constructor(readonly issues: CommonValidationIssue[]) {
+    super("validation failed");
+    this.name = "ValidationFailed";
+  }
+}
+
+export function statusWord(status: number): string {
+  if (status < 200) return "info";
+  if (status < 300) return "success";
+  if (status < 400) return "redirect";
+  if (status < 500) return "client_error";
+  return "server_error";
+}
+
+export type ErrorLogger = (entry: Record<string, unknown>) => void;
+
+export const consoleErrorLogger: ErrorLogger = (entry) => {
+  console.error(JSON.stringify(entry));
+};
+
+/** Build the app's single onError handler. */
+export function errorRenderer(log: ErrorLogger) {
+  return function renderError(err: Error, c: Context): Response {
+    if (err instanceof ValidationFailed) {
+      return c.json({ detail: err.issues }, 422);
+    }
+    if (err instanceof ApiError) {
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return c.json(
+        {
+          status: statusWord(err.status),
+          error_code: err.errorCode,
+          detail: err.detail,
+          transient: err.transient,
+          ...err.extra,
+        },
+        err.status,
+      );
+    }
+    // Unexpected fault: log method, path and the stack, never headers or bodies
+    // (they carry the API key and user data).
+    log({
+      level: "error",
+      msg: "unhandled error",
+      method: c.req.method,
+      path: c.req.path,
+      error: err?.name,
+      message: err?.message,
+      stack: err?.stack,
+    });
+    return c.json(
+      {
+        status: "server_error",
+        error_code: "internal_server_error",
+        detail: "An unexpected error occurred; retry later.",
+        transient: true,
+      },
+      500,
+    );
+  };
+}
