@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.js';
 import type { Client, ClientMeta, Options as Options2, RequestResult, TDataShape } from './client/index.js';
-import type { DatasetsCreateData, DatasetsCreateErrors, DatasetsCreateResponses, DatasetsDeleteData, DatasetsDeleteErrors, DatasetsDeleteResponses, DatasetsListData, DatasetsListErrors, DatasetsListResponses, DatasetsReadData, DatasetsReadErrors, DatasetsReadResponses, DatasetsUpdateData, DatasetsUpdateErrors, DatasetsUpdateResponses } from './types.gen.js';
+import type { AccountReadData, AccountReadErrors, AccountReadResponses, AccountUsageHistoryData, AccountUsageHistoryErrors, AccountUsageHistoryResponses, AskAskData, AskAskErrors, AskAskResponses, AudienceDatasetsCreateData, AudienceDatasetsCreateErrors, AudienceDatasetsCreateResponses, AudienceDatasetsCreateRunData, AudienceDatasetsCreateRunErrors, AudienceDatasetsCreateRunResponses, AudienceDatasetsDeleteData, AudienceDatasetsDeleteErrors, AudienceDatasetsDeleteResponses, AudienceDatasetsListData, AudienceDatasetsListErrors, AudienceDatasetsListResponses, AudienceDatasetsListRunsData, AudienceDatasetsListRunsErrors, AudienceDatasetsListRunsResponses, AudienceDatasetsReadData, AudienceDatasetsReadErrors, AudienceDatasetsReadResponses, AudienceDatasetsReadRunData, AudienceDatasetsReadRunErrors, AudienceDatasetsReadRunResponses, AudienceDatasetsUpdateData, AudienceDatasetsUpdateErrors, AudienceDatasetsUpdateResponses, AudienceProfilesSearchData, AudienceProfilesSearchErrors, AudienceProfilesSearchResponses, ChatsListMessagesData, ChatsListMessagesErrors, ChatsListMessagesResponses, ChatsReadData, ChatsReadErrors, ChatsReadMessageData, ChatsReadMessageErrors, ChatsReadMessageResponses, ChatsReadResponses, CustomParametersCreateData, CustomParametersCreateErrors, CustomParametersCreateResponses, CustomParametersCreateRunData, CustomParametersCreateRunErrors, CustomParametersCreateRunResponses, CustomParametersDeleteData, CustomParametersDeleteErrors, CustomParametersDeleteResponses, CustomParametersListData, CustomParametersListErrors, CustomParametersListResponses, CustomParametersListRunsData, CustomParametersListRunsErrors, CustomParametersListRunsResponses, CustomParametersPreviewData, CustomParametersPreviewErrors, CustomParametersPreviewResponses, CustomParametersReadData, CustomParametersReadErrors, CustomParametersReadResponses, CustomParametersReadRunData, CustomParametersReadRunErrors, CustomParametersReadRunResponses, CustomParametersUpdateData, CustomParametersUpdateErrors, CustomParametersUpdateResponses, DatasetRunsCreateData, DatasetRunsCreateErrors, DatasetRunsCreateResponses, DatasetRunsListData, DatasetRunsListErrors, DatasetRunsListResponses, DatasetRunsReadData, DatasetRunsReadErrors, DatasetRunsReadResponses, DatasetsCreateData, DatasetsCreateErrors, DatasetsCreateResponses, DatasetsDeleteData, DatasetsDeleteErrors, DatasetsDeleteResponses, DatasetsListData, DatasetsListErrors, DatasetsListResponses, DatasetsReadData, DatasetsReadErrors, DatasetsReadResponses, DatasetsUpdateData, DatasetsUpdateErrors, DatasetsUpdateResponses, MentionsSearchData, MentionsSearchErrors, MentionsSearchResponses, PatternDetectionsCreateData, PatternDetectionsCreateErrors, PatternDetectionsCreateResponses, PatternDetectionsReadData, PatternDetectionsReadErrors, PatternDetectionsReadResponses, PatternsReadData, PatternsReadErrors, PatternsReadItemData, PatternsReadItemErrors, PatternsReadItemResponses, PatternsReadResponses, PricingReadData, PricingReadErrors, PricingReadResponses, ResearchPreviewsCreateData, ResearchPreviewsCreateErrors, ResearchPreviewsCreateResponses, ResearchPreviewsReadData, ResearchPreviewsReadErrors, ResearchPreviewsReadResponses, TrackingAgentsCreateData, TrackingAgentsCreateErrors, TrackingAgentsCreateResponses, TrackingAgentsDeleteData, TrackingAgentsDeleteErrors, TrackingAgentsDeleteResponses, TrackingAgentsListData, TrackingAgentsListErrors, TrackingAgentsListMessagesData, TrackingAgentsListMessagesErrors, TrackingAgentsListMessagesResponses, TrackingAgentsListResponses, TrackingAgentsPauseData, TrackingAgentsPauseErrors, TrackingAgentsPauseResponses, TrackingAgentsReadData, TrackingAgentsReadErrors, TrackingAgentsReadResponses, TrackingAgentsResumeData, TrackingAgentsResumeErrors, TrackingAgentsResumeResponses, TrackingAgentsTriggerData, TrackingAgentsTriggerErrors, TrackingAgentsTriggerResponses, TrackingAgentsUpdateData, TrackingAgentsUpdateErrors, TrackingAgentsUpdateResponses } from './types.gen.js';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -19,6 +19,324 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
 };
 
 /**
+ * Ask the assistant
+ *
+ * Start an assistant turn. Answers 202 at once with the chat and the
+ * assistant message to poll; no reply text. A new chat is created when
+ * `chat_id` is omitted. Inference is charged by tokens after the reply; data
+ * work the assistant starts is charged at its own prices.
+ */
+export const askAsk = <ThrowOnError extends boolean = false>(options: Options<AskAskData, ThrowOnError>): RequestResult<AskAskResponses, AskAskErrors, ThrowOnError> => (options.client ?? client).post<AskAskResponses, AskAskErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/ask',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List audience datasets
+ *
+ * List the account's audience datasets, sorted by `created_at`; soft-deleted ones are excluded.
+ */
+export const audienceDatasetsList = <ThrowOnError extends boolean = false>(options?: Options<AudienceDatasetsListData, ThrowOnError>): RequestResult<AudienceDatasetsListResponses, AudienceDatasetsListErrors, ThrowOnError> => (options?.client ?? client).get<AudienceDatasetsListResponses, AudienceDatasetsListErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets',
+    ...options
+});
+
+/**
+ * Create an audience dataset
+ *
+ * Create an empty audience dataset. The plan must include audience research.
+ */
+export const audienceDatasetsCreate = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsCreateData, ThrowOnError>): RequestResult<AudienceDatasetsCreateResponses, AudienceDatasetsCreateErrors, ThrowOnError> => (options.client ?? client).post<AudienceDatasetsCreateResponses, AudienceDatasetsCreateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete an audience dataset
+ *
+ * Soft-delete an audience dataset: it and its runs vanish from lists and reads.
+ */
+export const audienceDatasetsDelete = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsDeleteData, ThrowOnError>): RequestResult<AudienceDatasetsDeleteResponses, AudienceDatasetsDeleteErrors, ThrowOnError> => (options.client ?? client).delete<AudienceDatasetsDeleteResponses, AudienceDatasetsDeleteErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets/{audience_dataset_id}',
+    ...options
+});
+
+/**
+ * Get an audience dataset
+ *
+ * Read one audience dataset.
+ */
+export const audienceDatasetsRead = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsReadData, ThrowOnError>): RequestResult<AudienceDatasetsReadResponses, AudienceDatasetsReadErrors, ThrowOnError> => (options.client ?? client).get<AudienceDatasetsReadResponses, AudienceDatasetsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets/{audience_dataset_id}',
+    ...options
+});
+
+/**
+ * Rename an audience dataset
+ *
+ * Rename an audience dataset; `name` is the only updatable field.
+ */
+export const audienceDatasetsUpdate = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsUpdateData, ThrowOnError>): RequestResult<AudienceDatasetsUpdateResponses, AudienceDatasetsUpdateErrors, ThrowOnError> => (options.client ?? client).patch<AudienceDatasetsUpdateResponses, AudienceDatasetsUpdateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets/{audience_dataset_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List audience runs
+ *
+ * List the runs of an audience dataset, sorted by `created_at`.
+ */
+export const audienceDatasetsListRuns = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsListRunsData, ThrowOnError>): RequestResult<AudienceDatasetsListRunsResponses, AudienceDatasetsListRunsErrors, ThrowOnError> => (options.client ?? client).get<AudienceDatasetsListRunsResponses, AudienceDatasetsListRunsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets/{audience_dataset_id}/runs',
+    ...options
+});
+
+/**
+ * Start an audience run
+ *
+ * Start a run that derives profiles (creators and commenters) from the
+ * posts of a source dataset. Answers 202 with status `pending`; poll the
+ * run until `completed` or `failed`. Authors and commenters of the posts
+ * of every completed run of the source (deduplicated, newest first) are
+ * walked; the run stops early when there are fewer than
+ * `total_profile_count`. Reserves `total_profile_count` profiles at the
+ * `audience_profile` price; unused reservation is refunded.
+ * Decision D-AUD-RUN-SOURCE-404: an unknown, foreign or soft-deleted
+ * `source_dataset_id` answers 404 `dataset_not_found`.
+ */
+export const audienceDatasetsCreateRun = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsCreateRunData, ThrowOnError>): RequestResult<AudienceDatasetsCreateRunResponses, AudienceDatasetsCreateRunErrors, ThrowOnError> => (options.client ?? client).post<AudienceDatasetsCreateRunResponses, AudienceDatasetsCreateRunErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets/{audience_dataset_id}/runs',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get an audience run
+ *
+ * Read one audience run.
+ * Decision D-AUD-RUN-404: an unknown or foreign audience dataset answers
+ * 404 `audience_dataset_not_found`; an unknown `run_id` under a visible
+ * audience dataset answers 404 `not_found`.
+ */
+export const audienceDatasetsReadRun = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsReadRunData, ThrowOnError>): RequestResult<AudienceDatasetsReadRunResponses, AudienceDatasetsReadRunErrors, ThrowOnError> => (options.client ?? client).get<AudienceDatasetsReadRunResponses, AudienceDatasetsReadRunErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_datasets/{audience_dataset_id}/runs/{run_id}',
+    ...options
+});
+
+/**
+ * Search audience profiles
+ *
+ * Search the account's audience profiles (free). Omit
+ * `audience_dataset_ids` to span every audience dataset of the account.
+ * Any listed id that is unknown, foreign or soft-deleted answers 404
+ * `audience_dataset_not_found`.
+ */
+export const audienceProfilesSearch = <ThrowOnError extends boolean = false>(options: Options<AudienceProfilesSearchData, ThrowOnError>): RequestResult<AudienceProfilesSearchResponses, AudienceProfilesSearchErrors, ThrowOnError> => (options.client ?? client).post<AudienceProfilesSearchResponses, AudienceProfilesSearchErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/audience_profiles',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a chat
+ *
+ * Read one chat.
+ */
+export const chatsRead = <ThrowOnError extends boolean = false>(options: Options<ChatsReadData, ThrowOnError>): RequestResult<ChatsReadResponses, ChatsReadErrors, ThrowOnError> => (options.client ?? client).get<ChatsReadResponses, ChatsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/chats/{chat_id}',
+    ...options
+});
+
+/**
+ * List chat messages
+ *
+ * List the chat's messages by `created_at`.
+ * Decision D-CHAT-ORDER: the default order is `desc` (the endpoint table
+ * wins over the narrative's ascending); pass `order` explicitly.
+ */
+export const chatsListMessages = <ThrowOnError extends boolean = false>(options: Options<ChatsListMessagesData, ThrowOnError>): RequestResult<ChatsListMessagesResponses, ChatsListMessagesErrors, ThrowOnError> => (options.client ?? client).get<ChatsListMessagesResponses, ChatsListMessagesErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/chats/{chat_id}/messages',
+    ...options
+});
+
+/**
+ * Poll an assistant message
+ *
+ * Poll one message until `status` is `completed` or `failed`.
+ * Decision D-MESSAGE-404: an unknown message id of a visible chat also
+ * answers 404 `chat_not_found`.
+ */
+export const chatsReadMessage = <ThrowOnError extends boolean = false>(options: Options<ChatsReadMessageData, ThrowOnError>): RequestResult<ChatsReadMessageResponses, ChatsReadMessageErrors, ThrowOnError> => (options.client ?? client).get<ChatsReadMessageResponses, ChatsReadMessageErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/chats/{chat_id}/messages/{message_id}',
+    ...options
+});
+
+/**
+ * List custom parameters
+ *
+ * List the account's custom parameters, sorted by `created_at`.
+ * Decision D-CP-LIST: the seed answers a bare array; this list, like the
+ * runs list, uses the list envelope with cursor pagination (`limit` 1-100,
+ * default 10; `cursor`; `order`, default `desc`).
+ */
+export const customParametersList = <ThrowOnError extends boolean = false>(options?: Options<CustomParametersListData, ThrowOnError>): RequestResult<CustomParametersListResponses, CustomParametersListErrors, ThrowOnError> => (options?.client ?? client).get<CustomParametersListResponses, CustomParametersListErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters',
+    ...options
+});
+
+/**
+ * Create a custom parameter
+ *
+ * Create a custom parameter. An empty or blank name is 400
+ * `custom_parameter_empty_name`; a name already used by the account is 409
+ * `custom_parameter_duplicate_name`; an account at its ceiling gets 409
+ * `custom_parameter_limit_exceeded`.
+ */
+export const customParametersCreate = <ThrowOnError extends boolean = false>(options: Options<CustomParametersCreateData, ThrowOnError>): RequestResult<CustomParametersCreateResponses, CustomParametersCreateErrors, ThrowOnError> => (options.client ?? client).post<CustomParametersCreateResponses, CustomParametersCreateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Preview a custom parameter
+ *
+ * Try extraction instructions on 1-5 posts without saving a parameter. Free.
+ */
+export const customParametersPreview = <ThrowOnError extends boolean = false>(options: Options<CustomParametersPreviewData, ThrowOnError>): RequestResult<CustomParametersPreviewResponses, CustomParametersPreviewErrors, ThrowOnError> => (options.client ?? client).post<CustomParametersPreviewResponses, CustomParametersPreviewErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/preview',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a custom parameter
+ *
+ * Delete a custom parameter.
+ * Decision D-CP-DELETE: a soft delete. The parameter, its runs and its stored
+ * values disappear from lists, reads and `POST /v1/mentions`; a run still
+ * processing is stopped and its unused reservation refunded. The name becomes
+ * free for reuse.
+ */
+export const customParametersDelete = <ThrowOnError extends boolean = false>(options: Options<CustomParametersDeleteData, ThrowOnError>): RequestResult<CustomParametersDeleteResponses, CustomParametersDeleteErrors, ThrowOnError> => (options.client ?? client).delete<CustomParametersDeleteResponses, CustomParametersDeleteErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/{parameter_id}',
+    ...options
+});
+
+/**
+ * Get a custom parameter
+ *
+ * Read one custom parameter.
+ */
+export const customParametersRead = <ThrowOnError extends boolean = false>(options: Options<CustomParametersReadData, ThrowOnError>): RequestResult<CustomParametersReadResponses, CustomParametersReadErrors, ThrowOnError> => (options.client ?? client).get<CustomParametersReadResponses, CustomParametersReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/{parameter_id}',
+    ...options
+});
+
+/**
+ * Update a custom parameter
+ *
+ * Update a custom parameter: `name` and `instructions` only (see D-CP-PATCH).
+ * An empty body returns the parameter unchanged.
+ */
+export const customParametersUpdate = <ThrowOnError extends boolean = false>(options: Options<CustomParametersUpdateData, ThrowOnError>): RequestResult<CustomParametersUpdateResponses, CustomParametersUpdateErrors, ThrowOnError> => (options.client ?? client).patch<CustomParametersUpdateResponses, CustomParametersUpdateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/{parameter_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List custom parameter runs
+ *
+ * List the runs of a custom parameter, sorted by `created_at`.
+ */
+export const customParametersListRuns = <ThrowOnError extends boolean = false>(options: Options<CustomParametersListRunsData, ThrowOnError>): RequestResult<CustomParametersListRunsResponses, CustomParametersListRunsErrors, ThrowOnError> => (options.client ?? client).get<CustomParametersListRunsResponses, CustomParametersListRunsErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/{parameter_id}/runs',
+    ...options
+});
+
+/**
+ * Run a custom parameter
+ *
+ * Run a custom parameter across every mention of a dataset. The reservation
+ * is 0.5 unit (post_processing) per mention of the dataset, settled to the
+ * mentions processed. One run per parameter may be processing at a time.
+ * Decision D-CPR-SCOPE-404: a scope dataset that is missing, foreign or
+ * soft-deleted is 404 `dataset_not_found`; an unknown parameter is 404
+ * `custom_parameter_not_found`. A dataset without mentions is 400
+ * `nothing_to_analyze`.
+ */
+export const customParametersCreateRun = <ThrowOnError extends boolean = false>(options: Options<CustomParametersCreateRunData, ThrowOnError>): RequestResult<CustomParametersCreateRunResponses, CustomParametersCreateRunErrors, ThrowOnError> => (options.client ?? client).post<CustomParametersCreateRunResponses, CustomParametersCreateRunErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/{parameter_id}/runs',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a custom parameter run
+ *
+ * Read one run of a custom parameter; poll it until `status.type` is `completed` or `failed`.
+ */
+export const customParametersReadRun = <ThrowOnError extends boolean = false>(options: Options<CustomParametersReadRunData, ThrowOnError>): RequestResult<CustomParametersReadRunResponses, CustomParametersReadRunErrors, ThrowOnError> => (options.client ?? client).get<CustomParametersReadRunResponses, CustomParametersReadRunErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/custom_parameters/{parameter_id}/runs/{run_id}',
+    ...options
+});
+
+/**
+ * List datasets
+ *
  * List the account's datasets, sorted by `created_at`.
  */
 export const datasetsList = <ThrowOnError extends boolean = false>(options?: Options<DatasetsListData, ThrowOnError>): RequestResult<DatasetsListResponses, DatasetsListErrors, ThrowOnError> => (options?.client ?? client).get<DatasetsListResponses, DatasetsListErrors, ThrowOnError>({
@@ -28,6 +346,8 @@ export const datasetsList = <ThrowOnError extends boolean = false>(options?: Opt
 });
 
 /**
+ * Create a dataset
+ *
  * Create an empty dataset.
  */
 export const datasetsCreate = <ThrowOnError extends boolean = false>(options: Options<DatasetsCreateData, ThrowOnError>): RequestResult<DatasetsCreateResponses, DatasetsCreateErrors, ThrowOnError> => (options.client ?? client).post<DatasetsCreateResponses, DatasetsCreateErrors, ThrowOnError>({
@@ -41,6 +361,8 @@ export const datasetsCreate = <ThrowOnError extends boolean = false>(options: Op
 });
 
 /**
+ * Delete a dataset
+ *
  * Soft-delete a dataset: it and its runs vanish from lists and reads.
  */
 export const datasetsDelete = <ThrowOnError extends boolean = false>(options: Options<DatasetsDeleteData, ThrowOnError>): RequestResult<DatasetsDeleteResponses, DatasetsDeleteErrors, ThrowOnError> => (options.client ?? client).delete<DatasetsDeleteResponses, DatasetsDeleteErrors, ThrowOnError>({
@@ -50,6 +372,8 @@ export const datasetsDelete = <ThrowOnError extends boolean = false>(options: Op
 });
 
 /**
+ * Get a dataset
+ *
  * Read one dataset.
  */
 export const datasetsRead = <ThrowOnError extends boolean = false>(options: Options<DatasetsReadData, ThrowOnError>): RequestResult<DatasetsReadResponses, DatasetsReadErrors, ThrowOnError> => (options.client ?? client).get<DatasetsReadResponses, DatasetsReadErrors, ThrowOnError>({
@@ -59,6 +383,8 @@ export const datasetsRead = <ThrowOnError extends boolean = false>(options: Opti
 });
 
 /**
+ * Rename a dataset
+ *
  * Rename a dataset; `name` is the only updatable field.
  */
 export const datasetsUpdate = <ThrowOnError extends boolean = false>(options: Options<DatasetsUpdateData, ThrowOnError>): RequestResult<DatasetsUpdateResponses, DatasetsUpdateErrors, ThrowOnError> => (options.client ?? client).patch<DatasetsUpdateResponses, DatasetsUpdateErrors, ThrowOnError>({
@@ -69,4 +395,316 @@ export const datasetsUpdate = <ThrowOnError extends boolean = false>(options: Op
         'Content-Type': 'application/json',
         ...options.headers
     }
+});
+
+/**
+ * List runs of a dataset
+ *
+ * List the dataset's runs, sorted by `created_at`.
+ */
+export const datasetRunsList = <ThrowOnError extends boolean = false>(options: Options<DatasetRunsListData, ThrowOnError>): RequestResult<DatasetRunsListResponses, DatasetRunsListErrors, ThrowOnError> => (options.client ?? client).get<DatasetRunsListResponses, DatasetRunsListErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/datasets/{dataset_id}/runs',
+    ...options
+});
+
+/**
+ * Start a dataset run
+ *
+ * Start a run that collects mentions into the dataset. Answers 202 with the
+ * run in `pending`; the reservation (count times the mention price) is taken
+ * up front and refunded down to actuals on completion.
+ */
+export const datasetRunsCreate = <ThrowOnError extends boolean = false>(options: Options<DatasetRunsCreateData, ThrowOnError>): RequestResult<DatasetRunsCreateResponses, DatasetRunsCreateErrors, ThrowOnError> => (options.client ?? client).post<DatasetRunsCreateResponses, DatasetRunsCreateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/datasets/{dataset_id}/runs',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a dataset run
+ *
+ * Read one run.
+ * Decision D-RUN-404: an unknown or foreign run id also answers 404
+ * `dataset_not_found` (the seed names no run-specific code).
+ */
+export const datasetRunsRead = <ThrowOnError extends boolean = false>(options: Options<DatasetRunsReadData, ThrowOnError>): RequestResult<DatasetRunsReadResponses, DatasetRunsReadErrors, ThrowOnError> => (options.client ?? client).get<DatasetRunsReadResponses, DatasetRunsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/datasets/{dataset_id}/runs/{run_id}',
+    ...options
+});
+
+/**
+ * Get the calling seat and account
+ *
+ * Read the calling seat with its account, plan, members, teams and usage.
+ */
+export const accountRead = <ThrowOnError extends boolean = false>(options?: Options<AccountReadData, ThrowOnError>): RequestResult<AccountReadResponses, AccountReadErrors, ThrowOnError> => (options?.client ?? client).get<AccountReadResponses, AccountReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/me',
+    ...options
+});
+
+/**
+ * List usage history
+ *
+ * Page through the account's charges. Account-wide: every seat sees the
+ * same feed.
+ * Decision D-USAGE-ORDER: the seed names only `limit` and `cursor`; rows
+ * come newest first (by `created_at`, then `id`) and there is no `order`.
+ */
+export const accountUsageHistory = <ThrowOnError extends boolean = false>(options?: Options<AccountUsageHistoryData, ThrowOnError>): RequestResult<AccountUsageHistoryResponses, AccountUsageHistoryErrors, ThrowOnError> => (options?.client ?? client).get<AccountUsageHistoryResponses, AccountUsageHistoryErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/me/usage_history',
+    ...options
+});
+
+/**
+ * Search mentions
+ *
+ * Search mentions across the account (or the given datasets) with filters,
+ * sort and cursor pagination; also resolves `post_refs` and returns custom
+ * parameter values for `parameter_ids`.
+ */
+export const mentionsSearch = <ThrowOnError extends boolean = false>(options: Options<MentionsSearchData, ThrowOnError>): RequestResult<MentionsSearchResponses, MentionsSearchErrors, ThrowOnError> => (options.client ?? client).post<MentionsSearchResponses, MentionsSearchErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/mentions',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Start a pattern detection
+ *
+ * Start a pattern detection over the posts of the dataset's most recent
+ * completed run. Answers 202 with status `pending`; poll the run until
+ * `completed` (then it carries `pattern_id`) or `failed`. Reserves one
+ * `post_processing` per post up front; a failed run refunds it in full.
+ */
+export const patternDetectionsCreate = <ThrowOnError extends boolean = false>(options: Options<PatternDetectionsCreateData, ThrowOnError>): RequestResult<PatternDetectionsCreateResponses, PatternDetectionsCreateErrors, ThrowOnError> => (options.client ?? client).post<PatternDetectionsCreateResponses, PatternDetectionsCreateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/pattern_detections',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a pattern detection run
+ *
+ * Poll a pattern detection run; once completed it carries `pattern_id`.
+ */
+export const patternDetectionsRead = <ThrowOnError extends boolean = false>(options: Options<PatternDetectionsReadData, ThrowOnError>): RequestResult<PatternDetectionsReadResponses, PatternDetectionsReadErrors, ThrowOnError> => (options.client ?? client).get<PatternDetectionsReadResponses, PatternDetectionsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/pattern_detections/{run_id}',
+    ...options
+});
+
+/**
+ * Get a pattern
+ *
+ * Read a pattern: its summary and items.
+ */
+export const patternsRead = <ThrowOnError extends boolean = false>(options: Options<PatternsReadData, ThrowOnError>): RequestResult<PatternsReadResponses, PatternsReadErrors, ThrowOnError> => (options.client ?? client).get<PatternsReadResponses, PatternsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/patterns/{pattern_id}',
+    ...options
+});
+
+/**
+ * Get a pattern item
+ *
+ * Read one item of a pattern with its constituent posts.
+ * Decision D-PATTERN-ITEM-404: an unknown `item_id` of a visible pattern
+ * answers 404 `pattern_not_found` as well; the item is part of the pattern
+ * resource and the seed names no item code.
+ */
+export const patternsReadItem = <ThrowOnError extends boolean = false>(options: Options<PatternsReadItemData, ThrowOnError>): RequestResult<PatternsReadItemResponses, PatternsReadItemErrors, ThrowOnError> => (options.client ?? client).get<PatternsReadItemResponses, PatternsReadItemErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/patterns/{pattern_id}/items/{item_id}',
+    ...options
+});
+
+/**
+ * Get prices
+ *
+ * Read the account's rate, per-category dollar and credit prices and billing terms.
+ */
+export const pricingRead = <ThrowOnError extends boolean = false>(options?: Options<PricingReadData, ThrowOnError>): RequestResult<PricingReadResponses, PricingReadErrors, ThrowOnError> => (options?.client ?? client).get<PricingReadResponses, PricingReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/prices',
+    ...options
+});
+
+/**
+ * Create a research preview
+ *
+ * Sample a keyword search (`prompt`) or resolve profile URLs (`url`) and
+ * store the result. A prompt preview costs one `preview_generation` per
+ * source, with no partial refund; a URL preview costs one per URL that
+ * returns data. If the scrape itself fails the whole reservation is
+ * refunded. The balance is checked before any scraping (402).
+ */
+export const researchPreviewsCreate = <ThrowOnError extends boolean = false>(options: Options<ResearchPreviewsCreateData, ThrowOnError>): RequestResult<ResearchPreviewsCreateResponses, ResearchPreviewsCreateErrors, ThrowOnError> => (options.client ?? client).post<ResearchPreviewsCreateResponses, ResearchPreviewsCreateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/research_previews',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Get a research preview
+ *
+ * Read a stored preview (free; no re-scrape).
+ * Decision D-PREVIEW-404: the seed says 404 for an unknown or foreign id
+ * without a code; the code is the generic `not_found`.
+ */
+export const researchPreviewsRead = <ThrowOnError extends boolean = false>(options: Options<ResearchPreviewsReadData, ThrowOnError>): RequestResult<ResearchPreviewsReadResponses, ResearchPreviewsReadErrors, ThrowOnError> => (options.client ?? client).get<ResearchPreviewsReadResponses, ResearchPreviewsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/research_previews/{preview_id}',
+    ...options
+});
+
+/**
+ * List tracking agents
+ *
+ * List the account's tracking agents, sorted by `created_at`; soft-deleted agents are excluded.
+ * Decision D-TA-LIST: the seed answers a bare array; the list uses the list
+ * envelope with cursor pagination (`limit` 1-100, default 10; `cursor`;
+ * `order`, default `desc`).
+ */
+export const trackingAgentsList = <ThrowOnError extends boolean = false>(options?: Options<TrackingAgentsListData, ThrowOnError>): RequestResult<TrackingAgentsListResponses, TrackingAgentsListErrors, ThrowOnError> => (options?.client ?? client).get<TrackingAgentsListResponses, TrackingAgentsListErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents',
+    ...options
+});
+
+/**
+ * Create a tracking agent
+ *
+ * Create a tracking agent. The first scheduled cycle runs at the next
+ * occurrence of `schedule`.
+ * Decision D-TA-CREATE-404: an unknown, foreign or soft-deleted id in
+ * `dataset_ids` is 404 `dataset_not_found` (as for every other dataset id);
+ * an unknown id in `integration_ids` is 404 `not_found`.
+ */
+export const trackingAgentsCreate = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsCreateData, ThrowOnError>): RequestResult<TrackingAgentsCreateResponses, TrackingAgentsCreateErrors, ThrowOnError> => (options.client ?? client).post<TrackingAgentsCreateResponses, TrackingAgentsCreateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a tracking agent
+ *
+ * Soft-delete a tracking agent: it and its messages vanish from lists and
+ * reads but are retained server-side.
+ * Decision D-TA-DELETE: dataset runs a cycle already started keep running
+ * and stay in their datasets; no further cycles or messages follow.
+ */
+export const trackingAgentsDelete = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsDeleteData, ThrowOnError>): RequestResult<TrackingAgentsDeleteResponses, TrackingAgentsDeleteErrors, ThrowOnError> => (options.client ?? client).delete<TrackingAgentsDeleteResponses, TrackingAgentsDeleteErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}',
+    ...options
+});
+
+/**
+ * Get a tracking agent
+ *
+ * Read one tracking agent.
+ */
+export const trackingAgentsRead = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsReadData, ThrowOnError>): RequestResult<TrackingAgentsReadResponses, TrackingAgentsReadErrors, ThrowOnError> => (options.client ?? client).get<TrackingAgentsReadResponses, TrackingAgentsReadErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}',
+    ...options
+});
+
+/**
+ * Update a tracking agent
+ *
+ * Update a tracking agent partially (see D-TA-PATCH). A new `dataset_ids`
+ * entry that is unknown is 404 `dataset_not_found`; an unknown
+ * `integration_ids` entry or agent is 404 `not_found`.
+ */
+export const trackingAgentsUpdate = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsUpdateData, ThrowOnError>): RequestResult<TrackingAgentsUpdateResponses, TrackingAgentsUpdateErrors, ThrowOnError> => (options.client ?? client).patch<TrackingAgentsUpdateResponses, TrackingAgentsUpdateErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * List a tracking agent's messages
+ *
+ * The agent's alert feed, newest first.
+ * Decision D-TA-MESSAGES-ORDER: the seed gives this list only `limit`
+ * (default 25) and `cursor`; it takes no `order` parameter and is always
+ * sorted by `created_at` descending.
+ */
+export const trackingAgentsListMessages = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsListMessagesData, ThrowOnError>): RequestResult<TrackingAgentsListMessagesResponses, TrackingAgentsListMessagesErrors, ThrowOnError> => (options.client ?? client).get<TrackingAgentsListMessagesResponses, TrackingAgentsListMessagesErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}/messages',
+    ...options
+});
+
+/**
+ * Pause a tracking agent
+ *
+ * Suspend scheduled cycles; `paused` becomes true and `next_run_at` null.
+ * Decision D-TA-PAUSE: pause and resume are idempotent; pausing a paused agent
+ * (or resuming an active one) answers 204 and changes nothing.
+ */
+export const trackingAgentsPause = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsPauseData, ThrowOnError>): RequestResult<TrackingAgentsPauseResponses, TrackingAgentsPauseErrors, ThrowOnError> => (options.client ?? client).post<TrackingAgentsPauseResponses, TrackingAgentsPauseErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}/pause',
+    ...options
+});
+
+/**
+ * Resume a tracking agent
+ *
+ * Resume scheduled cycles; history is retained and `next_run_at` is recomputed (see D-TA-PAUSE).
+ */
+export const trackingAgentsResume = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsResumeData, ThrowOnError>): RequestResult<TrackingAgentsResumeResponses, TrackingAgentsResumeErrors, ThrowOnError> => (options.client ?? client).post<TrackingAgentsResumeResponses, TrackingAgentsResumeErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}/resume',
+    ...options
+});
+
+/**
+ * Trigger a tracking agent cycle
+ *
+ * Start an out-of-schedule cycle now. The cycle repeats the queries of the
+ * agent's datasets as dataset runs of `count` posts each; the reservation is
+ * 1 unit (mention) per post requested and is settled to the mentions
+ * collected. Refused with 409 while a cycle is in progress and with 400
+ * `dataset_has_no_queries` when none of the datasets has a query to repeat.
+ * Decision D-TA-NO-QUERIES: datasets without a query are skipped; the 400
+ * comes only when no dataset has one.
+ * Decision D-TA-TRIGGER-PAUSED: a paused agent can be triggered; it stays
+ * paused and `next_run_at` stays null.
+ */
+export const trackingAgentsTrigger = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsTriggerData, ThrowOnError>): RequestResult<TrackingAgentsTriggerResponses, TrackingAgentsTriggerErrors, ThrowOnError> => (options.client ?? client).post<TrackingAgentsTriggerResponses, TrackingAgentsTriggerErrors, ThrowOnError>({
+    security: [{ name: 'x-api-key', type: 'apiKey' }],
+    url: '/v1/tracking_agents/{agent_id}/trigger',
+    ...options
 });

@@ -5,6 +5,1664 @@ export type ClientOptions = {
 };
 
 /**
+ * A member of the account, tagged by `type`.
+ */
+export type AccountAccountMember = ({
+    type: 'member';
+} & AccountSeatMember) | ({
+    type: 'invitation';
+} & AccountSeatInvitation);
+
+/**
+ * How the account is billed.
+ */
+export type AccountBillingTerms = {
+    /**
+     * Whether amounts are presented in credits or dollars; debits stay in dollars.
+     */
+    unit: AccountBillingUnit;
+    /**
+     * Version of the billing catalogue.
+     */
+    catalog_version: string;
+    /**
+     * Fractional digits prices are quoted with.
+     * Decision D-BILLING-PRECISION: the seed names `precision` without a type;
+     * it is an integer count of fractional digits (6 today).
+     */
+    precision: number;
+};
+
+/**
+ * Presentation unit of prices and balances.
+ */
+export type AccountBillingUnit = 'credit' | 'dollar';
+
+/**
+ * Credits per result of each price category; null when no credit projection is available.
+ */
+export type AccountCategoryCreditPrices = {
+    /**
+     * Per audience profile.
+     */
+    audience_profile: AccountCreditAmount | null;
+    /**
+     * Per mention.
+     */
+    mention: AccountCreditAmount | null;
+    /**
+     * Per post processed.
+     */
+    post_processing: AccountCreditAmount | null;
+    /**
+     * Per preview source.
+     */
+    preview_generation: AccountCreditAmount | null;
+};
+
+/**
+ * Dollars per result of each price category.
+ */
+export type AccountCategoryPrices = {
+    /**
+     * Per audience profile (3 units).
+     */
+    audience_profile: CommonDollars;
+    /**
+     * Per mention (1 unit).
+     */
+    mention: CommonDollars;
+    /**
+     * Per post processed (0.5 unit).
+     */
+    post_processing: CommonDollars;
+    /**
+     * Per preview source (1 unit).
+     */
+    preview_generation: CommonDollars;
+};
+
+/**
+ * Credits as a decimal string with exactly six fractional digits, e.g. `"0.500000"`.
+ */
+export type AccountCreditAmount = string;
+
+/**
+ * How a usage row's credit figures were valued.
+ */
+export type AccountCreditValueBasis = 'snapshot' | 'current';
+
+/**
+ * The calling seat with its account, plan, members, teams and usage.
+ */
+export type AccountMe = {
+    /**
+     * The seat's user id.
+     */
+    id: string;
+    /**
+     * The account (resource scope shared by the team).
+     */
+    account_id: string;
+    /**
+     * The seat's email.
+     */
+    email: string;
+    /**
+     * The seat's display name.
+     */
+    name: string;
+    /**
+     * The team's name.
+     */
+    team_name: string;
+    /**
+     * When the seat was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * Seats and pending invitations of the account.
+     */
+    members: Array<AccountAccountMember>;
+    /**
+     * Teams the caller belongs to.
+     */
+    teams: Array<AccountTeam>;
+    /**
+     * The plan.
+     */
+    plan: AccountPlan;
+    /**
+     * Balance and usage.
+     */
+    usage: AccountUsage;
+};
+
+/**
+ * `{status, data: Me}`.
+ */
+export type AccountMeEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AccountMe;
+};
+
+/**
+ * The account's plan.
+ */
+export type AccountPlan = {
+    /**
+     * Plan name, e.g. `Starter`, `Pro`, `Business`, `Trial`.
+     */
+    name: string;
+    /**
+     * Plan kind.
+     * Decision D-PLAN-TYPE: the seed does not list values; this is an open
+     * string naming the billing kind, e.g. `monthly`, `annual`, `trial`,
+     * `enterprise`.
+     */
+    type: string;
+    /**
+     * Features included.
+     */
+    features: AccountPlanFeatures;
+    /**
+     * Numeric caps.
+     */
+    limits: AccountPlanLimits;
+};
+
+/**
+ * Features the plan includes.
+ */
+export type AccountPlanFeatures = {
+    /**
+     * The REST API may be used.
+     */
+    api_access: boolean;
+    /**
+     * Audience datasets and profiles are available.
+     */
+    audience_research: boolean;
+    /**
+     * Datasets can be exported as CSV.
+     */
+    csv_export: boolean;
+    /**
+     * Dataset runs may set an explicit `date_range`.
+     */
+    custom_date_filter: boolean;
+    /**
+     * A daily digest email is sent.
+     */
+    daily_digest: boolean;
+    /**
+     * The digest can be delivered to a webhook.
+     */
+    digest_webhook: boolean;
+    /**
+     * The MCP tool server may be used.
+     */
+    mcp: boolean;
+    /**
+     * One run may search several sources.
+     */
+    multisource_research: boolean;
+    /**
+     * Webhooks can be configured.
+     */
+    webhooks: boolean;
+};
+
+/**
+ * Numeric caps of the plan.
+ */
+export type AccountPlanLimits = {
+    /**
+     * Deepest research depth allowed.
+     */
+    max_research_depth: number;
+    /**
+     * Seats including the owner.
+     */
+    num_seats: number;
+    /**
+     * Runs processed in parallel.
+     */
+    parallelism: number;
+    /**
+     * Projects allowed.
+     */
+    projects: number;
+    /**
+     * Tracking agents allowed.
+     */
+    tracking_agents: number;
+};
+
+/**
+ * The account's prices. Values are exact small decimals; keep full precision.
+ * New categories ship as additive keys.
+ */
+export type AccountPrices = {
+    /**
+     * Always `usd`.
+     */
+    currency: 'usd';
+    /**
+     * Dollars per unit, or null on a category-priced contract.
+     */
+    rate: CommonDollars | null;
+    /**
+     * Dollars per result.
+     */
+    prices: AccountCategoryPrices;
+    /**
+     * Credits per result.
+     */
+    prices_credits: AccountCategoryCreditPrices;
+    /**
+     * Billing terms, or null.
+     */
+    billing: AccountBillingTerms | null;
+};
+
+/**
+ * `{status, data: Prices}`.
+ */
+export type AccountPricesEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AccountPrices;
+};
+
+/**
+ * A pending invitation to a seat.
+ */
+export type AccountSeatInvitation = {
+    /**
+     * Always `invitation`.
+     */
+    type: 'invitation';
+    /**
+     * Invited email.
+     */
+    email: string;
+};
+
+/**
+ * A seat of the account.
+ */
+export type AccountSeatMember = {
+    /**
+     * Always `member`.
+     */
+    type: 'member';
+    /**
+     * The seat's user id.
+     */
+    user_id: string;
+    /**
+     * The seat's email.
+     */
+    email: string;
+    /**
+     * The seat's display name.
+     */
+    name: string;
+};
+
+/**
+ * A team (account) the caller belongs to.
+ */
+export type AccountTeam = {
+    /**
+     * The team's account id.
+     */
+    account_id: string;
+    /**
+     * The team's name.
+     */
+    name: string;
+};
+
+/**
+ * Balance and usage in US dollars. `balance_used` and `balance_total` cover
+ * the current billing period. The earlier dollar fields `credits_used` and
+ * `credits_total` were renamed to `balance_used` and `balance_total`; the
+ * names now carry the additive credit projection.
+ */
+export type AccountUsage = {
+    /**
+     * Dollars available now.
+     */
+    balance: CommonDollars;
+    /**
+     * Dollars spent in the current billing period.
+     */
+    balance_used: CommonDollars;
+    /**
+     * Dollars granted for the current billing period.
+     */
+    balance_total: CommonDollars;
+    /**
+     * Always `usd`.
+     */
+    currency: 'usd';
+    /**
+     * Credits spent this period, or null when no credit projection is available.
+     */
+    credits_used: number | null;
+    /**
+     * Credits granted this period, or null when no credit projection is available.
+     */
+    credits_total: number | null;
+    /**
+     * When the period renews, integer Unix seconds.
+     */
+    renews_at: CommonUnixSeconds;
+};
+
+/**
+ * A page of usage history rows.
+ */
+export type AccountUsageHistoryPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<AccountUsageHistoryRow>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * One charge of the account feed (every seat sees the same feed). Do not sum
+ * historical snapshots at different rates to compute today's balance.
+ */
+export type AccountUsageHistoryRow = {
+    /**
+     * Row id.
+     */
+    id: number;
+    /**
+     * What was charged. Open vocabulary: `mention`, `audience_profile`,
+     * `post_processing`, `preview_generation`, plus legacy strings
+     * (`ai_assistant` on old rows only, `report`, `audience_research`,
+     * `tracking`, `research_mention`, `tracking_mention`) and upper-case
+     * historical forms. Treat unknown strings defensively.
+     */
+    category: string;
+    /**
+     * When the charge happened, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * US dollars charged.
+     * Decision D-USAGE-SIGN: the credit-era statement wins: one row per
+     * settled piece of chargeable work with its net dollar charge, never
+     * negative; reservations and refunds are not separate rows.
+     */
+    quantity: CommonDollars;
+    /**
+     * The charge in credits, or null when no credit projection is available.
+     */
+    quantity_credits: number | null;
+    /**
+     * Dollars per credit used for the projection, or null.
+     */
+    credit_rate_usd: number | null;
+    /**
+     * Billing catalogue version the terms come from, or null.
+     */
+    billing_catalog_version: string | null;
+    /**
+     * How the credit figures were valued, or null when no rate is available.
+     */
+    credit_value_basis: AccountCreditValueBasis | null;
+};
+
+/**
+ * The 202 answer of `POST /v1/ask`: where to poll; no reply text yet.
+ */
+export type AssistantAskAccepted = {
+    /**
+     * The chat (`ch_`), new or continued.
+     */
+    chat_id: string;
+    /**
+     * The assistant message to poll (`msg_`).
+     */
+    message_id: string;
+    /**
+     * Always `working` at this point.
+     */
+    status: 'working';
+};
+
+/**
+ * `{status, data: AskAccepted}`.
+ */
+export type AssistantAskAcceptedEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AssistantAskAccepted;
+};
+
+/**
+ * Body of `POST /v1/ask`. Narrowing by filters goes in the message text; no
+ * structured filter field exists.
+ */
+export type AssistantAskBody = {
+    /**
+     * The question or instruction; must not be empty.
+     */
+    message: string;
+    /**
+     * Continue this chat (`ch_`); omitted starts a new chat.
+     * Decision D-ASK-UNKNOWN-CHAT: an unknown, foreign or other-seat `chat_id`
+     * answers 404 `chat_not_found` before any turn starts (nothing charged).
+     */
+    chat_id?: string;
+    /**
+     * Optional scope of the turn.
+     */
+    context?: AssistantAskContext;
+};
+
+/**
+ * Scope of an ask turn.
+ */
+export type AssistantAskContext = {
+    /**
+     * Datasets (`ds_`) the assistant may consult; omitted means every dataset of the account.
+     */
+    dataset_ids?: Array<string>;
+    /**
+     * Posts to discuss, at most 50.
+     */
+    post_refs?: Array<CommonPostRef>;
+};
+
+/**
+ * 504 body: the assistant did not start the turn in time. `transient` is always true.
+ */
+export type AssistantAssistantTimeoutError = {
+    /**
+     * Always `server_error` on a 5xx body.
+     */
+    status: 'server_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'ai_assistant_timeout';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Always true: the same request may succeed later.
+     */
+    transient: true;
+};
+
+/**
+ * State of an assistant turn.
+ */
+export type AssistantAssistantTurnStatus = 'working' | 'completed' | 'failed';
+
+/**
+ * 503 body: the assistant cannot take a turn now. `transient` is always true.
+ * Decision D-AI-5XX: `ai_assistant_unavailable` is 503 and
+ * `ai_assistant_timeout` is 504, both `transient: true`.
+ */
+export type AssistantAssistantUnavailableError = {
+    /**
+     * Always `server_error` on a 5xx body.
+     */
+    status: 'server_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'ai_assistant_unavailable';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Always true: the same request may succeed later.
+     */
+    transient: true;
+};
+
+/**
+ * Audience research filters attached to a user message.
+ */
+export type AssistantAudienceResearchFilters = {
+    /**
+     * Source dataset (`ds_`).
+     */
+    dataset_id?: string;
+    /**
+     * Profiles requested.
+     */
+    count?: number;
+};
+
+/**
+ * A conversation with the assistant, private to the seat that created it.
+ */
+export type AssistantChat = {
+    /**
+     * Opaque id with the `ch_` prefix.
+     */
+    id: string;
+    /**
+     * Name the assistant gives the chat after a few turns; null until then.
+     */
+    name: string | null;
+    /**
+     * The tracking agent (`ta_`) whose dedicated dialogue this is, or null.
+     */
+    tracking_agent_id: string | null;
+    /**
+     * When the chat was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+};
+
+/**
+ * `{status, data: Chat}`.
+ */
+export type AssistantChatEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AssistantChat;
+};
+
+/**
+ * One message of a chat. Assistant text is always markdown.
+ */
+export type AssistantChatMessage = {
+    /**
+     * Opaque id with the `msg_` prefix.
+     */
+    id: string;
+    /**
+     * Who wrote it.
+     */
+    role: AssistantMessageRole;
+    /**
+     * The text; markdown for assistant messages, with cited posts as `[N]` markers.
+     */
+    text: string;
+    /**
+     * When it was written, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * Context of a user message; absent on assistant messages.
+     */
+    context?: AssistantMessageContext;
+    /**
+     * References of an assistant message; absent on user messages.
+     */
+    references?: Array<CommonReference>;
+};
+
+/**
+ * A page of chat messages.
+ */
+export type AssistantChatMessagePage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<AssistantChatMessage>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * The poll answer of `GET /v1/chats/{chat_id}/messages/{message_id}`.
+ * Decision D-MESSAGE-POLL: the seed does not show the shape; it is the
+ * message plus `status` and `stop_reason`. While `working`, `text` holds what
+ * is written so far (possibly empty), `references` is absent and
+ * `stop_reason` is null; once `completed` or `failed`, `stop_reason` is set
+ * (e.g. `end_turn`, `error`). A user message answers `completed` with
+ * `stop_reason` `end_turn`.
+ */
+export type AssistantChatMessageStatus = {
+    /**
+     * Opaque id with the `msg_` prefix.
+     */
+    id: string;
+    /**
+     * Who wrote it.
+     */
+    role: AssistantMessageRole;
+    /**
+     * The text; markdown for assistant messages, with cited posts as `[N]` markers.
+     */
+    text: string;
+    /**
+     * When it was written, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * Context of a user message; absent on assistant messages.
+     */
+    context?: AssistantMessageContext;
+    /**
+     * References of an assistant message; absent on user messages.
+     */
+    references?: Array<CommonReference>;
+    /**
+     * State of the turn.
+     */
+    status: AssistantAssistantTurnStatus;
+    /**
+     * Why the turn stopped (open string such as `end_turn`, `max_tokens`, `error`); null while working.
+     */
+    stop_reason: string | null;
+};
+
+/**
+ * `{status, data: ChatMessageStatus}`.
+ */
+export type AssistantChatMessageStatusEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AssistantChatMessageStatus;
+};
+
+/**
+ * 404 body for a chat that is unknown, foreign or belongs to another seat.
+ */
+export type AssistantChatNotFoundError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'chat_not_found';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * A `{from, to}` window of calendar dates.
+ */
+export type AssistantContextDateRange = {
+    /**
+     * First day, `YYYY-MM-DD`.
+     */
+    from: CommonCalendarDate;
+    /**
+     * Last day, `YYYY-MM-DD`.
+     */
+    to: CommonCalendarDate;
+};
+
+/**
+ * The prompt a user message refers to.
+ */
+export type AssistantContextPrompt = {
+    /**
+     * Prompt id.
+     */
+    id: string;
+};
+
+/**
+ * 402 body: the balance is spent; the turn was not started, nothing was created or charged.
+ */
+export type AssistantInsufficientCreditsAskError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits_ask';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * The context stored with a user message.
+ * Decision D-MESSAGE-CONTEXT: the seed lists the fields but not their inner
+ * types; every field is optional, ids are strings (collections integers),
+ * and the `kind` and `time` vocabularies are open strings.
+ */
+export type AssistantMessageContext = {
+    /**
+     * Datasets in scope (`ds_`).
+     */
+    dataset_ids?: Array<string>;
+    /**
+     * Collections in scope.
+     */
+    collection_ids?: Array<number>;
+    /**
+     * Audience datasets in scope (`ad_`).
+     */
+    audience_dataset_ids?: Array<string>;
+    /**
+     * Audience segments in scope.
+     */
+    audience_segment_ids?: Array<string>;
+    /**
+     * Posts attached.
+     */
+    post_refs?: Array<CommonPostRef>;
+    /**
+     * Prompt referred to.
+     */
+    prompt?: AssistantContextPrompt;
+    /**
+     * Research filters.
+     */
+    research_filters?: AssistantResearchFilters;
+    /**
+     * Audience research filters.
+     */
+    audience_research_filters?: AssistantAudienceResearchFilters;
+    /**
+     * Dataset selected in the web app (`ds_`).
+     */
+    selected_dataset_id?: string;
+    /**
+     * Retry requested.
+     */
+    retry_intent?: AssistantRetryIntent;
+    /**
+     * Panel open in the web app.
+     */
+    open_panel?: AssistantOpenPanel;
+};
+
+/**
+ * Author of a chat message.
+ */
+export type AssistantMessageRole = 'user' | 'assistant';
+
+/**
+ * The web-app panel open when the message was sent.
+ */
+export type AssistantOpenPanel = {
+    /**
+     * Panel kind, e.g. `dataset` (open string).
+     */
+    kind?: string;
+    /**
+     * Id of the asset shown.
+     */
+    asset_id?: string;
+    /**
+     * Display name of the asset shown.
+     */
+    name?: string;
+};
+
+/**
+ * Research filters the web app attached to a user message.
+ */
+export type AssistantResearchFilters = {
+    /**
+     * Sources selected.
+     */
+    sources?: Array<CommonSource>;
+    /**
+     * Relative time window, one of `past_day`, `past_week`, `past_month`, `past_3_months`, `past_year` (open string).
+     */
+    time?: string | null;
+    /**
+     * Absolute date window, or null.
+     */
+    date_range?: AssistantContextDateRange | null;
+    /**
+     * BCP-47 language, or null.
+     */
+    language?: string | null;
+    /**
+     * ISO 3166-1 alpha-2 country, or null.
+     */
+    country_code?: string | null;
+    /**
+     * Research depth (bounded by the plan's `max_research_depth`).
+     */
+    depth?: number | null;
+    /**
+     * Research preview the filters came from, or null.
+     */
+    preview_id?: string | null;
+};
+
+/**
+ * A retry the user asked for.
+ */
+export type AssistantRetryIntent = {
+    /**
+     * What is retried, e.g. `dataset_run` (open string).
+     */
+    kind?: string;
+    /**
+     * Dataset concerned (`ds_`).
+     */
+    dataset_id?: string;
+    /**
+     * Run concerned.
+     */
+    run_id?: string;
+};
+
+/**
+ * A name-only container of audience profiles. Runs in one container may
+ * target different source datasets. Soft-deleted audience datasets are
+ * excluded from lists and cannot be read by id.
+ */
+export type AudiencesAudienceDataset = {
+    /**
+     * Opaque id with the `ad_` prefix.
+     */
+    readonly id: string;
+    /**
+     * 1-255 characters.
+     */
+    name: CommonResourceName;
+    /**
+     * Profiles collected into this audience dataset across all its runs.
+     */
+    profile_count: number;
+    /**
+     * When the audience dataset was created.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the audience dataset last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * The create response: only `id`, `name` and `created_at`.
+ */
+export type AudiencesAudienceDatasetCreated = {
+    /**
+     * Opaque id with the `ad_` prefix.
+     */
+    id: string;
+    /**
+     * The stored name.
+     */
+    name: CommonResourceName;
+    /**
+     * When the audience dataset was created.
+     */
+    created_at: CommonIsoTimestamp;
+};
+
+/**
+ * `{status, data: AudienceDatasetCreated}`.
+ */
+export type AudiencesAudienceDatasetCreatedEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AudiencesAudienceDatasetCreated;
+};
+
+/**
+ * `{status, data: AudienceDataset}`.
+ */
+export type AudiencesAudienceDatasetEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AudiencesAudienceDataset;
+};
+
+/**
+ * 404 body for an audience dataset.
+ */
+export type AudiencesAudienceDatasetNotFoundError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'audience_dataset_not_found';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * A page of audience datasets, sorted by `created_at`.
+ */
+export type AudiencesAudienceDatasetPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<AudiencesAudienceDataset>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * A creator or commenter derived from a source dataset's posts.
+ * Decision D-AUD-PROFILE-NULLS: the seed types every text field as string;
+ * the fields a platform may simply not have (`bio`, `external_link`,
+ * `location_country`, `location_city`, `avatar`) are nullable, every other
+ * field is always present.
+ */
+export type AudiencesAudienceProfile = {
+    /**
+     * Opaque profile id.
+     */
+    id: string;
+    /**
+     * Audience run (`adr_`) that collected the profile.
+     */
+    run_id: string;
+    /**
+     * Platform of the profile.
+     */
+    source: CommonSource;
+    /**
+     * Handle on the platform, without `@`.
+     */
+    username: string;
+    /**
+     * Display name on the platform.
+     */
+    display_name: string;
+    /**
+     * Profile bio, or null when the profile has none.
+     */
+    bio: string | null;
+    /**
+     * Link in the profile, or null when none is set.
+     */
+    external_link: string | null;
+    /**
+     * Whether the platform marks the profile as verified.
+     */
+    is_verified: boolean;
+    /**
+     * Followers or subscribers.
+     */
+    follower_count: number;
+    /**
+     * Accounts the profile follows.
+     */
+    following_count: number;
+    /**
+     * Posts or videos the profile has published.
+     */
+    content_count: number;
+    /**
+     * Average engagement per post relative to followers (0.042 = 4.2%).
+     */
+    engagement_rate: number;
+    /**
+     * How likely the audience is genuine, 0-1.
+     */
+    authenticity_score: number;
+    /**
+     * Overall relevance score of the profile.
+     */
+    score: number;
+    /**
+     * How often the profile posts, e.g. `daily` or `weekly`.
+     */
+    posting_cadence: string;
+    /**
+     * Size tier, e.g. `nano`, `micro`, `mid`, `macro`, `mega`.
+     */
+    creator_tier: string;
+    /**
+     * ISO 3166-1 alpha-2 country, or null when unknown.
+     */
+    location_country: string | null;
+    /**
+     * City, or null when unknown.
+     */
+    location_city: string | null;
+    /**
+     * Main language of the profile's content (BCP-47).
+     */
+    primary_language: string;
+    /**
+     * Why the profile got its `authenticity_score`.
+     */
+    authenticity_reason: string;
+    /**
+     * Visual style of the profile's content.
+     */
+    aesthetic: string;
+    /**
+     * Tone the profile communicates in.
+     */
+    communication_tone: string;
+    /**
+     * Inferred occupation.
+     */
+    occupation: string;
+    /**
+     * Inferred industry.
+     */
+    industry: string;
+    /**
+     * One-paragraph summary of who the profile is.
+     */
+    summary: string;
+    /**
+     * Niches of the profile's content.
+     */
+    content_niche: Array<string>;
+    /**
+     * Interest clusters of the profile.
+     */
+    interest_clusters: Array<string>;
+    /**
+     * Brands the profile shows affinity with.
+     */
+    brand_affinities: Array<string>;
+    /**
+     * Big Five personality scores.
+     */
+    ocean: AudiencesOceanScores;
+    /**
+     * Platform-specific raw fields.
+     */
+    platform_metadata: AudiencesPlatformMetadata;
+    /**
+     * Profile picture, or null when the profile has none.
+     */
+    avatar: CommonMedia | null;
+    /**
+     * When the profile was stored, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+};
+
+/**
+ * A page of audience profiles.
+ */
+export type AudiencesAudienceProfilePage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<AudiencesAudienceProfile>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Sort keys of the profile search.
+ */
+export type AudiencesAudienceProfileSort = 'created_at' | 'audience_dataset_run_at';
+
+/**
+ * 400 body: the account's plan does not include audience research
+ * (`plan.features.audience_research` is false).
+ */
+export type AudiencesAudienceResearchNotInPlanError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'bad_request';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * An asynchronous run that derives audience profiles (creators and
+ * commenters) from the posts of a source dataset. States are those of a
+ * dataset run: `pending`, `working`, `completed`, `failed`. While one run is
+ * `pending` or `working`, another run on the same audience dataset is
+ * refused with 409.
+ */
+export type AudiencesAudienceRun = {
+    /**
+     * Opaque id with the `adr_` prefix.
+     */
+    id: string;
+    /**
+     * Parent audience dataset (`ad_`).
+     */
+    audience_dataset_id: string;
+    /**
+     * Dataset (`ds_`) whose posts the profiles are derived from.
+     */
+    source_dataset_id: string;
+    /**
+     * Status envelope `{type, steps?, error_message?}`.
+     */
+    status: CommonRunStatus;
+    /**
+     * Profiles collected by this run so far.
+     */
+    profile_count: number;
+    /**
+     * The requested `total_profile_count`. The run stops early when the source
+     * has fewer distinct authors and commenters than this.
+     */
+    target_profile_count: number;
+    /**
+     * When the run was accepted.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the run last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * The run create response: `id`, `audience_dataset_id`, `source_dataset_id`, `status` (`pending`), `created_at`.
+ */
+export type AudiencesAudienceRunCreated = {
+    /**
+     * Opaque id with the `adr_` prefix.
+     */
+    id: string;
+    /**
+     * Parent audience dataset (`ad_`).
+     */
+    audience_dataset_id: string;
+    /**
+     * Source dataset (`ds_`).
+     */
+    source_dataset_id: string;
+    /**
+     * Status envelope; `pending` on creation.
+     */
+    status: CommonRunStatus;
+    /**
+     * When the run was accepted.
+     */
+    created_at: CommonIsoTimestamp;
+};
+
+/**
+ * `{status, data: AudienceRunCreated}`.
+ */
+export type AudiencesAudienceRunCreatedEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AudiencesAudienceRunCreated;
+};
+
+/**
+ * `{status, data: AudienceRun}`.
+ */
+export type AudiencesAudienceRunEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AudiencesAudienceRun;
+};
+
+/**
+ * 409 body: a pending or working run blocks a new one. Poll the blocking run until it ends, then retry.
+ */
+export type AudiencesAudienceRunInFlightError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * Always `audience_dataset_run_already_in_flight`.
+     */
+    error_code: 'audience_dataset_run_already_in_flight';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Always false: retrying before the blocking run ends fails again.
+     */
+    transient: false;
+};
+
+/**
+ * A page of audience runs, sorted by `created_at`.
+ */
+export type AudiencesAudienceRunPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<AudiencesAudienceRun>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * 400 body of a refused audience run.
+ * Decision D-AUD-RUN-400: the three source-dataset codes share one 400 body;
+ * `bad_request` is added for a plan without audience research, as on the
+ * audience dataset create. Checks run in that order: plan, completed run,
+ * YouTube-only, eligible posts.
+ */
+export type AudiencesAudienceRunRejectedError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: AudiencesAudienceRunRejectionCode;
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * The codes a run creation can be refused with before the run starts.
+ */
+export type AudiencesAudienceRunRejectionCode = 'bad_request' | 'source_dataset_has_no_completed_run' | 'audience_youtube_only_source' | 'audience_insufficient_source_mentions';
+
+/**
+ * `greater_than` or `less_than`.
+ */
+export type AudiencesCountComparison = 'greater_than' | 'less_than';
+
+/**
+ * Keep profiles located in these countries.
+ */
+export type AudiencesCountryCodeProfileFilter = {
+    /**
+     * Always `country_code`.
+     */
+    type: 'country_code';
+    /**
+     * Upper-case ISO 3166-1 alpha-2 codes, matched against `location_country`.
+     */
+    values: Array<CommonCountryCode>;
+};
+
+/**
+ * Body of `POST /v1/audience_datasets`.
+ */
+export type AudiencesCreateAudienceDatasetBody = {
+    /**
+     * 1-255 characters.
+     */
+    name: CommonResourceName;
+};
+
+/**
+ * Body of `POST /v1/audience_datasets/{audience_dataset_id}/runs`. The source
+ * dataset needs at least 5 posts from platforms that support audience
+ * profiling (YouTube posts do not count) across its completed runs. The
+ * reservation is `total_profile_count` times the `audience_profile` price
+ * (3 units); unused reservation is refunded on completion.
+ */
+export type AudiencesCreateAudienceRunBody = {
+    /**
+     * Dataset (`ds_`) to derive profiles from; it must have a completed run and must not be soft-deleted.
+     */
+    source_dataset_id: string;
+    /**
+     * Profiles to collect, 1-2000; default 300.
+     */
+    total_profile_count?: number;
+};
+
+/**
+ * Keep profiles in any of these creator tiers.
+ */
+export type AudiencesCreatorTierProfileFilter = {
+    /**
+     * Always `creator_tier`.
+     */
+    type: 'creator_tier';
+    /**
+     * Always `any_of`.
+     */
+    operator: 'any_of';
+    /**
+     * Tiers to keep, e.g. `micro`.
+     */
+    values: Array<string>;
+};
+
+/**
+ * Keep profiles by follower count.
+ */
+export type AudiencesFollowerCountProfileFilter = {
+    /**
+     * Always `follower_count`.
+     */
+    type: 'follower_count';
+    /**
+     * `greater_than` or `less_than`.
+     */
+    operator: AudiencesCountComparison;
+    /**
+     * The threshold.
+     */
+    value: number;
+};
+
+/**
+ * 402 body of an audience run.
+ */
+export type AudiencesInsufficientCreditsAudienceRunError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits_audience_dataset_run';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * Keep verified (or unverified) profiles.
+ */
+export type AudiencesIsVerifiedProfileFilter = {
+    /**
+     * Always `is_verified`.
+     */
+    type: 'is_verified';
+    /**
+     * Verified status to keep.
+     */
+    value: boolean;
+};
+
+/**
+ * `is` or `is_not`.
+ */
+export type AudiencesKeywordOperator = 'is' | 'is_not';
+
+/**
+ * Keep profiles whose bio, summary or username contains (or lacks) a keyword of at most 2 words.
+ */
+export type AudiencesKeywordProfileFilter = {
+    /**
+     * Always `keyword`.
+     */
+    type: 'keyword';
+    /**
+     * `is` or `is_not`.
+     */
+    operator: AudiencesKeywordOperator;
+    /**
+     * One or two words.
+     */
+    value: string;
+};
+
+/**
+ * Big Five personality scores inferred from the profile's public content.
+ * Decision D-AUD-OCEAN: the seed calls `ocean` an object of personality
+ * scores without inner fields; it carries the five Big Five traits, each a
+ * number from 0 (low) to 1 (high).
+ */
+export type AudiencesOceanScores = {
+    /**
+     * Openness to experience, 0-1.
+     */
+    openness: number;
+    /**
+     * Conscientiousness, 0-1.
+     */
+    conscientiousness: number;
+    /**
+     * Extraversion, 0-1.
+     */
+    extraversion: number;
+    /**
+     * Agreeableness, 0-1.
+     */
+    agreeableness: number;
+    /**
+     * Neuroticism, 0-1.
+     */
+    neuroticism: number;
+};
+
+/**
+ * Platform-specific raw fields of the profile.
+ * Decision D-AUD-PLATFORM-METADATA: the seed does not show the inner fields;
+ * `platform_metadata` is an open JSON object whose keys vary by `source`.
+ * Clients must not rely on any key.
+ */
+export type AudiencesPlatformMetadata = {
+    [key: string]: unknown;
+};
+
+/**
+ * One profile filter, tagged by `type`.
+ * Decision D-AUD-PROFILE-FILTERS: the seed says profiles use the mentions
+ * filter model but does not show the union; the profile union is the minimal
+ * set that fits profile fields: `keyword`, `source`, `country_code`,
+ * `creator_tier`, `follower_count`, `is_verified`. An unknown `type` is a 422.
+ */
+export type AudiencesProfileFilter = ({
+    type: 'keyword';
+} & AudiencesKeywordProfileFilter) | ({
+    type: 'source';
+} & AudiencesSourceProfileFilter) | ({
+    type: 'country_code';
+} & AudiencesCountryCodeProfileFilter) | ({
+    type: 'creator_tier';
+} & AudiencesCreatorTierProfileFilter) | ({
+    type: 'follower_count';
+} & AudiencesFollowerCountProfileFilter) | ({
+    type: 'is_verified';
+} & AudiencesIsVerifiedProfileFilter);
+
+/**
+ * Filters AND-ed together; at most 10.
+ */
+export type AudiencesProfileFilterGroup = Array<AudiencesProfileFilter>;
+
+/**
+ * Body of `POST /v1/audience_profiles`. Groups in `filters` are OR-ed,
+ * filters within a group AND-ed.
+ * Decision D-AUD-FILTER-CAP: at most 10 filters in total. The schema caps
+ * the groups at 10 and each group at 10 filters; a body over 10 filters in
+ * total across groups is a 422 validation error (`loc` `["body","filters"]`).
+ */
+export type AudiencesSearchAudienceProfilesBody = {
+    /**
+     * Audience datasets (`ad_`) to search; omit to span every audience dataset of the account.
+     */
+    audience_dataset_ids?: Array<string>;
+    /**
+     * OR-of-AND filter groups; at most 10 filters in total.
+     */
+    filters?: Array<AudiencesProfileFilterGroup>;
+    /**
+     * Sort key; default `created_at`.
+     * Decision D-AUD-SORT-DEFAULT: the seed names no default sort; it is `created_at`.
+     */
+    sort?: AudiencesAudienceProfileSort;
+    /**
+     * `asc` or `desc`; default `desc`.
+     */
+    order?: CommonSortOrder;
+    /**
+     * Page size, 1-100; default 20.
+     */
+    limit?: number;
+    /**
+     * Cursor of the previous page; it encodes the sort, so do not reuse it across a change of sort or filters.
+     */
+    cursor?: string;
+};
+
+/**
+ * Keep profiles from these platforms.
+ */
+export type AudiencesSourceProfileFilter = {
+    /**
+     * Always `source`.
+     */
+    type: 'source';
+    /**
+     * Platforms to keep.
+     */
+    values: Array<CommonSource>;
+};
+
+/**
+ * Body of `PATCH /v1/audience_datasets/{audience_dataset_id}`.
+ * Decision D-AUD-PATCH: the seed shows the body as `{name}` (no `?`, unlike
+ * the dataset PATCH), so `name` is required, 1-255 characters, and is the
+ * only updatable field; an empty string is a 422 validation error.
+ */
+export type AudiencesUpdateAudienceDatasetBody = {
+    /**
+     * New name, 1-255 characters.
+     */
+    name: CommonResourceName;
+};
+
+/**
  * Reference to an audience dataset (`ad_`).
  */
 export type CommonAudienceDatasetReference = {
@@ -485,6 +2143,500 @@ export type CommonValidationIssue = {
 };
 
 /**
+ * Body of `POST /v1/custom_parameters`.
+ * Decision D-CP-LIMIT: the seed gives no numeric ceiling of custom parameters
+ * per account; the contract fixes none. Creating past the account's ceiling is
+ * 409 `custom_parameter_limit_exceeded` and the `detail` names the ceiling.
+ */
+export type CustomParametersCreateCustomParameterBody = {
+    /**
+     * Unique name; empty or blank is 400 `custom_parameter_empty_name`.
+     */
+    name: CustomParametersCustomParameterName;
+    /**
+     * What the LLM should extract from each post.
+     * Decision D-CP-INSTRUCTIONS: the seed bounds neither this field nor its
+     * length; the schema sets no bound.
+     */
+    instructions: string;
+    /**
+     * Type of the value to extract.
+     */
+    value_type: CustomParametersCustomParameterValueType;
+};
+
+/**
+ * Body of `POST /v1/custom_parameters/{parameter_id}/runs`.
+ */
+export type CustomParametersCreateCustomParameterRunBody = {
+    /**
+     * The dataset whose mentions the run visits.
+     */
+    scope: CustomParametersCustomParameterRunScope;
+};
+
+/**
+ * A named LLM extraction rule that stores one value per mention of the datasets it runs over.
+ */
+export type CustomParametersCustomParameter = {
+    /**
+     * Opaque id with the `cp_` prefix.
+     */
+    id: string;
+    /**
+     * Unique (per account) name, at most 255 characters, never blank.
+     */
+    name: CustomParametersCustomParameterName;
+    /**
+     * What the LLM should extract from each post, in plain language.
+     */
+    instructions: string;
+    /**
+     * Type of the extracted value.
+     */
+    value_type: CustomParametersCustomParameterValueType;
+    /**
+     * When the parameter was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * When the parameter last changed, integer Unix seconds.
+     */
+    updated_at: CommonUnixSeconds;
+};
+
+/**
+ * 409 body: another custom parameter of the account has this name.
+ */
+export type CustomParametersCustomParameterDuplicateNameError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'custom_parameter_duplicate_name';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * 400 body: the name is empty or blank.
+ */
+export type CustomParametersCustomParameterEmptyNameError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'custom_parameter_empty_name';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * `{status, data: CustomParameter}`.
+ */
+export type CustomParametersCustomParameterEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: CustomParametersCustomParameter;
+};
+
+/**
+ * 409 body: the account holds the maximum number of custom parameters.
+ */
+export type CustomParametersCustomParameterLimitExceededError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'custom_parameter_limit_exceeded';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * A custom parameter's name as stored: at most 255 characters.
+ * Decision D-CP-NAME: the schema carries no minLength; an empty or blank
+ * (whitespace-only) name is the domain error 400 `custom_parameter_empty_name`.
+ * The 255-character ceiling mirrors the other resource names and is a schema
+ * bound (422 above it). Names are unique per account; uniqueness compares the
+ * names with surrounding whitespace trimmed and case ignored, and a clash is
+ * 409 `custom_parameter_duplicate_name`.
+ */
+export type CustomParametersCustomParameterName = string;
+
+/**
+ * 404 body: the custom parameter (or a run of it) is missing, foreign or deleted.
+ */
+export type CustomParametersCustomParameterNotFoundError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'custom_parameter_not_found';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * A page of custom parameters.
+ */
+export type CustomParametersCustomParameterPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<CustomParametersCustomParameter>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Result of a custom parameter preview; one entry per post reference, in request order.
+ */
+export type CustomParametersCustomParameterPreview = {
+    /**
+     * The extracted values.
+     */
+    results: Array<CustomParametersCustomParameterPreviewResult>;
+};
+
+/**
+ * Body of `POST /v1/custom_parameters/preview`: try instructions on a few posts without saving anything.
+ */
+export type CustomParametersCustomParameterPreviewBody = {
+    /**
+     * Extraction instructions to try.
+     */
+    instructions: string;
+    /**
+     * Type of the value to extract.
+     */
+    value_type: CustomParametersCustomParameterValueType;
+    /**
+     * The posts to try them on: 1 to 5 references.
+     */
+    post_refs: Array<CommonPostRef>;
+};
+
+/**
+ * `{status, data: CustomParameterPreview}`.
+ */
+export type CustomParametersCustomParameterPreviewEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: CustomParametersCustomParameterPreview;
+};
+
+/**
+ * The value extracted from one post by a preview.
+ * Decision D-CP-PREVIEW-MISS: a post reference that resolves to no post of the
+ * account is not an error; its result carries `value: null`, as does a post
+ * where the LLM found no value.
+ */
+export type CustomParametersCustomParameterPreviewResult = {
+    /**
+     * Platform-side id of the post.
+     */
+    post_id: string;
+    /**
+     * Platform of the post.
+     */
+    source: CommonSource;
+    /**
+     * The extracted value, typed as `value_type` says, or null when none was found.
+     */
+    value: string | number | boolean | null;
+};
+
+/**
+ * One execution of a custom parameter across a dataset.
+ */
+export type CustomParametersCustomParameterRun = {
+    /**
+     * Opaque id with the `cpr_` prefix.
+     */
+    id: string;
+    /**
+     * The parameter that ran (`cp_` prefix).
+     */
+    custom_parameter_id: string;
+    /**
+     * What the run covers.
+     */
+    scope: CustomParametersCustomParameterRunScope;
+    /**
+     * Current state.
+     */
+    status: CustomParametersCustomParameterRunStatus;
+    /**
+     * Posts the run will visit.
+     */
+    mentions_total: number;
+    /**
+     * Posts processed so far.
+     */
+    mentions_done: number;
+    /**
+     * Posts the LLM could not process after retries.
+     */
+    mentions_error: number;
+    /**
+     * When the run was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * When the run last changed, integer Unix seconds.
+     */
+    updated_at: CommonUnixSeconds;
+};
+
+/**
+ * What `POST /v1/custom_parameters/{parameter_id}/runs` returns: the new run's id.
+ * Decision D-CPR-ACCEPTED: the seed shows a bare `{run_id}`; it is answered with
+ * 202 inside the success envelope, `{status, data: {run_id}}`.
+ */
+export type CustomParametersCustomParameterRunAccepted = {
+    /**
+     * Id of the new run (`cpr_` prefix); poll it at `GET /v1/custom_parameters/{parameter_id}/runs/{run_id}`.
+     */
+    run_id: string;
+};
+
+/**
+ * `{status, data: {run_id}}`.
+ */
+export type CustomParametersCustomParameterRunAcceptedEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: CustomParametersCustomParameterRunAccepted;
+};
+
+/**
+ * `{status, data: CustomParameterRun}`.
+ */
+export type CustomParametersCustomParameterRunEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: CustomParametersCustomParameterRun;
+};
+
+/**
+ * 409 body: a run of this custom parameter is processing.
+ */
+export type CustomParametersCustomParameterRunInFlightError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'custom_parameter_run_in_flight';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * A page of custom parameter runs.
+ */
+export type CustomParametersCustomParameterRunPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<CustomParametersCustomParameterRun>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * What a custom parameter run covers. `dataset` is the only kind.
+ */
+export type CustomParametersCustomParameterRunScope = {
+    /**
+     * Always `dataset`.
+     */
+    kind: 'dataset';
+    /**
+     * Id of a dataset of the caller's account (`ds_` prefix).
+     */
+    id: string;
+};
+
+/**
+ * Status envelope of a custom parameter run.
+ */
+export type CustomParametersCustomParameterRunStatus = {
+    /**
+     * Current state.
+     */
+    type: CustomParametersCustomParameterRunStatusType;
+};
+
+/**
+ * State of a custom parameter run.
+ * Decision D-CPR-STATES: `processing → completed | failed` (the seed shows only
+ * `processing`). A run is also complete when `mentions_done + mentions_error`
+ * equals `mentions_total`; the server moves it to `completed` at that moment.
+ */
+export type CustomParametersCustomParameterRunStatusType = 'processing' | 'completed' | 'failed';
+
+/**
+ * Type of the value a custom parameter extracts from each post.
+ * Decision D-CP-VALUE-TYPE: the allowed values are `string`, `number` and
+ * `boolean` (the seed shows only `string`); any other value is a 422.
+ */
+export type CustomParametersCustomParameterValueType = 'string' | 'number' | 'boolean';
+
+/**
+ * 402 body: the balance cannot fund the run's reservation (0.5 unit per mention of the dataset).
+ */
+export type CustomParametersInsufficientCreditsContentAnalysisError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits_content_analysis';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * 400 body: the scope holds no mentions to analyse.
+ */
+export type CustomParametersNothingToAnalyzeError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'nothing_to_analyze';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * Body of `PATCH /v1/custom_parameters/{parameter_id}`: a partial update.
+ * Decision D-CP-PATCH: `name` and `instructions` are updatable; `value_type`
+ * is fixed at creation so that every stored value keeps the parameter's type
+ * (create a new parameter to change it). An empty body is a no-op that returns
+ * the current parameter. Changing `instructions` does not rewrite stored
+ * values; the next run recomputes them.
+ */
+export type CustomParametersUpdateCustomParameterBody = {
+    /**
+     * New unique name; empty or blank is 400 `custom_parameter_empty_name`.
+     */
+    name?: CustomParametersCustomParameterName;
+    /**
+     * New extraction instructions, used by later runs and previews.
+     */
+    instructions?: string;
+};
+
+/**
+ * Analysis steps a run can apply to each collected mention.
+ */
+export type DatasetsContentAnalysisAction = 'content_category' | 'tone_of_voice' | 'narrative_structure' | 'intent' | 'hook' | 'mentioned_brands' | 'topics' | 'emotions' | 'cta' | 'entities' | 'questions' | 'sentiment' | 'signal';
+
+/**
  * Body of `POST /v1/datasets`.
  */
 export type DatasetsCreateDatasetBody = {
@@ -492,6 +2644,52 @@ export type DatasetsCreateDatasetBody = {
      * 1-255 characters.
      */
     name: CommonResourceName;
+};
+
+/**
+ * Body of `POST /v1/datasets/{dataset_id}/runs`. A `prompt` search without
+ * `date_range` covers the past 365 days; an explicit range overrides that
+ * subject to the plan. A `url` search applies no date filter.
+ */
+export type DatasetsCreateDatasetRunBody = {
+    /**
+     * What to collect.
+     */
+    search_query: DatasetsSearchQuery;
+    /**
+     * Mentions to collect, 20-1000; the reservation is sized by it.
+     */
+    count?: number;
+    /**
+     * Comments to collect per post, 0-100.
+     */
+    num_comments_per_post?: number;
+    /**
+     * Optional date window; see `DateRange` for the ordering rule.
+     */
+    date_range?: DatasetsDateRange;
+    /**
+     * ISO 3166-1 alpha-2 country to search from.
+     */
+    country_code?: CommonCountryCode;
+    /**
+     * BCP-47 language to prefer; omitted means any language.
+     */
+    language?: CommonLanguageTag;
+    /**
+     * Describe images and video frames (fills media `description`).
+     */
+    enable_visual_recognition?: boolean;
+    /**
+     * Transcribe the audio of videos.
+     */
+    enable_transcribing?: boolean;
+    /**
+     * Analyses to run on each mention.
+     * Decision D-RUN-ACTIONS-DEFAULT: the seed gives no default; omitted means
+     * no analysis, and every analysis field of the run's mentions is null.
+     */
+    content_analysis_actions?: Array<DatasetsContentAnalysisAction>;
 };
 
 /**
@@ -607,14 +2805,2376 @@ export type DatasetsDatasetPage = {
 };
 
 /**
+ * A new dataset name: at most 255 characters; the empty string clears the name.
+ */
+export type DatasetsDatasetRename = string;
+
+/**
+ * One asynchronous collection into a dataset.
+ */
+export type DatasetsDatasetRun = {
+    /**
+     * Opaque id with the `dsr_` prefix (Decision D-ID-PREFIX: one seed passage says `dr_`; ids are opaque).
+     */
+    id: string;
+    /**
+     * The parent dataset (`ds_`).
+     */
+    dataset_id: string;
+    /**
+     * Status envelope `{type, steps?, error_message?}`.
+     */
+    status: CommonRunStatus;
+    /**
+     * Echo of the request.
+     */
+    params: DatasetsDatasetRunParams;
+    /**
+     * Mentions collected by this run.
+     */
+    mentions_count: number;
+    /**
+     * Of those, mentions the dataset did not hold before.
+     */
+    new_mentions_count: number;
+    /**
+     * Collected mentions carrying at least one image.
+     */
+    images_count: number;
+    /**
+     * Collected mentions carrying at least one video.
+     */
+    videos_count: number;
+    /**
+     * When the run was accepted.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the run last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * The 202 create response.
+ * Decision D-RUN-COUNT: `requested_count` echoes the body's `count` (200 when
+ * omitted); `count` is the number of mentions the run reserved and targets,
+ * equal to `requested_count` unless the plan lowers it.
+ */
+export type DatasetsDatasetRunCreated = {
+    /**
+     * Opaque id with the `dsr_` prefix.
+     */
+    id: string;
+    /**
+     * The parent dataset (`ds_`).
+     */
+    dataset_id: string;
+    /**
+     * Mentions reserved and targeted.
+     */
+    count: number;
+    /**
+     * Mentions asked for in the body.
+     */
+    requested_count: number;
+    /**
+     * Always `{type: "pending"}` at creation.
+     */
+    status: CommonRunStatus;
+    /**
+     * When the run was accepted.
+     */
+    created_at: CommonIsoTimestamp;
+};
+
+/**
+ * `{status, data: DatasetRunCreated}`.
+ */
+export type DatasetsDatasetRunCreatedEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: DatasetsDatasetRunCreated;
+};
+
+/**
+ * `{status, data: DatasetRun}`.
+ */
+export type DatasetsDatasetRunEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: DatasetsDatasetRun;
+};
+
+/**
+ * A page of dataset runs.
+ */
+export type DatasetsDatasetRunPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<DatasetsDatasetRun>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * The request echo stored with a run.
+ * Decision D-RUN-PARAMS-ECHO: the echo carries every field with defaults
+ * applied; `date_range` and `language` are null when the request omitted them
+ * (a `prompt` run without a range still covers the past 365 days), and
+ * `content_analysis_actions` is `[]` when omitted.
+ */
+export type DatasetsDatasetRunParams = {
+    /**
+     * The search query as sent.
+     */
+    search_query: DatasetsSearchQuery;
+    /**
+     * Requested mention count.
+     */
+    count: number;
+    /**
+     * Comments per post.
+     */
+    num_comments_per_post: number;
+    /**
+     * The date window sent, or null.
+     */
+    date_range: DatasetsDateRange | null;
+    /**
+     * Country searched from.
+     */
+    country_code: CommonCountryCode;
+    /**
+     * Preferred language, or null for any.
+     */
+    language: CommonLanguageTag | null;
+    /**
+     * Whether visual recognition was requested.
+     */
+    enable_visual_recognition: boolean;
+    /**
+     * Whether transcription was requested.
+     */
+    enable_transcribing: boolean;
+    /**
+     * Analyses requested.
+     */
+    content_analysis_actions: Array<DatasetsContentAnalysisAction>;
+};
+
+/**
+ * Domain 422 of a dataset run, in the error envelope:
+ * `collection_content_type_mismatch` (a collection's content type does not
+ * fit the run) or `date_filter_unavailable` (the plan does not allow the date
+ * range).
+ */
+export type DatasetsDatasetRunRejectedError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'collection_content_type_mismatch' | 'date_filter_unavailable';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * The two 422 bodies of `POST /v1/datasets/{dataset_id}/runs`.
+ * Decision D-RUN-422: request-shape problems (including a reversed
+ * `date_range`) answer the validation body `{detail[]}`; the domain refusals
+ * answer the error envelope. Both share the status, so the response schema is
+ * this union; a client tells them apart by the presence of `error_code`.
+ */
+export type DatasetsDatasetRunUnprocessable = CommonValidationError | DatasetsDatasetRunRejectedError;
+
+/**
+ * An inclusive calendar date window `{from, to}`.
+ * Decision D-DATE-RANGE-ORDER: `from` must precede `to`. JSON Schema (and so
+ * the generated zod) cannot compare two fields, so the server checks it as
+ * request validation and answers 422 with the validation body and
+ * `loc: ["body", "date_range"]`. A span longer than the plan allows is the
+ * domain 422 `date_filter_unavailable`.
+ */
+export type DatasetsDateRange = {
+    /**
+     * First day, `YYYY-MM-DD`; must be before `to`.
+     */
+    from: CommonCalendarDate;
+    /**
+     * Last day, `YYYY-MM-DD`; must be after `from`.
+     */
+    to: CommonCalendarDate;
+};
+
+/**
+ * 402 body: the balance cannot fund the run's reservation (count times the mention price).
+ */
+export type DatasetsInsufficientCreditsDatasetRunError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits_dataset_run';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * A keyword search across one or more sources.
+ */
+export type DatasetsPromptSearchQuery = {
+    /**
+     * Always `prompt`.
+     */
+    type: 'prompt';
+    /**
+     * Sources to search; at least one.
+     */
+    sources: Array<CommonSource>;
+    /**
+     * The search text, 1-5000 characters.
+     */
+    search_query: string;
+    /**
+     * Optional extra phrases that narrow or expand the search.
+     */
+    fragments?: Array<string>;
+};
+
+/**
+ * What a dataset run collects, tagged by `type`.
+ */
+export type DatasetsSearchQuery = ({
+    type: 'prompt';
+} & DatasetsPromptSearchQuery) | ({
+    type: 'url';
+} & DatasetsUrlSearchQuery);
+
+/**
+ * One post or profile URL to collect directly.
+ */
+export type DatasetsSourceUrl = {
+    /**
+     * Platform the URL belongs to.
+     */
+    source: CommonSource;
+    /**
+     * The post or profile URL.
+     */
+    url: string;
+    /**
+     * Optional text to match; applies to `reddit` only.
+     */
+    text?: string;
+};
+
+/**
  * Body of `PATCH /v1/datasets/{dataset_id}`. An empty body is a no-op that
  * returns the current dataset; an empty string stores null.
  */
 export type DatasetsUpdateDatasetBody = {
     /**
-     * New name (at most 255 characters); `""` clears it to null.
+     * New name (at most 255 characters); `""` or null clears it to null.
      */
-    name?: string | null;
+    name?: DatasetsDatasetRename | null;
+};
+
+/**
+ * Direct collection from up to 100 URLs. A `url` search applies no date filter.
+ */
+export type DatasetsUrlSearchQuery = {
+    /**
+     * Always `url`.
+     */
+    type: 'url';
+    /**
+     * The URLs to collect, 1-100 per run.
+     */
+    source_urls: Array<DatasetsSourceUrl>;
+};
+
+/**
+ * Brand test: the post mentions any of `values`.
+ */
+export type MentionsBrandAnyOfOperator = {
+    /**
+     * Always `any_of`.
+     */
+    type: 'any_of';
+    /**
+     * Brand names.
+     */
+    values: Array<string>;
+};
+
+/**
+ * Brand test: a mentioned brand contains `value`.
+ */
+export type MentionsBrandContainsOperator = {
+    /**
+     * Always `contains`.
+     */
+    type: 'contains';
+    /**
+     * Substring of a brand name.
+     */
+    value: string;
+};
+
+/**
+ * Brand test: the post mentions exactly `value`.
+ */
+export type MentionsBrandEqualsOperator = {
+    /**
+     * Always `equals`.
+     */
+    type: 'equals';
+    /**
+     * Brand name.
+     */
+    value: string;
+};
+
+/**
+ * Metrics a `metric_change` filter can test.
+ */
+export type MentionsChangeMetric = 'likes' | 'views' | 'comments' | 'engagement_rate';
+
+/**
+ * The metric changed by at least `value` since the previous run that saw the
+ * post: a positive value means it grew by at least that much, a negative
+ * value that it fell by at least its magnitude.
+ */
+export type MentionsChangedByOperator = {
+    /**
+     * Always `changed_by`.
+     */
+    type: 'changed_by';
+    /**
+     * Signed minimum change.
+     */
+    value: number;
+};
+
+/**
+ * Keep posts with any of the given intentions (`content_intention`).
+ */
+export type MentionsContentIntentionFilter = {
+    /**
+     * The filter type.
+     */
+    type: 'content_intention';
+    /**
+     * Always `any_of`.
+     */
+    operator: 'any_of';
+    /**
+     * Accepted labels; a post matches when it carries any of them.
+     */
+    values: Array<string>;
+};
+
+/**
+ * Keep posts with any of the given topics (`content_topics`).
+ */
+export type MentionsContentTopicFilter = {
+    /**
+     * The filter type.
+     */
+    type: 'content_topic';
+    /**
+     * Always `any_of`.
+     */
+    operator: 'any_of';
+    /**
+     * Accepted labels; a post matches when it carries any of them.
+     */
+    values: Array<string>;
+};
+
+/**
+ * Keep posts from the listed countries.
+ */
+export type MentionsCountryCodeFilter = {
+    /**
+     * Always `country_code`.
+     */
+    type: 'country_code';
+    /**
+     * Upper-case ISO 3166-1 alpha-2 codes.
+     */
+    values: Array<CommonCountryCode>;
+};
+
+/**
+ * Keep posts with any of the given calls to action.
+ */
+export type MentionsCtaFilter = {
+    /**
+     * The filter type.
+     */
+    type: 'cta';
+    /**
+     * Always `any_of`.
+     */
+    operator: 'any_of';
+    /**
+     * Accepted labels; a post matches when it carries any of them.
+     */
+    values: Array<string>;
+};
+
+/**
+ * Keep posts whose strongest emotion is one of `values`.
+ */
+export type MentionsDominantEmotionFilter = {
+    /**
+     * Always `dominant_emotion`.
+     */
+    type: 'dominant_emotion';
+    /**
+     * Accepted emotions.
+     */
+    values: Array<MentionsEmotion>;
+};
+
+/**
+ * Emotions a dominant-emotion filter accepts.
+ */
+export type MentionsEmotion = 'joy' | 'sadness' | 'anger' | 'fear' | 'surprise' | 'disgust' | 'neutral';
+
+/**
+ * One filter of the mentions taxonomy, tagged by `type`.
+ */
+export type MentionsFilter = ({
+    type: 'keyword';
+} & MentionsKeywordFilter) | ({
+    type: 'sentiment';
+} & MentionsSentimentFilter) | ({
+    type: 'metric_change';
+} & MentionsMetricChangeFilter) | ({
+    type: 'source';
+} & MentionsSourceFilter) | ({
+    type: 'content_topic';
+} & MentionsContentTopicFilter) | ({
+    type: 'content_intention';
+} & MentionsContentIntentionFilter) | ({
+    type: 'tone_of_voice';
+} & MentionsToneOfVoiceFilter) | ({
+    type: 'hook';
+} & MentionsHookFilter) | ({
+    type: 'cta';
+} & MentionsCtaFilter) | ({
+    type: 'mentioned_brands';
+} & MentionsMentionedBrandsFilter) | ({
+    type: 'country_code';
+} & MentionsCountryCodeFilter) | ({
+    type: 'has_media';
+} & MentionsHasMediaFilter) | ({
+    type: 'dominant_emotion';
+} & MentionsDominantEmotionFilter);
+
+/**
+ * Filters AND-ed together; 1-10 per group.
+ */
+export type MentionsFilterGroup = Array<MentionsFilter>;
+
+/**
+ * The metric is greater than `value`.
+ */
+export type MentionsGreaterThanOperator = {
+    /**
+     * Always `greater_than`.
+     */
+    type: 'greater_than';
+    /**
+     * Exclusive lower bound.
+     */
+    value: number;
+};
+
+/**
+ * Keep posts with (or without) media.
+ */
+export type MentionsHasMediaFilter = {
+    /**
+     * Always `has_media`.
+     */
+    type: 'has_media';
+    /**
+     * True: only posts with media; false: only posts without.
+     */
+    value: boolean;
+};
+
+/**
+ * Keep posts with any of the given hooks.
+ */
+export type MentionsHookFilter = {
+    /**
+     * The filter type.
+     */
+    type: 'hook';
+    /**
+     * Always `any_of`.
+     */
+    operator: 'any_of';
+    /**
+     * Accepted labels; a post matches when it carries any of them.
+     */
+    values: Array<string>;
+};
+
+/**
+ * The metric lies in `[min, max]`. `min` greater than `max` is refused as
+ * request validation (422, `loc: ["body", "filters", ...]`).
+ */
+export type MentionsInRangeOperator = {
+    /**
+     * Always `in_range`.
+     */
+    type: 'in_range';
+    /**
+     * Inclusive lower bound.
+     */
+    min: number;
+    /**
+     * Inclusive upper bound.
+     */
+    max: number;
+};
+
+/**
+ * Keep (or drop) posts containing a keyword of at most 2 words.
+ */
+export type MentionsKeywordFilter = {
+    /**
+     * Always `keyword`.
+     */
+    type: 'keyword';
+    /**
+     * Whether the keyword must appear or must not.
+     */
+    operator: MentionsKeywordOperator;
+    /**
+     * One or two words separated by one space.
+     */
+    value: string;
+};
+
+/**
+ * Operators of a keyword filter.
+ */
+export type MentionsKeywordOperator = 'is' | 'is_not';
+
+/**
+ * The metric is less than `value`.
+ */
+export type MentionsLessThanOperator = {
+    /**
+     * Always `less_than`.
+     */
+    type: 'less_than';
+    /**
+     * Exclusive upper bound.
+     */
+    value: number;
+};
+
+/**
+ * A public social post. `(source, id)` identifies it; the same post may sit
+ * in several datasets.
+ *
+ * Decision D-MENTION-ANALYSIS-NULL: analysis fields are filled only when the
+ * matching `content_analysis_actions` entry ran on the parent run. They are
+ * always present and null when it did not run (an empty array or object
+ * means the analysis ran and found nothing). The analysis fields are
+ * `summary` (signal), `category` (content_category), `content_intention`
+ * (intent), `sentiment` and `sentiment_score` (sentiment), `emotions`,
+ * `tone_of_voice`, `narrative_structure`, `hook`, `cta`, `content_topics`
+ * (topics), `questions`, `mentioned_brands` and `entities`.
+ */
+export type MentionsMention = {
+    /**
+     * Platform of the post.
+     */
+    source: CommonSource;
+    /**
+     * Platform-side post id.
+     */
+    id: string;
+    /**
+     * Who posted it.
+     */
+    author: MentionsMentionAuthor;
+    /**
+     * Post title; empty when the platform has no titles.
+     */
+    title: string;
+    /**
+     * Post text (with the transcript appended when transcription ran).
+     */
+    text: string;
+    /**
+     * Link to the post.
+     */
+    url: string;
+    /**
+     * Detected language of the post.
+     */
+    language: string;
+    /**
+     * Short analytical summary, or null when `signal` did not run.
+     */
+    summary: string | null;
+    /**
+     * Content category, or null when `content_category` did not run.
+     */
+    category: string | null;
+    /**
+     * What the author intends (inform, promote, ask…), or null when `intent` did not run.
+     */
+    content_intention: string | null;
+    /**
+     * Images and videos of the post.
+     */
+    media: Array<CommonMedia>;
+    /**
+     * Views (possibly estimated; see `are_views_estimated`).
+     */
+    num_views: number;
+    /**
+     * Likes.
+     */
+    num_likes: number;
+    /**
+     * Comments.
+     */
+    num_comments: number;
+    /**
+     * Shares.
+     */
+    num_shares: number;
+    /**
+     * Whether `num_views` is an estimate (platforms that hide views).
+     */
+    are_views_estimated: boolean;
+    /**
+     * Engagement rate as a decimal string, e.g. `"0.0412"`.
+     */
+    engagement_rate: MentionsNumericString;
+    /**
+     * Overall sentiment score as a decimal string (-1 to 1), or null when `sentiment` did not run.
+     */
+    sentiment_score: MentionsNumericString | null;
+    /**
+     * Sentiment shares, or null when `sentiment` did not run.
+     */
+    sentiment: MentionsMentionSentiment | null;
+    /**
+     * Emotion scores, or null when `emotions` did not run.
+     */
+    emotions: MentionsMentionEmotions | null;
+    /**
+     * Tone of voice, or null when `tone_of_voice` did not run.
+     */
+    tone_of_voice: MentionsTextValue | null;
+    /**
+     * Narrative structure, or null when `narrative_structure` did not run.
+     */
+    narrative_structure: MentionsTextValue | null;
+    /**
+     * Opening hook, or null when `hook` did not run.
+     */
+    hook: MentionsTextValue | null;
+    /**
+     * Call to action, or null when `cta` did not run.
+     */
+    cta: MentionsTextValue | null;
+    /**
+     * Topics, or null when `topics` did not run.
+     */
+    content_topics: Array<MentionsTextValue> | null;
+    /**
+     * Questions the post asks, or null when `questions` did not run.
+     */
+    questions: Array<MentionsTextValue> | null;
+    /**
+     * Brands mentioned, or null when `mentioned_brands` did not run.
+     */
+    mentioned_brands: Array<string> | null;
+    /**
+     * Named entities, or null when `entities` did not run.
+     */
+    entities: Array<string> | null;
+    /**
+     * When the post was published, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * When a run last collected the post, integer Unix seconds.
+     */
+    dataset_run_at: CommonUnixSeconds;
+    /**
+     * Datasets of the account that hold the post.
+     */
+    datasets: Array<MentionsMentionDataset>;
+    /**
+     * Collections that hold the post.
+     */
+    collections: Array<MentionsMentionCollection>;
+    /**
+     * Comments collected with the post.
+     */
+    comments: Array<MentionsMentionComment>;
+    /**
+     * Extracted custom parameter values keyed by parameter id (`cp_`).
+     * Decision D-MENTION-PARAMETERS: `parameters` is the canonical field; the
+     * `custom_parameters[{parameter_id}]` of the narrative docs is not served.
+     * It holds only the ids asked for in `parameter_ids` that have a value
+     * entry, and is `{}` when none were asked.
+     */
+    parameters: {
+        [key: string]: MentionsParameterValue;
+    };
+    /**
+     * Pattern item assignments keyed by pattern id (`pt_`).
+     * Decision D-PATTERN-ASSIGNMENTS-KEY: the seed does not name the map key;
+     * it is the pattern id. `{}` when the post belongs to no pattern.
+     */
+    pattern_assignments: {
+        [key: string]: Array<MentionsPatternAssignment>;
+    };
+};
+
+/**
+ * The author of a post as shown on the platform.
+ */
+export type MentionsMentionAuthor = {
+    /**
+     * Profile picture.
+     * Decision D-MENTION-AUTHOR: the seed gives no nullability for the author's
+     * fields; `avatar`, `headline` and `headline_url` are null when the platform
+     * does not expose them.
+     */
+    avatar: CommonMedia | null;
+    /**
+     * Display name or handle.
+     */
+    title: string;
+    /**
+     * Link to the author's profile.
+     */
+    title_url: string;
+    /**
+     * Secondary line (e.g. a LinkedIn headline or a subreddit), or null.
+     */
+    headline: string | null;
+    /**
+     * Link behind the headline, or null.
+     */
+    headline_url: string | null;
+};
+
+/**
+ * A collection the mention belongs to.
+ */
+export type MentionsMentionCollection = {
+    /**
+     * Collection id (an integer).
+     */
+    id: number;
+    /**
+     * Collection name.
+     */
+    name: string;
+};
+
+/**
+ * A comment collected with the post.
+ */
+export type MentionsMentionComment = {
+    /**
+     * Platform-side comment id.
+     */
+    id: string;
+    /**
+     * Handle of the commenter.
+     */
+    author_username: string;
+    /**
+     * Comment text.
+     */
+    body: string;
+    /**
+     * Likes on the comment.
+     */
+    num_likes: number;
+    /**
+     * Replies to the comment.
+     */
+    num_replies: number;
+    /**
+     * When the comment was posted, ISO 8601 (unlike the mention's own Unix timestamps).
+     */
+    created_at: CommonIsoTimestamp;
+};
+
+/**
+ * A dataset the mention belongs to.
+ */
+export type MentionsMentionDataset = {
+    /**
+     * Dataset id (`ds_`).
+     */
+    id: string;
+    /**
+     * Dataset name, or null when unnamed.
+     */
+    name: string | null;
+};
+
+/**
+ * Emotion scores, each a decimal string between 0 and 1.
+ */
+export type MentionsMentionEmotions = {
+    /**
+     * No marked emotion.
+     */
+    neutral: MentionsNumericString;
+    /**
+     * Joy.
+     */
+    joy: MentionsNumericString;
+    /**
+     * Sadness.
+     */
+    sadness: MentionsNumericString;
+    /**
+     * Anger.
+     */
+    anger: MentionsNumericString;
+    /**
+     * Surprise.
+     */
+    surprise: MentionsNumericString;
+    /**
+     * Fear.
+     */
+    fear: MentionsNumericString;
+    /**
+     * Disgust.
+     */
+    disgust: MentionsNumericString;
+};
+
+/**
+ * A page of mentions.
+ */
+export type MentionsMentionPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<MentionsMention>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Sentiment shares, each a decimal string between 0 and 1.
+ */
+export type MentionsMentionSentiment = {
+    /**
+     * Share of negative sentiment.
+     */
+    negative: MentionsNumericString;
+    /**
+     * Share of neutral sentiment.
+     */
+    neutral: MentionsNumericString;
+    /**
+     * Share of positive sentiment.
+     */
+    positive: MentionsNumericString;
+};
+
+/**
+ * Sort keys of the mentions list.
+ */
+export type MentionsMentionSort = 'date' | 'likes' | 'engagement_rate' | 'views' | 'comments' | 'shares' | 'sentiment_score' | 'dataset_run_at';
+
+/**
+ * Keep posts by the brands they mention.
+ */
+export type MentionsMentionedBrandsFilter = {
+    /**
+     * Always `mentioned_brands`.
+     */
+    type: 'mentioned_brands';
+    /**
+     * The test.
+     */
+    operator: MentionsMentionedBrandsOperator;
+};
+
+/**
+ * The test a `mentioned_brands` filter applies, tagged by `type`.
+ */
+export type MentionsMentionedBrandsOperator = ({
+    type: 'any_of';
+} & MentionsBrandAnyOfOperator) | ({
+    type: 'equals';
+} & MentionsBrandEqualsOperator) | ({
+    type: 'contains';
+} & MentionsBrandContainsOperator);
+
+/**
+ * What the request does.
+ * Decision D-MENTIONS-OPERATION: the seed shows only `select`, and it is the
+ * only value accepted.
+ */
+export type MentionsMentionsOperation = 'select';
+
+/**
+ * Keep posts whose metric passes the operator's test.
+ */
+export type MentionsMetricChangeFilter = {
+    /**
+     * Always `metric_change`.
+     */
+    type: 'metric_change';
+    /**
+     * The metric tested.
+     */
+    metric: MentionsChangeMetric;
+    /**
+     * The test.
+     */
+    operator: MentionsMetricChangeOperator;
+};
+
+/**
+ * The test a `metric_change` filter applies, tagged by `type`.
+ * Decision D-METRIC-CHANGE-OPERATOR: the seed does not show the operators'
+ * inner shapes. Like `mentioned_brands`, `operator` is an object tagged by
+ * `type`: `greater_than {value}`, `less_than {value}`, `in_range {min, max}`,
+ * `changed_by {value}` (change since the previous run that saw the post).
+ */
+export type MentionsMetricChangeOperator = ({
+    type: 'greater_than';
+} & MentionsGreaterThanOperator) | ({
+    type: 'less_than';
+} & MentionsLessThanOperator) | ({
+    type: 'in_range';
+} & MentionsInRangeOperator) | ({
+    type: 'changed_by';
+} & MentionsChangedByOperator);
+
+/**
+ * A decimal number written as a string, e.g. `"0.0412"` or `"-0.35"`.
+ */
+export type MentionsNumericString = string;
+
+/**
+ * One extracted custom parameter value.
+ * Decision D-PARAM-VALUE-STATUS: the seed does not list `status` values;
+ * they are `completed` and `failed` (a mention not yet visited by a run has
+ * no entry).
+ */
+export type MentionsParameterValue = {
+    /**
+     * The extracted value in the parameter's `value_type`, or null when none was extracted.
+     */
+    value: string | number | boolean | null;
+    /**
+     * Extraction state.
+     */
+    status: MentionsParameterValueStatus;
+    /**
+     * When the value was computed, integer Unix seconds.
+     */
+    computed_at: CommonUnixSeconds;
+};
+
+/**
+ * State of one custom parameter's extraction for one mention.
+ */
+export type MentionsParameterValueStatus = 'completed' | 'failed';
+
+/**
+ * A mention's assignment to one item of a detected pattern.
+ */
+export type MentionsPatternAssignment = {
+    /**
+     * Id of the pattern item.
+     */
+    pattern_item_id: string;
+    /**
+     * Title of the pattern item.
+     */
+    name: string;
+    /**
+     * How strongly the post belongs to the item, 0-1.
+     */
+    confidence: number;
+};
+
+/**
+ * Body of `POST /v1/mentions`. Scope defaults to every dataset of the account.
+ * Decision D-FILTER-TOTAL: at most 10 filters in total across all groups. A
+ * total is not a JSON Schema bound, so both the outer and each inner array
+ * carry `maxItems: 10` (the generated zod rejects the obvious cases) and the
+ * server answers 422 with the validation body and `loc: ["body", "filters"]`
+ * when the groups together hold more than 10.
+ */
+export type MentionsSearchMentionsBody = {
+    /**
+     * Datasets to search (`ds_`); omitted means all of the account's datasets.
+     */
+    dataset_ids?: Array<string>;
+    /**
+     * Sources to keep.
+     */
+    sources?: Array<CommonSource>;
+    /**
+     * Free-text query.
+     */
+    q?: string;
+    /**
+     * How `q` is matched.
+     */
+    search_mode?: MentionsSearchMode;
+    /**
+     * Always `select`.
+     */
+    operation?: MentionsMentionsOperation;
+    /**
+     * Filter groups, OR-ed together; filters within a group are AND-ed. At most 10 filters in total.
+     */
+    filters?: Array<MentionsFilterGroup>;
+    /**
+     * Sort key.
+     * Decision D-MENTIONS-SORT-DEFAULT: the seed gives no default; it is `date`.
+     */
+    sort?: MentionsMentionSort;
+    /**
+     * Sort direction.
+     */
+    order?: CommonSortOrder;
+    /**
+     * Page size, 1-100.
+     */
+    limit?: number;
+    /**
+     * Cursor from the previous page; it encodes the sort and is rejected (400 `invalid_cursor`) after a change of sort.
+     */
+    cursor?: string;
+    /**
+     * Resolve these specific posts (e.g. from an assistant's post references).
+     */
+    post_refs?: Array<CommonPostRef>;
+    /**
+     * Custom parameter ids (`cp_`) whose extracted values fill `parameters`.
+     */
+    parameter_ids?: Array<string>;
+};
+
+/**
+ * Search mode of `q`.
+ * Decision D-SEARCH-MODE: the seed shows only `semantic`; the set is
+ * `semantic` (meaning-based, the default) and `keyword` (literal match).
+ */
+export type MentionsSearchMode = 'semantic' | 'keyword';
+
+/**
+ * Keep posts whose dominant sentiment is one of `values`.
+ */
+export type MentionsSentimentFilter = {
+    /**
+     * Always `sentiment`.
+     */
+    type: 'sentiment';
+    /**
+     * Accepted sentiments.
+     */
+    values: Array<MentionsSentimentLabel>;
+};
+
+/**
+ * Sentiment labels.
+ */
+export type MentionsSentimentLabel = 'positive' | 'negative' | 'neutral';
+
+/**
+ * Keep posts from the listed sources.
+ */
+export type MentionsSourceFilter = {
+    /**
+     * Always `source`.
+     */
+    type: 'source';
+    /**
+     * Accepted sources.
+     */
+    values: Array<CommonSource>;
+};
+
+/**
+ * A short analysed text, e.g. the hook of a video.
+ */
+export type MentionsTextValue = {
+    /**
+     * The text.
+     */
+    text: string;
+};
+
+/**
+ * Keep posts with any of the given tones of voice.
+ */
+export type MentionsToneOfVoiceFilter = {
+    /**
+     * The filter type.
+     */
+    type: 'tone_of_voice';
+    /**
+     * Always `any_of`.
+     */
+    operator: 'any_of';
+    /**
+     * Accepted labels; a post matches when it carries any of them.
+     */
+    values: Array<string>;
+};
+
+/**
+ * Body of `POST /v1/pattern_detections`.
+ * Decision D-PDR-BODY: the seed gives no bounds; `name` is 1-255 characters
+ * like other resource names and `research_question` 1-5000 characters like a
+ * search query.
+ */
+export type PatternsCreatePatternDetectionBody = {
+    /**
+     * Dataset (`ds_`) whose posts are clustered; the posts of its most recent completed run are used.
+     */
+    dataset_id: string;
+    /**
+     * Name of the detection and of the resulting pattern, 1-255 characters.
+     */
+    name: CommonResourceName;
+    /**
+     * The question the clustering should answer, 1-5000 characters.
+     */
+    research_question: string;
+};
+
+/**
+ * 402 body of a pattern detection.
+ */
+export type PatternsInsufficientCreditsPatternDetectionError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits_pattern_detection';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * The result of a completed pattern detection: a summary plus its items.
+ * Decision D-PATTERN-SHAPE: the seed does not show the full fields; a pattern
+ * is `id`, `dataset_id`, `name`, `research_question`, `summary`, `items[]`.
+ */
+export type PatternsPattern = {
+    /**
+     * Opaque id with the `pt_` prefix.
+     */
+    id: string;
+    /**
+     * Dataset (`ds_`) the pattern was detected in.
+     */
+    dataset_id: string;
+    /**
+     * Name of the detection.
+     */
+    name: string;
+    /**
+     * The research question of the detection.
+     */
+    research_question: string;
+    /**
+     * Top-level summary answering the research question.
+     */
+    summary: string;
+    /**
+     * The items, largest `post_count` first.
+     */
+    items: Array<PatternsPatternItem>;
+};
+
+/**
+ * An asynchronous clustering of a dataset's posts into a pattern. Reserves
+ * one `post_processing` (0.5 units) per post of the dataset's most recent
+ * completed run; no partial runs.
+ */
+export type PatternsPatternDetectionRun = {
+    /**
+     * Opaque id with the `pdr_` prefix.
+     */
+    run_id: string;
+    /**
+     * Dataset (`ds_`) the posts come from.
+     */
+    dataset_id: string;
+    /**
+     * Name given at creation.
+     */
+    name: string;
+    /**
+     * The research question given at creation.
+     */
+    research_question: string;
+    /**
+     * When the run was accepted, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * Status envelope.
+     */
+    status: PatternsPatternDetectionStatus;
+    /**
+     * The resulting pattern (`pt_`); present only once `status.type` is `completed`.
+     */
+    pattern_id?: string;
+};
+
+/**
+ * `{status, data: PatternDetectionRun}`.
+ */
+export type PatternsPatternDetectionRunEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: PatternsPatternDetectionRun;
+};
+
+/**
+ * 404 body for a pattern detection run.
+ */
+export type PatternsPatternDetectionRunNotFoundError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'pattern_detection_run_not_found';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * Status envelope of a pattern detection run: `{type, steps[], error_message?}`.
+ * Decision D-PDR-STATES: states are `pending → working → completed | failed`
+ * (the seed shows only `pending` and `completed`); `steps` is always present
+ * (empty while pending). A failed run refunds its whole reservation.
+ */
+export type PatternsPatternDetectionStatus = {
+    /**
+     * Current state: `pending`, `working`, `completed` or `failed`.
+     */
+    type: CommonRunStatusType;
+    /**
+     * Steps finished so far, in order; empty while `pending`.
+     */
+    steps: Array<PatternsPatternDetectionStep>;
+    /**
+     * Why the run failed; present only when `type` is `failed`.
+     */
+    error_message?: string;
+};
+
+/**
+ * One finished pattern detection step.
+ */
+export type PatternsPatternDetectionStep = {
+    /**
+     * Which step.
+     */
+    name: PatternsPatternDetectionStepName;
+    /**
+     * When it finished, integer Unix seconds.
+     */
+    completed_at: CommonUnixSeconds;
+};
+
+/**
+ * Name of a pattern detection step.
+ * Decision D-PDR-STEPS: the seed shows `steps[]` without names; the steps are
+ * `clustering` (grouping the posts), `labeling` (titles, synopses and the
+ * summary) and `assignment` (writing `pattern_assignments` onto mentions).
+ */
+export type PatternsPatternDetectionStepName = 'clustering' | 'labeling' | 'assignment';
+
+/**
+ * `{status, data: Pattern}`.
+ */
+export type PatternsPatternEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: PatternsPattern;
+};
+
+/**
+ * One recurring theme of a pattern.
+ */
+export type PatternsPatternItem = {
+    /**
+     * Opaque item id, unique within its pattern (the seed documents no prefix).
+     */
+    item_id: string;
+    /**
+     * Short title of the theme.
+     */
+    title: string;
+    /**
+     * A few sentences on what the posts of this item have in common.
+     */
+    synopsis: string;
+    /**
+     * Posts assigned to this item.
+     */
+    post_count: number;
+};
+
+/**
+ * An item expanded with its constituent posts.
+ * Decision D-PATTERN-ITEM-SHAPE: the expansion is the item's fields plus
+ * `post_refs[]` of `{id, source}`; resolve the posts through
+ * `POST /v1/mentions` with `post_refs`.
+ */
+export type PatternsPatternItemDetail = {
+    /**
+     * Opaque item id, unique within its pattern (the seed documents no prefix).
+     */
+    item_id: string;
+    /**
+     * Short title of the theme.
+     */
+    title: string;
+    /**
+     * A few sentences on what the posts of this item have in common.
+     */
+    synopsis: string;
+    /**
+     * Posts assigned to this item.
+     */
+    post_count: number;
+    /**
+     * The posts assigned to this item.
+     */
+    post_refs: Array<CommonPostRef>;
+};
+
+/**
+ * `{status, data: PatternItemDetail}`.
+ */
+export type PatternsPatternItemDetailEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: PatternsPatternItemDetail;
+};
+
+/**
+ * 404 body for a pattern.
+ */
+export type PatternsPatternNotFoundError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'pattern_not_found';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * 400 body: the dataset has no completed run, so there are no posts to cluster.
+ * Decision D-PDR-EMPTY: the seed does not say what happens when the dataset
+ * has no completed run (the charge counts that run's posts); the answer is
+ * 400 `nothing_to_analyze`, the code custom parameter runs use for the same
+ * situation.
+ */
+export type PatternsPatternNothingToAnalyzeError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'nothing_to_analyze';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * Body of `POST /v1/research_previews`, tagged by `type` (`prompt` or `url`).
+ */
+export type PreviewsCreateResearchPreviewBody = PreviewsPromptPreviewBody | PreviewsUrlPreviewBody;
+
+/**
+ * 402 body of a research preview.
+ */
+export type PreviewsInsufficientCreditsResearchPreviewError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits_research_preview';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * One sampled post of a prompt preview.
+ * Decision D-PREVIEW-POST: the seed lists the fields without types;
+ * `headline` is null when the platform has no title for the post.
+ */
+export type PreviewsPreviewPost = {
+    /**
+     * 1-based rank in the sample.
+     */
+    position: number;
+    /**
+     * Platform of the post.
+     */
+    source: CommonSource;
+    /**
+     * Link to the post.
+     */
+    url: string;
+    /**
+     * Display name of the author.
+     */
+    author_display_name: string;
+    /**
+     * Post title or headline, or null when the platform has none.
+     */
+    headline: string | null;
+    /**
+     * Human-readable age of the post, e.g. `3 days ago`.
+     */
+    relative_date: string;
+    /**
+     * Text of the post.
+     */
+    text: string;
+    /**
+     * Whether the post carries an image.
+     */
+    is_image_available: boolean;
+};
+
+/**
+ * A profile resolved by a `url` preview.
+ * Decision D-PREVIEW-PROFILE: the seed shows no fields for "the resolved
+ * profiles"; the minimal shape is `source`, `url`, `username`,
+ * `display_name`, `follower_count`, `is_verified`.
+ */
+export type PreviewsPreviewProfile = {
+    /**
+     * Platform of the profile.
+     */
+    source: CommonSource;
+    /**
+     * The requested profile URL.
+     */
+    url: string;
+    /**
+     * Handle on the platform, without `@`.
+     */
+    username: string;
+    /**
+     * Display name, or null when the platform has none.
+     */
+    display_name: string | null;
+    /**
+     * Followers or subscribers, or null when the platform hides them.
+     */
+    follower_count: number | null;
+    /**
+     * Whether the platform marks the profile as verified.
+     */
+    is_verified: boolean;
+};
+
+/**
+ * A profile URL to preview.
+ * Decision D-PREVIEW-URL-ITEM: the seed names `source_urls` without an item
+ * shape; an item is `{source, url}` of a profile page (the result lists
+ * resolved profiles).
+ */
+export type PreviewsPreviewSourceUrl = {
+    /**
+     * Platform of the profile.
+     */
+    source: CommonSource;
+    /**
+     * The profile URL.
+     */
+    url: string;
+};
+
+/**
+ * A prompt preview over an absolute window (`date_since` plus `date_until`).
+ */
+export type PreviewsPromptPreviewAbsoluteBody = {
+    /**
+     * Always `prompt`.
+     */
+    type: 'prompt';
+    /**
+     * The search text, 1-5000 characters.
+     */
+    search_query: string;
+    /**
+     * Sources to sample; at least one. The charge is one `preview_generation` per source.
+     */
+    sources: Array<CommonSource>;
+    /**
+     * First day of the window, `YYYY-MM-DD`, inclusive.
+     * Decision D-PREVIEW-DATES: the seed does not type the pair; both are
+     * calendar dates, `date_since` must not be after `date_until` (otherwise
+     * 422 validation body, `loc` `["body","date_since"]`).
+     */
+    date_since: CommonCalendarDate;
+    /**
+     * Last day of the window, `YYYY-MM-DD`, inclusive.
+     */
+    date_until: CommonCalendarDate;
+    /**
+     * Must be absent with the date pair (null is read as absent).
+     */
+    time_filter?: null;
+    /**
+     * Optional BCP-47 language of the posts.
+     */
+    language?: CommonLanguageTag;
+    /**
+     * Optional ISO 3166-1 alpha-2 country.
+     */
+    country_code?: CommonCountryCode;
+};
+
+/**
+ * Body of a `prompt` preview: exactly one time window.
+ * Decision D-PREVIEW-WINDOW: "exactly one time window" is part of the schema:
+ * a prompt body is one of two closed shapes, the relative one (`time_filter`
+ * required, `date_since`/`date_until` only null) and the absolute one (both
+ * dates required, `time_filter` only null). Both windows, neither, or an
+ * incomplete pair match no shape and answer 422 with the validation body.
+ * The generated zod therefore validates the request body with a plain union
+ * (`z.union`), not `z.discriminatedUnion`: zod cannot discriminate two shapes
+ * that share `type: "prompt"`. The preview *result* is a discriminated union.
+ * The two shapes are mutually exclusive by construction; the schema uses
+ * `anyOf` because linters cannot prove that from the schemas alone.
+ */
+export type PreviewsPromptPreviewBody = PreviewsPromptPreviewRelativeBody | PreviewsPromptPreviewAbsoluteBody;
+
+/**
+ * A prompt preview over a relative window (`time_filter`).
+ */
+export type PreviewsPromptPreviewRelativeBody = {
+    /**
+     * Always `prompt`.
+     */
+    type: 'prompt';
+    /**
+     * The search text, 1-5000 characters.
+     * Decision D-PREVIEW-QUERY-BOUNDS: the seed gives no bounds for the
+     * preview's `search_query`; it takes the dataset run's 1-5000.
+     */
+    search_query: string;
+    /**
+     * Sources to sample; at least one. The charge is one `preview_generation` per source.
+     */
+    sources: Array<CommonSource>;
+    /**
+     * The relative window.
+     */
+    time_filter: PreviewsTimeFilter;
+    /**
+     * Must be absent with `time_filter` (null is read as absent).
+     */
+    date_since?: null;
+    /**
+     * Must be absent with `time_filter` (null is read as absent).
+     */
+    date_until?: null;
+    /**
+     * Optional BCP-47 language of the posts.
+     */
+    language?: CommonLanguageTag;
+    /**
+     * Optional ISO 3166-1 alpha-2 country.
+     */
+    country_code?: CommonCountryCode;
+};
+
+/**
+ * Stored result of a `prompt` preview.
+ */
+export type PreviewsPromptPreviewResult = {
+    /**
+     * Opaque id of the stored preview (the seed documents no prefix).
+     */
+    preview_id: string;
+    /**
+     * Always `prompt`.
+     */
+    type: 'prompt';
+    /**
+     * Estimated number of posts a full run over the same search would find.
+     */
+    estimated_number_of_results: number;
+    /**
+     * The sampled posts, by `position`.
+     */
+    posts: Array<PreviewsPreviewPost>;
+};
+
+/**
+ * A stored research preview, tagged by `type`.
+ */
+export type PreviewsResearchPreview = ({
+    type: 'prompt';
+} & PreviewsPromptPreviewResult) | ({
+    type: 'url';
+} & PreviewsUrlPreviewResult);
+
+/**
+ * `{status, data: ResearchPreview}`.
+ */
+export type PreviewsResearchPreviewEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: PreviewsResearchPreview;
+};
+
+/**
+ * Relative time window of a prompt preview.
+ * Decision D-TIME-FILTER: the seed does not show the allowed values; they are
+ * `past_day`, `past_week`, `past_month`, `past_3_months`, `past_year`.
+ */
+export type PreviewsTimeFilter = 'past_day' | 'past_week' | 'past_month' | 'past_3_months' | 'past_year';
+
+/**
+ * Body of a `url` preview.
+ */
+export type PreviewsUrlPreviewBody = {
+    /**
+     * Always `url`.
+     */
+    type: 'url';
+    /**
+     * Profile URLs to resolve, 1-100.
+     * Decision D-PREVIEW-URL-CAP: the seed gives no cap for previews; it takes
+     * the dataset run's 100 URLs. The charge is one `preview_generation` per
+     * URL that returns data; private, non-existing and failed URLs are refunded.
+     */
+    source_urls: Array<PreviewsPreviewSourceUrl>;
+    /**
+     * Optional first day of posts to consider, `YYYY-MM-DD`.
+     */
+    date_filter_since?: CommonCalendarDate;
+    /**
+     * Optional last day of posts to consider, `YYYY-MM-DD`.
+     */
+    date_filter_until?: CommonCalendarDate;
+    /**
+     * Optional BCP-47 language of the posts.
+     */
+    language?: CommonLanguageTag;
+    /**
+     * Optional ISO 3166-1 alpha-2 country.
+     */
+    country_code?: CommonCountryCode;
+};
+
+/**
+ * Stored result of a `url` preview.
+ * Decision D-PREVIEW-URL-LISTS: `failed_to_retrieve_profiles`,
+ * `non_existing_profiles` and `private_profiles` list the requested URLs
+ * (strings, as sent) that fell into each case; every requested URL is in
+ * exactly one of these lists or in `profiles`.
+ */
+export type PreviewsUrlPreviewResult = {
+    /**
+     * Opaque id of the stored preview (the seed documents no prefix).
+     */
+    preview_id: string;
+    /**
+     * Always `url`.
+     */
+    type: 'url';
+    /**
+     * Profiles that returned data.
+     */
+    profiles: Array<PreviewsPreviewProfile>;
+    /**
+     * URLs whose retrieval failed (refunded).
+     */
+    failed_to_retrieve_profiles: Array<string>;
+    /**
+     * URLs pointing at profiles that do not exist (refunded).
+     */
+    non_existing_profiles: Array<string>;
+    /**
+     * URLs of private profiles (refunded).
+     */
+    private_profiles: Array<string>;
+};
+
+/**
+ * An alert written by a tracking agent after a cycle.
+ * Decision D-TA-MESSAGE: the feed items are full messages: the summary fields
+ * plus the markdown `text` and `references[]`; there is no separate
+ * single-message endpoint.
+ */
+export type TrackingAgentsAgentMessage = {
+    /**
+     * Opaque id with the `tam_` prefix.
+     */
+    message_id: string;
+    /**
+     * The agent that wrote it (`ta_` prefix).
+     */
+    agent_id: string;
+    /**
+     * The agent's name when the message was written.
+     */
+    agent_name: string;
+    /**
+     * When the message was written, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * Mentions the cycle found that the agent's datasets did not hold yet.
+     */
+    new_mention_count: number;
+    /**
+     * Comments collected on those mentions.
+     */
+    comment_count: number;
+    /**
+     * Average sentiment of the new mentions.
+     * Decision D-TA-MESSAGE-SENTIMENT: the seed types it as a number without a
+     * range; the schema sets no bound.
+     */
+    sentiment_score: number;
+    /**
+     * One-line summary for notification previews.
+     */
+    short_preview_message: string;
+    /**
+     * Markdown body; each cited post appears as a marker `[N]` resolved by `references`.
+     */
+    text: string;
+    /**
+     * Posts cited in `text` and entities it points at; pattern alerts carry a `pattern` reference.
+     */
+    references: Array<CommonReference>;
+};
+
+/**
+ * A page of agent messages, newest first.
+ */
+export type TrackingAgentsAgentMessagePage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<TrackingAgentsAgentMessage>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * One cycle of a tracking agent, as started by a trigger.
+ */
+export type TrackingAgentsAgentRun = {
+    /**
+     * Opaque id with the `tar_` prefix.
+     */
+    id: string;
+    /**
+     * The agent (`ta_` prefix).
+     */
+    agent_id: string;
+    /**
+     * When the cycle started, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * The dataset runs the cycle started, one per dataset with a query to repeat (`dsr_` prefix); read them under `/v1/datasets/{dataset_id}/runs`.
+     */
+    dataset_run_ids: Array<string>;
+    /**
+     * Current state.
+     */
+    status: TrackingAgentsAgentRunStatus;
+};
+
+/**
+ * `{status, data: AgentRun}`.
+ */
+export type TrackingAgentsAgentRunEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: TrackingAgentsAgentRun;
+};
+
+/**
+ * Status envelope of a tracking agent run.
+ */
+export type TrackingAgentsAgentRunStatus = {
+    /**
+     * Current state.
+     */
+    type: TrackingAgentsAgentRunStatusType;
+};
+
+/**
+ * State of a tracking agent run.
+ * Decision D-TAR-STATES: `in_progress → completed | failed` (the seed shows
+ * only `in_progress`).
+ */
+export type TrackingAgentsAgentRunStatusType = 'in_progress' | 'completed' | 'failed';
+
+/**
+ * A 24-hour `HH:MM` time of day, `00:00` to `23:59` (so `25:99` is refused).
+ * Decision D-TA-SCHEDULE-TZ: the seed names no time zone; schedule times are UTC.
+ */
+export type TrackingAgentsClockTime = string;
+
+/**
+ * Body of `POST /v1/tracking_agents`.
+ * Decision D-TA-CREATE: `name`, `instructions`, `dataset_ids` (at least one) and
+ * `schedule` are required; `integration_ids` defaults to none, `count` to 200
+ * (20-1000) and `num_comments_per_post` to 10 (0-100), the dataset-run bounds
+ * and defaults. A cycle charges 1 unit (mention) per mention collected, reserved
+ * as `count` per dataset.
+ */
+export type TrackingAgentsCreateTrackingAgentBody = {
+    /**
+     * Name, 1-255 characters.
+     */
+    name: CommonResourceName;
+    /**
+     * What the agent should watch for and report.
+     */
+    instructions: string;
+    /**
+     * Datasets whose queries each cycle repeats; at least one.
+     */
+    dataset_ids: Array<string>;
+    /**
+     * Integrations that receive the agent's alerts.
+     */
+    integration_ids?: Array<string>;
+    /**
+     * Posts to collect per dataset per cycle, 20-1000.
+     */
+    count?: number;
+    /**
+     * Comments to collect per post, 0-100.
+     */
+    num_comments_per_post?: number;
+    /**
+     * When the agent runs.
+     */
+    schedule: TrackingAgentsSchedule;
+};
+
+/**
+ * Run every day at `time` (UTC).
+ */
+export type TrackingAgentsDailySchedule = {
+    /**
+     * Always `daily`.
+     */
+    frequency: 'daily';
+    /**
+     * Time of day of the cycle, `HH:MM` UTC.
+     */
+    time: TrackingAgentsClockTime;
+};
+
+/**
+ * 400 body: none of the agent's datasets has a prompt or URL query to repeat.
+ */
+export type TrackingAgentsDatasetHasNoQueriesError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'dataset_has_no_queries';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * 402 body: the balance cannot fund the cycle's reservation.
+ */
+export type TrackingAgentsInsufficientCreditsTriggerError = {
+    /**
+     * Always `client_error`.
+     */
+    status: 'client_error';
+    /**
+     * An `insufficient_credits*` code naming the refused work.
+     */
+    error_code: 'insufficient_credits';
+    /**
+     * The shortfall.
+     */
+    detail: CommonInsufficientCreditsDetail;
+    /**
+     * Always false: only a top-up helps.
+     */
+    transient: false;
+};
+
+/**
+ * An alert destination attached to a tracking agent.
+ * Decision D-TA-INTEGRATION: the seed does not show the item shape; it is the
+ * minimal `{id, type}`. Integrations are configured in the web app; the API only
+ * attaches them by id (`integration_ids`). Delivery formats are out of the
+ * contract (see the Events section of the seed).
+ */
+export type TrackingAgentsIntegration = {
+    /**
+     * Opaque id of the integration, as passed in `integration_ids`.
+     */
+    id: string;
+    /**
+     * Kind of destination, e.g. `slack`, `email` or `webhook`; an open set, so treat unknown strings defensively.
+     */
+    type: string;
+};
+
+/**
+ * When a tracking agent runs, tagged by `frequency`.
+ * Decision D-TA-SCHEDULE: the seed's `{frequency, time, day?}` becomes a
+ * discriminated union: `daily {time}` and `weekly {day, time}`. These are the
+ * only frequencies; `day` on a daily schedule or a missing `day` on a weekly
+ * one is a 422.
+ */
+export type TrackingAgentsSchedule = ({
+    frequency: 'daily';
+} & TrackingAgentsDailySchedule) | ({
+    frequency: 'weekly';
+} & TrackingAgentsWeeklySchedule);
+
+/**
+ * A tracking agent: re-scrapes the queries of its datasets on a schedule and
+ * writes an alert message after each cycle.
+ */
+export type TrackingAgentsTrackingAgent = {
+    /**
+     * Opaque id with the `ta_` prefix.
+     */
+    id: string;
+    /**
+     * Name, 1-255 characters.
+     * Decision D-TA-NAME: the seed bounds no agent name; it takes the 1-255 bound
+     * of dataset names (422 outside it). Names need not be unique.
+     */
+    name: CommonResourceName;
+    /**
+     * What the agent should watch for and report, in plain language.
+     */
+    instructions: string;
+    /**
+     * Datasets whose queries each cycle repeats (`ds_` prefix).
+     */
+    dataset_ids: Array<string>;
+    /**
+     * Where the agent's alerts are delivered.
+     */
+    integrations: Array<TrackingAgentsIntegration>;
+    /**
+     * Posts to collect per dataset per cycle, 20-1000.
+     */
+    count: number;
+    /**
+     * Comments to collect per post, 0-100.
+     */
+    num_comments_per_post: number;
+    /**
+     * When the agent runs.
+     */
+    schedule: TrackingAgentsSchedule;
+    /**
+     * Whether scheduled cycles are suspended.
+     */
+    paused: boolean;
+    /**
+     * When the last cycle (scheduled or triggered) started, integer Unix seconds; null before the first.
+     */
+    last_run_at: CommonUnixSeconds | null;
+    /**
+     * When the next scheduled cycle starts, integer Unix seconds.
+     * Decision D-TA-NEXT-RUN: null while the agent is paused; recomputed from the
+     * schedule on resume and on every schedule change.
+     */
+    next_run_at: CommonUnixSeconds | null;
+    /**
+     * When the agent was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * When the agent last changed, integer Unix seconds.
+     */
+    updated_at: CommonUnixSeconds;
+};
+
+/**
+ * `{status, data: TrackingAgent}`.
+ */
+export type TrackingAgentsTrackingAgentEnvelope = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: TrackingAgentsTrackingAgent;
+};
+
+/**
+ * 409 body: the account holds as many tracking agents as its plan allows.
+ * Decision D-TA-LIMIT: the cap is the plan's `plan.limits.tracking_agents`
+ * (reported by `GET /v1/me`); soft-deleted agents do not count.
+ */
+export type TrackingAgentsTrackingAgentLimitReachedError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'tracking_agent_limit_reached';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * A page of tracking agents.
+ */
+export type TrackingAgentsTrackingAgentPage = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<TrackingAgentsTrackingAgent>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * 409 body: a cycle of this agent is in progress.
+ */
+export type TrackingAgentsTrackingAgentRunInProgressError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'tracking_agent_run_in_progress';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
+ * Body of `PATCH /v1/tracking_agents/{agent_id}`: a partial update.
+ * Decision D-TA-PATCH: updatable are `name`, `instructions`, `dataset_ids`,
+ * `integration_ids`, `count`, `num_comments_per_post` and `schedule` (a new
+ * schedule replaces the old one whole); `paused` changes only through pause
+ * and resume. An empty body is a no-op returning the current agent. Changes
+ * apply from the next cycle; a cycle in progress is not affected.
+ */
+export type TrackingAgentsUpdateTrackingAgentBody = {
+    /**
+     * New name, 1-255 characters.
+     */
+    name?: CommonResourceName;
+    /**
+     * New instructions.
+     */
+    instructions?: string;
+    /**
+     * New dataset list (replaces the old one); at least one.
+     */
+    dataset_ids?: Array<string>;
+    /**
+     * New integration list (replaces the old one); may be empty.
+     */
+    integration_ids?: Array<string>;
+    /**
+     * New posts per dataset per cycle, 20-1000.
+     */
+    count?: number;
+    /**
+     * New comments per post, 0-100.
+     */
+    num_comments_per_post?: number;
+    /**
+     * New schedule.
+     */
+    schedule?: TrackingAgentsSchedule;
+};
+
+/**
+ * A day of the week, lowercase.
+ */
+export type TrackingAgentsWeekday = 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday' | 'sunday';
+
+/**
+ * Run once a week on `day` at `time` (UTC).
+ */
+export type TrackingAgentsWeeklySchedule = {
+    /**
+     * Always `weekly`.
+     */
+    frequency: 'weekly';
+    /**
+     * Day of the week of the cycle.
+     */
+    day: TrackingAgentsWeekday;
+    /**
+     * Time of day of the cycle, `HH:MM` UTC.
+     */
+    time: TrackingAgentsClockTime;
+};
+
+/**
+ * A name-only container of audience profiles. Runs in one container may
+ * target different source datasets. Soft-deleted audience datasets are
+ * excluded from lists and cannot be read by id.
+ */
+export type AudiencesAudienceDatasetWritable = {
+    /**
+     * 1-255 characters.
+     */
+    name: CommonResourceName;
+    /**
+     * Profiles collected into this audience dataset across all its runs.
+     */
+    profile_count: number;
+    /**
+     * When the audience dataset was created.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the audience dataset last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * `{status, data: AudienceDataset}`.
+ */
+export type AudiencesAudienceDatasetEnvelopeWritable = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * The resource.
+     */
+    data: AudiencesAudienceDatasetWritable;
+};
+
+/**
+ * A page of audience datasets, sorted by `created_at`.
+ */
+export type AudiencesAudienceDatasetPageWritable = {
+    /**
+     * Always `success` on a 2xx body.
+     */
+    status: 'success';
+    /**
+     * One page of items.
+     */
+    data: Array<AudiencesAudienceDatasetWritable>;
+    /**
+     * Whether another page follows.
+     */
+    has_next: boolean;
+    /**
+     * Opaque cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
 };
 
 /**
@@ -694,14 +5254,1198 @@ export type DatasetsDatasetPageWritable = {
 };
 
 /**
+ * Id of a chat of the calling seat (`ch_` prefix).
+ */
+export type AssistantChatIdParam = string;
+
+/**
+ * Id of a message of the chat (`msg_` prefix).
+ */
+export type AssistantMessageIdParam = string;
+
+/**
+ * Id of an audience dataset of the caller's account (`ad_` prefix).
+ */
+export type AudiencesAudienceDatasetIdParam = string;
+
+/**
+ * Id of an audience run of that audience dataset (`adr_` prefix).
+ */
+export type AudiencesAudienceRunIdParam = string;
+
+/**
  * `asc` or `desc`; default `desc`.
  */
 export type CommonOrderQuery = CommonSortOrder;
 
 /**
+ * Id of a custom parameter of the caller's account (`cp_` prefix).
+ */
+export type CustomParametersCustomParameterIdParam = string;
+
+/**
+ * Id of a run of that parameter (`cpr_` prefix).
+ * Decision D-CPR-UNKNOWN-RUN: an unknown or foreign run id under a known
+ * parameter, or a run of another parameter, is 404 `custom_parameter_not_found`
+ * (the only 404 code the seed lists for this endpoint); `detail` says which id
+ * was not found.
+ */
+export type CustomParametersCustomParameterRunIdParam = string;
+
+/**
  * Id of a dataset of the caller's account (`ds_` prefix).
  */
 export type DatasetsDatasetIdParam = string;
+
+/**
+ * Id of a run of the dataset (`dsr_` prefix).
+ */
+export type DatasetsDatasetRunIdParam = string;
+
+/**
+ * Id of a pattern detection run of the caller's account (`pdr_` prefix).
+ */
+export type PatternsPatternDetectionRunIdParam = string;
+
+/**
+ * Id of a pattern of the caller's account (`pt_` prefix).
+ */
+export type PatternsPatternIdParam = string;
+
+/**
+ * Id of an item of that pattern.
+ */
+export type PatternsPatternItemIdParam = string;
+
+/**
+ * Id of a stored research preview of the caller's account.
+ */
+export type PreviewsPreviewIdParam = string;
+
+/**
+ * Id of a tracking agent of the caller's account (`ta_` prefix).
+ */
+export type TrackingAgentsAgentIdParam = string;
+
+export type AskAskData = {
+    body: AssistantAskBody;
+    path?: never;
+    query?: never;
+    url: '/v1/ask';
+};
+
+export type AskAskErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: AssistantInsufficientCreditsAskError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AssistantChatNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    503: AssistantAssistantUnavailableError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    504: AssistantAssistantTimeoutError;
+};
+
+export type AskAskError = AskAskErrors[keyof AskAskErrors];
+
+export type AskAskResponses = {
+    /**
+     * 202: the work was accepted and runs asynchronously.
+     */
+    202: AssistantAskAcceptedEnvelope;
+};
+
+export type AskAskResponse = AskAskResponses[keyof AskAskResponses];
+
+export type AudienceDatasetsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/audience_datasets';
+};
+
+export type AudienceDatasetsListErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsListError = AudienceDatasetsListErrors[keyof AudienceDatasetsListErrors];
+
+export type AudienceDatasetsListResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AudiencesAudienceDatasetPage;
+};
+
+export type AudienceDatasetsListResponse = AudienceDatasetsListResponses[keyof AudienceDatasetsListResponses];
+
+export type AudienceDatasetsCreateData = {
+    body: AudiencesCreateAudienceDatasetBody;
+    path?: never;
+    query?: never;
+    url: '/v1/audience_datasets';
+};
+
+export type AudienceDatasetsCreateErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: AudiencesAudienceResearchNotInPlanError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsCreateError = AudienceDatasetsCreateErrors[keyof AudienceDatasetsCreateErrors];
+
+export type AudienceDatasetsCreateResponses = {
+    /**
+     * 201: the resource was created.
+     */
+    201: AudiencesAudienceDatasetCreatedEnvelope;
+};
+
+export type AudienceDatasetsCreateResponse = AudienceDatasetsCreateResponses[keyof AudienceDatasetsCreateResponses];
+
+export type AudienceDatasetsDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Id of an audience dataset of the caller's account (`ad_` prefix).
+         */
+        audience_dataset_id: string;
+    };
+    query?: never;
+    url: '/v1/audience_datasets/{audience_dataset_id}';
+};
+
+export type AudienceDatasetsDeleteErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsDeleteError = AudienceDatasetsDeleteErrors[keyof AudienceDatasetsDeleteErrors];
+
+export type AudienceDatasetsDeleteResponses = {
+    /**
+     * 204 with an empty body.
+     * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+     */
+    204: void;
+};
+
+export type AudienceDatasetsDeleteResponse = AudienceDatasetsDeleteResponses[keyof AudienceDatasetsDeleteResponses];
+
+export type AudienceDatasetsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of an audience dataset of the caller's account (`ad_` prefix).
+         */
+        audience_dataset_id: string;
+    };
+    query?: never;
+    url: '/v1/audience_datasets/{audience_dataset_id}';
+};
+
+export type AudienceDatasetsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsReadError = AudienceDatasetsReadErrors[keyof AudienceDatasetsReadErrors];
+
+export type AudienceDatasetsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AudiencesAudienceDatasetEnvelope;
+};
+
+export type AudienceDatasetsReadResponse = AudienceDatasetsReadResponses[keyof AudienceDatasetsReadResponses];
+
+export type AudienceDatasetsUpdateData = {
+    body: AudiencesUpdateAudienceDatasetBody;
+    path: {
+        /**
+         * Id of an audience dataset of the caller's account (`ad_` prefix).
+         */
+        audience_dataset_id: string;
+    };
+    query?: never;
+    url: '/v1/audience_datasets/{audience_dataset_id}';
+};
+
+export type AudienceDatasetsUpdateErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsUpdateError = AudienceDatasetsUpdateErrors[keyof AudienceDatasetsUpdateErrors];
+
+export type AudienceDatasetsUpdateResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AudiencesAudienceDatasetEnvelope;
+};
+
+export type AudienceDatasetsUpdateResponse = AudienceDatasetsUpdateResponses[keyof AudienceDatasetsUpdateResponses];
+
+export type AudienceDatasetsListRunsData = {
+    body?: never;
+    path: {
+        /**
+         * Id of an audience dataset of the caller's account (`ad_` prefix).
+         */
+        audience_dataset_id: string;
+    };
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/audience_datasets/{audience_dataset_id}/runs';
+};
+
+export type AudienceDatasetsListRunsErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsListRunsError = AudienceDatasetsListRunsErrors[keyof AudienceDatasetsListRunsErrors];
+
+export type AudienceDatasetsListRunsResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AudiencesAudienceRunPage;
+};
+
+export type AudienceDatasetsListRunsResponse = AudienceDatasetsListRunsResponses[keyof AudienceDatasetsListRunsResponses];
+
+export type AudienceDatasetsCreateRunData = {
+    body: AudiencesCreateAudienceRunBody;
+    path: {
+        /**
+         * Id of an audience dataset of the caller's account (`ad_` prefix).
+         */
+        audience_dataset_id: string;
+    };
+    query?: never;
+    url: '/v1/audience_datasets/{audience_dataset_id}/runs';
+};
+
+export type AudienceDatasetsCreateRunErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: AudiencesAudienceRunRejectedError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: AudiencesInsufficientCreditsAudienceRunError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError | CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    409: AudiencesAudienceRunInFlightError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsCreateRunError = AudienceDatasetsCreateRunErrors[keyof AudienceDatasetsCreateRunErrors];
+
+export type AudienceDatasetsCreateRunResponses = {
+    /**
+     * 202: the work was accepted and runs asynchronously.
+     */
+    202: AudiencesAudienceRunCreatedEnvelope;
+};
+
+export type AudienceDatasetsCreateRunResponse = AudienceDatasetsCreateRunResponses[keyof AudienceDatasetsCreateRunResponses];
+
+export type AudienceDatasetsReadRunData = {
+    body?: never;
+    path: {
+        /**
+         * Id of an audience dataset of the caller's account (`ad_` prefix).
+         */
+        audience_dataset_id: string;
+        /**
+         * Id of an audience run of that audience dataset (`adr_` prefix).
+         */
+        run_id: string;
+    };
+    query?: never;
+    url: '/v1/audience_datasets/{audience_dataset_id}/runs/{run_id}';
+};
+
+export type AudienceDatasetsReadRunErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError | CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceDatasetsReadRunError = AudienceDatasetsReadRunErrors[keyof AudienceDatasetsReadRunErrors];
+
+export type AudienceDatasetsReadRunResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AudiencesAudienceRunEnvelope;
+};
+
+export type AudienceDatasetsReadRunResponse = AudienceDatasetsReadRunResponses[keyof AudienceDatasetsReadRunResponses];
+
+export type AudienceProfilesSearchData = {
+    body: AudiencesSearchAudienceProfilesBody;
+    path?: never;
+    query?: never;
+    url: '/v1/audience_profiles';
+};
+
+export type AudienceProfilesSearchErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AudiencesAudienceDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AudienceProfilesSearchError = AudienceProfilesSearchErrors[keyof AudienceProfilesSearchErrors];
+
+export type AudienceProfilesSearchResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AudiencesAudienceProfilePage;
+};
+
+export type AudienceProfilesSearchResponse = AudienceProfilesSearchResponses[keyof AudienceProfilesSearchResponses];
+
+export type ChatsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a chat of the calling seat (`ch_` prefix).
+         */
+        chat_id: string;
+    };
+    query?: never;
+    url: '/v1/chats/{chat_id}';
+};
+
+export type ChatsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AssistantChatNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type ChatsReadError = ChatsReadErrors[keyof ChatsReadErrors];
+
+export type ChatsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AssistantChatEnvelope;
+};
+
+export type ChatsReadResponse = ChatsReadResponses[keyof ChatsReadResponses];
+
+export type ChatsListMessagesData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a chat of the calling seat (`ch_` prefix).
+         */
+        chat_id: string;
+    };
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/chats/{chat_id}/messages';
+};
+
+export type ChatsListMessagesErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AssistantChatNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type ChatsListMessagesError = ChatsListMessagesErrors[keyof ChatsListMessagesErrors];
+
+export type ChatsListMessagesResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AssistantChatMessagePage;
+};
+
+export type ChatsListMessagesResponse = ChatsListMessagesResponses[keyof ChatsListMessagesResponses];
+
+export type ChatsReadMessageData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a chat of the calling seat (`ch_` prefix).
+         */
+        chat_id: string;
+        /**
+         * Id of a message of the chat (`msg_` prefix).
+         */
+        message_id: string;
+    };
+    query?: never;
+    url: '/v1/chats/{chat_id}/messages/{message_id}';
+};
+
+export type ChatsReadMessageErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: AssistantChatNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type ChatsReadMessageError = ChatsReadMessageErrors[keyof ChatsReadMessageErrors];
+
+export type ChatsReadMessageResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AssistantChatMessageStatusEnvelope;
+};
+
+export type ChatsReadMessageResponse = ChatsReadMessageResponses[keyof ChatsReadMessageResponses];
+
+export type CustomParametersListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/custom_parameters';
+};
+
+export type CustomParametersListErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersListError = CustomParametersListErrors[keyof CustomParametersListErrors];
+
+export type CustomParametersListResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: CustomParametersCustomParameterPage;
+};
+
+export type CustomParametersListResponse = CustomParametersListResponses[keyof CustomParametersListResponses];
+
+export type CustomParametersCreateData = {
+    body: CustomParametersCreateCustomParameterBody;
+    path?: never;
+    query?: never;
+    url: '/v1/custom_parameters';
+};
+
+export type CustomParametersCreateErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CustomParametersCustomParameterEmptyNameError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    409: CustomParametersCustomParameterDuplicateNameError | CustomParametersCustomParameterLimitExceededError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersCreateError = CustomParametersCreateErrors[keyof CustomParametersCreateErrors];
+
+export type CustomParametersCreateResponses = {
+    /**
+     * 201: the resource was created.
+     */
+    201: CustomParametersCustomParameterEnvelope;
+};
+
+export type CustomParametersCreateResponse = CustomParametersCreateResponses[keyof CustomParametersCreateResponses];
+
+export type CustomParametersPreviewData = {
+    body: CustomParametersCustomParameterPreviewBody;
+    path?: never;
+    query?: never;
+    url: '/v1/custom_parameters/preview';
+};
+
+export type CustomParametersPreviewErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersPreviewError = CustomParametersPreviewErrors[keyof CustomParametersPreviewErrors];
+
+export type CustomParametersPreviewResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: CustomParametersCustomParameterPreviewEnvelope;
+};
+
+export type CustomParametersPreviewResponse = CustomParametersPreviewResponses[keyof CustomParametersPreviewResponses];
+
+export type CustomParametersDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a custom parameter of the caller's account (`cp_` prefix).
+         */
+        parameter_id: string;
+    };
+    query?: never;
+    url: '/v1/custom_parameters/{parameter_id}';
+};
+
+export type CustomParametersDeleteErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CustomParametersCustomParameterNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersDeleteError = CustomParametersDeleteErrors[keyof CustomParametersDeleteErrors];
+
+export type CustomParametersDeleteResponses = {
+    /**
+     * 204 with an empty body.
+     * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+     */
+    204: void;
+};
+
+export type CustomParametersDeleteResponse = CustomParametersDeleteResponses[keyof CustomParametersDeleteResponses];
+
+export type CustomParametersReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a custom parameter of the caller's account (`cp_` prefix).
+         */
+        parameter_id: string;
+    };
+    query?: never;
+    url: '/v1/custom_parameters/{parameter_id}';
+};
+
+export type CustomParametersReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CustomParametersCustomParameterNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersReadError = CustomParametersReadErrors[keyof CustomParametersReadErrors];
+
+export type CustomParametersReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: CustomParametersCustomParameterEnvelope;
+};
+
+export type CustomParametersReadResponse = CustomParametersReadResponses[keyof CustomParametersReadResponses];
+
+export type CustomParametersUpdateData = {
+    body: CustomParametersUpdateCustomParameterBody;
+    path: {
+        /**
+         * Id of a custom parameter of the caller's account (`cp_` prefix).
+         */
+        parameter_id: string;
+    };
+    query?: never;
+    url: '/v1/custom_parameters/{parameter_id}';
+};
+
+export type CustomParametersUpdateErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CustomParametersCustomParameterEmptyNameError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CustomParametersCustomParameterNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    409: CustomParametersCustomParameterDuplicateNameError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersUpdateError = CustomParametersUpdateErrors[keyof CustomParametersUpdateErrors];
+
+export type CustomParametersUpdateResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: CustomParametersCustomParameterEnvelope;
+};
+
+export type CustomParametersUpdateResponse = CustomParametersUpdateResponses[keyof CustomParametersUpdateResponses];
+
+export type CustomParametersListRunsData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a custom parameter of the caller's account (`cp_` prefix).
+         */
+        parameter_id: string;
+    };
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/custom_parameters/{parameter_id}/runs';
+};
+
+export type CustomParametersListRunsErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CustomParametersCustomParameterNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersListRunsError = CustomParametersListRunsErrors[keyof CustomParametersListRunsErrors];
+
+export type CustomParametersListRunsResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: CustomParametersCustomParameterRunPage;
+};
+
+export type CustomParametersListRunsResponse = CustomParametersListRunsResponses[keyof CustomParametersListRunsResponses];
+
+export type CustomParametersCreateRunData = {
+    body: CustomParametersCreateCustomParameterRunBody;
+    path: {
+        /**
+         * Id of a custom parameter of the caller's account (`cp_` prefix).
+         */
+        parameter_id: string;
+    };
+    query?: never;
+    url: '/v1/custom_parameters/{parameter_id}/runs';
+};
+
+export type CustomParametersCreateRunErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CustomParametersNothingToAnalyzeError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: CustomParametersInsufficientCreditsContentAnalysisError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CustomParametersCustomParameterNotFoundError | CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    409: CustomParametersCustomParameterRunInFlightError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersCreateRunError = CustomParametersCreateRunErrors[keyof CustomParametersCreateRunErrors];
+
+export type CustomParametersCreateRunResponses = {
+    /**
+     * 202: the work was accepted and runs asynchronously.
+     */
+    202: CustomParametersCustomParameterRunAcceptedEnvelope;
+};
+
+export type CustomParametersCreateRunResponse = CustomParametersCreateRunResponses[keyof CustomParametersCreateRunResponses];
+
+export type CustomParametersReadRunData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a custom parameter of the caller's account (`cp_` prefix).
+         */
+        parameter_id: string;
+        /**
+         * Id of a run of that parameter (`cpr_` prefix).
+         * Decision D-CPR-UNKNOWN-RUN: an unknown or foreign run id under a known
+         * parameter, or a run of another parameter, is 404 `custom_parameter_not_found`
+         * (the only 404 code the seed lists for this endpoint); `detail` says which id
+         * was not found.
+         */
+        run_id: string;
+    };
+    query?: never;
+    url: '/v1/custom_parameters/{parameter_id}/runs/{run_id}';
+};
+
+export type CustomParametersReadRunErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CustomParametersCustomParameterNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type CustomParametersReadRunError = CustomParametersReadRunErrors[keyof CustomParametersReadRunErrors];
+
+export type CustomParametersReadRunResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: CustomParametersCustomParameterRunEnvelope;
+};
+
+export type CustomParametersReadRunResponse = CustomParametersReadRunResponses[keyof CustomParametersReadRunResponses];
 
 export type DatasetsListData = {
     body?: never;
@@ -932,3 +6676,1054 @@ export type DatasetsUpdateResponses = {
 };
 
 export type DatasetsUpdateResponse = DatasetsUpdateResponses[keyof DatasetsUpdateResponses];
+
+export type DatasetRunsListData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a dataset of the caller's account (`ds_` prefix).
+         */
+        dataset_id: string;
+    };
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/datasets/{dataset_id}/runs';
+};
+
+export type DatasetRunsListErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type DatasetRunsListError = DatasetRunsListErrors[keyof DatasetRunsListErrors];
+
+export type DatasetRunsListResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: DatasetsDatasetRunPage;
+};
+
+export type DatasetRunsListResponse = DatasetRunsListResponses[keyof DatasetRunsListResponses];
+
+export type DatasetRunsCreateData = {
+    body: DatasetsCreateDatasetRunBody;
+    path: {
+        /**
+         * Id of a dataset of the caller's account (`ds_` prefix).
+         */
+        dataset_id: string;
+    };
+    query?: never;
+    url: '/v1/datasets/{dataset_id}/runs';
+};
+
+export type DatasetRunsCreateErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: DatasetsInsufficientCreditsDatasetRunError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: DatasetsDatasetRunUnprocessable;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type DatasetRunsCreateError = DatasetRunsCreateErrors[keyof DatasetRunsCreateErrors];
+
+export type DatasetRunsCreateResponses = {
+    /**
+     * 202: the work was accepted and runs asynchronously.
+     */
+    202: DatasetsDatasetRunCreatedEnvelope;
+};
+
+export type DatasetRunsCreateResponse = DatasetRunsCreateResponses[keyof DatasetRunsCreateResponses];
+
+export type DatasetRunsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a dataset of the caller's account (`ds_` prefix).
+         */
+        dataset_id: string;
+        /**
+         * Id of a run of the dataset (`dsr_` prefix).
+         */
+        run_id: string;
+    };
+    query?: never;
+    url: '/v1/datasets/{dataset_id}/runs/{run_id}';
+};
+
+export type DatasetRunsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type DatasetRunsReadError = DatasetRunsReadErrors[keyof DatasetRunsReadErrors];
+
+export type DatasetRunsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: DatasetsDatasetRunEnvelope;
+};
+
+export type DatasetRunsReadResponse = DatasetRunsReadResponses[keyof DatasetRunsReadResponses];
+
+export type AccountReadData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/me';
+};
+
+export type AccountReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AccountReadError = AccountReadErrors[keyof AccountReadErrors];
+
+export type AccountReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AccountMeEnvelope;
+};
+
+export type AccountReadResponse = AccountReadResponses[keyof AccountReadResponses];
+
+export type AccountUsageHistoryData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+    };
+    url: '/v1/me/usage_history';
+};
+
+export type AccountUsageHistoryErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type AccountUsageHistoryError = AccountUsageHistoryErrors[keyof AccountUsageHistoryErrors];
+
+export type AccountUsageHistoryResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AccountUsageHistoryPage;
+};
+
+export type AccountUsageHistoryResponse = AccountUsageHistoryResponses[keyof AccountUsageHistoryResponses];
+
+export type MentionsSearchData = {
+    body: MentionsSearchMentionsBody;
+    path?: never;
+    query?: never;
+    url: '/v1/mentions';
+};
+
+export type MentionsSearchErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type MentionsSearchError = MentionsSearchErrors[keyof MentionsSearchErrors];
+
+export type MentionsSearchResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: MentionsMentionPage;
+};
+
+export type MentionsSearchResponse = MentionsSearchResponses[keyof MentionsSearchResponses];
+
+export type PatternDetectionsCreateData = {
+    body: PatternsCreatePatternDetectionBody;
+    path?: never;
+    query?: never;
+    url: '/v1/pattern_detections';
+};
+
+export type PatternDetectionsCreateErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: PatternsPatternNothingToAnalyzeError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: PatternsInsufficientCreditsPatternDetectionError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type PatternDetectionsCreateError = PatternDetectionsCreateErrors[keyof PatternDetectionsCreateErrors];
+
+export type PatternDetectionsCreateResponses = {
+    /**
+     * 202: the work was accepted and runs asynchronously.
+     */
+    202: PatternsPatternDetectionRunEnvelope;
+};
+
+export type PatternDetectionsCreateResponse = PatternDetectionsCreateResponses[keyof PatternDetectionsCreateResponses];
+
+export type PatternDetectionsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a pattern detection run of the caller's account (`pdr_` prefix).
+         */
+        run_id: string;
+    };
+    query?: never;
+    url: '/v1/pattern_detections/{run_id}';
+};
+
+export type PatternDetectionsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: PatternsPatternDetectionRunNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type PatternDetectionsReadError = PatternDetectionsReadErrors[keyof PatternDetectionsReadErrors];
+
+export type PatternDetectionsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: PatternsPatternDetectionRunEnvelope;
+};
+
+export type PatternDetectionsReadResponse = PatternDetectionsReadResponses[keyof PatternDetectionsReadResponses];
+
+export type PatternsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a pattern of the caller's account (`pt_` prefix).
+         */
+        pattern_id: string;
+    };
+    query?: never;
+    url: '/v1/patterns/{pattern_id}';
+};
+
+export type PatternsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: PatternsPatternNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type PatternsReadError = PatternsReadErrors[keyof PatternsReadErrors];
+
+export type PatternsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: PatternsPatternEnvelope;
+};
+
+export type PatternsReadResponse = PatternsReadResponses[keyof PatternsReadResponses];
+
+export type PatternsReadItemData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a pattern of the caller's account (`pt_` prefix).
+         */
+        pattern_id: string;
+        /**
+         * Id of an item of that pattern.
+         */
+        item_id: string;
+    };
+    query?: never;
+    url: '/v1/patterns/{pattern_id}/items/{item_id}';
+};
+
+export type PatternsReadItemErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: PatternsPatternNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type PatternsReadItemError = PatternsReadItemErrors[keyof PatternsReadItemErrors];
+
+export type PatternsReadItemResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: PatternsPatternItemDetailEnvelope;
+};
+
+export type PatternsReadItemResponse = PatternsReadItemResponses[keyof PatternsReadItemResponses];
+
+export type PricingReadData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/v1/prices';
+};
+
+export type PricingReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type PricingReadError = PricingReadErrors[keyof PricingReadErrors];
+
+export type PricingReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: AccountPricesEnvelope;
+};
+
+export type PricingReadResponse = PricingReadResponses[keyof PricingReadResponses];
+
+export type ResearchPreviewsCreateData = {
+    body: PreviewsCreateResearchPreviewBody;
+    path?: never;
+    query?: never;
+    url: '/v1/research_previews';
+};
+
+export type ResearchPreviewsCreateErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: PreviewsInsufficientCreditsResearchPreviewError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type ResearchPreviewsCreateError = ResearchPreviewsCreateErrors[keyof ResearchPreviewsCreateErrors];
+
+export type ResearchPreviewsCreateResponses = {
+    /**
+     * 201: the resource was created.
+     */
+    201: PreviewsResearchPreviewEnvelope;
+};
+
+export type ResearchPreviewsCreateResponse = ResearchPreviewsCreateResponses[keyof ResearchPreviewsCreateResponses];
+
+export type ResearchPreviewsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a stored research preview of the caller's account.
+         */
+        preview_id: string;
+    };
+    query?: never;
+    url: '/v1/research_previews/{preview_id}';
+};
+
+export type ResearchPreviewsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type ResearchPreviewsReadError = ResearchPreviewsReadErrors[keyof ResearchPreviewsReadErrors];
+
+export type ResearchPreviewsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: PreviewsResearchPreviewEnvelope;
+};
+
+export type ResearchPreviewsReadResponse = ResearchPreviewsReadResponses[keyof ResearchPreviewsReadResponses];
+
+export type TrackingAgentsListData = {
+    body?: never;
+    path?: never;
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+        /**
+         * `asc` or `desc`; default `desc`.
+         */
+        order?: CommonSortOrder;
+    };
+    url: '/v1/tracking_agents';
+};
+
+export type TrackingAgentsListErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsListError = TrackingAgentsListErrors[keyof TrackingAgentsListErrors];
+
+export type TrackingAgentsListResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: TrackingAgentsTrackingAgentPage;
+};
+
+export type TrackingAgentsListResponse = TrackingAgentsListResponses[keyof TrackingAgentsListResponses];
+
+export type TrackingAgentsCreateData = {
+    body: TrackingAgentsCreateTrackingAgentBody;
+    path?: never;
+    query?: never;
+    url: '/v1/tracking_agents';
+};
+
+export type TrackingAgentsCreateErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError | CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    409: TrackingAgentsTrackingAgentLimitReachedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsCreateError = TrackingAgentsCreateErrors[keyof TrackingAgentsCreateErrors];
+
+export type TrackingAgentsCreateResponses = {
+    /**
+     * 201: the resource was created.
+     */
+    201: TrackingAgentsTrackingAgentEnvelope;
+};
+
+export type TrackingAgentsCreateResponse = TrackingAgentsCreateResponses[keyof TrackingAgentsCreateResponses];
+
+export type TrackingAgentsDeleteData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: never;
+    url: '/v1/tracking_agents/{agent_id}';
+};
+
+export type TrackingAgentsDeleteErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsDeleteError = TrackingAgentsDeleteErrors[keyof TrackingAgentsDeleteErrors];
+
+export type TrackingAgentsDeleteResponses = {
+    /**
+     * 204 with an empty body.
+     * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+     */
+    204: void;
+};
+
+export type TrackingAgentsDeleteResponse = TrackingAgentsDeleteResponses[keyof TrackingAgentsDeleteResponses];
+
+export type TrackingAgentsReadData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: never;
+    url: '/v1/tracking_agents/{agent_id}';
+};
+
+export type TrackingAgentsReadErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsReadError = TrackingAgentsReadErrors[keyof TrackingAgentsReadErrors];
+
+export type TrackingAgentsReadResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: TrackingAgentsTrackingAgentEnvelope;
+};
+
+export type TrackingAgentsReadResponse = TrackingAgentsReadResponses[keyof TrackingAgentsReadResponses];
+
+export type TrackingAgentsUpdateData = {
+    body: TrackingAgentsUpdateTrackingAgentBody;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: never;
+    url: '/v1/tracking_agents/{agent_id}';
+};
+
+export type TrackingAgentsUpdateErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonDatasetNotFoundError | CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsUpdateError = TrackingAgentsUpdateErrors[keyof TrackingAgentsUpdateErrors];
+
+export type TrackingAgentsUpdateResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: TrackingAgentsTrackingAgentEnvelope;
+};
+
+export type TrackingAgentsUpdateResponse = TrackingAgentsUpdateResponses[keyof TrackingAgentsUpdateResponses];
+
+export type TrackingAgentsListMessagesData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: {
+        /**
+         * Page size, 1-100.
+         */
+        limit?: number;
+        /**
+         * Cursor of the previous page's response, passed back unchanged.
+         */
+        cursor?: string;
+    };
+    url: '/v1/tracking_agents/{agent_id}/messages';
+};
+
+export type TrackingAgentsListMessagesErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: CommonInvalidCursorError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsListMessagesError = TrackingAgentsListMessagesErrors[keyof TrackingAgentsListMessagesErrors];
+
+export type TrackingAgentsListMessagesResponses = {
+    /**
+     * 200 with rate-limit headers and a JSON body.
+     */
+    200: TrackingAgentsAgentMessagePage;
+};
+
+export type TrackingAgentsListMessagesResponse = TrackingAgentsListMessagesResponses[keyof TrackingAgentsListMessagesResponses];
+
+export type TrackingAgentsPauseData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: never;
+    url: '/v1/tracking_agents/{agent_id}/pause';
+};
+
+export type TrackingAgentsPauseErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsPauseError = TrackingAgentsPauseErrors[keyof TrackingAgentsPauseErrors];
+
+export type TrackingAgentsPauseResponses = {
+    /**
+     * 204 with an empty body.
+     * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+     */
+    204: void;
+};
+
+export type TrackingAgentsPauseResponse = TrackingAgentsPauseResponses[keyof TrackingAgentsPauseResponses];
+
+export type TrackingAgentsResumeData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: never;
+    url: '/v1/tracking_agents/{agent_id}/resume';
+};
+
+export type TrackingAgentsResumeErrors = {
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsResumeError = TrackingAgentsResumeErrors[keyof TrackingAgentsResumeErrors];
+
+export type TrackingAgentsResumeResponses = {
+    /**
+     * 204 with an empty body.
+     * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+     */
+    204: void;
+};
+
+export type TrackingAgentsResumeResponse = TrackingAgentsResumeResponses[keyof TrackingAgentsResumeResponses];
+
+export type TrackingAgentsTriggerData = {
+    body?: never;
+    path: {
+        /**
+         * Id of a tracking agent of the caller's account (`ta_` prefix).
+         */
+        agent_id: string;
+    };
+    query?: never;
+    url: '/v1/tracking_agents/{agent_id}/trigger';
+};
+
+export type TrackingAgentsTriggerErrors = {
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    400: TrackingAgentsDatasetHasNoQueriesError;
+    /**
+     * Access is unauthorized.
+     */
+    401: CommonUnauthorizedError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    402: TrackingAgentsInsufficientCreditsTriggerError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    404: CommonNotFoundError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    409: TrackingAgentsTrackingAgentRunInProgressError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    422: CommonValidationError;
+    /**
+     * Client error
+     */
+    429: CommonTooManyRequestsError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    500: CommonInternalServerError;
+};
+
+export type TrackingAgentsTriggerError = TrackingAgentsTriggerErrors[keyof TrackingAgentsTriggerErrors];
+
+export type TrackingAgentsTriggerResponses = {
+    /**
+     * 202: the work was accepted and runs asynchronously.
+     */
+    202: TrackingAgentsAgentRunEnvelope;
+};
+
+export type TrackingAgentsTriggerResponse = TrackingAgentsTriggerResponses[keyof TrackingAgentsTriggerResponses];

@@ -3,6 +3,345 @@
 import * as z from 'zod';
 
 /**
+ * Presentation unit of prices and balances.
+ */
+export const zAccountBillingUnit = z.enum(['credit', 'dollar']);
+
+/**
+ * How the account is billed.
+ */
+export const zAccountBillingTerms = z.object({
+    unit: zAccountBillingUnit,
+    catalog_version: z.string(),
+    precision: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * Credits as a decimal string with exactly six fractional digits, e.g. `"0.500000"`.
+ */
+export const zAccountCreditAmount = z.string().regex(/^\d+\.\d{6}$/);
+
+/**
+ * Credits per result of each price category; null when no credit projection is available.
+ */
+export const zAccountCategoryCreditPrices = z.object({
+    audience_profile: zAccountCreditAmount.nullable(),
+    mention: zAccountCreditAmount.nullable(),
+    post_processing: zAccountCreditAmount.nullable(),
+    preview_generation: zAccountCreditAmount.nullable()
+});
+
+/**
+ * How a usage row's credit figures were valued.
+ */
+export const zAccountCreditValueBasis = z.enum(['snapshot', 'current']);
+
+/**
+ * Features the plan includes.
+ */
+export const zAccountPlanFeatures = z.object({
+    api_access: z.boolean(),
+    audience_research: z.boolean(),
+    csv_export: z.boolean(),
+    custom_date_filter: z.boolean(),
+    daily_digest: z.boolean(),
+    digest_webhook: z.boolean(),
+    mcp: z.boolean(),
+    multisource_research: z.boolean(),
+    webhooks: z.boolean()
+});
+
+/**
+ * Numeric caps of the plan.
+ */
+export const zAccountPlanLimits = z.object({
+    max_research_depth: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    num_seats: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    parallelism: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    projects: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    tracking_agents: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * The account's plan.
+ */
+export const zAccountPlan = z.object({
+    name: z.string(),
+    type: z.string(),
+    features: zAccountPlanFeatures,
+    limits: zAccountPlanLimits
+});
+
+/**
+ * A pending invitation to a seat.
+ */
+export const zAccountSeatInvitation = z.object({
+    type: z.enum(['invitation']),
+    email: z.string()
+});
+
+/**
+ * A seat of the account.
+ */
+export const zAccountSeatMember = z.object({
+    type: z.enum(['member']),
+    user_id: z.string(),
+    email: z.string(),
+    name: z.string()
+});
+
+/**
+ * A member of the account, tagged by `type`.
+ */
+export const zAccountAccountMember = z.discriminatedUnion('type', [
+    zAccountSeatMember.extend({ type: z.literal('member') }),
+    zAccountSeatInvitation.extend({ type: z.literal('invitation') })
+]);
+
+/**
+ * A team (account) the caller belongs to.
+ */
+export const zAccountTeam = z.object({
+    account_id: z.string(),
+    name: z.string()
+});
+
+/**
+ * The 202 answer of `POST /v1/ask`: where to poll; no reply text yet.
+ */
+export const zAssistantAskAccepted = z.object({
+    chat_id: z.string(),
+    message_id: z.string(),
+    status: z.enum(['working'])
+});
+
+/**
+ * `{status, data: AskAccepted}`.
+ */
+export const zAssistantAskAcceptedEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAssistantAskAccepted
+});
+
+/**
+ * 504 body: the assistant did not start the turn in time. `transient` is always true.
+ */
+export const zAssistantAssistantTimeoutError = z.object({
+    status: z.enum(['server_error']),
+    error_code: z.enum(['ai_assistant_timeout']),
+    detail: z.string(),
+    transient: z.literal(true)
+});
+
+/**
+ * State of an assistant turn.
+ */
+export const zAssistantAssistantTurnStatus = z.enum([
+    'working',
+    'completed',
+    'failed'
+]);
+
+/**
+ * 503 body: the assistant cannot take a turn now. `transient` is always true.
+ * Decision D-AI-5XX: `ai_assistant_unavailable` is 503 and
+ * `ai_assistant_timeout` is 504, both `transient: true`.
+ */
+export const zAssistantAssistantUnavailableError = z.object({
+    status: z.enum(['server_error']),
+    error_code: z.enum(['ai_assistant_unavailable']),
+    detail: z.string(),
+    transient: z.literal(true)
+});
+
+/**
+ * Audience research filters attached to a user message.
+ */
+export const zAssistantAudienceResearchFilters = z.object({
+    dataset_id: z.string().optional(),
+    count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).optional()
+});
+
+/**
+ * 404 body for a chat that is unknown, foreign or belongs to another seat.
+ */
+export const zAssistantChatNotFoundError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['chat_not_found']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * The prompt a user message refers to.
+ */
+export const zAssistantContextPrompt = z.object({
+    id: z.string()
+});
+
+/**
+ * Author of a chat message.
+ */
+export const zAssistantMessageRole = z.enum(['user', 'assistant']);
+
+/**
+ * The web-app panel open when the message was sent.
+ */
+export const zAssistantOpenPanel = z.object({
+    kind: z.string().optional(),
+    asset_id: z.string().optional(),
+    name: z.string().optional()
+});
+
+/**
+ * A retry the user asked for.
+ */
+export const zAssistantRetryIntent = z.object({
+    kind: z.string().optional(),
+    dataset_id: z.string().optional(),
+    run_id: z.string().optional()
+});
+
+/**
+ * 404 body for an audience dataset.
+ */
+export const zAudiencesAudienceDatasetNotFoundError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['audience_dataset_not_found']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * Sort keys of the profile search.
+ */
+export const zAudiencesAudienceProfileSort = z.enum(['created_at', 'audience_dataset_run_at']);
+
+/**
+ * 400 body: the account's plan does not include audience research
+ * (`plan.features.audience_research` is false).
+ */
+export const zAudiencesAudienceResearchNotInPlanError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['bad_request']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 409 body: a pending or working run blocks a new one. Poll the blocking run until it ends, then retry.
+ */
+export const zAudiencesAudienceRunInFlightError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['audience_dataset_run_already_in_flight']),
+    detail: z.string(),
+    transient: z.literal(false)
+});
+
+/**
+ * The codes a run creation can be refused with before the run starts.
+ */
+export const zAudiencesAudienceRunRejectionCode = z.enum([
+    'bad_request',
+    'source_dataset_has_no_completed_run',
+    'audience_youtube_only_source',
+    'audience_insufficient_source_mentions'
+]);
+
+/**
+ * 400 body of a refused audience run.
+ * Decision D-AUD-RUN-400: the three source-dataset codes share one 400 body;
+ * `bad_request` is added for a plan without audience research, as on the
+ * audience dataset create. Checks run in that order: plan, completed run,
+ * YouTube-only, eligible posts.
+ */
+export const zAudiencesAudienceRunRejectedError = z.object({
+    status: z.enum(['client_error']),
+    error_code: zAudiencesAudienceRunRejectionCode,
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * `greater_than` or `less_than`.
+ */
+export const zAudiencesCountComparison = z.enum(['greater_than', 'less_than']);
+
+/**
+ * Body of `POST /v1/audience_datasets/{audience_dataset_id}/runs`. The source
+ * dataset needs at least 5 posts from platforms that support audience
+ * profiling (YouTube posts do not count) across its completed runs. The
+ * reservation is `total_profile_count` times the `audience_profile` price
+ * (3 units); unused reservation is refunded on completion.
+ */
+export const zAudiencesCreateAudienceRunBody = z.object({
+    source_dataset_id: z.string(),
+    total_profile_count: z.int().gte(1).lte(2000).optional().default(300)
+});
+
+/**
+ * Keep profiles in any of these creator tiers.
+ */
+export const zAudiencesCreatorTierProfileFilter = z.object({
+    type: z.enum(['creator_tier']),
+    operator: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * Keep profiles by follower count.
+ */
+export const zAudiencesFollowerCountProfileFilter = z.object({
+    type: z.enum(['follower_count']),
+    operator: zAudiencesCountComparison,
+    value: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * Keep verified (or unverified) profiles.
+ */
+export const zAudiencesIsVerifiedProfileFilter = z.object({
+    type: z.enum(['is_verified']),
+    value: z.boolean()
+});
+
+/**
+ * `is` or `is_not`.
+ */
+export const zAudiencesKeywordOperator = z.enum(['is', 'is_not']);
+
+/**
+ * Keep profiles whose bio, summary or username contains (or lacks) a keyword of at most 2 words.
+ */
+export const zAudiencesKeywordProfileFilter = z.object({
+    type: z.enum(['keyword']),
+    operator: zAudiencesKeywordOperator,
+    value: z.string().regex(/^\S+( \S+)?$/)
+});
+
+/**
+ * Big Five personality scores inferred from the profile's public content.
+ * Decision D-AUD-OCEAN: the seed calls `ocean` an object of personality
+ * scores without inner fields; it carries the five Big Five traits, each a
+ * number from 0 (low) to 1 (high).
+ */
+export const zAudiencesOceanScores = z.object({
+    openness: z.number().gte(0).lte(1),
+    conscientiousness: z.number().gte(0).lte(1),
+    extraversion: z.number().gte(0).lte(1),
+    agreeableness: z.number().gte(0).lte(1),
+    neuroticism: z.number().gte(0).lte(1)
+});
+
+/**
+ * Platform-specific raw fields of the profile.
+ * Decision D-AUD-PLATFORM-METADATA: the seed does not show the inner fields;
+ * `platform_metadata` is an open JSON object whose keys vary by `source`.
+ * Clients must not rely on any key.
+ */
+export const zAudiencesPlatformMetadata = z.record(z.string(), z.unknown());
+
+/**
  * Reference to an audience dataset (`ad_`).
  */
 export const zCommonAudienceDatasetReference = z.object({
@@ -16,9 +355,25 @@ export const zCommonAudienceDatasetReference = z.object({
 export const zCommonCalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /**
+ * A `{from, to}` window of calendar dates.
+ */
+export const zAssistantContextDateRange = z.object({
+    from: zCommonCalendarDate,
+    to: zCommonCalendarDate
+});
+
+/**
  * An ISO 3166-1 alpha-2 country code in upper case.
  */
 export const zCommonCountryCode = z.string().regex(/^[A-Z]{2}$/);
+
+/**
+ * Keep profiles located in these countries.
+ */
+export const zAudiencesCountryCodeProfileFilter = z.object({
+    type: z.enum(['country_code']),
+    values: z.array(zCommonCountryCode).min(1)
+});
 
 /**
  * Reference to a custom parameter run (`cpr_`).
@@ -58,6 +413,36 @@ export const zCommonDecimalString = z.string().regex(/^-?\d+(\.\d+)?$/);
  * so they are JSON numbers; the server computes them with exact decimals before printing.
  */
 export const zCommonDollars = z.number();
+
+/**
+ * Dollars per result of each price category.
+ */
+export const zAccountCategoryPrices = z.object({
+    audience_profile: zCommonDollars,
+    mention: zCommonDollars,
+    post_processing: zCommonDollars,
+    preview_generation: zCommonDollars
+});
+
+/**
+ * The account's prices. Values are exact small decimals; keep full precision.
+ * New categories ship as additive keys.
+ */
+export const zAccountPrices = z.object({
+    currency: z.enum(['usd']),
+    rate: zCommonDollars.nullable(),
+    prices: zAccountCategoryPrices,
+    prices_credits: zAccountCategoryCreditPrices,
+    billing: zAccountBillingTerms.nullable()
+});
+
+/**
+ * `{status, data: Prices}`.
+ */
+export const zAccountPricesEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAccountPrices
+});
 
 /**
  * Kinds of resource an entity reference can point at (`tracking_agent` is not one).
@@ -122,6 +507,26 @@ export const zCommonInsufficientCreditsDetail = z.object({
     required: zCommonDecimalString,
     available: zCommonDecimalString,
     top_up_url: z.url()
+});
+
+/**
+ * 402 body: the balance is spent; the turn was not started, nothing was created or charged.
+ */
+export const zAssistantInsufficientCreditsAskError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits_ask']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
+});
+
+/**
+ * 402 body of an audience run.
+ */
+export const zAudiencesInsufficientCreditsAudienceRunError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits_audience_dataset_run']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
 });
 
 /**
@@ -212,6 +617,71 @@ export const zCommonResearchPreviewReference = z.object({
 export const zCommonResourceName = z.string().min(1).max(255);
 
 /**
+ * A name-only container of audience profiles. Runs in one container may
+ * target different source datasets. Soft-deleted audience datasets are
+ * excluded from lists and cannot be read by id.
+ */
+export const zAudiencesAudienceDataset = z.object({
+    id: z.string().readonly(),
+    name: zCommonResourceName,
+    profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * The create response: only `id`, `name` and `created_at`.
+ */
+export const zAudiencesAudienceDatasetCreated = z.object({
+    id: z.string(),
+    name: zCommonResourceName,
+    created_at: zCommonIsoTimestamp
+});
+
+/**
+ * `{status, data: AudienceDatasetCreated}`.
+ */
+export const zAudiencesAudienceDatasetCreatedEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAudiencesAudienceDatasetCreated
+});
+
+/**
+ * `{status, data: AudienceDataset}`.
+ */
+export const zAudiencesAudienceDatasetEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAudiencesAudienceDataset
+});
+
+/**
+ * A page of audience datasets, sorted by `created_at`.
+ */
+export const zAudiencesAudienceDatasetPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zAudiencesAudienceDataset),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Body of `POST /v1/audience_datasets`.
+ */
+export const zAudiencesCreateAudienceDatasetBody = z.object({
+    name: zCommonResourceName
+});
+
+/**
+ * Body of `PATCH /v1/audience_datasets/{audience_dataset_id}`.
+ * Decision D-AUD-PATCH: the seed shows the body as `{name}` (no `?`, unlike
+ * the dataset PATCH), so `name` is required, 1-255 characters, and is the
+ * only updatable field; an empty string is a 422 validation error.
+ */
+export const zAudiencesUpdateAudienceDatasetBody = z.object({
+    name: zCommonResourceName
+});
+
+/**
  * Lifecycle of an asynchronous dataset or audience run.
  */
 export const zCommonRunStatusType = z.enum([
@@ -247,11 +717,107 @@ export const zCommonSource = z.enum([
 ]);
 
 /**
+ * Research filters the web app attached to a user message.
+ */
+export const zAssistantResearchFilters = z.object({
+    sources: z.array(zCommonSource).optional(),
+    time: z.string().nullish(),
+    date_range: zAssistantContextDateRange.nullish(),
+    language: z.string().nullish(),
+    country_code: z.string().nullish(),
+    depth: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullish(),
+    preview_id: z.string().nullish()
+});
+
+/**
+ * Keep profiles from these platforms.
+ */
+export const zAudiencesSourceProfileFilter = z.object({
+    type: z.enum(['source']),
+    values: z.array(zCommonSource).min(1)
+});
+
+/**
+ * One profile filter, tagged by `type`.
+ * Decision D-AUD-PROFILE-FILTERS: the seed says profiles use the mentions
+ * filter model but does not show the union; the profile union is the minimal
+ * set that fits profile fields: `keyword`, `source`, `country_code`,
+ * `creator_tier`, `follower_count`, `is_verified`. An unknown `type` is a 422.
+ */
+export const zAudiencesProfileFilter = z.discriminatedUnion('type', [
+    zAudiencesKeywordProfileFilter.extend({ type: z.literal('keyword') }),
+    zAudiencesSourceProfileFilter.extend({ type: z.literal('source') }),
+    zAudiencesCountryCodeProfileFilter.extend({ type: z.literal('country_code') }),
+    zAudiencesCreatorTierProfileFilter.extend({ type: z.literal('creator_tier') }),
+    zAudiencesFollowerCountProfileFilter.extend({ type: z.literal('follower_count') }),
+    zAudiencesIsVerifiedProfileFilter.extend({ type: z.literal('is_verified') })
+]);
+
+/**
+ * Filters AND-ed together; at most 10.
+ */
+export const zAudiencesProfileFilterGroup = z.array(zAudiencesProfileFilter).min(1).max(10);
+
+/**
+ * Body of `POST /v1/audience_profiles`. Groups in `filters` are OR-ed,
+ * filters within a group AND-ed.
+ * Decision D-AUD-FILTER-CAP: at most 10 filters in total. The schema caps
+ * the groups at 10 and each group at 10 filters; a body over 10 filters in
+ * total across groups is a 422 validation error (`loc` `["body","filters"]`).
+ */
+export const zAudiencesSearchAudienceProfilesBody = z.object({
+    audience_dataset_ids: z.array(z.string()).optional(),
+    filters: z.array(zAudiencesProfileFilterGroup).max(10).optional(),
+    sort: zAudiencesAudienceProfileSort.optional().default('created_at'),
+    order: zCommonSortOrder.optional().default('desc'),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: z.string().optional()
+});
+
+/**
  * A reference to one post: the pair (source, id) identifies it.
  */
 export const zCommonPostRef = z.object({
     id: z.string().min(1),
     source: zCommonSource
+});
+
+/**
+ * Scope of an ask turn.
+ */
+export const zAssistantAskContext = z.object({
+    dataset_ids: z.array(z.string()).optional(),
+    post_refs: z.array(zCommonPostRef).max(50).optional()
+});
+
+/**
+ * Body of `POST /v1/ask`. Narrowing by filters goes in the message text; no
+ * structured filter field exists.
+ */
+export const zAssistantAskBody = z.object({
+    message: z.string().min(1),
+    chat_id: z.string().optional(),
+    context: zAssistantAskContext.optional()
+});
+
+/**
+ * The context stored with a user message.
+ * Decision D-MESSAGE-CONTEXT: the seed lists the fields but not their inner
+ * types; every field is optional, ids are strings (collections integers),
+ * and the `kind` and `time` vocabularies are open strings.
+ */
+export const zAssistantMessageContext = z.object({
+    dataset_ids: z.array(z.string()).optional(),
+    collection_ids: z.array(z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })).optional(),
+    audience_dataset_ids: z.array(z.string()).optional(),
+    audience_segment_ids: z.array(z.string()).optional(),
+    post_refs: z.array(zCommonPostRef).optional(),
+    prompt: zAssistantContextPrompt.optional(),
+    research_filters: zAssistantResearchFilters.optional(),
+    audience_research_filters: zAssistantAudienceResearchFilters.optional(),
+    selected_dataset_id: z.string().optional(),
+    retry_intent: zAssistantRetryIntent.optional(),
+    open_panel: zAssistantOpenPanel.optional()
 });
 
 /**
@@ -305,7 +871,192 @@ export const zCommonUnauthorizedError = z.object({
 /**
  * A point in time as integer Unix seconds (every resource other than datasets, audience datasets and their runs).
  */
-export const zCommonUnixSeconds = z.coerce.bigint().gte(BigInt(0)).max(BigInt('9223372036854775807'), { error: 'Invalid value: Expected int64 to be <= 9223372036854775807' });
+export const zCommonUnixSeconds = z.int().gte(0);
+
+/**
+ * Balance and usage in US dollars. `balance_used` and `balance_total` cover
+ * the current billing period. The earlier dollar fields `credits_used` and
+ * `credits_total` were renamed to `balance_used` and `balance_total`; the
+ * names now carry the additive credit projection.
+ */
+export const zAccountUsage = z.object({
+    balance: zCommonDollars,
+    balance_used: zCommonDollars,
+    balance_total: zCommonDollars,
+    currency: z.enum(['usd']),
+    credits_used: z.number().nullable(),
+    credits_total: z.number().nullable(),
+    renews_at: zCommonUnixSeconds
+});
+
+/**
+ * The calling seat with its account, plan, members, teams and usage.
+ */
+export const zAccountMe = z.object({
+    id: z.string(),
+    account_id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    team_name: z.string(),
+    created_at: zCommonUnixSeconds,
+    members: z.array(zAccountAccountMember),
+    teams: z.array(zAccountTeam),
+    plan: zAccountPlan,
+    usage: zAccountUsage
+});
+
+/**
+ * `{status, data: Me}`.
+ */
+export const zAccountMeEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAccountMe
+});
+
+/**
+ * One charge of the account feed (every seat sees the same feed). Do not sum
+ * historical snapshots at different rates to compute today's balance.
+ */
+export const zAccountUsageHistoryRow = z.object({
+    id: z.int(),
+    category: z.string(),
+    created_at: zCommonUnixSeconds,
+    quantity: zCommonDollars,
+    quantity_credits: z.number().nullable(),
+    credit_rate_usd: z.number().nullable(),
+    billing_catalog_version: z.string().nullable(),
+    credit_value_basis: zAccountCreditValueBasis.nullable()
+});
+
+/**
+ * A page of usage history rows.
+ */
+export const zAccountUsageHistoryPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zAccountUsageHistoryRow),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * A conversation with the assistant, private to the seat that created it.
+ */
+export const zAssistantChat = z.object({
+    id: z.string(),
+    name: z.string().nullable(),
+    tracking_agent_id: z.string().nullable(),
+    created_at: zCommonUnixSeconds
+});
+
+/**
+ * `{status, data: Chat}`.
+ */
+export const zAssistantChatEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAssistantChat
+});
+
+/**
+ * One message of a chat. Assistant text is always markdown.
+ */
+export const zAssistantChatMessage = z.object({
+    id: z.string(),
+    role: zAssistantMessageRole,
+    text: z.string(),
+    created_at: zCommonUnixSeconds,
+    context: zAssistantMessageContext.optional(),
+    references: z.array(zCommonReference).optional()
+});
+
+/**
+ * A page of chat messages.
+ */
+export const zAssistantChatMessagePage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zAssistantChatMessage),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * The poll answer of `GET /v1/chats/{chat_id}/messages/{message_id}`.
+ * Decision D-MESSAGE-POLL: the seed does not show the shape; it is the
+ * message plus `status` and `stop_reason`. While `working`, `text` holds what
+ * is written so far (possibly empty), `references` is absent and
+ * `stop_reason` is null; once `completed` or `failed`, `stop_reason` is set
+ * (e.g. `end_turn`, `error`). A user message answers `completed` with
+ * `stop_reason` `end_turn`.
+ */
+export const zAssistantChatMessageStatus = z.object({
+    id: z.string(),
+    role: zAssistantMessageRole,
+    text: z.string(),
+    created_at: zCommonUnixSeconds,
+    context: zAssistantMessageContext.optional(),
+    references: z.array(zCommonReference).optional(),
+    status: zAssistantAssistantTurnStatus,
+    stop_reason: z.string().nullable()
+});
+
+/**
+ * `{status, data: ChatMessageStatus}`.
+ */
+export const zAssistantChatMessageStatusEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAssistantChatMessageStatus
+});
+
+/**
+ * A creator or commenter derived from a source dataset's posts.
+ * Decision D-AUD-PROFILE-NULLS: the seed types every text field as string;
+ * the fields a platform may simply not have (`bio`, `external_link`,
+ * `location_country`, `location_city`, `avatar`) are nullable, every other
+ * field is always present.
+ */
+export const zAudiencesAudienceProfile = z.object({
+    id: z.string(),
+    run_id: z.string(),
+    source: zCommonSource,
+    username: z.string(),
+    display_name: z.string(),
+    bio: z.string().nullable(),
+    external_link: z.string().nullable(),
+    is_verified: z.boolean(),
+    follower_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    following_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    content_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    engagement_rate: z.number(),
+    authenticity_score: z.number(),
+    score: z.number(),
+    posting_cadence: z.string(),
+    creator_tier: z.string(),
+    location_country: z.string().nullable(),
+    location_city: z.string().nullable(),
+    primary_language: z.string(),
+    authenticity_reason: z.string(),
+    aesthetic: z.string(),
+    communication_tone: z.string(),
+    occupation: z.string(),
+    industry: z.string(),
+    summary: z.string(),
+    content_niche: z.array(z.string()),
+    interest_clusters: z.array(z.string()),
+    brand_affinities: z.array(z.string()),
+    ocean: zAudiencesOceanScores,
+    platform_metadata: zAudiencesPlatformMetadata,
+    avatar: zCommonMedia.nullable(),
+    created_at: zCommonUnixSeconds
+});
+
+/**
+ * A page of audience profiles.
+ */
+export const zAudiencesAudienceProfilePage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zAudiencesAudienceProfile),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
 
 /**
  * One finished pipeline step.
@@ -326,6 +1077,61 @@ export const zCommonRunStatus = z.object({
 });
 
 /**
+ * An asynchronous run that derives audience profiles (creators and
+ * commenters) from the posts of a source dataset. States are those of a
+ * dataset run: `pending`, `working`, `completed`, `failed`. While one run is
+ * `pending` or `working`, another run on the same audience dataset is
+ * refused with 409.
+ */
+export const zAudiencesAudienceRun = z.object({
+    id: z.string(),
+    audience_dataset_id: z.string(),
+    source_dataset_id: z.string(),
+    status: zCommonRunStatus,
+    profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    target_profile_count: z.int().gte(1).lte(2000),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * The run create response: `id`, `audience_dataset_id`, `source_dataset_id`, `status` (`pending`), `created_at`.
+ */
+export const zAudiencesAudienceRunCreated = z.object({
+    id: z.string(),
+    audience_dataset_id: z.string(),
+    source_dataset_id: z.string(),
+    status: zCommonRunStatus,
+    created_at: zCommonIsoTimestamp
+});
+
+/**
+ * `{status, data: AudienceRunCreated}`.
+ */
+export const zAudiencesAudienceRunCreatedEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAudiencesAudienceRunCreated
+});
+
+/**
+ * `{status, data: AudienceRun}`.
+ */
+export const zAudiencesAudienceRunEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zAudiencesAudienceRun
+});
+
+/**
+ * A page of audience runs, sorted by `created_at`.
+ */
+export const zAudiencesAudienceRunPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zAudiencesAudienceRun),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
  * One problem in a request that failed validation.
  */
 export const zCommonValidationIssue = z.object({
@@ -342,6 +1148,296 @@ export const zCommonValidationIssue = z.object({
 export const zCommonValidationError = z.object({
     detail: z.array(zCommonValidationIssue)
 });
+
+/**
+ * 409 body: another custom parameter of the account has this name.
+ */
+export const zCustomParametersCustomParameterDuplicateNameError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['custom_parameter_duplicate_name']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 400 body: the name is empty or blank.
+ */
+export const zCustomParametersCustomParameterEmptyNameError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['custom_parameter_empty_name']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 409 body: the account holds the maximum number of custom parameters.
+ */
+export const zCustomParametersCustomParameterLimitExceededError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['custom_parameter_limit_exceeded']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * A custom parameter's name as stored: at most 255 characters.
+ * Decision D-CP-NAME: the schema carries no minLength; an empty or blank
+ * (whitespace-only) name is the domain error 400 `custom_parameter_empty_name`.
+ * The 255-character ceiling mirrors the other resource names and is a schema
+ * bound (422 above it). Names are unique per account; uniqueness compares the
+ * names with surrounding whitespace trimmed and case ignored, and a clash is
+ * 409 `custom_parameter_duplicate_name`.
+ */
+export const zCustomParametersCustomParameterName = z.string().max(255);
+
+/**
+ * 404 body: the custom parameter (or a run of it) is missing, foreign or deleted.
+ */
+export const zCustomParametersCustomParameterNotFoundError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['custom_parameter_not_found']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * The value extracted from one post by a preview.
+ * Decision D-CP-PREVIEW-MISS: a post reference that resolves to no post of the
+ * account is not an error; its result carries `value: null`, as does a post
+ * where the LLM found no value.
+ */
+export const zCustomParametersCustomParameterPreviewResult = z.object({
+    post_id: z.string(),
+    source: zCommonSource,
+    value: z.union([
+        z.string(),
+        z.number(),
+        z.boolean()
+    ]).nullable()
+});
+
+/**
+ * Result of a custom parameter preview; one entry per post reference, in request order.
+ */
+export const zCustomParametersCustomParameterPreview = z.object({
+    results: z.array(zCustomParametersCustomParameterPreviewResult)
+});
+
+/**
+ * `{status, data: CustomParameterPreview}`.
+ */
+export const zCustomParametersCustomParameterPreviewEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zCustomParametersCustomParameterPreview
+});
+
+/**
+ * What `POST /v1/custom_parameters/{parameter_id}/runs` returns: the new run's id.
+ * Decision D-CPR-ACCEPTED: the seed shows a bare `{run_id}`; it is answered with
+ * 202 inside the success envelope, `{status, data: {run_id}}`.
+ */
+export const zCustomParametersCustomParameterRunAccepted = z.object({
+    run_id: z.string()
+});
+
+/**
+ * `{status, data: {run_id}}`.
+ */
+export const zCustomParametersCustomParameterRunAcceptedEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zCustomParametersCustomParameterRunAccepted
+});
+
+/**
+ * 409 body: a run of this custom parameter is processing.
+ */
+export const zCustomParametersCustomParameterRunInFlightError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['custom_parameter_run_in_flight']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * What a custom parameter run covers. `dataset` is the only kind.
+ */
+export const zCustomParametersCustomParameterRunScope = z.object({
+    kind: z.enum(['dataset']),
+    id: z.string()
+});
+
+/**
+ * Body of `POST /v1/custom_parameters/{parameter_id}/runs`.
+ */
+export const zCustomParametersCreateCustomParameterRunBody = z.object({
+    scope: zCustomParametersCustomParameterRunScope
+});
+
+/**
+ * State of a custom parameter run.
+ * Decision D-CPR-STATES: `processing → completed | failed` (the seed shows only
+ * `processing`). A run is also complete when `mentions_done + mentions_error`
+ * equals `mentions_total`; the server moves it to `completed` at that moment.
+ */
+export const zCustomParametersCustomParameterRunStatusType = z.enum([
+    'processing',
+    'completed',
+    'failed'
+]);
+
+/**
+ * Status envelope of a custom parameter run.
+ */
+export const zCustomParametersCustomParameterRunStatus = z.object({
+    type: zCustomParametersCustomParameterRunStatusType
+});
+
+/**
+ * One execution of a custom parameter across a dataset.
+ */
+export const zCustomParametersCustomParameterRun = z.object({
+    id: z.string(),
+    custom_parameter_id: z.string(),
+    scope: zCustomParametersCustomParameterRunScope,
+    status: zCustomParametersCustomParameterRunStatus,
+    mentions_total: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    mentions_done: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    mentions_error: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonUnixSeconds,
+    updated_at: zCommonUnixSeconds
+});
+
+/**
+ * `{status, data: CustomParameterRun}`.
+ */
+export const zCustomParametersCustomParameterRunEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zCustomParametersCustomParameterRun
+});
+
+/**
+ * A page of custom parameter runs.
+ */
+export const zCustomParametersCustomParameterRunPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zCustomParametersCustomParameterRun),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Type of the value a custom parameter extracts from each post.
+ * Decision D-CP-VALUE-TYPE: the allowed values are `string`, `number` and
+ * `boolean` (the seed shows only `string`); any other value is a 422.
+ */
+export const zCustomParametersCustomParameterValueType = z.enum([
+    'string',
+    'number',
+    'boolean'
+]);
+
+/**
+ * Body of `POST /v1/custom_parameters`.
+ * Decision D-CP-LIMIT: the seed gives no numeric ceiling of custom parameters
+ * per account; the contract fixes none. Creating past the account's ceiling is
+ * 409 `custom_parameter_limit_exceeded` and the `detail` names the ceiling.
+ */
+export const zCustomParametersCreateCustomParameterBody = z.object({
+    name: zCustomParametersCustomParameterName,
+    instructions: z.string(),
+    value_type: zCustomParametersCustomParameterValueType
+});
+
+/**
+ * A named LLM extraction rule that stores one value per mention of the datasets it runs over.
+ */
+export const zCustomParametersCustomParameter = z.object({
+    id: z.string(),
+    name: zCustomParametersCustomParameterName,
+    instructions: z.string(),
+    value_type: zCustomParametersCustomParameterValueType,
+    created_at: zCommonUnixSeconds,
+    updated_at: zCommonUnixSeconds
+});
+
+/**
+ * `{status, data: CustomParameter}`.
+ */
+export const zCustomParametersCustomParameterEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zCustomParametersCustomParameter
+});
+
+/**
+ * A page of custom parameters.
+ */
+export const zCustomParametersCustomParameterPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zCustomParametersCustomParameter),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Body of `POST /v1/custom_parameters/preview`: try instructions on a few posts without saving anything.
+ */
+export const zCustomParametersCustomParameterPreviewBody = z.object({
+    instructions: z.string(),
+    value_type: zCustomParametersCustomParameterValueType,
+    post_refs: z.array(zCommonPostRef).min(1).max(5)
+});
+
+/**
+ * 402 body: the balance cannot fund the run's reservation (0.5 unit per mention of the dataset).
+ */
+export const zCustomParametersInsufficientCreditsContentAnalysisError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits_content_analysis']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
+});
+
+/**
+ * 400 body: the scope holds no mentions to analyse.
+ */
+export const zCustomParametersNothingToAnalyzeError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['nothing_to_analyze']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * Body of `PATCH /v1/custom_parameters/{parameter_id}`: a partial update.
+ * Decision D-CP-PATCH: `name` and `instructions` are updatable; `value_type`
+ * is fixed at creation so that every stored value keeps the parameter's type
+ * (create a new parameter to change it). An empty body is a no-op that returns
+ * the current parameter. Changing `instructions` does not rewrite stored
+ * values; the next run recomputes them.
+ */
+export const zCustomParametersUpdateCustomParameterBody = z.object({
+    name: zCustomParametersCustomParameterName.optional(),
+    instructions: z.string().optional()
+});
+
+/**
+ * Analysis steps a run can apply to each collected mention.
+ */
+export const zDatasetsContentAnalysisAction = z.enum([
+    'content_category',
+    'tone_of_voice',
+    'narrative_structure',
+    'intent',
+    'hook',
+    'mentioned_brands',
+    'topics',
+    'emotions',
+    'cta',
+    'entities',
+    'questions',
+    'sentiment',
+    'signal'
+]);
 
 /**
  * Body of `POST /v1/datasets`.
@@ -401,11 +1497,1272 @@ export const zDatasetsDatasetPage = z.object({
 });
 
 /**
+ * A new dataset name: at most 255 characters; the empty string clears the name.
+ */
+export const zDatasetsDatasetRename = z.string().max(255);
+
+/**
+ * The 202 create response.
+ * Decision D-RUN-COUNT: `requested_count` echoes the body's `count` (200 when
+ * omitted); `count` is the number of mentions the run reserved and targets,
+ * equal to `requested_count` unless the plan lowers it.
+ */
+export const zDatasetsDatasetRunCreated = z.object({
+    id: z.string(),
+    dataset_id: z.string(),
+    count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    requested_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    status: zCommonRunStatus,
+    created_at: zCommonIsoTimestamp
+});
+
+/**
+ * `{status, data: DatasetRunCreated}`.
+ */
+export const zDatasetsDatasetRunCreatedEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zDatasetsDatasetRunCreated
+});
+
+/**
+ * Domain 422 of a dataset run, in the error envelope:
+ * `collection_content_type_mismatch` (a collection's content type does not
+ * fit the run) or `date_filter_unavailable` (the plan does not allow the date
+ * range).
+ */
+export const zDatasetsDatasetRunRejectedError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['collection_content_type_mismatch', 'date_filter_unavailable']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * The two 422 bodies of `POST /v1/datasets/{dataset_id}/runs`.
+ * Decision D-RUN-422: request-shape problems (including a reversed
+ * `date_range`) answer the validation body `{detail[]}`; the domain refusals
+ * answer the error envelope. Both share the status, so the response schema is
+ * this union; a client tells them apart by the presence of `error_code`.
+ */
+export const zDatasetsDatasetRunUnprocessable = z.union([
+    zCommonValidationError,
+    zDatasetsDatasetRunRejectedError
+]);
+
+/**
+ * An inclusive calendar date window `{from, to}`.
+ * Decision D-DATE-RANGE-ORDER: `from` must precede `to`. JSON Schema (and so
+ * the generated zod) cannot compare two fields, so the server checks it as
+ * request validation and answers 422 with the validation body and
+ * `loc: ["body", "date_range"]`. A span longer than the plan allows is the
+ * domain 422 `date_filter_unavailable`.
+ */
+export const zDatasetsDateRange = z.object({
+    from: zCommonCalendarDate,
+    to: zCommonCalendarDate
+});
+
+/**
+ * 402 body: the balance cannot fund the run's reservation (count times the mention price).
+ */
+export const zDatasetsInsufficientCreditsDatasetRunError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits_dataset_run']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
+});
+
+/**
+ * A keyword search across one or more sources.
+ */
+export const zDatasetsPromptSearchQuery = z.object({
+    type: z.enum(['prompt']),
+    sources: z.array(zCommonSource).min(1),
+    search_query: z.string().min(1).max(5000),
+    fragments: z.array(z.string()).optional()
+});
+
+/**
+ * One post or profile URL to collect directly.
+ */
+export const zDatasetsSourceUrl = z.object({
+    source: zCommonSource,
+    url: z.url(),
+    text: z.string().optional()
+});
+
+/**
  * Body of `PATCH /v1/datasets/{dataset_id}`. An empty body is a no-op that
  * returns the current dataset; an empty string stores null.
  */
 export const zDatasetsUpdateDatasetBody = z.object({
-    name: z.string().nullish()
+    name: zDatasetsDatasetRename.nullish()
+});
+
+/**
+ * Direct collection from up to 100 URLs. A `url` search applies no date filter.
+ */
+export const zDatasetsUrlSearchQuery = z.object({
+    type: z.enum(['url']),
+    source_urls: z.array(zDatasetsSourceUrl).min(1).max(100)
+});
+
+/**
+ * What a dataset run collects, tagged by `type`.
+ */
+export const zDatasetsSearchQuery = z.discriminatedUnion('type', [
+    zDatasetsPromptSearchQuery.extend({ type: z.literal('prompt') }),
+    zDatasetsUrlSearchQuery.extend({ type: z.literal('url') })
+]);
+
+/**
+ * Body of `POST /v1/datasets/{dataset_id}/runs`. A `prompt` search without
+ * `date_range` covers the past 365 days; an explicit range overrides that
+ * subject to the plan. A `url` search applies no date filter.
+ */
+export const zDatasetsCreateDatasetRunBody = z.object({
+    search_query: zDatasetsSearchQuery,
+    count: z.int().gte(20).lte(1000).optional().default(200),
+    num_comments_per_post: z.int().gte(0).lte(100).optional().default(10),
+    date_range: zDatasetsDateRange.optional(),
+    country_code: zCommonCountryCode.optional().default('US'),
+    language: zCommonLanguageTag.optional(),
+    enable_visual_recognition: z.boolean().optional().default(false),
+    enable_transcribing: z.boolean().optional().default(false),
+    content_analysis_actions: z.array(zDatasetsContentAnalysisAction).optional()
+});
+
+/**
+ * The request echo stored with a run.
+ * Decision D-RUN-PARAMS-ECHO: the echo carries every field with defaults
+ * applied; `date_range` and `language` are null when the request omitted them
+ * (a `prompt` run without a range still covers the past 365 days), and
+ * `content_analysis_actions` is `[]` when omitted.
+ */
+export const zDatasetsDatasetRunParams = z.object({
+    search_query: zDatasetsSearchQuery,
+    count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    num_comments_per_post: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    date_range: zDatasetsDateRange.nullable(),
+    country_code: zCommonCountryCode,
+    language: zCommonLanguageTag.nullable(),
+    enable_visual_recognition: z.boolean(),
+    enable_transcribing: z.boolean(),
+    content_analysis_actions: z.array(zDatasetsContentAnalysisAction)
+});
+
+/**
+ * One asynchronous collection into a dataset.
+ */
+export const zDatasetsDatasetRun = z.object({
+    id: z.string(),
+    dataset_id: z.string(),
+    status: zCommonRunStatus,
+    params: zDatasetsDatasetRunParams,
+    mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    new_mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    images_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    videos_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * `{status, data: DatasetRun}`.
+ */
+export const zDatasetsDatasetRunEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zDatasetsDatasetRun
+});
+
+/**
+ * A page of dataset runs.
+ */
+export const zDatasetsDatasetRunPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zDatasetsDatasetRun),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Brand test: the post mentions any of `values`.
+ */
+export const zMentionsBrandAnyOfOperator = z.object({
+    type: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * Brand test: a mentioned brand contains `value`.
+ */
+export const zMentionsBrandContainsOperator = z.object({
+    type: z.enum(['contains']),
+    value: z.string().min(1)
+});
+
+/**
+ * Brand test: the post mentions exactly `value`.
+ */
+export const zMentionsBrandEqualsOperator = z.object({
+    type: z.enum(['equals']),
+    value: z.string().min(1)
+});
+
+/**
+ * Metrics a `metric_change` filter can test.
+ */
+export const zMentionsChangeMetric = z.enum([
+    'likes',
+    'views',
+    'comments',
+    'engagement_rate'
+]);
+
+/**
+ * The metric changed by at least `value` since the previous run that saw the
+ * post: a positive value means it grew by at least that much, a negative
+ * value that it fell by at least its magnitude.
+ */
+export const zMentionsChangedByOperator = z.object({
+    type: z.enum(['changed_by']),
+    value: z.number()
+});
+
+/**
+ * Keep posts with any of the given intentions (`content_intention`).
+ */
+export const zMentionsContentIntentionFilter = z.object({
+    type: z.enum(['content_intention']),
+    operator: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * Keep posts with any of the given topics (`content_topics`).
+ */
+export const zMentionsContentTopicFilter = z.object({
+    type: z.enum(['content_topic']),
+    operator: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * Keep posts from the listed countries.
+ */
+export const zMentionsCountryCodeFilter = z.object({
+    type: z.enum(['country_code']),
+    values: z.array(zCommonCountryCode).min(1)
+});
+
+/**
+ * Keep posts with any of the given calls to action.
+ */
+export const zMentionsCtaFilter = z.object({
+    type: z.enum(['cta']),
+    operator: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * Emotions a dominant-emotion filter accepts.
+ */
+export const zMentionsEmotion = z.enum([
+    'joy',
+    'sadness',
+    'anger',
+    'fear',
+    'surprise',
+    'disgust',
+    'neutral'
+]);
+
+/**
+ * Keep posts whose strongest emotion is one of `values`.
+ */
+export const zMentionsDominantEmotionFilter = z.object({
+    type: z.enum(['dominant_emotion']),
+    values: z.array(zMentionsEmotion).min(1)
+});
+
+/**
+ * The metric is greater than `value`.
+ */
+export const zMentionsGreaterThanOperator = z.object({
+    type: z.enum(['greater_than']),
+    value: z.number()
+});
+
+/**
+ * Keep posts with (or without) media.
+ */
+export const zMentionsHasMediaFilter = z.object({
+    type: z.enum(['has_media']),
+    value: z.boolean()
+});
+
+/**
+ * Keep posts with any of the given hooks.
+ */
+export const zMentionsHookFilter = z.object({
+    type: z.enum(['hook']),
+    operator: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * The metric lies in `[min, max]`. `min` greater than `max` is refused as
+ * request validation (422, `loc: ["body", "filters", ...]`).
+ */
+export const zMentionsInRangeOperator = z.object({
+    type: z.enum(['in_range']),
+    min: z.number(),
+    max: z.number()
+});
+
+/**
+ * Operators of a keyword filter.
+ */
+export const zMentionsKeywordOperator = z.enum(['is', 'is_not']);
+
+/**
+ * Keep (or drop) posts containing a keyword of at most 2 words.
+ */
+export const zMentionsKeywordFilter = z.object({
+    type: z.enum(['keyword']),
+    operator: zMentionsKeywordOperator,
+    value: z.string().regex(/^\S+( \S+)?$/)
+});
+
+/**
+ * The metric is less than `value`.
+ */
+export const zMentionsLessThanOperator = z.object({
+    type: z.enum(['less_than']),
+    value: z.number()
+});
+
+/**
+ * The author of a post as shown on the platform.
+ */
+export const zMentionsMentionAuthor = z.object({
+    avatar: zCommonMedia.nullable(),
+    title: z.string(),
+    title_url: z.url(),
+    headline: z.string().nullable(),
+    headline_url: z.url().nullable()
+});
+
+/**
+ * A collection the mention belongs to.
+ */
+export const zMentionsMentionCollection = z.object({
+    id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    name: z.string()
+});
+
+/**
+ * A comment collected with the post.
+ */
+export const zMentionsMentionComment = z.object({
+    id: z.string(),
+    author_username: z.string(),
+    body: z.string(),
+    num_likes: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    num_replies: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp
+});
+
+/**
+ * A dataset the mention belongs to.
+ */
+export const zMentionsMentionDataset = z.object({
+    id: z.string(),
+    name: z.string().nullable()
+});
+
+/**
+ * Sort keys of the mentions list.
+ */
+export const zMentionsMentionSort = z.enum([
+    'date',
+    'likes',
+    'engagement_rate',
+    'views',
+    'comments',
+    'shares',
+    'sentiment_score',
+    'dataset_run_at'
+]);
+
+/**
+ * The test a `mentioned_brands` filter applies, tagged by `type`.
+ */
+export const zMentionsMentionedBrandsOperator = z.discriminatedUnion('type', [
+    zMentionsBrandAnyOfOperator.extend({ type: z.literal('any_of') }),
+    zMentionsBrandEqualsOperator.extend({ type: z.literal('equals') }),
+    zMentionsBrandContainsOperator.extend({ type: z.literal('contains') })
+]);
+
+/**
+ * Keep posts by the brands they mention.
+ */
+export const zMentionsMentionedBrandsFilter = z.object({
+    type: z.enum(['mentioned_brands']),
+    operator: zMentionsMentionedBrandsOperator
+});
+
+/**
+ * What the request does.
+ * Decision D-MENTIONS-OPERATION: the seed shows only `select`, and it is the
+ * only value accepted.
+ */
+export const zMentionsMentionsOperation = z.enum(['select']);
+
+/**
+ * The test a `metric_change` filter applies, tagged by `type`.
+ * Decision D-METRIC-CHANGE-OPERATOR: the seed does not show the operators'
+ * inner shapes. Like `mentioned_brands`, `operator` is an object tagged by
+ * `type`: `greater_than {value}`, `less_than {value}`, `in_range {min, max}`,
+ * `changed_by {value}` (change since the previous run that saw the post).
+ */
+export const zMentionsMetricChangeOperator = z.discriminatedUnion('type', [
+    zMentionsGreaterThanOperator.extend({ type: z.literal('greater_than') }),
+    zMentionsLessThanOperator.extend({ type: z.literal('less_than') }),
+    zMentionsInRangeOperator.extend({ type: z.literal('in_range') }),
+    zMentionsChangedByOperator.extend({ type: z.literal('changed_by') })
+]);
+
+/**
+ * Keep posts whose metric passes the operator's test.
+ */
+export const zMentionsMetricChangeFilter = z.object({
+    type: z.enum(['metric_change']),
+    metric: zMentionsChangeMetric,
+    operator: zMentionsMetricChangeOperator
+});
+
+/**
+ * A decimal number written as a string, e.g. `"0.0412"` or `"-0.35"`.
+ */
+export const zMentionsNumericString = z.string().regex(/^-?\d+(\.\d+)?$/);
+
+/**
+ * Emotion scores, each a decimal string between 0 and 1.
+ */
+export const zMentionsMentionEmotions = z.object({
+    neutral: zMentionsNumericString,
+    joy: zMentionsNumericString,
+    sadness: zMentionsNumericString,
+    anger: zMentionsNumericString,
+    surprise: zMentionsNumericString,
+    fear: zMentionsNumericString,
+    disgust: zMentionsNumericString
+});
+
+/**
+ * Sentiment shares, each a decimal string between 0 and 1.
+ */
+export const zMentionsMentionSentiment = z.object({
+    negative: zMentionsNumericString,
+    neutral: zMentionsNumericString,
+    positive: zMentionsNumericString
+});
+
+/**
+ * State of one custom parameter's extraction for one mention.
+ */
+export const zMentionsParameterValueStatus = z.enum(['completed', 'failed']);
+
+/**
+ * One extracted custom parameter value.
+ * Decision D-PARAM-VALUE-STATUS: the seed does not list `status` values;
+ * they are `completed` and `failed` (a mention not yet visited by a run has
+ * no entry).
+ */
+export const zMentionsParameterValue = z.object({
+    value: z.union([
+        z.string(),
+        z.number(),
+        z.boolean()
+    ]).nullable(),
+    status: zMentionsParameterValueStatus,
+    computed_at: zCommonUnixSeconds
+});
+
+/**
+ * A mention's assignment to one item of a detected pattern.
+ */
+export const zMentionsPatternAssignment = z.object({
+    pattern_item_id: z.string(),
+    name: z.string(),
+    confidence: z.number().gte(0).lte(1)
+});
+
+/**
+ * Search mode of `q`.
+ * Decision D-SEARCH-MODE: the seed shows only `semantic`; the set is
+ * `semantic` (meaning-based, the default) and `keyword` (literal match).
+ */
+export const zMentionsSearchMode = z.enum(['semantic', 'keyword']);
+
+/**
+ * Sentiment labels.
+ */
+export const zMentionsSentimentLabel = z.enum([
+    'positive',
+    'negative',
+    'neutral'
+]);
+
+/**
+ * Keep posts whose dominant sentiment is one of `values`.
+ */
+export const zMentionsSentimentFilter = z.object({
+    type: z.enum(['sentiment']),
+    values: z.array(zMentionsSentimentLabel).min(1)
+});
+
+/**
+ * Keep posts from the listed sources.
+ */
+export const zMentionsSourceFilter = z.object({
+    type: z.enum(['source']),
+    values: z.array(zCommonSource).min(1)
+});
+
+/**
+ * A short analysed text, e.g. the hook of a video.
+ */
+export const zMentionsTextValue = z.object({
+    text: z.string()
+});
+
+/**
+ * A public social post. `(source, id)` identifies it; the same post may sit
+ * in several datasets.
+ *
+ * Decision D-MENTION-ANALYSIS-NULL: analysis fields are filled only when the
+ * matching `content_analysis_actions` entry ran on the parent run. They are
+ * always present and null when it did not run (an empty array or object
+ * means the analysis ran and found nothing). The analysis fields are
+ * `summary` (signal), `category` (content_category), `content_intention`
+ * (intent), `sentiment` and `sentiment_score` (sentiment), `emotions`,
+ * `tone_of_voice`, `narrative_structure`, `hook`, `cta`, `content_topics`
+ * (topics), `questions`, `mentioned_brands` and `entities`.
+ */
+export const zMentionsMention = z.object({
+    source: zCommonSource,
+    id: z.string(),
+    author: zMentionsMentionAuthor,
+    title: z.string(),
+    text: z.string(),
+    url: z.url(),
+    language: z.string(),
+    summary: z.string().nullable(),
+    category: z.string().nullable(),
+    content_intention: z.string().nullable(),
+    media: z.array(zCommonMedia),
+    num_views: z.int().gte(0),
+    num_likes: z.int().gte(0),
+    num_comments: z.int().gte(0),
+    num_shares: z.int().gte(0),
+    are_views_estimated: z.boolean(),
+    engagement_rate: zMentionsNumericString,
+    sentiment_score: zMentionsNumericString.nullable(),
+    sentiment: zMentionsMentionSentiment.nullable(),
+    emotions: zMentionsMentionEmotions.nullable(),
+    tone_of_voice: zMentionsTextValue.nullable(),
+    narrative_structure: zMentionsTextValue.nullable(),
+    hook: zMentionsTextValue.nullable(),
+    cta: zMentionsTextValue.nullable(),
+    content_topics: z.array(zMentionsTextValue).nullable(),
+    questions: z.array(zMentionsTextValue).nullable(),
+    mentioned_brands: z.array(z.string()).nullable(),
+    entities: z.array(z.string()).nullable(),
+    created_at: zCommonUnixSeconds,
+    dataset_run_at: zCommonUnixSeconds,
+    datasets: z.array(zMentionsMentionDataset),
+    collections: z.array(zMentionsMentionCollection),
+    comments: z.array(zMentionsMentionComment),
+    parameters: z.record(z.string(), zMentionsParameterValue),
+    pattern_assignments: z.record(z.string(), z.array(zMentionsPatternAssignment))
+});
+
+/**
+ * A page of mentions.
+ */
+export const zMentionsMentionPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zMentionsMention),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Keep posts with any of the given tones of voice.
+ */
+export const zMentionsToneOfVoiceFilter = z.object({
+    type: z.enum(['tone_of_voice']),
+    operator: z.enum(['any_of']),
+    values: z.array(z.string()).min(1)
+});
+
+/**
+ * One filter of the mentions taxonomy, tagged by `type`.
+ */
+export const zMentionsFilter = z.discriminatedUnion('type', [
+    zMentionsKeywordFilter.extend({ type: z.literal('keyword') }),
+    zMentionsSentimentFilter.extend({ type: z.literal('sentiment') }),
+    zMentionsMetricChangeFilter.extend({ type: z.literal('metric_change') }),
+    zMentionsSourceFilter.extend({ type: z.literal('source') }),
+    zMentionsContentTopicFilter.extend({ type: z.literal('content_topic') }),
+    zMentionsContentIntentionFilter.extend({ type: z.literal('content_intention') }),
+    zMentionsToneOfVoiceFilter.extend({ type: z.literal('tone_of_voice') }),
+    zMentionsHookFilter.extend({ type: z.literal('hook') }),
+    zMentionsCtaFilter.extend({ type: z.literal('cta') }),
+    zMentionsMentionedBrandsFilter.extend({ type: z.literal('mentioned_brands') }),
+    zMentionsCountryCodeFilter.extend({ type: z.literal('country_code') }),
+    zMentionsHasMediaFilter.extend({ type: z.literal('has_media') }),
+    zMentionsDominantEmotionFilter.extend({ type: z.literal('dominant_emotion') })
+]);
+
+/**
+ * Filters AND-ed together; 1-10 per group.
+ */
+export const zMentionsFilterGroup = z.array(zMentionsFilter).min(1).max(10);
+
+/**
+ * Body of `POST /v1/mentions`. Scope defaults to every dataset of the account.
+ * Decision D-FILTER-TOTAL: at most 10 filters in total across all groups. A
+ * total is not a JSON Schema bound, so both the outer and each inner array
+ * carry `maxItems: 10` (the generated zod rejects the obvious cases) and the
+ * server answers 422 with the validation body and `loc: ["body", "filters"]`
+ * when the groups together hold more than 10.
+ */
+export const zMentionsSearchMentionsBody = z.object({
+    dataset_ids: z.array(z.string()).optional(),
+    sources: z.array(zCommonSource).optional(),
+    q: z.string().optional(),
+    search_mode: zMentionsSearchMode.optional().default('semantic'),
+    operation: zMentionsMentionsOperation.optional().default('select'),
+    filters: z.array(zMentionsFilterGroup).max(10).optional(),
+    sort: zMentionsMentionSort.optional().default('date'),
+    order: zCommonSortOrder.optional().default('desc'),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: z.string().optional(),
+    post_refs: z.array(zCommonPostRef).optional(),
+    parameter_ids: z.array(z.string()).optional()
+});
+
+/**
+ * Body of `POST /v1/pattern_detections`.
+ * Decision D-PDR-BODY: the seed gives no bounds; `name` is 1-255 characters
+ * like other resource names and `research_question` 1-5000 characters like a
+ * search query.
+ */
+export const zPatternsCreatePatternDetectionBody = z.object({
+    dataset_id: z.string(),
+    name: zCommonResourceName,
+    research_question: z.string().min(1).max(5000)
+});
+
+/**
+ * 402 body of a pattern detection.
+ */
+export const zPatternsInsufficientCreditsPatternDetectionError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits_pattern_detection']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
+});
+
+/**
+ * 404 body for a pattern detection run.
+ */
+export const zPatternsPatternDetectionRunNotFoundError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['pattern_detection_run_not_found']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * Name of a pattern detection step.
+ * Decision D-PDR-STEPS: the seed shows `steps[]` without names; the steps are
+ * `clustering` (grouping the posts), `labeling` (titles, synopses and the
+ * summary) and `assignment` (writing `pattern_assignments` onto mentions).
+ */
+export const zPatternsPatternDetectionStepName = z.enum([
+    'clustering',
+    'labeling',
+    'assignment'
+]);
+
+/**
+ * One finished pattern detection step.
+ */
+export const zPatternsPatternDetectionStep = z.object({
+    name: zPatternsPatternDetectionStepName,
+    completed_at: zCommonUnixSeconds
+});
+
+/**
+ * Status envelope of a pattern detection run: `{type, steps[], error_message?}`.
+ * Decision D-PDR-STATES: states are `pending → working → completed | failed`
+ * (the seed shows only `pending` and `completed`); `steps` is always present
+ * (empty while pending). A failed run refunds its whole reservation.
+ */
+export const zPatternsPatternDetectionStatus = z.object({
+    type: zCommonRunStatusType,
+    steps: z.array(zPatternsPatternDetectionStep),
+    error_message: z.string().optional()
+});
+
+/**
+ * An asynchronous clustering of a dataset's posts into a pattern. Reserves
+ * one `post_processing` (0.5 units) per post of the dataset's most recent
+ * completed run; no partial runs.
+ */
+export const zPatternsPatternDetectionRun = z.object({
+    run_id: z.string(),
+    dataset_id: z.string(),
+    name: z.string(),
+    research_question: z.string(),
+    created_at: zCommonUnixSeconds,
+    status: zPatternsPatternDetectionStatus,
+    pattern_id: z.string().optional()
+});
+
+/**
+ * `{status, data: PatternDetectionRun}`.
+ */
+export const zPatternsPatternDetectionRunEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zPatternsPatternDetectionRun
+});
+
+/**
+ * One recurring theme of a pattern.
+ */
+export const zPatternsPatternItem = z.object({
+    item_id: z.string(),
+    title: z.string(),
+    synopsis: z.string(),
+    post_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * The result of a completed pattern detection: a summary plus its items.
+ * Decision D-PATTERN-SHAPE: the seed does not show the full fields; a pattern
+ * is `id`, `dataset_id`, `name`, `research_question`, `summary`, `items[]`.
+ */
+export const zPatternsPattern = z.object({
+    id: z.string(),
+    dataset_id: z.string(),
+    name: z.string(),
+    research_question: z.string(),
+    summary: z.string(),
+    items: z.array(zPatternsPatternItem)
+});
+
+/**
+ * `{status, data: Pattern}`.
+ */
+export const zPatternsPatternEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zPatternsPattern
+});
+
+/**
+ * An item expanded with its constituent posts.
+ * Decision D-PATTERN-ITEM-SHAPE: the expansion is the item's fields plus
+ * `post_refs[]` of `{id, source}`; resolve the posts through
+ * `POST /v1/mentions` with `post_refs`.
+ */
+export const zPatternsPatternItemDetail = z.object({
+    item_id: z.string(),
+    title: z.string(),
+    synopsis: z.string(),
+    post_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    post_refs: z.array(zCommonPostRef)
+});
+
+/**
+ * `{status, data: PatternItemDetail}`.
+ */
+export const zPatternsPatternItemDetailEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zPatternsPatternItemDetail
+});
+
+/**
+ * 404 body for a pattern.
+ */
+export const zPatternsPatternNotFoundError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['pattern_not_found']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 400 body: the dataset has no completed run, so there are no posts to cluster.
+ * Decision D-PDR-EMPTY: the seed does not say what happens when the dataset
+ * has no completed run (the charge counts that run's posts); the answer is
+ * 400 `nothing_to_analyze`, the code custom parameter runs use for the same
+ * situation.
+ */
+export const zPatternsPatternNothingToAnalyzeError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['nothing_to_analyze']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 402 body of a research preview.
+ */
+export const zPreviewsInsufficientCreditsResearchPreviewError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits_research_preview']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
+});
+
+/**
+ * One sampled post of a prompt preview.
+ * Decision D-PREVIEW-POST: the seed lists the fields without types;
+ * `headline` is null when the platform has no title for the post.
+ */
+export const zPreviewsPreviewPost = z.object({
+    position: z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    source: zCommonSource,
+    url: z.url(),
+    author_display_name: z.string(),
+    headline: z.string().nullable(),
+    relative_date: z.string(),
+    text: z.string(),
+    is_image_available: z.boolean()
+});
+
+/**
+ * A profile resolved by a `url` preview.
+ * Decision D-PREVIEW-PROFILE: the seed shows no fields for "the resolved
+ * profiles"; the minimal shape is `source`, `url`, `username`,
+ * `display_name`, `follower_count`, `is_verified`.
+ */
+export const zPreviewsPreviewProfile = z.object({
+    source: zCommonSource,
+    url: z.url(),
+    username: z.string(),
+    display_name: z.string().nullable(),
+    follower_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }).nullable(),
+    is_verified: z.boolean()
+});
+
+/**
+ * A profile URL to preview.
+ * Decision D-PREVIEW-URL-ITEM: the seed names `source_urls` without an item
+ * shape; an item is `{source, url}` of a profile page (the result lists
+ * resolved profiles).
+ */
+export const zPreviewsPreviewSourceUrl = z.object({
+    source: zCommonSource,
+    url: z.url()
+});
+
+/**
+ * A prompt preview over an absolute window (`date_since` plus `date_until`).
+ */
+export const zPreviewsPromptPreviewAbsoluteBody = z.object({
+    type: z.enum(['prompt']),
+    search_query: z.string().min(1).max(5000),
+    sources: z.array(zCommonSource).min(1),
+    date_since: zCommonCalendarDate,
+    date_until: zCommonCalendarDate,
+    time_filter: z.null().optional(),
+    language: zCommonLanguageTag.optional(),
+    country_code: zCommonCountryCode.optional()
+});
+
+/**
+ * Stored result of a `prompt` preview.
+ */
+export const zPreviewsPromptPreviewResult = z.object({
+    preview_id: z.string(),
+    type: z.enum(['prompt']),
+    estimated_number_of_results: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    posts: z.array(zPreviewsPreviewPost)
+});
+
+/**
+ * Relative time window of a prompt preview.
+ * Decision D-TIME-FILTER: the seed does not show the allowed values; they are
+ * `past_day`, `past_week`, `past_month`, `past_3_months`, `past_year`.
+ */
+export const zPreviewsTimeFilter = z.enum([
+    'past_day',
+    'past_week',
+    'past_month',
+    'past_3_months',
+    'past_year'
+]);
+
+/**
+ * A prompt preview over a relative window (`time_filter`).
+ */
+export const zPreviewsPromptPreviewRelativeBody = z.object({
+    type: z.enum(['prompt']),
+    search_query: z.string().min(1).max(5000),
+    sources: z.array(zCommonSource).min(1),
+    time_filter: zPreviewsTimeFilter,
+    date_since: z.null().optional(),
+    date_until: z.null().optional(),
+    language: zCommonLanguageTag.optional(),
+    country_code: zCommonCountryCode.optional()
+});
+
+/**
+ * Body of a `prompt` preview: exactly one time window.
+ * Decision D-PREVIEW-WINDOW: "exactly one time window" is part of the schema:
+ * a prompt body is one of two closed shapes, the relative one (`time_filter`
+ * required, `date_since`/`date_until` only null) and the absolute one (both
+ * dates required, `time_filter` only null). Both windows, neither, or an
+ * incomplete pair match no shape and answer 422 with the validation body.
+ * The generated zod therefore validates the request body with a plain union
+ * (`z.union`), not `z.discriminatedUnion`: zod cannot discriminate two shapes
+ * that share `type: "prompt"`. The preview *result* is a discriminated union.
+ * The two shapes are mutually exclusive by construction; the schema uses
+ * `anyOf` because linters cannot prove that from the schemas alone.
+ */
+export const zPreviewsPromptPreviewBody = z.union([
+    zPreviewsPromptPreviewRelativeBody,
+    zPreviewsPromptPreviewAbsoluteBody
+]);
+
+/**
+ * Body of a `url` preview.
+ */
+export const zPreviewsUrlPreviewBody = z.object({
+    type: z.enum(['url']),
+    source_urls: z.array(zPreviewsPreviewSourceUrl).min(1).max(100),
+    date_filter_since: zCommonCalendarDate.optional(),
+    date_filter_until: zCommonCalendarDate.optional(),
+    language: zCommonLanguageTag.optional(),
+    country_code: zCommonCountryCode.optional()
+});
+
+/**
+ * Body of `POST /v1/research_previews`, tagged by `type` (`prompt` or `url`).
+ */
+export const zPreviewsCreateResearchPreviewBody = z.union([
+    zPreviewsPromptPreviewBody,
+    zPreviewsUrlPreviewBody
+]);
+
+/**
+ * Stored result of a `url` preview.
+ * Decision D-PREVIEW-URL-LISTS: `failed_to_retrieve_profiles`,
+ * `non_existing_profiles` and `private_profiles` list the requested URLs
+ * (strings, as sent) that fell into each case; every requested URL is in
+ * exactly one of these lists or in `profiles`.
+ */
+export const zPreviewsUrlPreviewResult = z.object({
+    preview_id: z.string(),
+    type: z.enum(['url']),
+    profiles: z.array(zPreviewsPreviewProfile),
+    failed_to_retrieve_profiles: z.array(z.string()),
+    non_existing_profiles: z.array(z.string()),
+    private_profiles: z.array(z.string())
+});
+
+/**
+ * A stored research preview, tagged by `type`.
+ */
+export const zPreviewsResearchPreview = z.discriminatedUnion('type', [
+    zPreviewsPromptPreviewResult.extend({ type: z.literal('prompt') }),
+    zPreviewsUrlPreviewResult.extend({ type: z.literal('url') })
+]);
+
+/**
+ * `{status, data: ResearchPreview}`.
+ */
+export const zPreviewsResearchPreviewEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zPreviewsResearchPreview
+});
+
+/**
+ * An alert written by a tracking agent after a cycle.
+ * Decision D-TA-MESSAGE: the feed items are full messages: the summary fields
+ * plus the markdown `text` and `references[]`; there is no separate
+ * single-message endpoint.
+ */
+export const zTrackingAgentsAgentMessage = z.object({
+    message_id: z.string(),
+    agent_id: z.string(),
+    agent_name: z.string(),
+    created_at: zCommonUnixSeconds,
+    new_mention_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    comment_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    sentiment_score: z.number(),
+    short_preview_message: z.string(),
+    text: z.string(),
+    references: z.array(zCommonReference)
+});
+
+/**
+ * A page of agent messages, newest first.
+ */
+export const zTrackingAgentsAgentMessagePage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zTrackingAgentsAgentMessage),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * State of a tracking agent run.
+ * Decision D-TAR-STATES: `in_progress → completed | failed` (the seed shows
+ * only `in_progress`).
+ */
+export const zTrackingAgentsAgentRunStatusType = z.enum([
+    'in_progress',
+    'completed',
+    'failed'
+]);
+
+/**
+ * Status envelope of a tracking agent run.
+ */
+export const zTrackingAgentsAgentRunStatus = z.object({
+    type: zTrackingAgentsAgentRunStatusType
+});
+
+/**
+ * One cycle of a tracking agent, as started by a trigger.
+ */
+export const zTrackingAgentsAgentRun = z.object({
+    id: z.string(),
+    agent_id: z.string(),
+    created_at: zCommonUnixSeconds,
+    dataset_run_ids: z.array(z.string()),
+    status: zTrackingAgentsAgentRunStatus
+});
+
+/**
+ * `{status, data: AgentRun}`.
+ */
+export const zTrackingAgentsAgentRunEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zTrackingAgentsAgentRun
+});
+
+/**
+ * A 24-hour `HH:MM` time of day, `00:00` to `23:59` (so `25:99` is refused).
+ * Decision D-TA-SCHEDULE-TZ: the seed names no time zone; schedule times are UTC.
+ */
+export const zTrackingAgentsClockTime = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+
+/**
+ * Run every day at `time` (UTC).
+ */
+export const zTrackingAgentsDailySchedule = z.object({
+    frequency: z.enum(['daily']),
+    time: zTrackingAgentsClockTime
+});
+
+/**
+ * 400 body: none of the agent's datasets has a prompt or URL query to repeat.
+ */
+export const zTrackingAgentsDatasetHasNoQueriesError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['dataset_has_no_queries']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 402 body: the balance cannot fund the cycle's reservation.
+ */
+export const zTrackingAgentsInsufficientCreditsTriggerError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['insufficient_credits']),
+    detail: zCommonInsufficientCreditsDetail,
+    transient: z.literal(false)
+});
+
+/**
+ * An alert destination attached to a tracking agent.
+ * Decision D-TA-INTEGRATION: the seed does not show the item shape; it is the
+ * minimal `{id, type}`. Integrations are configured in the web app; the API only
+ * attaches them by id (`integration_ids`). Delivery formats are out of the
+ * contract (see the Events section of the seed).
+ */
+export const zTrackingAgentsIntegration = z.object({
+    id: z.string(),
+    type: z.string()
+});
+
+/**
+ * 409 body: the account holds as many tracking agents as its plan allows.
+ * Decision D-TA-LIMIT: the cap is the plan's `plan.limits.tracking_agents`
+ * (reported by `GET /v1/me`); soft-deleted agents do not count.
+ */
+export const zTrackingAgentsTrackingAgentLimitReachedError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['tracking_agent_limit_reached']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * 409 body: a cycle of this agent is in progress.
+ */
+export const zTrackingAgentsTrackingAgentRunInProgressError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['tracking_agent_run_in_progress']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * A day of the week, lowercase.
+ */
+export const zTrackingAgentsWeekday = z.enum([
+    'monday',
+    'tuesday',
+    'wednesday',
+    'thursday',
+    'friday',
+    'saturday',
+    'sunday'
+]);
+
+/**
+ * Run once a week on `day` at `time` (UTC).
+ */
+export const zTrackingAgentsWeeklySchedule = z.object({
+    frequency: z.enum(['weekly']),
+    day: zTrackingAgentsWeekday,
+    time: zTrackingAgentsClockTime
+});
+
+/**
+ * When a tracking agent runs, tagged by `frequency`.
+ * Decision D-TA-SCHEDULE: the seed's `{frequency, time, day?}` becomes a
+ * discriminated union: `daily {time}` and `weekly {day, time}`. These are the
+ * only frequencies; `day` on a daily schedule or a missing `day` on a weekly
+ * one is a 422.
+ */
+export const zTrackingAgentsSchedule = z.discriminatedUnion('frequency', [
+    zTrackingAgentsDailySchedule.extend({ frequency: z.literal('daily') }),
+    zTrackingAgentsWeeklySchedule.extend({ frequency: z.literal('weekly') })
+]);
+
+/**
+ * Body of `POST /v1/tracking_agents`.
+ * Decision D-TA-CREATE: `name`, `instructions`, `dataset_ids` (at least one) and
+ * `schedule` are required; `integration_ids` defaults to none, `count` to 200
+ * (20-1000) and `num_comments_per_post` to 10 (0-100), the dataset-run bounds
+ * and defaults. A cycle charges 1 unit (mention) per mention collected, reserved
+ * as `count` per dataset.
+ */
+export const zTrackingAgentsCreateTrackingAgentBody = z.object({
+    name: zCommonResourceName,
+    instructions: z.string(),
+    dataset_ids: z.array(z.string()).min(1),
+    integration_ids: z.array(z.string()).optional().default([]),
+    count: z.int().gte(20).lte(1000).optional().default(200),
+    num_comments_per_post: z.int().gte(0).lte(100).optional().default(10),
+    schedule: zTrackingAgentsSchedule
+});
+
+/**
+ * A tracking agent: re-scrapes the queries of its datasets on a schedule and
+ * writes an alert message after each cycle.
+ */
+export const zTrackingAgentsTrackingAgent = z.object({
+    id: z.string(),
+    name: zCommonResourceName,
+    instructions: z.string(),
+    dataset_ids: z.array(z.string()),
+    integrations: z.array(zTrackingAgentsIntegration),
+    count: z.int().gte(20).lte(1000),
+    num_comments_per_post: z.int().gte(0).lte(100),
+    schedule: zTrackingAgentsSchedule,
+    paused: z.boolean(),
+    last_run_at: zCommonUnixSeconds.nullable(),
+    next_run_at: zCommonUnixSeconds.nullable(),
+    created_at: zCommonUnixSeconds,
+    updated_at: zCommonUnixSeconds
+});
+
+/**
+ * `{status, data: TrackingAgent}`.
+ */
+export const zTrackingAgentsTrackingAgentEnvelope = z.object({
+    status: z.enum(['success']),
+    data: zTrackingAgentsTrackingAgent
+});
+
+/**
+ * A page of tracking agents.
+ */
+export const zTrackingAgentsTrackingAgentPage = z.object({
+    status: z.enum(['success']),
+    data: z.array(zTrackingAgentsTrackingAgent),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Body of `PATCH /v1/tracking_agents/{agent_id}`: a partial update.
+ * Decision D-TA-PATCH: updatable are `name`, `instructions`, `dataset_ids`,
+ * `integration_ids`, `count`, `num_comments_per_post` and `schedule` (a new
+ * schedule replaces the old one whole); `paused` changes only through pause
+ * and resume. An empty body is a no-op returning the current agent. Changes
+ * apply from the next cycle; a cycle in progress is not affected.
+ */
+export const zTrackingAgentsUpdateTrackingAgentBody = z.object({
+    name: zCommonResourceName.optional(),
+    instructions: z.string().optional(),
+    dataset_ids: z.array(z.string()).min(1).optional(),
+    integration_ids: z.array(z.string()).optional(),
+    count: z.int().gte(20).lte(1000).optional(),
+    num_comments_per_post: z.int().gte(0).lte(100).optional(),
+    schedule: zTrackingAgentsSchedule.optional()
+});
+
+/**
+ * A name-only container of audience profiles. Runs in one container may
+ * target different source datasets. Soft-deleted audience datasets are
+ * excluded from lists and cannot be read by id.
+ */
+export const zAudiencesAudienceDatasetWritable = z.object({
+    name: zCommonResourceName,
+    profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * `{status, data: AudienceDataset}`.
+ */
+export const zAudiencesAudienceDatasetEnvelopeWritable = z.object({
+    status: z.enum(['success']),
+    data: zAudiencesAudienceDatasetWritable
+});
+
+/**
+ * A page of audience datasets, sorted by `created_at`.
+ */
+export const zAudiencesAudienceDatasetPageWritable = z.object({
+    status: z.enum(['success']),
+    data: z.array(zAudiencesAudienceDatasetWritable),
+    has_next: z.boolean(),
+    cursor: z.string().nullable()
 });
 
 /**
@@ -441,14 +2798,301 @@ export const zDatasetsDatasetPageWritable = z.object({
 });
 
 /**
+ * Id of a chat of the calling seat (`ch_` prefix).
+ */
+export const zAssistantChatIdParam = z.string();
+
+/**
+ * Id of a message of the chat (`msg_` prefix).
+ */
+export const zAssistantMessageIdParam = z.string();
+
+/**
+ * Id of an audience dataset of the caller's account (`ad_` prefix).
+ */
+export const zAudiencesAudienceDatasetIdParam = z.string();
+
+/**
+ * Id of an audience run of that audience dataset (`adr_` prefix).
+ */
+export const zAudiencesAudienceRunIdParam = z.string();
+
+/**
  * `asc` or `desc`; default `desc`.
  */
 export const zCommonOrderQuery = zCommonSortOrder.default('desc');
 
 /**
+ * Id of a custom parameter of the caller's account (`cp_` prefix).
+ */
+export const zCustomParametersCustomParameterIdParam = z.string();
+
+/**
+ * Id of a run of that parameter (`cpr_` prefix).
+ * Decision D-CPR-UNKNOWN-RUN: an unknown or foreign run id under a known
+ * parameter, or a run of another parameter, is 404 `custom_parameter_not_found`
+ * (the only 404 code the seed lists for this endpoint); `detail` says which id
+ * was not found.
+ */
+export const zCustomParametersCustomParameterRunIdParam = z.string();
+
+/**
  * Id of a dataset of the caller's account (`ds_` prefix).
  */
 export const zDatasetsDatasetIdParam = z.string();
+
+/**
+ * Id of a run of the dataset (`dsr_` prefix).
+ */
+export const zDatasetsDatasetRunIdParam = z.string();
+
+/**
+ * Id of a pattern detection run of the caller's account (`pdr_` prefix).
+ */
+export const zPatternsPatternDetectionRunIdParam = z.string();
+
+/**
+ * Id of a pattern of the caller's account (`pt_` prefix).
+ */
+export const zPatternsPatternIdParam = z.string();
+
+/**
+ * Id of an item of that pattern.
+ */
+export const zPatternsPatternItemIdParam = z.string();
+
+/**
+ * Id of a stored research preview of the caller's account.
+ */
+export const zPreviewsPreviewIdParam = z.string();
+
+/**
+ * Id of a tracking agent of the caller's account (`ta_` prefix).
+ */
+export const zTrackingAgentsAgentIdParam = z.string();
+
+export const zAskAskBody = zAssistantAskBody;
+
+/**
+ * 202: the work was accepted and runs asynchronously.
+ */
+export const zAskAskResponse = zAssistantAskAcceptedEnvelope;
+
+export const zAudienceDatasetsListQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAudienceDatasetsListResponse = zAudiencesAudienceDatasetPage;
+
+export const zAudienceDatasetsCreateBody = zAudiencesCreateAudienceDatasetBody;
+
+/**
+ * 201: the resource was created.
+ */
+export const zAudienceDatasetsCreateResponse = zAudiencesAudienceDatasetCreatedEnvelope;
+
+export const zAudienceDatasetsDeletePath = z.object({
+    audience_dataset_id: z.string()
+});
+
+/**
+ * 204 with an empty body.
+ * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+ */
+export const zAudienceDatasetsDeleteResponse = z.void();
+
+export const zAudienceDatasetsReadPath = z.object({
+    audience_dataset_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAudienceDatasetsReadResponse = zAudiencesAudienceDatasetEnvelope;
+
+export const zAudienceDatasetsUpdateBody = zAudiencesUpdateAudienceDatasetBody;
+
+export const zAudienceDatasetsUpdatePath = z.object({
+    audience_dataset_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAudienceDatasetsUpdateResponse = zAudiencesAudienceDatasetEnvelope;
+
+export const zAudienceDatasetsListRunsPath = z.object({
+    audience_dataset_id: z.string()
+});
+
+export const zAudienceDatasetsListRunsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAudienceDatasetsListRunsResponse = zAudiencesAudienceRunPage;
+
+export const zAudienceDatasetsCreateRunBody = zAudiencesCreateAudienceRunBody;
+
+export const zAudienceDatasetsCreateRunPath = z.object({
+    audience_dataset_id: z.string()
+});
+
+/**
+ * 202: the work was accepted and runs asynchronously.
+ */
+export const zAudienceDatasetsCreateRunResponse = zAudiencesAudienceRunCreatedEnvelope;
+
+export const zAudienceDatasetsReadRunPath = z.object({
+    audience_dataset_id: z.string(),
+    run_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAudienceDatasetsReadRunResponse = zAudiencesAudienceRunEnvelope;
+
+export const zAudienceProfilesSearchBody = zAudiencesSearchAudienceProfilesBody;
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAudienceProfilesSearchResponse = zAudiencesAudienceProfilePage;
+
+export const zChatsReadPath = z.object({
+    chat_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zChatsReadResponse = zAssistantChatEnvelope;
+
+export const zChatsListMessagesPath = z.object({
+    chat_id: z.string()
+});
+
+export const zChatsListMessagesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(25),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zChatsListMessagesResponse = zAssistantChatMessagePage;
+
+export const zChatsReadMessagePath = z.object({
+    chat_id: z.string(),
+    message_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zChatsReadMessageResponse = zAssistantChatMessageStatusEnvelope;
+
+export const zCustomParametersListQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zCustomParametersListResponse = zCustomParametersCustomParameterPage;
+
+export const zCustomParametersCreateBody = zCustomParametersCreateCustomParameterBody;
+
+/**
+ * 201: the resource was created.
+ */
+export const zCustomParametersCreateResponse = zCustomParametersCustomParameterEnvelope;
+
+export const zCustomParametersPreviewBody = zCustomParametersCustomParameterPreviewBody;
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zCustomParametersPreviewResponse = zCustomParametersCustomParameterPreviewEnvelope;
+
+export const zCustomParametersDeletePath = z.object({
+    parameter_id: z.string()
+});
+
+/**
+ * 204 with an empty body.
+ * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+ */
+export const zCustomParametersDeleteResponse = z.void();
+
+export const zCustomParametersReadPath = z.object({
+    parameter_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zCustomParametersReadResponse = zCustomParametersCustomParameterEnvelope;
+
+export const zCustomParametersUpdateBody = zCustomParametersUpdateCustomParameterBody;
+
+export const zCustomParametersUpdatePath = z.object({
+    parameter_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zCustomParametersUpdateResponse = zCustomParametersCustomParameterEnvelope;
+
+export const zCustomParametersListRunsPath = z.object({
+    parameter_id: z.string()
+});
+
+export const zCustomParametersListRunsQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zCustomParametersListRunsResponse = zCustomParametersCustomParameterRunPage;
+
+export const zCustomParametersCreateRunBody = zCustomParametersCreateCustomParameterRunBody;
+
+export const zCustomParametersCreateRunPath = z.object({
+    parameter_id: z.string()
+});
+
+/**
+ * 202: the work was accepted and runs asynchronously.
+ */
+export const zCustomParametersCreateRunResponse = zCustomParametersCustomParameterRunAcceptedEnvelope;
+
+export const zCustomParametersReadRunPath = z.object({
+    parameter_id: z.string(),
+    run_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zCustomParametersReadRunResponse = zCustomParametersCustomParameterRunEnvelope;
 
 export const zDatasetsListQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
@@ -497,3 +3141,208 @@ export const zDatasetsUpdatePath = z.object({
  * 200 with rate-limit headers and a JSON body.
  */
 export const zDatasetsUpdateResponse = zDatasetsDatasetEnvelope;
+
+export const zDatasetRunsListPath = z.object({
+    dataset_id: z.string()
+});
+
+export const zDatasetRunsListQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zDatasetRunsListResponse = zDatasetsDatasetRunPage;
+
+export const zDatasetRunsCreateBody = zDatasetsCreateDatasetRunBody;
+
+export const zDatasetRunsCreatePath = z.object({
+    dataset_id: z.string()
+});
+
+/**
+ * 202: the work was accepted and runs asynchronously.
+ */
+export const zDatasetRunsCreateResponse = zDatasetsDatasetRunCreatedEnvelope;
+
+export const zDatasetRunsReadPath = z.object({
+    dataset_id: z.string(),
+    run_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zDatasetRunsReadResponse = zDatasetsDatasetRunEnvelope;
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAccountReadResponse = zAccountMeEnvelope;
+
+export const zAccountUsageHistoryQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(25),
+    cursor: z.string().optional()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zAccountUsageHistoryResponse = zAccountUsageHistoryPage;
+
+export const zMentionsSearchBody = zMentionsSearchMentionsBody;
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zMentionsSearchResponse = zMentionsMentionPage;
+
+export const zPatternDetectionsCreateBody = zPatternsCreatePatternDetectionBody;
+
+/**
+ * 202: the work was accepted and runs asynchronously.
+ */
+export const zPatternDetectionsCreateResponse = zPatternsPatternDetectionRunEnvelope;
+
+export const zPatternDetectionsReadPath = z.object({
+    run_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zPatternDetectionsReadResponse = zPatternsPatternDetectionRunEnvelope;
+
+export const zPatternsReadPath = z.object({
+    pattern_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zPatternsReadResponse = zPatternsPatternEnvelope;
+
+export const zPatternsReadItemPath = z.object({
+    pattern_id: z.string(),
+    item_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zPatternsReadItemResponse = zPatternsPatternItemDetailEnvelope;
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zPricingReadResponse = zAccountPricesEnvelope;
+
+export const zResearchPreviewsCreateBody = zPreviewsCreateResearchPreviewBody;
+
+/**
+ * 201: the resource was created.
+ */
+export const zResearchPreviewsCreateResponse = zPreviewsResearchPreviewEnvelope;
+
+export const zResearchPreviewsReadPath = z.object({
+    preview_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zResearchPreviewsReadResponse = zPreviewsResearchPreviewEnvelope;
+
+export const zTrackingAgentsListQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional(),
+    order: zCommonSortOrder.optional().default('desc')
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zTrackingAgentsListResponse = zTrackingAgentsTrackingAgentPage;
+
+export const zTrackingAgentsCreateBody = zTrackingAgentsCreateTrackingAgentBody;
+
+/**
+ * 201: the resource was created.
+ */
+export const zTrackingAgentsCreateResponse = zTrackingAgentsTrackingAgentEnvelope;
+
+export const zTrackingAgentsDeletePath = z.object({
+    agent_id: z.string()
+});
+
+/**
+ * 204 with an empty body.
+ * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+ */
+export const zTrackingAgentsDeleteResponse = z.void();
+
+export const zTrackingAgentsReadPath = z.object({
+    agent_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zTrackingAgentsReadResponse = zTrackingAgentsTrackingAgentEnvelope;
+
+export const zTrackingAgentsUpdateBody = zTrackingAgentsUpdateTrackingAgentBody;
+
+export const zTrackingAgentsUpdatePath = z.object({
+    agent_id: z.string()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zTrackingAgentsUpdateResponse = zTrackingAgentsTrackingAgentEnvelope;
+
+export const zTrackingAgentsListMessagesPath = z.object({
+    agent_id: z.string()
+});
+
+export const zTrackingAgentsListMessagesQuery = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(25),
+    cursor: z.string().optional()
+});
+
+/**
+ * 200 with rate-limit headers and a JSON body.
+ */
+export const zTrackingAgentsListMessagesResponse = zTrackingAgentsAgentMessagePage;
+
+export const zTrackingAgentsPausePath = z.object({
+    agent_id: z.string()
+});
+
+/**
+ * 204 with an empty body.
+ * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+ */
+export const zTrackingAgentsPauseResponse = z.void();
+
+export const zTrackingAgentsResumePath = z.object({
+    agent_id: z.string()
+});
+
+/**
+ * 204 with an empty body.
+ * Decision D-EMPTY-204: every empty-body success (deletes, pause, resume) is 204.
+ */
+export const zTrackingAgentsResumeResponse = z.void();
+
+export const zTrackingAgentsTriggerPath = z.object({
+    agent_id: z.string()
+});
+
+/**
+ * 202: the work was accepted and runs asynchronously.
+ */
+export const zTrackingAgentsTriggerResponse = zTrackingAgentsAgentRunEnvelope;
