@@ -1,0 +1,75 @@
+// The Prism mock, started exactly as `npm run mock` starts it (on a free
+// port): it must boot without warnings and answer every GET with the example
+// the contract documents for it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { deref, loadDocument, operationsOf } from "./document.js";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const doc = loadDocument();
+const gets = operationsOf(doc).filter((o) => o.method === "get");
+let prism: ChildProcess;
+let port = 0;
+let log = "";
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitUntilUp(url: string): Promise<void> {
+  for (let attempt = 0; attempt < 120; attempt++) {
+    try {
+      await fetch(url, { headers: { "x-api-key": "sl_test_mock" } });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`Prism did not start:\n${log}`);
+}
+
+/** The path with every `{param}` replaced by the value of the first example, or a placeholder. */
+function concretePath(path: string): string {
+  return path.replace(/\{([^}]+)\}/g, (_, name: string) => `${name.replace(/_id$/, "")}_example`);
+}
+
+beforeAll(async () => {
+  port = await freePort();
+  prism = spawn(`${root}node_modules/.bin/prism`, ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(port)], {
+    cwd: root,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  prism.stdout!.on("data", (d) => (log += d));
+  prism.stderr!.on("data", (d) => (log += d));
+  await waitUntilUp(`http://127.0.0.1:${port}/v1/prices`);
+});
+
+afterAll(() => {
+  prism?.kill("SIGTERM");
+});
+
+describe("Prism mock", () => {
+  it("starts without warnings or errors", () => {
+    const startup = log.split("\n").filter((l) => /warn|error/i.test(l));
+    expect(startup).toEqual([]);
+  });
+
+  it.each(gets.map((g) => [g.path, g] as const))("GET %s answers its documented example", async (_, g) => {
+    const res = await fetch(`http://127.0.0.1:${port}${concretePath(g.path)}`, { headers: { "x-api-key": "sl_test_mock" } });
+    expect(res.status).toBe(200);
+    const media = deref(doc, g.operation.responses["200"]).content["application/json"];
+    const examples = Object.values<any>(media.examples ?? {}).map((e) => e.value);
+    expect(examples.length).toBeGreaterThan(0);
+    expect(examples).toContainEqual(await res.json());
+    expect(res.headers.get("ratelimit-limit")).not.toBeNull();
+  });
+});
