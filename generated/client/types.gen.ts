@@ -924,7 +924,7 @@ export type AudiencesAudienceDataset = {
     /**
      * Opaque id with the `ad_` prefix.
      */
-    readonly id: string;
+    id: string;
     /**
      * 1-255 characters.
      */
@@ -2699,7 +2699,7 @@ export type DatasetsDataset = {
     /**
      * Opaque id with the `ds_` prefix.
      */
-    readonly id: string;
+    id: string;
     /**
      * 1-255 characters, or null when unnamed.
      */
@@ -3132,6 +3132,1228 @@ export type DatasetsUrlSearchQuery = {
      */
     source_urls: Array<DatasetsSourceUrl>;
 };
+
+/**
+ * Arguments of `svc__ask`: start an assistant turn. The same turn as
+ * `POST /v1/ask`, with the message in `prompt` and the context flattened.
+ * Decision D-MCP-ASK-AUTH: one seed page says `ask` requires OAuth, the tool
+ * reference says either method works; `svc__ask` accepts both `x-api-key`
+ * and a bearer token, like every other tool.
+ */
+export type McpAskArgs = {
+    /**
+     * The question or instruction, markdown allowed; must not be empty.
+     */
+    prompt: string;
+    /**
+     * Chat to continue (`ch_` prefix); omit to start a new chat.
+     */
+    chat_id?: string;
+    /**
+     * Datasets the assistant may consult; omit to allow every dataset of the account.
+     */
+    dataset_ids?: Array<string>;
+    /**
+     * Posts to discuss, at most 50.
+     */
+    post_refs?: Array<CommonPostRef>;
+};
+
+/**
+ * Result of `svc__ask`, returned at once: the turn is working. Poll it with
+ * `svc__get_message`. A spent balance answers ToolError
+ * `insufficient_credits_ask` / 402 and starts nothing.
+ */
+export type McpAskResult = {
+    /**
+     * The chat of the turn (`ch_`), new or continued.
+     */
+    chat_id: string;
+    /**
+     * The assistant message being produced (`msg_`).
+     */
+    message_id: string;
+    /**
+     * Always `working`: no reply text yet.
+     */
+    status: 'working';
+};
+
+/**
+ * Catalogue entry of `svc__ask`.
+ */
+export type McpAskTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__ask';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpAskArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpAskResult;
+};
+
+/**
+ * A way of presenting a bearer token (RFC 6750).
+ */
+export type McpBearerMethod = 'header' | 'body' | 'query';
+
+/**
+ * One content block of a settled assistant turn.
+ * A `render: false` block already carries its markdown in `text`; a
+ * `render: true` block must be fetched with `svc__render`. Hosts without
+ * widget support receive plain markdown blocks only.
+ *
+ * Decision D-MCP-BLOCK: `text` is present exactly when `render` is false, and
+ * `render` is true exactly for `openui` blocks; the seed only says that a
+ * `render: false` block carries its text.
+ */
+export type McpBlock = {
+    /**
+     * Id of the block, unique within its message; pass it to `svc__render`.
+     */
+    block_id: string;
+    /**
+     * `text` (markdown) or `openui` (widget).
+     */
+    type: McpBlockType;
+    /**
+     * Whether the block needs `svc__render` to be shown.
+     */
+    render: boolean;
+    /**
+     * Markdown of a `render: false` block; absent on `render: true` blocks.
+     */
+    text?: string;
+};
+
+/**
+ * Kind of a content block of an assistant turn.
+ */
+export type McpBlockType = 'text' | 'openui';
+
+/**
+ * Arguments of `svc__get_audience_dataset`.
+ */
+export type McpGetAudienceDatasetArgs = {
+    /**
+     * The audience dataset (`ad_`).
+     */
+    audience_dataset_id: string;
+};
+
+/**
+ * Result of `svc__get_audience_dataset`: the REST AudienceDataset. A missing,
+ * foreign or soft-deleted audience dataset answers ToolError
+ * `audience_dataset_not_found` / 404.
+ */
+export type McpGetAudienceDatasetResult = {
+    /**
+     * Opaque id with the `ad_` prefix.
+     */
+    id: string;
+    /**
+     * 1-255 characters.
+     */
+    name: CommonResourceName;
+    /**
+     * Profiles collected into this audience dataset across all its runs.
+     */
+    profile_count: number;
+    /**
+     * When the audience dataset was created.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the audience dataset last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * Arguments of `svc__get_audience_dataset_run`.
+ */
+export type McpGetAudienceDatasetRunArgs = {
+    /**
+     * The parent audience dataset (`ad_`).
+     */
+    audience_dataset_id: string;
+    /**
+     * The audience run (`adr_`).
+     */
+    run_id: string;
+};
+
+/**
+ * Result of `svc__get_audience_dataset_run`: the REST AudienceRun, whose
+ * `status` is the REST run status envelope `{type, steps?, error_message?}`.
+ * An unknown audience dataset or run answers ToolError
+ * `audience_dataset_not_found` / 404.
+ */
+export type McpGetAudienceDatasetRunResult = {
+    /**
+     * Opaque id with the `adr_` prefix.
+     */
+    id: string;
+    /**
+     * Parent audience dataset (`ad_`).
+     */
+    audience_dataset_id: string;
+    /**
+     * Dataset (`ds_`) whose posts the profiles are derived from.
+     */
+    source_dataset_id: string;
+    /**
+     * Status envelope `{type, steps?, error_message?}`.
+     */
+    status: CommonRunStatus;
+    /**
+     * Profiles collected by this run so far.
+     */
+    profile_count: number;
+    /**
+     * The requested `total_profile_count`. The run stops early when the source
+     * has fewer distinct authors and commenters than this.
+     */
+    target_profile_count: number;
+    /**
+     * When the run was accepted.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the run last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * Catalogue entry of `svc__get_audience_dataset_run`.
+ */
+export type McpGetAudienceDatasetRunTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_audience_dataset_run';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetAudienceDatasetRunArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetAudienceDatasetRunResult;
+};
+
+/**
+ * Catalogue entry of `svc__get_audience_dataset`.
+ */
+export type McpGetAudienceDatasetTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_audience_dataset';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetAudienceDatasetArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetAudienceDatasetResult;
+};
+
+/**
+ * Arguments of `svc__get_dataset`.
+ */
+export type McpGetDatasetArgs = {
+    /**
+     * The dataset (`ds_`).
+     */
+    dataset_id: string;
+};
+
+/**
+ * Result of `svc__get_dataset`: the REST Dataset. A missing, foreign or
+ * soft-deleted dataset answers ToolError `dataset_not_found` / 404.
+ */
+export type McpGetDatasetResult = {
+    /**
+     * Opaque id with the `ds_` prefix.
+     */
+    id: string;
+    /**
+     * 1-255 characters, or null when unnamed.
+     */
+    name: CommonResourceName | null;
+    /**
+     * Posts counted once per (source, post id) across all runs.
+     */
+    mentions_count: number;
+    /**
+     * Rounded sum, over the unique posts, of the largest stored extrapolation
+     * coefficient; a post without one counts 1; an empty dataset gives 0. No
+     * provider is asked again to compute it.
+     */
+    estimated_mentions_count: number;
+    /**
+     * Mentions that carry at least one image.
+     */
+    images_count: number;
+    /**
+     * Mentions that carry at least one video.
+     */
+    videos_count: number;
+    /**
+     * When the dataset was created.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the dataset last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+    /**
+     * Link to the dataset in the web app.
+     */
+    url: string;
+};
+
+/**
+ * Arguments of `svc__get_dataset_run`.
+ */
+export type McpGetDatasetRunArgs = {
+    /**
+     * The parent dataset (`ds_`).
+     */
+    dataset_id: string;
+    /**
+     * The run (`dsr_`).
+     */
+    run_id: string;
+};
+
+/**
+ * Result of `svc__get_dataset_run`: the REST DatasetRun, whose `status` is the
+ * REST run status envelope `{type, steps?, error_message?}`. An unknown
+ * dataset or run answers ToolError `dataset_not_found` / 404.
+ */
+export type McpGetDatasetRunResult = {
+    /**
+     * Opaque id with the `dsr_` prefix (Decision D-ID-PREFIX: one seed passage says `dr_`; ids are opaque).
+     */
+    id: string;
+    /**
+     * The parent dataset (`ds_`).
+     */
+    dataset_id: string;
+    /**
+     * Status envelope `{type, steps?, error_message?}`.
+     */
+    status: CommonRunStatus;
+    /**
+     * Echo of the request.
+     */
+    params: DatasetsDatasetRunParams;
+    /**
+     * Mentions collected by this run.
+     */
+    mentions_count: number;
+    /**
+     * Of those, mentions the dataset did not hold before.
+     */
+    new_mentions_count: number;
+    /**
+     * Collected mentions carrying at least one image.
+     */
+    images_count: number;
+    /**
+     * Collected mentions carrying at least one video.
+     */
+    videos_count: number;
+    /**
+     * When the run was accepted.
+     */
+    created_at: CommonIsoTimestamp;
+    /**
+     * When the run last changed.
+     */
+    updated_at: CommonIsoTimestamp;
+};
+
+/**
+ * Catalogue entry of `svc__get_dataset_run`.
+ */
+export type McpGetDatasetRunTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_dataset_run';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetDatasetRunArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetDatasetRunResult;
+};
+
+/**
+ * Catalogue entry of `svc__get_dataset`.
+ */
+export type McpGetDatasetTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_dataset';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetDatasetArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetDatasetResult;
+};
+
+/**
+ * Arguments of `svc__get_me`: none, an empty object.
+ * Decision D-MCP-NO-ARGS: a tool without arguments still has a named args
+ * model; its schema is `{type: object}` and the generated zod accepts any
+ * object (extra keys are ignored).
+ */
+export type McpGetMeArgs = {
+    [key: string]: unknown;
+};
+
+/**
+ * Result of `svc__get_me`: the REST Me (the calling seat with its account, plan, members, teams and usage).
+ */
+export type McpGetMeResult = {
+    /**
+     * The seat's user id.
+     */
+    id: string;
+    /**
+     * The account (resource scope shared by the team).
+     */
+    account_id: string;
+    /**
+     * The seat's email.
+     */
+    email: string;
+    /**
+     * The seat's display name.
+     */
+    name: string;
+    /**
+     * The team's name.
+     */
+    team_name: string;
+    /**
+     * When the seat was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * Seats and pending invitations of the account.
+     */
+    members: Array<AccountAccountMember>;
+    /**
+     * Teams the caller belongs to.
+     */
+    teams: Array<AccountTeam>;
+    /**
+     * The plan.
+     */
+    plan: AccountPlan;
+    /**
+     * Balance and usage.
+     */
+    usage: AccountUsage;
+};
+
+/**
+ * Catalogue entry of `svc__get_me`.
+ */
+export type McpGetMeTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_me';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetMeArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetMeResult;
+};
+
+/**
+ * Arguments of `svc__get_message`: read (long-poll) an assistant turn.
+ */
+export type McpGetMessageArgs = {
+    /**
+     * The chat (`ch_`) returned by `svc__ask`.
+     */
+    chat_id: string;
+    /**
+     * The message (`msg_`) returned by `svc__ask`.
+     */
+    message_id: string;
+};
+
+/**
+ * Result of `svc__get_message`. The call long-polls: it holds up to about
+ * 45 seconds while the turn is `working` and returns as soon as it settles.
+ * `blocks` arrive only once the turn settles and are empty while `working`.
+ */
+export type McpGetMessageResult = {
+    /**
+     * The chat (`ch_`).
+     */
+    chat_id: string;
+    /**
+     * The assistant message (`msg_`).
+     */
+    message_id: string;
+    /**
+     * `working`, `completed` or `failed`.
+     */
+    status: McpTurnStatus;
+    /**
+     * Why the turn stopped: null while `working`, non-null once settled.
+     * Decision D-MCP-STOP-REASON: the value set is not shown, so it is an open
+     * string (e.g. `end_turn`, `error`); clients only test it for null.
+     */
+    stop_reason: string | null;
+    /**
+     * Content blocks in display order; empty while `working`.
+     */
+    blocks: Array<McpBlock>;
+};
+
+/**
+ * Catalogue entry of `svc__get_message`.
+ */
+export type McpGetMessageTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_message';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetMessageArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetMessageResult;
+};
+
+/**
+ * Arguments of `svc__get_pattern_detection_run`.
+ */
+export type McpGetPatternDetectionRunArgs = {
+    /**
+     * The pattern detection run (`pdr_`).
+     */
+    run_id: string;
+};
+
+/**
+ * Result of `svc__get_pattern_detection_run`: `{run_id, status, pattern_id}`,
+ * the three fields picked from the REST PatternDetectionRun.
+ * Decision D-MCP-PDR-RESULT: as in REST, `status` is the pattern detection
+ * status envelope and `pattern_id` is present only once `status.type` is
+ * `completed`. An unknown run answers ToolError
+ * `pattern_detection_run_not_found` / 404.
+ */
+export type McpGetPatternDetectionRunResult = {
+    /**
+     * Opaque id with the `pdr_` prefix.
+     */
+    run_id: string;
+    /**
+     * Status envelope.
+     */
+    status: PatternsPatternDetectionStatus;
+    /**
+     * The resulting pattern (`pt_`); present only once `status.type` is `completed`.
+     */
+    pattern_id?: string;
+};
+
+/**
+ * Catalogue entry of `svc__get_pattern_detection_run`.
+ */
+export type McpGetPatternDetectionRunTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_pattern_detection_run';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetPatternDetectionRunArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetPatternDetectionRunResult;
+};
+
+/**
+ * Arguments of `svc__get_tracking_agent`.
+ */
+export type McpGetTrackingAgentArgs = {
+    /**
+     * The tracking agent (`ta_`).
+     */
+    agent_id: string;
+};
+
+/**
+ * Result of `svc__get_tracking_agent`: the REST TrackingAgent. A missing,
+ * foreign or deleted agent answers ToolError `not_found` / 404.
+ */
+export type McpGetTrackingAgentResult = {
+    /**
+     * Opaque id with the `ta_` prefix.
+     */
+    id: string;
+    /**
+     * Name, 1-255 characters.
+     * Decision D-TA-NAME: the seed bounds no agent name; it takes the 1-255 bound
+     * of dataset names (422 outside it). Names need not be unique.
+     */
+    name: CommonResourceName;
+    /**
+     * What the agent should watch for and report, in plain language.
+     */
+    instructions: string;
+    /**
+     * Datasets whose queries each cycle repeats (`ds_` prefix).
+     */
+    dataset_ids: Array<string>;
+    /**
+     * Where the agent's alerts are delivered.
+     */
+    integrations: Array<TrackingAgentsIntegration>;
+    /**
+     * Posts to collect per dataset per cycle, 20-1000.
+     */
+    count: number;
+    /**
+     * Comments to collect per post, 0-100.
+     */
+    num_comments_per_post: number;
+    /**
+     * When the agent runs.
+     */
+    schedule: TrackingAgentsSchedule;
+    /**
+     * Whether scheduled cycles are suspended.
+     */
+    paused: boolean;
+    /**
+     * When the last cycle (scheduled or triggered) started, integer Unix seconds; null before the first.
+     */
+    last_run_at: CommonUnixSeconds | null;
+    /**
+     * When the next scheduled cycle starts, integer Unix seconds.
+     * Decision D-TA-NEXT-RUN: null while the agent is paused; recomputed from the
+     * schedule on resume and on every schedule change.
+     */
+    next_run_at: CommonUnixSeconds | null;
+    /**
+     * When the agent was created, integer Unix seconds.
+     */
+    created_at: CommonUnixSeconds;
+    /**
+     * When the agent last changed, integer Unix seconds.
+     */
+    updated_at: CommonUnixSeconds;
+};
+
+/**
+ * Catalogue entry of `svc__get_tracking_agent`.
+ */
+export type McpGetTrackingAgentTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__get_tracking_agent';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpGetTrackingAgentArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpGetTrackingAgentResult;
+};
+
+/**
+ * Arguments of `svc__list_audience_datasets`: optional paging.
+ */
+export type McpListAudienceDatasetsArgs = {
+    /**
+     * Page size, 1-100; default 10.
+     */
+    limit?: number;
+    /**
+     * Cursor of the previous result, passed back unchanged.
+     */
+    cursor?: string;
+};
+
+/**
+ * Result of `svc__list_audience_datasets`: one page of the account's audience datasets, newest first.
+ */
+export type McpListAudienceDatasetsResult = {
+    /**
+     * One page of items.
+     */
+    content: Array<AudiencesAudienceDataset>;
+    /**
+     * Cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Catalogue entry of `svc__list_audience_datasets`.
+ */
+export type McpListAudienceDatasetsTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__list_audience_datasets';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpListAudienceDatasetsArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpListAudienceDatasetsResult;
+};
+
+/**
+ * Arguments of `svc__list_audience_profiles`: the body of
+ * `POST /v1/audience_profiles`, every field optional. Omitting
+ * `audience_dataset_ids` spans every audience dataset of the account.
+ *
+ * Decision D-MCP-SEARCH-ARGS: the two search tools take the REST search
+ * body's fields with the same bounds and defaults (`limit` default 20; filter
+ * groups as in Decision D-MCP-FILTER-GROUPS) so cursors and validation behave
+ * as in REST; an unknown audience dataset
+ * answers ToolError `audience_dataset_not_found` / 404.
+ */
+export type McpListAudienceProfilesArgs = {
+    /**
+     * Audience datasets (`ad_`) to search; omit to span every audience dataset of the account.
+     */
+    audience_dataset_ids?: Array<string>;
+    /**
+     * Sort key; default `created_at`.
+     * Decision D-AUD-SORT-DEFAULT: the seed names no default sort; it is `created_at`.
+     */
+    sort?: AudiencesAudienceProfileSort;
+    /**
+     * `asc` or `desc`; default `desc`.
+     */
+    order?: CommonSortOrder;
+    /**
+     * Page size, 1-100; default 20.
+     */
+    limit?: number;
+    /**
+     * Cursor of the previous page; it encodes the sort, so do not reuse it across a change of sort or filters.
+     */
+    cursor?: string;
+    /**
+     * OR-of-AND filter groups of the REST `Audiences.ProfileFilter` union; at
+     * most 10 filters in total. Plain nested arrays for the reason of Decision
+     * D-MCP-FILTER-GROUPS; the server enforces 1-10 filters per group.
+     */
+    filters?: Array<Array<AudiencesProfileFilter>>;
+};
+
+/**
+ * Result of `svc__list_audience_profiles`: one page of audience profiles in the requested sort.
+ */
+export type McpListAudienceProfilesResult = {
+    /**
+     * One page of items.
+     */
+    content: Array<AudiencesAudienceProfile>;
+    /**
+     * Cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Catalogue entry of `svc__list_audience_profiles`.
+ */
+export type McpListAudienceProfilesTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__list_audience_profiles';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpListAudienceProfilesArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpListAudienceProfilesResult;
+};
+
+/**
+ * Arguments of `svc__list_datasets`: optional paging.
+ */
+export type McpListDatasetsArgs = {
+    /**
+     * Page size, 1-100; default 10.
+     */
+    limit?: number;
+    /**
+     * Cursor of the previous result, passed back unchanged.
+     */
+    cursor?: string;
+};
+
+/**
+ * Result of `svc__list_datasets`: one page of the account's datasets, newest first.
+ */
+export type McpListDatasetsResult = {
+    /**
+     * One page of items.
+     */
+    content: Array<DatasetsDataset>;
+    /**
+     * Cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Catalogue entry of `svc__list_datasets`.
+ */
+export type McpListDatasetsTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__list_datasets';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpListDatasetsArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpListDatasetsResult;
+};
+
+/**
+ * Arguments of `svc__list_mentions`: the body of `POST /v1/mentions` (see
+ * Decision D-MCP-SEARCH-ARGS), every field optional. Omitting `dataset_ids`
+ * spans every dataset of the account; an unknown dataset answers ToolError
+ * `dataset_not_found` / 404, and a cursor from another sort answers
+ * `invalid_cursor` / 400.
+ */
+export type McpListMentionsArgs = {
+    /**
+     * Datasets to search (`ds_`); omitted means all of the account's datasets.
+     */
+    dataset_ids?: Array<string>;
+    /**
+     * Sources to keep.
+     */
+    sources?: Array<CommonSource>;
+    /**
+     * Free-text query.
+     */
+    q?: string;
+    /**
+     * How `q` is matched.
+     */
+    search_mode?: MentionsSearchMode;
+    /**
+     * Always `select`.
+     */
+    operation?: MentionsMentionsOperation;
+    /**
+     * Sort key.
+     * Decision D-MENTIONS-SORT-DEFAULT: the seed gives no default; it is `date`.
+     */
+    sort?: MentionsMentionSort;
+    /**
+     * Sort direction.
+     */
+    order?: CommonSortOrder;
+    /**
+     * Page size, 1-100.
+     */
+    limit?: number;
+    /**
+     * Cursor from the previous page; it encodes the sort and is rejected (400 `invalid_cursor`) after a change of sort.
+     */
+    cursor?: string;
+    /**
+     * Resolve these specific posts (e.g. from an assistant's post references).
+     */
+    post_refs?: Array<CommonPostRef>;
+    /**
+     * Custom parameter ids (`cp_`) whose extracted values fill `parameters`.
+     */
+    parameter_ids?: Array<string>;
+    /**
+     * Filter groups, OR-ed together; filters within a group are AND-ed. At most
+     * 10 filters in total.
+     * Decision D-MCP-FILTER-GROUPS: the groups are plain nested arrays of the
+     * REST `Mentions.Filter` union, not the named REST `Mentions.FilterGroup`:
+     * referencing a request-only named array from a model outside any HTTP
+     * operation makes the OpenAPI emitter rename or duplicate that component.
+     * The per-group bound (1-10) is therefore enforced by the server, which
+     * answers ToolError `unprocessable_entity` / 422 for an empty group or more
+     * than 10 filters in total, as REST does.
+     */
+    filters?: Array<Array<MentionsFilter>>;
+};
+
+/**
+ * Result of `svc__list_mentions`: one page of mentions in the requested sort.
+ */
+export type McpListMentionsResult = {
+    /**
+     * One page of items.
+     */
+    content: Array<MentionsMention>;
+    /**
+     * Cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Catalogue entry of `svc__list_mentions`.
+ */
+export type McpListMentionsTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__list_mentions';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpListMentionsArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpListMentionsResult;
+};
+
+/**
+ * Arguments of `svc__list_tracking_agents`: optional paging.
+ */
+export type McpListTrackingAgentsArgs = {
+    /**
+     * Page size, 1-100; default 10.
+     */
+    limit?: number;
+    /**
+     * Cursor of the previous result, passed back unchanged.
+     */
+    cursor?: string;
+};
+
+/**
+ * Result of `svc__list_tracking_agents`: one page of the account's tracking agents, newest first.
+ */
+export type McpListTrackingAgentsResult = {
+    /**
+     * One page of items.
+     */
+    content: Array<TrackingAgentsTrackingAgent>;
+    /**
+     * Cursor of the next page, or null on the last page.
+     */
+    cursor: string | null;
+};
+
+/**
+ * Catalogue entry of `svc__list_tracking_agents`.
+ */
+export type McpListTrackingAgentsTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__list_tracking_agents';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpListTrackingAgentsArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpListTrackingAgentsResult;
+};
+
+/**
+ * Optional paging arguments of the list tools.
+ * Decision D-MCP-PAGING: `limit` is 1-100 with the REST resource-list default
+ * of 10; `cursor` is the opaque cursor of the previous result, passed back
+ * unchanged. There is no `order` argument: the three paged lists are newest
+ * first (the REST default). An unusable cursor answers ToolError
+ * `invalid_cursor` / 400.
+ */
+export type McpPageArgs = {
+    /**
+     * Page size, 1-100; default 10.
+     */
+    limit?: number;
+    /**
+     * Cursor of the previous result, passed back unchanged.
+     */
+    cursor?: string;
+};
+
+/**
+ * OAuth 2.0 protected-resource metadata (RFC 9728) of the MCP endpoint. When
+ * neither `x-api-key` nor a bearer token resolves, the MCP endpoint answers
+ * 401 with `WWW-Authenticate: Bearer resource_metadata=<url>`, and `<url>`
+ * serves this document.
+ *
+ * Decision D-MCP-OAUTH-METADATA: the seed does not show the document, so it is
+ * the RFC 9728 shape with four fields, served at
+ * `/.well-known/oauth-protected-resource` plus the MCP path on the MCP host.
+ * It is not an operation of the REST contract.
+ *
+ * Decision D-MCP-OAUTH-OUT: the OAuth authorization server (authorization,
+ * token and registration endpoints, token format, scopes' meaning) is out of
+ * the contract; clients discover it through `authorization_servers`.
+ */
+export type McpProtectedResourceMetadata = {
+    /**
+     * The protected resource: the MCP endpoint URL, trailing slash included.
+     */
+    resource: string;
+    /**
+     * Issuer URLs of the authorization servers that mint bearer tokens for it; at least one.
+     */
+    authorization_servers: Array<string>;
+    /**
+     * How a bearer token may be sent (RFC 9728 values `header`, `body`,
+     * `query`). The service sends `["header"]`: only `Authorization: Bearer`.
+     * Optional as in RFC 9728.
+     */
+    bearer_methods_supported?: Array<McpBearerMethod>;
+    /**
+     * OAuth scopes a token for this resource may carry. Optional as in RFC 9728.
+     */
+    scopes_supported?: Array<string>;
+};
+
+/**
+ * Arguments of `svc__render`: fetch the widget content of a `render: true` block.
+ */
+export type McpRenderArgs = {
+    /**
+     * The assistant message (`msg_`) holding the block.
+     */
+    message_id: string;
+    /**
+     * The block to render.
+     */
+    block_id: string;
+};
+
+/**
+ * Result of `svc__render`: the block's widget content.
+ * Decision D-MCP-RENDER: the widget format is not shown, so the content is an
+ * opaque string payload for the host's widget runtime (not HTML); hosts
+ * without widget support never call `svc__render` because they receive
+ * markdown blocks only. Rendering a `render: false` block or an unknown block
+ * answers ToolError `not_found` / 404.
+ */
+export type McpRenderResult = {
+    /**
+     * The block rendered.
+     */
+    block_id: string;
+    /**
+     * The widget payload, opaque to the client.
+     */
+    content: string;
+};
+
+/**
+ * Catalogue entry of `svc__render`.
+ */
+export type McpRenderTool = {
+    /**
+     * The tool name, a ToolName value.
+     */
+    name: 'svc__render';
+    /**
+     * Schema of the tool's arguments.
+     */
+    args: McpRenderArgs;
+    /**
+     * Schema of the tool's successful result (MCP structured content).
+     */
+    result: McpRenderResult;
+};
+
+/**
+ * The MCP tool catalogue: one property per tool, keyed by its name, whose
+ * doc is the tool description the server publishes. The MCP server iterates
+ * `zMcpToolCatalogue.shape` and registers each tool with
+ * `shape[name].shape.args` as input schema and `shape[name].shape.result` as
+ * output schema (both generated zod objects); the descriptions are the
+ * property descriptions of `Mcp.ToolCatalogue` in the OpenAPI document.
+ * Read tools never create or charge; there are no create, update or delete
+ * tools.
+ *
+ * Decision D-MCP-COMPONENTS: MCP tool schemas are components of the OpenAPI
+ * document (namespace `Mcp`) so one generator produces REST and MCP zod; no
+ * HTTP operation uses them.
+ *
+ * Decision D-MCP-CATALOGUE: the catalogue is a model of ToolEntry models so
+ * the generated zod carries the name-to-schema mapping; ToolName lists the
+ * same fifteen names as a plain enum.
+ */
+export type McpToolCatalogue = {
+    /**
+     * Ask the research assistant a question or give it a task (search the
+     * web for posts, build or extend a dataset, profile an audience, detect
+     * patterns). Returns at once with `status: working`; poll the reply with
+     * `svc__get_message`. The only tool that creates or runs work; the turn is
+     * charged by tokens and any data work at its own prices.
+     */
+    svc__ask: McpAskTool;
+    /**
+     * Read an assistant turn started by `svc__ask`. Long-polls up to about 45
+     * seconds while the turn is `working`; once `completed` or `failed` it
+     * carries the content blocks and a non-null `stop_reason`. Call
+     * `svc__render` only for blocks with `render: true`.
+     */
+    svc__get_message: McpGetMessageTool;
+    /**
+     * Fetch the widget content of a `render: true` block of an assistant
+     * message. Blocks with `render: false` already carry their markdown.
+     */
+    svc__render: McpRenderTool;
+    /**
+     * List the account's datasets, newest first, one page at a time.
+     */
+    svc__list_datasets: McpListDatasetsTool;
+    /**
+     * Read one dataset: name, mention, image and video counts, and its web app link.
+     */
+    svc__get_dataset: McpGetDatasetTool;
+    /**
+     * Read one run of a dataset: its status envelope (`pending`, `working`,
+     * `completed` or `failed`, with finished steps), the request echo and counts.
+     */
+    svc__get_dataset_run: McpGetDatasetRunTool;
+    /**
+     * List the account's audience datasets, newest first, one page at a time.
+     */
+    svc__list_audience_datasets: McpListAudienceDatasetsTool;
+    /**
+     * Read one audience dataset: its name and profile count.
+     */
+    svc__get_audience_dataset: McpGetAudienceDatasetTool;
+    /**
+     * Read one audience run: its status envelope, source dataset and profile counts.
+     */
+    svc__get_audience_dataset_run: McpGetAudienceDatasetRunTool;
+    /**
+     * Search audience profiles (creators and commenters) across the account's
+     * audience datasets, with the filters, sort and paging of the REST search.
+     */
+    svc__list_audience_profiles: McpListAudienceProfilesTool;
+    /**
+     * Search mentions (collected posts) across the account's datasets, with the
+     * query, filters, sort and paging of the REST search; also resolves cited
+     * posts through `post_refs`.
+     */
+    svc__list_mentions: McpListMentionsTool;
+    /**
+     * Read one pattern detection run: its status and, once completed, its `pattern_id`.
+     */
+    svc__get_pattern_detection_run: McpGetPatternDetectionRunTool;
+    /**
+     * List the account's tracking agents, newest first, one page at a time.
+     */
+    svc__list_tracking_agents: McpListTrackingAgentsTool;
+    /**
+     * Read one tracking agent: its datasets, schedule, paused flag and run times.
+     */
+    svc__get_tracking_agent: McpGetTrackingAgentTool;
+    /**
+     * Read the calling seat with its account, plan (features and limits), members, teams and balance.
+     */
+    svc__get_me: McpGetMeTool;
+};
+
+/**
+ * A tool-level error `{error: {code, message, status}}`. It surfaces inside
+ * the tool result, never as a transport error; 401 and 429 surface as MCP
+ * transport errors instead.
+ *
+ * Decision D-MCP-TOOL-ERROR: every tool result model is the success shape
+ * only; an error is always this separate model, so `svc__get_dataset`
+ * answers a Dataset or a ToolError, never a union. The error travels as a
+ * result with `isError: true` whose single text content is this object as
+ * JSON, without `structuredContent` (MCP SDK clients validate any
+ * `structuredContent` against the tool's output schema, errors included).
+ * `code` and `status` are those of the equivalent REST call; invalid
+ * arguments are `unprocessable_entity` / 422.
+ */
+export type McpToolError = {
+    /**
+     * The error.
+     */
+    error: McpToolErrorDetail;
+};
+
+/**
+ * What went wrong in a tool call.
+ */
+export type McpToolErrorDetail = {
+    /**
+     * The `error_code` the equivalent REST call would answer, e.g. `dataset_not_found`.
+     */
+    code: CommonErrorCode;
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    message: string;
+    /**
+     * The HTTP status the equivalent REST call would answer, e.g. 404.
+     */
+    status: number;
+};
+
+/**
+ * The fifteen tool names. `svc__` is a neutral stand-in for the service-specific prefix.
+ */
+export type McpToolName = 'svc__ask' | 'svc__get_message' | 'svc__render' | 'svc__list_datasets' | 'svc__get_dataset' | 'svc__get_dataset_run' | 'svc__list_audience_datasets' | 'svc__get_audience_dataset' | 'svc__get_audience_dataset_run' | 'svc__list_audience_profiles' | 'svc__list_mentions' | 'svc__get_pattern_detection_run' | 'svc__list_tracking_agents' | 'svc__get_tracking_agent' | 'svc__get_me';
+
+/**
+ * State of an assistant turn.
+ */
+export type McpTurnStatus = 'working' | 'completed' | 'failed';
 
 /**
  * Brand test: the post mentions any of `values`.
@@ -5115,142 +6337,6 @@ export type TrackingAgentsWeeklySchedule = {
      * Time of day of the cycle, `HH:MM` UTC.
      */
     time: TrackingAgentsClockTime;
-};
-
-/**
- * A name-only container of audience profiles. Runs in one container may
- * target different source datasets. Soft-deleted audience datasets are
- * excluded from lists and cannot be read by id.
- */
-export type AudiencesAudienceDatasetWritable = {
-    /**
-     * 1-255 characters.
-     */
-    name: CommonResourceName;
-    /**
-     * Profiles collected into this audience dataset across all its runs.
-     */
-    profile_count: number;
-    /**
-     * When the audience dataset was created.
-     */
-    created_at: CommonIsoTimestamp;
-    /**
-     * When the audience dataset last changed.
-     */
-    updated_at: CommonIsoTimestamp;
-};
-
-/**
- * `{status, data: AudienceDataset}`.
- */
-export type AudiencesAudienceDatasetEnvelopeWritable = {
-    /**
-     * Always `success` on a 2xx body.
-     */
-    status: 'success';
-    /**
-     * The resource.
-     */
-    data: AudiencesAudienceDatasetWritable;
-};
-
-/**
- * A page of audience datasets, sorted by `created_at`.
- */
-export type AudiencesAudienceDatasetPageWritable = {
-    /**
-     * Always `success` on a 2xx body.
-     */
-    status: 'success';
-    /**
-     * One page of items.
-     */
-    data: Array<AudiencesAudienceDatasetWritable>;
-    /**
-     * Whether another page follows.
-     */
-    has_next: boolean;
-    /**
-     * Opaque cursor of the next page, or null on the last page.
-     */
-    cursor: string | null;
-};
-
-/**
- * A named container of mentions.
- */
-export type DatasetsDatasetWritable = {
-    /**
-     * 1-255 characters, or null when unnamed.
-     */
-    name: CommonResourceName | null;
-    /**
-     * Posts counted once per (source, post id) across all runs.
-     */
-    mentions_count: number;
-    /**
-     * Rounded sum, over the unique posts, of the largest stored extrapolation
-     * coefficient; a post without one counts 1; an empty dataset gives 0. No
-     * provider is asked again to compute it.
-     */
-    estimated_mentions_count: number;
-    /**
-     * Mentions that carry at least one image.
-     */
-    images_count: number;
-    /**
-     * Mentions that carry at least one video.
-     */
-    videos_count: number;
-    /**
-     * When the dataset was created.
-     */
-    created_at: CommonIsoTimestamp;
-    /**
-     * When the dataset last changed.
-     */
-    updated_at: CommonIsoTimestamp;
-    /**
-     * Link to the dataset in the web app.
-     */
-    url: string;
-};
-
-/**
- * `{status, data: Dataset}`.
- */
-export type DatasetsDatasetEnvelopeWritable = {
-    /**
-     * Always `success` on a 2xx body.
-     */
-    status: 'success';
-    /**
-     * The resource.
-     */
-    data: DatasetsDatasetWritable;
-};
-
-/**
- * A page of datasets.
- */
-export type DatasetsDatasetPageWritable = {
-    /**
-     * Always `success` on a 2xx body.
-     */
-    status: 'success';
-    /**
-     * One page of items.
-     */
-    data: Array<DatasetsDatasetWritable>;
-    /**
-     * Whether another page follows.
-     */
-    has_next: boolean;
-    /**
-     * Opaque cursor of the next page, or null on the last page.
-     */
-    cursor: string | null;
 };
 
 /**

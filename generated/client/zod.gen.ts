@@ -622,7 +622,7 @@ export const zCommonResourceName = z.string().min(1).max(255);
  * excluded from lists and cannot be read by id.
  */
 export const zAudiencesAudienceDataset = z.object({
-    id: z.string().readonly(),
+    id: z.string(),
     name: zCommonResourceName,
     profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
     created_at: zCommonIsoTimestamp,
@@ -1450,7 +1450,7 @@ export const zDatasetsCreateDatasetBody = z.object({
  * A named container of mentions.
  */
 export const zDatasetsDataset = z.object({
-    id: z.string().readonly(),
+    id: z.string(),
     name: zCommonResourceName.nullable(),
     mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
     estimated_mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
@@ -1683,6 +1683,495 @@ export const zDatasetsDatasetRunPage = z.object({
     data: z.array(zDatasetsDatasetRun),
     has_next: z.boolean(),
     cursor: z.string().nullable()
+});
+
+/**
+ * Arguments of `svc__ask`: start an assistant turn. The same turn as
+ * `POST /v1/ask`, with the message in `prompt` and the context flattened.
+ * Decision D-MCP-ASK-AUTH: one seed page says `ask` requires OAuth, the tool
+ * reference says either method works; `svc__ask` accepts both `x-api-key`
+ * and a bearer token, like every other tool.
+ */
+export const zMcpAskArgs = z.object({
+    prompt: z.string().min(1),
+    chat_id: z.string().optional(),
+    dataset_ids: z.array(z.string()).optional(),
+    post_refs: z.array(zCommonPostRef).max(50).optional()
+});
+
+/**
+ * Result of `svc__ask`, returned at once: the turn is working. Poll it with
+ * `svc__get_message`. A spent balance answers ToolError
+ * `insufficient_credits_ask` / 402 and starts nothing.
+ */
+export const zMcpAskResult = z.object({
+    chat_id: z.string(),
+    message_id: z.string(),
+    status: z.enum(['working'])
+});
+
+/**
+ * Catalogue entry of `svc__ask`.
+ */
+export const zMcpAskTool = z.object({
+    name: z.enum(['svc__ask']),
+    args: zMcpAskArgs,
+    result: zMcpAskResult
+});
+
+/**
+ * A way of presenting a bearer token (RFC 6750).
+ */
+export const zMcpBearerMethod = z.enum([
+    'header',
+    'body',
+    'query'
+]);
+
+/**
+ * Kind of a content block of an assistant turn.
+ */
+export const zMcpBlockType = z.enum(['text', 'openui']);
+
+/**
+ * One content block of a settled assistant turn.
+ * A `render: false` block already carries its markdown in `text`; a
+ * `render: true` block must be fetched with `svc__render`. Hosts without
+ * widget support receive plain markdown blocks only.
+ *
+ * Decision D-MCP-BLOCK: `text` is present exactly when `render` is false, and
+ * `render` is true exactly for `openui` blocks; the seed only says that a
+ * `render: false` block carries its text.
+ */
+export const zMcpBlock = z.object({
+    block_id: z.string().min(1),
+    type: zMcpBlockType,
+    render: z.boolean(),
+    text: z.string().optional()
+});
+
+/**
+ * Arguments of `svc__get_audience_dataset`.
+ */
+export const zMcpGetAudienceDatasetArgs = z.object({
+    audience_dataset_id: z.string().min(1)
+});
+
+/**
+ * Result of `svc__get_audience_dataset`: the REST AudienceDataset. A missing,
+ * foreign or soft-deleted audience dataset answers ToolError
+ * `audience_dataset_not_found` / 404.
+ */
+export const zMcpGetAudienceDatasetResult = z.object({
+    id: z.string(),
+    name: zCommonResourceName,
+    profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * Arguments of `svc__get_audience_dataset_run`.
+ */
+export const zMcpGetAudienceDatasetRunArgs = z.object({
+    audience_dataset_id: z.string().min(1),
+    run_id: z.string().min(1)
+});
+
+/**
+ * Result of `svc__get_audience_dataset_run`: the REST AudienceRun, whose
+ * `status` is the REST run status envelope `{type, steps?, error_message?}`.
+ * An unknown audience dataset or run answers ToolError
+ * `audience_dataset_not_found` / 404.
+ */
+export const zMcpGetAudienceDatasetRunResult = z.object({
+    id: z.string(),
+    audience_dataset_id: z.string(),
+    source_dataset_id: z.string(),
+    status: zCommonRunStatus,
+    profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    target_profile_count: z.int().gte(1).lte(2000),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * Catalogue entry of `svc__get_audience_dataset_run`.
+ */
+export const zMcpGetAudienceDatasetRunTool = z.object({
+    name: z.enum(['svc__get_audience_dataset_run']),
+    args: zMcpGetAudienceDatasetRunArgs,
+    result: zMcpGetAudienceDatasetRunResult
+});
+
+/**
+ * Catalogue entry of `svc__get_audience_dataset`.
+ */
+export const zMcpGetAudienceDatasetTool = z.object({
+    name: z.enum(['svc__get_audience_dataset']),
+    args: zMcpGetAudienceDatasetArgs,
+    result: zMcpGetAudienceDatasetResult
+});
+
+/**
+ * Arguments of `svc__get_dataset`.
+ */
+export const zMcpGetDatasetArgs = z.object({
+    dataset_id: z.string().min(1)
+});
+
+/**
+ * Result of `svc__get_dataset`: the REST Dataset. A missing, foreign or
+ * soft-deleted dataset answers ToolError `dataset_not_found` / 404.
+ */
+export const zMcpGetDatasetResult = z.object({
+    id: z.string(),
+    name: zCommonResourceName.nullable(),
+    mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    estimated_mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    images_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    videos_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp,
+    url: z.url()
+});
+
+/**
+ * Arguments of `svc__get_dataset_run`.
+ */
+export const zMcpGetDatasetRunArgs = z.object({
+    dataset_id: z.string().min(1),
+    run_id: z.string().min(1)
+});
+
+/**
+ * Result of `svc__get_dataset_run`: the REST DatasetRun, whose `status` is the
+ * REST run status envelope `{type, steps?, error_message?}`. An unknown
+ * dataset or run answers ToolError `dataset_not_found` / 404.
+ */
+export const zMcpGetDatasetRunResult = z.object({
+    id: z.string(),
+    dataset_id: z.string(),
+    status: zCommonRunStatus,
+    params: zDatasetsDatasetRunParams,
+    mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    new_mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    images_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    videos_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    created_at: zCommonIsoTimestamp,
+    updated_at: zCommonIsoTimestamp
+});
+
+/**
+ * Catalogue entry of `svc__get_dataset_run`.
+ */
+export const zMcpGetDatasetRunTool = z.object({
+    name: z.enum(['svc__get_dataset_run']),
+    args: zMcpGetDatasetRunArgs,
+    result: zMcpGetDatasetRunResult
+});
+
+/**
+ * Catalogue entry of `svc__get_dataset`.
+ */
+export const zMcpGetDatasetTool = z.object({
+    name: z.enum(['svc__get_dataset']),
+    args: zMcpGetDatasetArgs,
+    result: zMcpGetDatasetResult
+});
+
+/**
+ * Arguments of `svc__get_me`: none, an empty object.
+ * Decision D-MCP-NO-ARGS: a tool without arguments still has a named args
+ * model; its schema is `{type: object}` and the generated zod accepts any
+ * object (extra keys are ignored).
+ */
+export const zMcpGetMeArgs = z.record(z.string(), z.unknown());
+
+/**
+ * Result of `svc__get_me`: the REST Me (the calling seat with its account, plan, members, teams and usage).
+ */
+export const zMcpGetMeResult = z.object({
+    id: z.string(),
+    account_id: z.string(),
+    email: z.string(),
+    name: z.string(),
+    team_name: z.string(),
+    created_at: zCommonUnixSeconds,
+    members: z.array(zAccountAccountMember),
+    teams: z.array(zAccountTeam),
+    plan: zAccountPlan,
+    usage: zAccountUsage
+});
+
+/**
+ * Catalogue entry of `svc__get_me`.
+ */
+export const zMcpGetMeTool = z.object({
+    name: z.enum(['svc__get_me']),
+    args: zMcpGetMeArgs,
+    result: zMcpGetMeResult
+});
+
+/**
+ * Arguments of `svc__get_message`: read (long-poll) an assistant turn.
+ */
+export const zMcpGetMessageArgs = z.object({
+    chat_id: z.string().min(1),
+    message_id: z.string().min(1)
+});
+
+/**
+ * Arguments of `svc__get_pattern_detection_run`.
+ */
+export const zMcpGetPatternDetectionRunArgs = z.object({
+    run_id: z.string().min(1)
+});
+
+/**
+ * Arguments of `svc__get_tracking_agent`.
+ */
+export const zMcpGetTrackingAgentArgs = z.object({
+    agent_id: z.string().min(1)
+});
+
+/**
+ * Arguments of `svc__list_audience_datasets`: optional paging.
+ */
+export const zMcpListAudienceDatasetsArgs = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional()
+});
+
+/**
+ * Result of `svc__list_audience_datasets`: one page of the account's audience datasets, newest first.
+ */
+export const zMcpListAudienceDatasetsResult = z.object({
+    content: z.array(zAudiencesAudienceDataset),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Catalogue entry of `svc__list_audience_datasets`.
+ */
+export const zMcpListAudienceDatasetsTool = z.object({
+    name: z.enum(['svc__list_audience_datasets']),
+    args: zMcpListAudienceDatasetsArgs,
+    result: zMcpListAudienceDatasetsResult
+});
+
+/**
+ * Arguments of `svc__list_audience_profiles`: the body of
+ * `POST /v1/audience_profiles`, every field optional. Omitting
+ * `audience_dataset_ids` spans every audience dataset of the account.
+ *
+ * Decision D-MCP-SEARCH-ARGS: the two search tools take the REST search
+ * body's fields with the same bounds and defaults (`limit` default 20; filter
+ * groups as in Decision D-MCP-FILTER-GROUPS) so cursors and validation behave
+ * as in REST; an unknown audience dataset
+ * answers ToolError `audience_dataset_not_found` / 404.
+ */
+export const zMcpListAudienceProfilesArgs = z.object({
+    audience_dataset_ids: z.array(z.string()).optional(),
+    sort: zAudiencesAudienceProfileSort.optional().default('created_at'),
+    order: zCommonSortOrder.optional().default('desc'),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: z.string().optional(),
+    filters: z.array(z.array(zAudiencesProfileFilter)).max(10).optional()
+});
+
+/**
+ * Result of `svc__list_audience_profiles`: one page of audience profiles in the requested sort.
+ */
+export const zMcpListAudienceProfilesResult = z.object({
+    content: z.array(zAudiencesAudienceProfile),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Catalogue entry of `svc__list_audience_profiles`.
+ */
+export const zMcpListAudienceProfilesTool = z.object({
+    name: z.enum(['svc__list_audience_profiles']),
+    args: zMcpListAudienceProfilesArgs,
+    result: zMcpListAudienceProfilesResult
+});
+
+/**
+ * Arguments of `svc__list_datasets`: optional paging.
+ */
+export const zMcpListDatasetsArgs = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional()
+});
+
+/**
+ * Result of `svc__list_datasets`: one page of the account's datasets, newest first.
+ */
+export const zMcpListDatasetsResult = z.object({
+    content: z.array(zDatasetsDataset),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Catalogue entry of `svc__list_datasets`.
+ */
+export const zMcpListDatasetsTool = z.object({
+    name: z.enum(['svc__list_datasets']),
+    args: zMcpListDatasetsArgs,
+    result: zMcpListDatasetsResult
+});
+
+/**
+ * Arguments of `svc__list_tracking_agents`: optional paging.
+ */
+export const zMcpListTrackingAgentsArgs = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional()
+});
+
+/**
+ * Optional paging arguments of the list tools.
+ * Decision D-MCP-PAGING: `limit` is 1-100 with the REST resource-list default
+ * of 10; `cursor` is the opaque cursor of the previous result, passed back
+ * unchanged. There is no `order` argument: the three paged lists are newest
+ * first (the REST default). An unusable cursor answers ToolError
+ * `invalid_cursor` / 400.
+ */
+export const zMcpPageArgs = z.object({
+    limit: z.int().gte(1).lte(100).optional().default(10),
+    cursor: z.string().optional()
+});
+
+/**
+ * OAuth 2.0 protected-resource metadata (RFC 9728) of the MCP endpoint. When
+ * neither `x-api-key` nor a bearer token resolves, the MCP endpoint answers
+ * 401 with `WWW-Authenticate: Bearer resource_metadata=<url>`, and `<url>`
+ * serves this document.
+ *
+ * Decision D-MCP-OAUTH-METADATA: the seed does not show the document, so it is
+ * the RFC 9728 shape with four fields, served at
+ * `/.well-known/oauth-protected-resource` plus the MCP path on the MCP host.
+ * It is not an operation of the REST contract.
+ *
+ * Decision D-MCP-OAUTH-OUT: the OAuth authorization server (authorization,
+ * token and registration endpoints, token format, scopes' meaning) is out of
+ * the contract; clients discover it through `authorization_servers`.
+ */
+export const zMcpProtectedResourceMetadata = z.object({
+    resource: z.url(),
+    authorization_servers: z.array(z.url()).min(1),
+    bearer_methods_supported: z.array(zMcpBearerMethod).optional(),
+    scopes_supported: z.array(z.string()).optional()
+});
+
+/**
+ * Arguments of `svc__render`: fetch the widget content of a `render: true` block.
+ */
+export const zMcpRenderArgs = z.object({
+    message_id: z.string().min(1),
+    block_id: z.string().min(1)
+});
+
+/**
+ * Result of `svc__render`: the block's widget content.
+ * Decision D-MCP-RENDER: the widget format is not shown, so the content is an
+ * opaque string payload for the host's widget runtime (not HTML); hosts
+ * without widget support never call `svc__render` because they receive
+ * markdown blocks only. Rendering a `render: false` block or an unknown block
+ * answers ToolError `not_found` / 404.
+ */
+export const zMcpRenderResult = z.object({
+    block_id: z.string(),
+    content: z.string()
+});
+
+/**
+ * Catalogue entry of `svc__render`.
+ */
+export const zMcpRenderTool = z.object({
+    name: z.enum(['svc__render']),
+    args: zMcpRenderArgs,
+    result: zMcpRenderResult
+});
+
+/**
+ * What went wrong in a tool call.
+ */
+export const zMcpToolErrorDetail = z.object({
+    code: zCommonErrorCode,
+    message: z.string(),
+    status: z.int().gte(400).lte(599)
+});
+
+/**
+ * A tool-level error `{error: {code, message, status}}`. It surfaces inside
+ * the tool result, never as a transport error; 401 and 429 surface as MCP
+ * transport errors instead.
+ *
+ * Decision D-MCP-TOOL-ERROR: every tool result model is the success shape
+ * only; an error is always this separate model, so `svc__get_dataset`
+ * answers a Dataset or a ToolError, never a union. The error travels as a
+ * result with `isError: true` whose single text content is this object as
+ * JSON, without `structuredContent` (MCP SDK clients validate any
+ * `structuredContent` against the tool's output schema, errors included).
+ * `code` and `status` are those of the equivalent REST call; invalid
+ * arguments are `unprocessable_entity` / 422.
+ */
+export const zMcpToolError = z.object({
+    error: zMcpToolErrorDetail
+});
+
+/**
+ * The fifteen tool names. `svc__` is a neutral stand-in for the service-specific prefix.
+ */
+export const zMcpToolName = z.enum([
+    'svc__ask',
+    'svc__get_message',
+    'svc__render',
+    'svc__list_datasets',
+    'svc__get_dataset',
+    'svc__get_dataset_run',
+    'svc__list_audience_datasets',
+    'svc__get_audience_dataset',
+    'svc__get_audience_dataset_run',
+    'svc__list_audience_profiles',
+    'svc__list_mentions',
+    'svc__get_pattern_detection_run',
+    'svc__list_tracking_agents',
+    'svc__get_tracking_agent',
+    'svc__get_me'
+]);
+
+/**
+ * State of an assistant turn.
+ */
+export const zMcpTurnStatus = z.enum([
+    'working',
+    'completed',
+    'failed'
+]);
+
+/**
+ * Result of `svc__get_message`. The call long-polls: it holds up to about
+ * 45 seconds while the turn is `working` and returns as soon as it settles.
+ * `blocks` arrive only once the turn settles and are empty while `working`.
+ */
+export const zMcpGetMessageResult = z.object({
+    chat_id: z.string(),
+    message_id: z.string(),
+    status: zMcpTurnStatus,
+    stop_reason: z.string().nullable(),
+    blocks: z.array(zMcpBlock)
+});
+
+/**
+ * Catalogue entry of `svc__get_message`.
+ */
+export const zMcpGetMessageTool = z.object({
+    name: z.enum(['svc__get_message']),
+    args: zMcpGetMessageArgs,
+    result: zMcpGetMessageResult
 });
 
 /**
@@ -2090,6 +2579,14 @@ export const zMentionsMention = z.object({
 });
 
 /**
+ * Result of `svc__list_mentions`: one page of mentions in the requested sort.
+ */
+export const zMcpListMentionsResult = z.object({
+    content: z.array(zMentionsMention),
+    cursor: z.string().nullable()
+});
+
+/**
  * A page of mentions.
  */
 export const zMentionsMentionPage = z.object({
@@ -2126,6 +2623,37 @@ export const zMentionsFilter = z.discriminatedUnion('type', [
     zMentionsHasMediaFilter.extend({ type: z.literal('has_media') }),
     zMentionsDominantEmotionFilter.extend({ type: z.literal('dominant_emotion') })
 ]);
+
+/**
+ * Arguments of `svc__list_mentions`: the body of `POST /v1/mentions` (see
+ * Decision D-MCP-SEARCH-ARGS), every field optional. Omitting `dataset_ids`
+ * spans every dataset of the account; an unknown dataset answers ToolError
+ * `dataset_not_found` / 404, and a cursor from another sort answers
+ * `invalid_cursor` / 400.
+ */
+export const zMcpListMentionsArgs = z.object({
+    dataset_ids: z.array(z.string()).optional(),
+    sources: z.array(zCommonSource).optional(),
+    q: z.string().optional(),
+    search_mode: zMentionsSearchMode.optional().default('semantic'),
+    operation: zMentionsMentionsOperation.optional().default('select'),
+    sort: zMentionsMentionSort.optional().default('date'),
+    order: zCommonSortOrder.optional().default('desc'),
+    limit: z.int().gte(1).lte(100).optional().default(20),
+    cursor: z.string().optional(),
+    post_refs: z.array(zCommonPostRef).optional(),
+    parameter_ids: z.array(z.string()).optional(),
+    filters: z.array(z.array(zMentionsFilter)).max(10).optional()
+});
+
+/**
+ * Catalogue entry of `svc__list_mentions`.
+ */
+export const zMcpListMentionsTool = z.object({
+    name: z.enum(['svc__list_mentions']),
+    args: zMcpListMentionsArgs,
+    result: zMcpListMentionsResult
+});
 
 /**
  * Filters AND-ed together; 1-10 per group.
@@ -2217,6 +2745,29 @@ export const zPatternsPatternDetectionStatus = z.object({
     type: zCommonRunStatusType,
     steps: z.array(zPatternsPatternDetectionStep),
     error_message: z.string().optional()
+});
+
+/**
+ * Result of `svc__get_pattern_detection_run`: `{run_id, status, pattern_id}`,
+ * the three fields picked from the REST PatternDetectionRun.
+ * Decision D-MCP-PDR-RESULT: as in REST, `status` is the pattern detection
+ * status envelope and `pattern_id` is present only once `status.type` is
+ * `completed`. An unknown run answers ToolError
+ * `pattern_detection_run_not_found` / 404.
+ */
+export const zMcpGetPatternDetectionRunResult = z.object({
+    run_id: z.string(),
+    status: zPatternsPatternDetectionStatus,
+    pattern_id: z.string().optional()
+});
+
+/**
+ * Catalogue entry of `svc__get_pattern_detection_run`.
+ */
+export const zMcpGetPatternDetectionRunTool = z.object({
+    name: z.enum(['svc__get_pattern_detection_run']),
+    args: zMcpGetPatternDetectionRunArgs,
+    result: zMcpGetPatternDetectionRunResult
 });
 
 /**
@@ -2662,6 +3213,35 @@ export const zTrackingAgentsSchedule = z.discriminatedUnion('frequency', [
 ]);
 
 /**
+ * Result of `svc__get_tracking_agent`: the REST TrackingAgent. A missing,
+ * foreign or deleted agent answers ToolError `not_found` / 404.
+ */
+export const zMcpGetTrackingAgentResult = z.object({
+    id: z.string(),
+    name: zCommonResourceName,
+    instructions: z.string(),
+    dataset_ids: z.array(z.string()),
+    integrations: z.array(zTrackingAgentsIntegration),
+    count: z.int().gte(20).lte(1000),
+    num_comments_per_post: z.int().gte(0).lte(100),
+    schedule: zTrackingAgentsSchedule,
+    paused: z.boolean(),
+    last_run_at: zCommonUnixSeconds.nullable(),
+    next_run_at: zCommonUnixSeconds.nullable(),
+    created_at: zCommonUnixSeconds,
+    updated_at: zCommonUnixSeconds
+});
+
+/**
+ * Catalogue entry of `svc__get_tracking_agent`.
+ */
+export const zMcpGetTrackingAgentTool = z.object({
+    name: z.enum(['svc__get_tracking_agent']),
+    args: zMcpGetTrackingAgentArgs,
+    result: zMcpGetTrackingAgentResult
+});
+
+/**
  * Body of `POST /v1/tracking_agents`.
  * Decision D-TA-CREATE: `name`, `instructions`, `dataset_ids` (at least one) and
  * `schedule` are required; `integration_ids` defaults to none, `count` to 200
@@ -2700,6 +3280,59 @@ export const zTrackingAgentsTrackingAgent = z.object({
 });
 
 /**
+ * Result of `svc__list_tracking_agents`: one page of the account's tracking agents, newest first.
+ */
+export const zMcpListTrackingAgentsResult = z.object({
+    content: z.array(zTrackingAgentsTrackingAgent),
+    cursor: z.string().nullable()
+});
+
+/**
+ * Catalogue entry of `svc__list_tracking_agents`.
+ */
+export const zMcpListTrackingAgentsTool = z.object({
+    name: z.enum(['svc__list_tracking_agents']),
+    args: zMcpListTrackingAgentsArgs,
+    result: zMcpListTrackingAgentsResult
+});
+
+/**
+ * The MCP tool catalogue: one property per tool, keyed by its name, whose
+ * doc is the tool description the server publishes. The MCP server iterates
+ * `zMcpToolCatalogue.shape` and registers each tool with
+ * `shape[name].shape.args` as input schema and `shape[name].shape.result` as
+ * output schema (both generated zod objects); the descriptions are the
+ * property descriptions of `Mcp.ToolCatalogue` in the OpenAPI document.
+ * Read tools never create or charge; there are no create, update or delete
+ * tools.
+ *
+ * Decision D-MCP-COMPONENTS: MCP tool schemas are components of the OpenAPI
+ * document (namespace `Mcp`) so one generator produces REST and MCP zod; no
+ * HTTP operation uses them.
+ *
+ * Decision D-MCP-CATALOGUE: the catalogue is a model of ToolEntry models so
+ * the generated zod carries the name-to-schema mapping; ToolName lists the
+ * same fifteen names as a plain enum.
+ */
+export const zMcpToolCatalogue = z.object({
+    svc__ask: zMcpAskTool,
+    svc__get_message: zMcpGetMessageTool,
+    svc__render: zMcpRenderTool,
+    svc__list_datasets: zMcpListDatasetsTool,
+    svc__get_dataset: zMcpGetDatasetTool,
+    svc__get_dataset_run: zMcpGetDatasetRunTool,
+    svc__list_audience_datasets: zMcpListAudienceDatasetsTool,
+    svc__get_audience_dataset: zMcpGetAudienceDatasetTool,
+    svc__get_audience_dataset_run: zMcpGetAudienceDatasetRunTool,
+    svc__list_audience_profiles: zMcpListAudienceProfilesTool,
+    svc__list_mentions: zMcpListMentionsTool,
+    svc__get_pattern_detection_run: zMcpGetPatternDetectionRunTool,
+    svc__list_tracking_agents: zMcpListTrackingAgentsTool,
+    svc__get_tracking_agent: zMcpGetTrackingAgentTool,
+    svc__get_me: zMcpGetMeTool
+});
+
+/**
  * `{status, data: TrackingAgent}`.
  */
 export const zTrackingAgentsTrackingAgentEnvelope = z.object({
@@ -2733,68 +3366,6 @@ export const zTrackingAgentsUpdateTrackingAgentBody = z.object({
     count: z.int().gte(20).lte(1000).optional(),
     num_comments_per_post: z.int().gte(0).lte(100).optional(),
     schedule: zTrackingAgentsSchedule.optional()
-});
-
-/**
- * A name-only container of audience profiles. Runs in one container may
- * target different source datasets. Soft-deleted audience datasets are
- * excluded from lists and cannot be read by id.
- */
-export const zAudiencesAudienceDatasetWritable = z.object({
-    name: zCommonResourceName,
-    profile_count: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
-    created_at: zCommonIsoTimestamp,
-    updated_at: zCommonIsoTimestamp
-});
-
-/**
- * `{status, data: AudienceDataset}`.
- */
-export const zAudiencesAudienceDatasetEnvelopeWritable = z.object({
-    status: z.enum(['success']),
-    data: zAudiencesAudienceDatasetWritable
-});
-
-/**
- * A page of audience datasets, sorted by `created_at`.
- */
-export const zAudiencesAudienceDatasetPageWritable = z.object({
-    status: z.enum(['success']),
-    data: z.array(zAudiencesAudienceDatasetWritable),
-    has_next: z.boolean(),
-    cursor: z.string().nullable()
-});
-
-/**
- * A named container of mentions.
- */
-export const zDatasetsDatasetWritable = z.object({
-    name: zCommonResourceName.nullable(),
-    mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
-    estimated_mentions_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
-    images_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
-    videos_count: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
-    created_at: zCommonIsoTimestamp,
-    updated_at: zCommonIsoTimestamp,
-    url: z.url()
-});
-
-/**
- * `{status, data: Dataset}`.
- */
-export const zDatasetsDatasetEnvelopeWritable = z.object({
-    status: z.enum(['success']),
-    data: zDatasetsDatasetWritable
-});
-
-/**
- * A page of datasets.
- */
-export const zDatasetsDatasetPageWritable = z.object({
-    status: z.enum(['success']),
-    data: z.array(zDatasetsDatasetWritable),
-    has_next: z.boolean(),
-    cursor: z.string().nullable()
 });
 
 /**

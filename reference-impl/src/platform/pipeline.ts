@@ -30,6 +30,21 @@ export class Pipeline {
     return this.inFlight;
   }
 
+  /**
+   * Run a job's steps now, synchronously, without the clock (used to seed
+   * fixtures before the server listens). Steps must be synchronous.
+   */
+  runNow(job: Job): void {
+    for (const step of job.steps) {
+      try {
+        step.run();
+      } catch (error) {
+        void job.onFailure(error, step.name);
+        return;
+      }
+    }
+  }
+
   start(job: Job): void {
     this.inFlight++;
     const runStep = async (index: number): Promise<void> => {

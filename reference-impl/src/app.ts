@@ -1,0 +1,62 @@
+// createApp(options): the Hono app plus handles tests need (clock, services,
+// rate limiter). One Hono per resource, mounted with app.route; auth and the
+// rate limit guard /v1/*; errors render in one onError.
+import { Hono } from "hono";
+import { Services } from "./domain/services.ts";
+import { loadAccounts, seedDatasets } from "./fixtures.ts";
+import { AccountDirectory } from "./platform/accounts.ts";
+import { apiKeyAuth } from "./platform/auth.ts";
+import { Ledger } from "./platform/billing/ledger.ts";
+import { SystemClock, type Clock } from "./platform/clock.ts";
+import type { AppEnv } from "./platform/env.ts";
+import { consoleErrorLogger, errorRenderer, NotFoundError, type ErrorLogger } from "./platform/errors.ts";
+import { Pipeline } from "./platform/pipeline.ts";
+import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
+import { accountResource } from "./resources/account.ts";
+import { datasetRunsResource } from "./resources/dataset-runs.ts";
+import { datasetsResource } from "./resources/datasets.ts";
+import { docsResource } from "./resources/docs.ts";
+import { mentionsResource } from "./resources/mentions.ts";
+
+export interface AppOptions {
+  clock?: Clock;
+  /** Requests per second per key (default 5). */
+  rateLimitPerSecond?: number;
+  /** Clock delay before each pipeline step in ms (default 300; 0 = immediate). */
+  stepDelayMs?: number;
+  /** Load demo accounts and keys from fixtures/ (default true). */
+  accounts?: boolean;
+  /** Seed demo datasets with completed runs (default true). */
+  seedDatasets?: boolean;
+  logger?: ErrorLogger;
+}
+
+export function createApp(options: AppOptions = {}) {
+  const clock = options.clock ?? new SystemClock();
+  const directory = new AccountDirectory();
+  const ledger = new Ledger(clock);
+  const pipeline = new Pipeline(clock, { stepDelayMs: options.stepDelayMs ?? 300 });
+  const services = new Services(clock, directory, ledger, pipeline);
+  const limiter = new RateLimiter(clock, { perSecond: options.rateLimitPerSecond ?? 5 });
+
+  if (options.accounts ?? true) loadAccounts(services);
+  if ((options.accounts ?? true) && (options.seedDatasets ?? true)) seedDatasets(services);
+
+  const app = new Hono<AppEnv>();
+  app.onError(errorRenderer(options.logger ?? consoleErrorLogger));
+  app.notFound(() => {
+    throw new NotFoundError("not_found", "No such route.");
+  });
+
+  app.route("/", docsResource());
+
+  app.use("/v1/*", apiKeyAuth(directory), rateLimit(limiter));
+  app.route("/v1/datasets", datasetsResource(services));
+  app.route("/v1/datasets", datasetRunsResource(services));
+  app.route("/v1/mentions", mentionsResource(services));
+  app.route("/v1", accountResource(services));
+
+  return { app, clock, services, limiter, directory, ledger, pipeline };
+}
+
+export type AppHandle = ReturnType<typeof createApp>;

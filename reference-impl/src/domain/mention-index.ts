@@ -1,0 +1,174 @@
+// Per-account pool of mentions. A post (source, id) is stored once and
+// remembers every dataset that collected it, with the largest extrapolation
+// coefficient seen per dataset. Sorted arrays per sort key (rebuilt lazily
+// when dirty) back keyset pagination; a MiniSearch index (fed lazily) backs `q`.
+import MiniSearch from "minisearch";
+import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
+import type { SortKey } from "../platform/pagination.ts";
+import type { Analysis } from "../simulators/analysis.ts";
+import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
+
+export type MentionSort = MentionsMentionSort;
+
+export interface MentionRecord {
+  key: string;
+  post: Post;
+  analysis: Analysis;
+  metrics: Metrics;
+  /** Metrics at the previous run that saw the post (null until seen twice). */
+  previous: Metrics | null;
+  engagementRate: number;
+  datasetRunMs: number;
+  /** dataset id -> largest extrapolation coefficient (1 when none). */
+  datasets: Map<string, number>;
+  /** Lower-cased words of title and text, space-delimited with edge spaces. */
+  normalized: string;
+  /** Comments to show: the largest num_comments_per_post of the runs that saw it. */
+  numComments: number;
+  parameters: Map<string, { value: string | number | boolean | null; status: "completed" | "failed"; computed_at: number }>;
+}
+
+export function mentionKey(source: string, id: string): string {
+  return `${source}:${id}`;
+}
+
+export function normalizeWords(text: string): string {
+  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}']+/gu, " ").trim()} `;
+}
+
+export function engagementRate(m: Metrics): number {
+  if (m.views <= 0) return 0;
+  return Math.round(((m.likes + m.comments + m.shares) / m.views) * 10_000) / 10_000;
+}
+
+/** Numeric sort value of a record for a sort. */
+export function sortValue(r: MentionRecord, sort: MentionSort): number {
+  switch (sort) {
+    case "date":
+      return Math.floor(r.post.created_ms / 1000);
+    case "likes":
+      return r.metrics.likes;
+    case "views":
+      return r.metrics.views;
+    case "comments":
+      return r.metrics.comments;
+    case "shares":
+      return r.metrics.shares;
+    case "engagement_rate":
+      return r.engagementRate;
+    case "sentiment_score":
+      // Posts without sentiment analysis sort below every scored post.
+      return r.analysis.sentiment ? r.analysis.sentiment.score : -2;
+    case "dataset_run_at":
+      return Math.floor(r.datasetRunMs / 1000);
+  }
+}
+
+export function sortKeyOf(sort: MentionSort): (r: MentionRecord) => SortKey {
+  return (r) => [sortValue(r, sort), r.key];
+}
+
+export interface UpsertContext {
+  datasetId: string;
+  coefficient: number;
+  runAtMs: number;
+  numComments: number;
+}
+
+export class MentionIndex {
+  private readonly byKey = new Map<string, MentionRecord>();
+  private readonly sorted = new Map<MentionSort, MentionRecord[]>();
+  private search: MiniSearch<MentionRecord> | undefined;
+  private unindexed: MentionRecord[] = [];
+
+  get size(): number {
+    return this.byKey.size;
+  }
+
+  get(key: string): MentionRecord | undefined {
+    return this.byKey.get(key);
+  }
+
+  all(): IterableIterator<MentionRecord> {
+    return this.byKey.values();
+  }
+
+  /**
+   * Add or refresh a post for a dataset. Returns whether the post is new to
+   * that dataset and the coefficient it had there before.
+   */
+  upsert(post: Post, analysis: Analysis, ctx: UpsertContext): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
+    const key = mentionKey(post.source, post.id);
+    let record = this.byKey.get(key);
+    // Metrics come from the first-seen post, so its age is stable across runs.
+    const metrics = metricsAt(record?.post ?? post, ctx.runAtMs);
+    if (!record) {
+      record = {
+        key,
+        post,
+        analysis: { ...analysis },
+        metrics,
+        previous: null,
+        engagementRate: engagementRate(metrics),
+        datasetRunMs: ctx.runAtMs,
+        datasets: new Map(),
+        normalized: normalizeWords(`${post.title} ${post.text}`),
+        numComments: ctx.numComments,
+        parameters: new Map(),
+      };
+      this.byKey.set(key, record);
+      this.unindexed.push(record);
+    } else {
+      record.previous = record.metrics;
+      record.metrics = metrics;
+      record.engagementRate = engagementRate(metrics);
+      record.datasetRunMs = Math.max(record.datasetRunMs, ctx.runAtMs);
+      record.numComments = Math.max(record.numComments, ctx.numComments);
+      if (post.comments.length > record.post.comments.length) record.post = { ...record.post, comments: post.comments };
+      Object.assign(record.analysis, analysis);
+    }
+    const before = record.datasets.get(ctx.datasetId);
+    record.datasets.set(ctx.datasetId, Math.max(before ?? 0, ctx.coefficient));
+    this.sorted.clear();
+    return { record, newToDataset: before === undefined, previousCoefficient: before ?? 0 };
+  }
+
+  /** Records ascending by (sort value, key). */
+  sortedBy(sort: MentionSort): readonly MentionRecord[] {
+    let rows = this.sorted.get(sort);
+    if (!rows) {
+      const keyOf = sortKeyOf(sort);
+      const decorated = [...this.byKey.values()].map((r) => ({ r, k: keyOf(r) }));
+      decorated.sort((a, b) => (a.k[0] !== b.k[0] ? (a.k[0] < b.k[0] ? -1 : 1) : a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0));
+      rows = decorated.map((d) => d.r);
+      this.sorted.set(sort, rows);
+    }
+    return rows;
+  }
+
+  /** Keys matching a free-text query. */
+  textSearch(q: string, mode: "semantic" | "keyword"): Set<string> {
+    if (!this.search) {
+      this.search = new MiniSearch<MentionRecord>({
+        idField: "key",
+        fields: ["title", "text", "author"],
+        extractField: (doc, field) => {
+          if (field === "key") return doc.key;
+          if (field === "title") return doc.post.title;
+          if (field === "text") return doc.post.text;
+          if (field === "author") return `${doc.post.author.display_name} ${doc.post.author.username}`;
+          return "";
+        },
+      });
+    }
+    if (this.unindexed.length) {
+      this.search.addAll(this.unindexed);
+      this.unindexed = [];
+    }
+    const hits =
+      mode === "semantic"
+        ? this.search.search(q, { prefix: true, fuzzy: 0.2, combineWith: "OR" })
+        : this.search.search(q, { prefix: false, fuzzy: false, combineWith: "AND" });
+    return new Set(hits.map((h) => String(h.id)));
+  }
+}

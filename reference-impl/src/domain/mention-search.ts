@@ -1,0 +1,98 @@
+// POST /v1/mentions: scope (account datasets or dataset_ids), sources, q,
+// OR-of-AND filter groups, post_refs, every sort with keyset cursors bound to
+// the sort and every filter.
+import type * as z from "zod";
+import type { MentionsMention } from "../../../generated/client/types.gen.ts";
+import type { zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
+import { NotFoundError, ValidationFailed } from "../platform/errors.ts";
+import { paginate, type PageResult } from "../platform/pagination.ts";
+import { matchesGroups } from "./mention-filters.ts";
+import { mentionKey, sortKeyOf, type MentionRecord } from "./mention-index.ts";
+import { mentionView } from "./mention-view.ts";
+import type { Services } from "./services.ts";
+
+export type SearchBody = z.output<typeof zMentionsSearchBody>;
+
+export const MAX_FILTERS = 10;
+
+export function searchMentions(services: Services, accountId: string, body: SearchBody): PageResult<MentionsMention> {
+  const total = (body.filters ?? []).reduce((n, g) => n + g.length, 0);
+  if (total > MAX_FILTERS) {
+    throw new ValidationFailed([
+      { loc: ["body", "filters"], msg: `At most ${MAX_FILTERS} filters in total; got ${total}.`, type: "too_big" },
+    ]);
+  }
+  let scope: Set<string>;
+  if (body.dataset_ids) {
+    scope = new Set();
+    for (const id of body.dataset_ids) {
+      if (!services.datasets.get(accountId, id)) throw new NotFoundError("dataset_not_found", "Dataset not found.");
+      scope.add(id);
+    }
+  } else {
+    scope = new Set(services.datasets.live(accountId).map((d) => d.id));
+  }
+  const index = services.mentions(accountId);
+  const sources = body.sources ? new Set<string>(body.sources) : undefined;
+  const refs = body.post_refs ? new Set(body.post_refs.map((r) => mentionKey(r.source, r.id))) : undefined;
+  const q = body.q?.trim();
+  const textHits = q ? index.textSearch(q, body.search_mode) : undefined;
+
+  const keep = (r: MentionRecord): boolean => {
+    let inScope = false;
+    for (const id of r.datasets.keys()) {
+      if (scope.has(id)) {
+        inScope = true;
+        break;
+      }
+    }
+    if (!inScope) return false;
+    if (sources && !sources.has(r.post.source)) return false;
+    if (refs && !refs.has(r.key)) return false;
+    if (textHits && !textHits.has(r.key)) return false;
+    return matchesGroups(r, body.filters);
+  };
+
+  // When post_refs narrow the set, sort just those instead of scanning.
+  const keyOf = sortKeyOf(body.sort);
+  let rows: readonly MentionRecord[];
+  if (refs) {
+    rows = [...refs]
+      .map((k) => index.get(k))
+      .filter((r): r is MentionRecord => !!r)
+      .sort((a, b) => {
+        const ka = keyOf(a);
+        const kb = keyOf(b);
+        return ka[0] !== kb[0] ? (ka[0] < kb[0] ? -1 : 1) : ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0;
+      });
+  } else {
+    rows = index.sortedBy(body.sort);
+  }
+
+  const page = paginate(
+    rows,
+    keyOf,
+    {
+      limit: body.limit,
+      order: body.order,
+      cursor: body.cursor,
+      scope: {
+        r: "mentions",
+        sort: body.sort,
+        order: body.order,
+        dataset_ids: body.dataset_ids ? [...new Set(body.dataset_ids)].sort() : null,
+        sources: body.sources ? [...new Set(body.sources)].sort() : null,
+        q: q ?? null,
+        search_mode: q ? body.search_mode : null,
+        filters: body.filters ?? null,
+        post_refs: refs ? [...refs].sort() : null,
+      },
+    },
+    keep,
+  );
+  const name = (id: string) => {
+    const d = services.datasets.get(accountId, id);
+    return d ? { id: d.id, name: d.name } : undefined;
+  };
+  return { ...page, items: page.items.map((r) => mentionView(r, name, body.parameter_ids ?? [])) };
+}

@@ -1,0 +1,61 @@
+// Loads the demo fixtures from the repository's fixtures/ folder: accounts
+// with seats, API key digests and balances, then seeded datasets whose runs
+// are executed to completion before the server listens.
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { zDatasetRunsCreateBody } from "../../generated/client/zod.gen.ts";
+import { createRun } from "./domain/dataset-runs.ts";
+import { newDatasetRow } from "./domain/datasets.ts";
+import type { Services } from "./domain/services.ts";
+import type { Account } from "./platform/accounts.ts";
+import { money } from "./platform/billing/money.ts";
+import { newId } from "./platform/ids.ts";
+
+const fixturesDir = new URL("../../fixtures/", import.meta.url);
+
+function readJson<T>(name: string): T {
+  return JSON.parse(readFileSync(fileURLToPath(new URL(name, fixturesDir)), "utf8")) as T;
+}
+
+export interface AccountFixture extends Omit<Account, "rate_limit"> {
+  balance: string;
+}
+
+interface AccountsFile {
+  accounts: AccountFixture[];
+  api_keys: { sha256: string; account_id: string; user_id: string }[];
+}
+
+interface DatasetsFile {
+  datasets: { account_id: string; name: string; runs: unknown[] }[];
+}
+
+export interface DemoKey {
+  api_key: string;
+  account_id: string;
+  user_id: string;
+  label: string;
+}
+
+export function demoKeys(): DemoKey[] {
+  return readJson<{ keys: DemoKey[] }>("demo-keys.json").keys;
+}
+
+export function loadAccounts(services: Services): void {
+  const file = readJson<AccountsFile>("accounts.json");
+  for (const { balance, ...account } of file.accounts) {
+    services.directory.addAccount({ ...account, seats: account.seats.map((s) => ({ ...s })), invitations: [...account.invitations] });
+    services.ledger.open(account.id, account.plan, money(balance));
+  }
+  for (const k of file.api_keys) services.directory.addKey({ digest: k.sha256, account_id: k.account_id, user_id: k.user_id });
+}
+
+export function seedDatasets(services: Services): void {
+  const file = readJson<DatasetsFile>("datasets.json");
+  for (const d of file.datasets) {
+    const account = services.directory.account(d.account_id);
+    if (!account) throw new Error(`fixture dataset for unknown account ${d.account_id}`);
+    const row = services.datasets.insert(newDatasetRow(newId("ds_"), account.id, d.name, services.clock.now()));
+    for (const run of d.runs) createRun(services, account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
+  }
+}

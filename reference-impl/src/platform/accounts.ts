@@ -1,0 +1,69 @@
+// Accounts, seats and API key records. Keys are only ever stored as SHA-256
+// digests; the plaintext exists in the caller's hands and in the demo fixtures.
+import { createHash, timingSafeEqual } from "node:crypto";
+import type { PlanName } from "./billing/plans.ts";
+
+export interface Seat {
+  user_id: string;
+  email: string;
+  name: string;
+  created_at: number; // unix seconds
+}
+
+export interface Account {
+  id: string;
+  name: string;
+  team_name: string;
+  email: string;
+  plan: PlanName;
+  created_at: number; // unix seconds
+  seats: Seat[];
+  invitations: string[];
+  /** Requests per second for this account's keys; falls back to the server default. */
+  rate_limit?: number;
+}
+
+export interface ApiKeyRecord {
+  digest: string; // hex SHA-256
+  account_id: string;
+  user_id: string;
+}
+
+export function sha256Hex(value: string): string {
+  return createHash("sha256").update(value, "utf8").digest("hex");
+}
+
+export class AccountDirectory {
+  private readonly accounts = new Map<string, Account>();
+  private readonly keys = new Map<string, ApiKeyRecord>();
+
+  addAccount(account: Account): void {
+    this.accounts.set(account.id, account);
+  }
+
+  addKey(record: ApiKeyRecord): void {
+    this.keys.set(record.digest, record);
+  }
+
+  account(id: string): Account | undefined {
+    return this.accounts.get(id);
+  }
+
+  all(): Account[] {
+    return [...this.accounts.values()];
+  }
+
+  /** Resolve a presented key; the stored digest is compared in constant time. */
+  resolve(presented: string): { account: Account; seat: Seat; digest: string } | undefined {
+    const digest = sha256Hex(presented);
+    const record = this.keys.get(digest);
+    if (!record) return undefined;
+    const a = Buffer.from(record.digest, "hex");
+    const b = Buffer.from(digest, "hex");
+    if (a.length !== b.length || !timingSafeEqual(a, b)) return undefined;
+    const account = this.accounts.get(record.account_id);
+    const seat = account?.seats.find((s) => s.user_id === record.user_id);
+    if (!account || !seat) return undefined;
+    return { account, seat, digest };
+  }
+}

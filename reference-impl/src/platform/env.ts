@@ -1,0 +1,15 @@
+// Typed Hono environment: what middleware puts on the context.
+import type { Account, Seat } from "./accounts.ts";
+
+export interface Principal {
+  account: Account;
+  seat: Seat;
+  /** SHA-256 hex digest of the presented key (never the key itself). */
+  keyDigest: string;
+}
+
+export interface AppEnv {
+  Variables: {
+    principal: Principal;
+  };
+}

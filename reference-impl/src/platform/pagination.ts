@@ -1,0 +1,152 @@
+// Keyset pagination over a list kept sorted ascending by (sort key, id).
+// The cursor is opaque base64url JSON holding the last row's key and a hash
+// of the sort/filter scope; a cursor from another scope is `invalid_cursor`.
+// Seeking is a binary search, so page 500 costs what page 1 costs.
+import { createHash } from "node:crypto";
+import { InvalidCursorError } from "./errors.ts";
+
+export type KeyPart = number | string;
+export type SortKey = readonly [KeyPart, string];
+export type Order = "asc" | "desc";
+
+export function compareKeys(a: SortKey, b: SortKey): number {
+  const [av, aid] = a;
+  const [bv, bid] = b;
+  if (av !== bv) {
+    if (typeof av === "number" && typeof bv === "number") return av < bv ? -1 : 1;
+    return String(av) < String(bv) ? -1 : 1;
+  }
+  return aid === bid ? 0 : aid < bid ? -1 : 1;
+}
+
+/** Stable short hash of a JSON-able scope (sort, order, filters, ...). */
+export function scopeHash(scope: unknown): string {
+  return createHash("sha256").update(canonicalJson(scope)).digest("base64url").slice(0, 16);
+}
+
+export function canonicalJson(value: unknown): string {
+  if (value === undefined) return "null";
+  if (value === null || typeof value !== "object") return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+}
+
+interface CursorBody {
+  v: 1;
+  k: [KeyPart, string];
+  s: string;
+}
+
+export function encodeCursor(key: SortKey, scope: string): string {
+  const body: CursorBody = { v: 1, k: [key[0], key[1]], s: scope };
+  return Buffer.from(JSON.stringify(body), "utf8").toString("base64url");
+}
+
+const BASE64URL = /^[A-Za-z0-9_-]+={0,2}$/;
+
+export function decodeCursor(cursor: string, scope: string): SortKey {
+  if (!BASE64URL.test(cursor)) throw new InvalidCursorError();
+  let body: unknown;
+  try {
+    body = JSON.parse(Buffer.from(cursor.replace(/=+$/, ""), "base64url").toString("utf8"));
+  } catch {
+    throw new InvalidCursorError();
+  }
+  const b = body as Partial<CursorBody> | null;
+  if (
+    !b ||
+    typeof b !== "object" ||
+    b.v !== 1 ||
+    !Array.isArray(b.k) ||
+    b.k.length !== 2 ||
+    !(typeof b.k[0] === "number" || typeof b.k[0] === "string") ||
+    typeof b.k[1] !== "string" ||
+    typeof b.s !== "string"
+  ) {
+    throw new InvalidCursorError();
+  }
+  if (b.s !== scope) {
+    throw new InvalidCursorError("The cursor belongs to another sort or filter; start again without a cursor.");
+  }
+  return [b.k[0], b.k[1]];
+}
+
+export interface PageRequest {
+  limit: number;
+  order: Order;
+  cursor?: string | undefined;
+  /** Anything the cursor must stay bound to (sort, filters, resource). */
+  scope: unknown;
+}
+
+export interface PageResult<T> {
+  items: T[];
+  hasNext: boolean;
+  cursor: string | null;
+}
+
+/** First index whose key is strictly greater than `key`. */
+function upperBound<T>(sorted: readonly T[], keyOf: (t: T) => SortKey, key: SortKey): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keyOf(sorted[mid]!), key) <= 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose key is greater than or equal to `key`. */
+function lowerBound<T>(sorted: readonly T[], keyOf: (t: T) => SortKey, key: SortKey): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (compareKeys(keyOf(sorted[mid]!), key) < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * One page from `sortedAsc` (ascending by keyOf), walking in `order` from
+ * just past the cursor and keeping rows that pass `keep`.
+ */
+export function paginate<T>(
+  sortedAsc: readonly T[],
+  keyOf: (t: T) => SortKey,
+  request: PageRequest,
+  keep: (t: T) => boolean = () => true,
+): PageResult<T> {
+  const scope = scopeHash(request.scope);
+  const after = request.cursor !== undefined ? decodeCursor(request.cursor, scope) : undefined;
+  const items: T[] = [];
+  let hasNext = false;
+  if (request.order === "asc") {
+    for (let i = after ? upperBound(sortedAsc, keyOf, after) : 0; i < sortedAsc.length; i++) {
+      const row = sortedAsc[i]!;
+      if (!keep(row)) continue;
+      if (items.length === request.limit) {
+        hasNext = true;
+        break;
+      }
+      items.push(row);
+    }
+  } else {
+    for (let i = after ? lowerBound(sortedAsc, keyOf, after) - 1 : sortedAsc.length - 1; i >= 0; i--) {
+      const row = sortedAsc[i]!;
+      if (!keep(row)) continue;
+      if (items.length === request.limit) {
+        hasNext = true;
+        break;
+      }
+      items.push(row);
+    }
+  }
+  const last = items[items.length - 1];
+  return { items, hasNext, cursor: hasNext && last ? encodeCursor(keyOf(last), scope) : null };
+}

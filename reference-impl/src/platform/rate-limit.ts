@@ -1,0 +1,73 @@
+// Fixed one-second windows per API key, keyed on the key's SHA-256 digest.
+// Every authenticated response, errors included, carries RateLimit-Limit,
+// RateLimit-Remaining and RateLimit-Reset; over the cap a 429 with
+// retry_after_seconds and Retry-After. One mechanism for REST and MCP.
+import type { MiddlewareHandler } from "hono";
+import type { Clock } from "./clock.ts";
+import { TooManyRequestsError } from "./errors.ts";
+import type { AppEnv, Principal } from "./env.ts";
+
+export interface RateLimitOptions {
+  /** Requests per second per key (default 5). */
+  perSecond: number;
+}
+
+interface Window {
+  start: number;
+  count: number;
+}
+
+export interface RateDecision {
+  allowed: boolean;
+  headers: Record<string, string>;
+  retryAfterSeconds: number;
+}
+
+export class RateLimiter {
+  private readonly windows = new Map<string, Window>();
+  constructor(
+    private readonly clock: Clock,
+    private readonly options: RateLimitOptions,
+  ) {}
+
+  limitFor(principal: Pick<Principal, "account">): number {
+    return principal.account.rate_limit ?? this.options.perSecond;
+  }
+
+  take(keyDigest: string, limit: number): RateDecision {
+    const now = this.clock.now();
+    const start = now - (now % 1000);
+    let w = this.windows.get(keyDigest);
+    if (!w || w.start !== start) {
+      w = { start, count: 0 };
+      this.windows.set(keyDigest, w);
+      if (this.windows.size > 10_000) this.sweep(start);
+    }
+    const allowed = w.count < limit;
+    if (allowed) w.count++;
+    const msLeft = start + 1000 - now;
+    return {
+      allowed,
+      retryAfterSeconds: msLeft / 1000,
+      headers: {
+        "RateLimit-Limit": String(limit),
+        "RateLimit-Remaining": String(Math.max(0, limit - w.count)),
+        "RateLimit-Reset": String(Math.max(1, Math.ceil(msLeft / 1000))),
+      },
+    };
+  }
+
+  private sweep(currentStart: number): void {
+    for (const [k, w] of this.windows) if (w.start !== currentStart) this.windows.delete(k);
+  }
+}
+
+export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+  return async function enforceRateLimit(c, next) {
+    const principal = c.get("principal");
+    const decision = limiter.take(principal.keyDigest, limiter.limitFor(principal));
+    if (!decision.allowed) throw new TooManyRequestsError(decision.retryAfterSeconds, decision.headers);
+    await next();
+    for (const [k, v] of Object.entries(decision.headers)) c.res.headers.set(k, v);
+  };
+}

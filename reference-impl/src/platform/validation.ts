@@ -1,0 +1,76 @@
+// Request validation with the GENERATED zod schemas only. Middleware
+// factories for body, query and path put the parsed value where
+// `c.req.valid(target)` finds it; failures become the 422 validation body.
+import type { MiddlewareHandler } from "hono";
+import type * as z from "zod";
+import { ValidationFailed } from "./errors.ts";
+import { coerceQuery, queryParamTypes } from "./query-coercion.ts";
+import type { AppEnv } from "./env.ts";
+import type { CommonValidationIssue } from "../../../generated/client/types.gen.ts";
+
+type Where = "body" | "query" | "path";
+
+export function toIssues(where: Where, error: z.ZodError): CommonValidationIssue[] {
+  return error.issues.map((issue) => {
+    const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
+    return {
+      loc: [where, ...issue.path.map((p) => String(p))],
+      msg: issue.message,
+      type: missing ? "missing" : issue.code,
+    };
+  });
+}
+
+export function parseWith<S extends z.ZodType>(schema: S, where: Where, value: unknown): z.output<S> {
+  const result = schema.safeParse(value);
+  if (!result.success) throw new ValidationFailed(toIssues(where, result.error));
+  return result.data;
+}
+
+export interface BodyOptions {
+  /** Value used when the request has no body at all (default: missing). */
+  whenEmpty?: unknown;
+}
+
+async function readJson(text: string, options: BodyOptions): Promise<unknown> {
+  if (text.trim() === "") return options.whenEmpty;
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw new ValidationFailed([
+      { loc: ["body"], msg: `Malformed JSON: ${(error as Error).message}`, type: "json_invalid" },
+    ]);
+  }
+}
+
+export function validBody<S extends z.ZodType>(
+  schema: S,
+  options: BodyOptions = {},
+): MiddlewareHandler<AppEnv, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
+  return async function validateBody(c, next) {
+    const raw = await readJson(await c.req.text(), options);
+    c.req.addValidatedData("json", parseWith(schema, "body", raw) as object);
+    await next();
+  };
+}
+
+export function validQuery<S extends z.ZodType>(
+  schema: S,
+  operationId: string,
+): MiddlewareHandler<AppEnv, string, { in: { query: Record<string, string> }; out: { query: z.output<S> } }> {
+  const types = queryParamTypes(operationId);
+  return async function validateQuery(c, next) {
+    const coerced = coerceQuery(c.req.queries() as Record<string, string[]>, types);
+    c.req.addValidatedData("query", parseWith(schema, "query", coerced) as object);
+    await next();
+  };
+}
+
+export function validPath<S extends z.ZodType>(
+  schema: S,
+): MiddlewareHandler<AppEnv, string, { in: { param: Record<string, string> }; out: { param: z.output<S> } }> {
+  return async function validatePath(c, next) {
+    c.req.addValidatedData("param", parseWith(schema, "path", c.req.param()) as object);
+    await next();
+  };
+}

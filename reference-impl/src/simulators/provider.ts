@@ -1,0 +1,247 @@
+// Deterministic synthetic social provider. Posts are seeded by (source,
+// query, country, language, index), so the same query always yields the same
+// posts and overlapping runs dedup. Engagement grows with the post's age, so
+// a later run sees changed metrics for the same post.
+import type { CommonSource } from "../../../generated/client/types.gen.ts";
+import { BRANDS, FIRST_NAMES, HEADLINES, LANGS, LAST_NAMES, corpusFor } from "./corpus.ts";
+import { Random, seedOf } from "./random.ts";
+
+export type Source = CommonSource;
+export const SOURCES: readonly Source[] = ["reddit", "tiktok", "youtube", "instagram", "linkedin"];
+
+export interface MediaVersion {
+  url: string;
+  width: number;
+  height: number;
+}
+export interface MediaItem {
+  type: "image" | "video";
+  version_list: MediaVersion[];
+  description: string | null;
+}
+
+export interface PostComment {
+  id: string;
+  author_username: string;
+  body: string;
+  num_likes: number;
+  num_replies: number;
+  created_ms: number;
+}
+
+export interface Post {
+  source: Source;
+  id: string;
+  author: { username: string; display_name: string; followers: number; headline: string | null; avatar_url: string };
+  title: string;
+  text: string;
+  url: string;
+  language: string;
+  country: string;
+  media: MediaItem[];
+  created_ms: number;
+  /** Engagement at full maturity; observed values grow toward it with age. */
+  base: { views: number; likes: number; comments: number; shares: number };
+  views_estimated: boolean;
+  comments: PostComment[];
+}
+
+export interface Metrics {
+  views: number;
+  likes: number;
+  comments: number;
+  shares: number;
+}
+
+export interface PromptRequest {
+  source: Source;
+  query: string;
+  count: number;
+  window: { fromMs: number; toMs: number } | null;
+  country: string;
+  language: string | null;
+  numComments: number;
+}
+
+const DAY = 86_400_000;
+
+const HOSTS: Record<Source, RegExp> = {
+  reddit: /(^|\.)reddit\.com$/,
+  tiktok: /(^|\.)tiktok\.com$/,
+  youtube: /(^|\.)(youtube\.com|youtu\.be)$/,
+  instagram: /(^|\.)instagram\.com$/,
+  linkedin: /(^|\.)linkedin\.com$/,
+};
+
+const FOLLOWERS: Record<Source, [number, number]> = {
+  reddit: [10, 50_000],
+  tiktok: [200, 5_000_000],
+  youtube: [100, 8_000_000],
+  instagram: [150, 3_000_000],
+  linkedin: [50, 400_000],
+};
+
+/** Engagement observed at `atMs` for a post: grows toward `base` with age. */
+export function metricsAt(post: Post, atMs: number): Metrics {
+  const ageDays = Math.max(0, (atMs - post.created_ms) / DAY);
+  // Fast growth over the first days, then a long tail over months.
+  const f = 0.8 * (1 - Math.exp(-(ageDays + 0.05) / 3)) + 0.2 * (1 - Math.exp(-(ageDays + 0.05) / 120));
+  return {
+    views: Math.floor(post.base.views * f),
+    likes: Math.floor(post.base.likes * f),
+    comments: Math.floor(post.base.comments * f),
+    shares: Math.floor(post.base.shares * f),
+  };
+}
+
+/** How many posts the provider believes exist for the query (for extrapolation). */
+export function estimatedVolume(source: Source, query: string): number {
+  return new Random(seedOf("volume", source, query.trim().toLowerCase())).logInt(400, 60_000);
+}
+
+function postId(r: Random, source: Source): string {
+  switch (source) {
+    case "reddit":
+      return `t3_${r.token(7)}`;
+    case "tiktok":
+      return String(7_300_000_000_000_000_000n + BigInt(r.int(0, 2 ** 30)) * 1_000_000_000n + BigInt(r.int(0, 999_999_999)));
+    case "youtube":
+      return r.token(11, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+    case "instagram":
+      return r.token(11, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+    case "linkedin":
+      return `urn:li:activity:${7_200_000_000_000_000_000n + BigInt(r.int(0, 2 ** 30)) * 10_000n}`;
+  }
+}
+
+function postUrl(source: Source, id: string, username: string): string {
+  switch (source) {
+    case "reddit":
+      return `https://www.reddit.com/r/${username}/comments/${id.slice(3)}/`;
+    case "tiktok":
+      return `https://www.tiktok.com/@${username}/video/${id}`;
+    case "youtube":
+      return `https://www.youtube.com/watch?v=${id}`;
+    case "instagram":
+      return `https://www.instagram.com/p/${id}/`;
+    case "linkedin":
+      return `https://www.linkedin.com/feed/update/${id}/`;
+  }
+}
+
+function fill(template: string, query: string, brand: string): string {
+  return template.replaceAll("{q}", query).replaceAll("{b}", brand);
+}
+
+function makePost(r: Random, source: Source, query: string, seedUrl: string | null, opts: Omit<PromptRequest, "source" | "query" | "count">): Post {
+  const language = opts.language ?? r.weighted(LANGS);
+  const { corpus } = corpusFor(language);
+  const brand = r.pick(BRANDS);
+  const mood = r.weighted([["positive", 45], ["negative", 25], ["neutral", 30]] as const);
+  const sentences: string[] = [];
+  sentences.push(fill(r.pick(corpus[mood]), query, brand));
+  if (r.chance(0.5)) sentences.push(fill(r.pick(corpus[r.pick(["positive", "negative", "neutral"] as const)]), query, r.pick(BRANDS)));
+  if (r.chance(0.35)) sentences.push(fill(r.pick(corpus.questions), query, brand));
+  if (source !== "reddit" && r.chance(0.4)) sentences.push(fill(r.pick(corpus.ctas), query, brand));
+  const tag = `#${query.toLowerCase().replace(/[^a-z0-9]+/g, "")}`;
+  if (source !== "reddit" && tag.length > 1 && r.chance(0.6)) sentences.push(tag);
+
+  const first = r.pick(FIRST_NAMES);
+  const last = r.pick(LAST_NAMES);
+  const username = `${first}${last}`.toLowerCase().replace(/[^a-z]/g, "") + r.int(1, 999);
+  const followers = r.logInt(...FOLLOWERS[source]);
+  const id = postId(r, source);
+  const window = opts.window ?? { fromMs: Date.UTC(2025, 0, 1), toMs: Date.UTC(2026, 9, 1) };
+  const created = Math.floor(window.fromMs + r.float() * Math.max(0, window.toMs - window.fromMs));
+  const created_ms = created - (created % 1000);
+  const views = source === "reddit" ? Math.round(followers * (0.5 + r.float() * 4)) : Math.round(followers * (0.2 + r.float() * 3));
+  const likes = Math.round(views * (0.005 + r.float() * 0.08));
+  const commentsCount = Math.round(likes * (0.02 + r.float() * 0.15));
+  const shares = Math.round(likes * r.float() * 0.2);
+
+  const media: MediaItem[] = [];
+  const videoFirst = source === "tiktok" || source === "youtube";
+  if (videoFirst || r.chance(source === "instagram" ? 0.95 : 0.35)) {
+    const type = videoFirst || (source === "instagram" && r.chance(0.4)) ? "video" : "image";
+    const [w, h] = type === "video" && source !== "youtube" ? [1080, 1920] : source === "youtube" ? [1280, 720] : [1080, 1080];
+    media.push({
+      type,
+      version_list: [
+        { url: `https://media.example.com/${source}/${encodeURIComponent(id)}/full.${type === "video" ? "mp4" : "jpg"}`, width: w, height: h },
+        { url: `https://media.example.com/${source}/${encodeURIComponent(id)}/thumb.jpg`, width: Math.round(w / 4), height: Math.round(h / 4) },
+      ],
+      description: null,
+    });
+  }
+
+  const comments: PostComment[] = [];
+  const nComments = Math.min(opts.numComments, commentsCount);
+  for (let i = 0; i < nComments; i++) {
+    comments.push({
+      id: `${source === "reddit" ? "t1_" : "c_"}${r.token(9)}`,
+      author_username: `${r.pick(FIRST_NAMES).toLowerCase()}_${r.int(10, 9999)}`,
+      body: fill(r.pick(corpus.comments), query, r.pick(BRANDS)),
+      num_likes: r.logInt(1, Math.max(2, Math.round(likes / 10))),
+      num_replies: r.int(0, 12),
+      created_ms: Math.min(created_ms + r.int(60, 7 * 86_400) * 1000, Math.max(created_ms, window.toMs)),
+    });
+  }
+
+  return {
+    source,
+    id,
+    author: {
+      username,
+      display_name: `${first} ${last}`,
+      followers,
+      headline: source === "linkedin" || r.chance(0.5) ? r.pick(HEADLINES) : null,
+      avatar_url: `https://media.example.com/avatars/${username}.jpg`,
+    },
+    title: fill(r.pick(corpus.titles), query, brand),
+    text: sentences.join(" "),
+    url: seedUrl ?? postUrl(source, id, username),
+    language,
+    country: opts.country,
+    media,
+    created_ms,
+    base: { views, likes, comments: commentsCount, shares },
+    views_estimated: source === "instagram" || source === "linkedin",
+    comments,
+  };
+}
+
+/** Up to `count` posts for a keyword query on one source; deterministic. */
+export function searchPosts(request: PromptRequest): Post[] {
+  const key = request.query.trim().toLowerCase();
+  const available = Math.min(request.count, estimatedVolume(request.source, key));
+  const posts: Post[] = [];
+  for (let i = 0; i < available; i++) {
+    const r = new Random(seedOf("post", request.source, key, request.country, request.language ?? "*", i));
+    posts.push(makePost(r, request.source, request.query.trim(), null, request));
+  }
+  return posts;
+}
+
+export type UrlOutcome = { ok: true; post: Post } | { ok: false; reason: "unsupported_host" | "not_found" | "private" };
+
+/**
+ * Resolve one URL. A URL whose host is not the source's platform, or whose
+ * path says it is gone or private, fails; everything else resolves to a
+ * post seeded by the URL.
+ */
+export function resolveUrl(source: Source, url: string, text: string | undefined, numComments: number): UrlOutcome {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return { ok: false, reason: "not_found" };
+  }
+  if (!HOSTS[source].test(parsed.hostname.toLowerCase())) return { ok: false, reason: "unsupported_host" };
+  if (/(deleted|removed|missing|404)/i.test(parsed.pathname)) return { ok: false, reason: "not_found" };
+  if (/private/i.test(parsed.pathname)) return { ok: false, reason: "private" };
+  const segments = parsed.pathname.split("/").filter(Boolean);
+  const topic = text?.trim() || segments[segments.length - 1]?.replace(/[-_]+/g, " ") || source;
+  const r = new Random(seedOf("url", source, url));
+  const post = makePost(r, source, topic, url, { window: null, country: "US", language: "en", numComments });
+  return { ok: true, post };
+}
