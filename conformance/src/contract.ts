@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import * as generatedZod from "../../generated/client/zod.gen.ts";
+import * as z from "zod";
 import type { ZodType } from "zod";
 
 export type JsonSchema = Record<string, unknown>;
@@ -76,13 +77,25 @@ export class Contract {
           const r = this.deref(r0);
           const json = r.content?.["application/json"];
           const ref: string | undefined = json?.schema?.$ref;
-          const schemaRef = ref ? ref.replace("#/components/schemas/", "") : undefined;
-          const zodName = schemaRef ? zodNameOf(schemaRef) : undefined;
+          let schemaRef = ref ? ref.replace("#/components/schemas/", "") : undefined;
+          let zodName = schemaRef ? zodNameOf(schemaRef) : undefined;
+          let zod = zodName ? zodTable[zodName] : undefined;
+          // a response that is a union of named schemas: the union of their generated zod
+          const alts: any[] | undefined = json?.schema?.anyOf ?? json?.schema?.oneOf;
+          if (!ref && Array.isArray(alts) && alts.every((a) => typeof a?.$ref === "string")) {
+            const names = alts.map((a) => a.$ref.replace("#/components/schemas/", "") as string);
+            const members = names.map((n) => zodTable[zodNameOf(n)]);
+            if (members.every(Boolean) && members.length >= 2) {
+              schemaRef = names.join(" | ");
+              zodName = names.map(zodNameOf).join(" | ");
+              zod = z.union(members as [ZodType, ZodType, ...ZodType[]]);
+            }
+          }
           responses.set(status, {
             status,
             schemaRef,
             zodName,
-            zod: zodName ? zodTable[zodName] : undefined,
+            zod,
             hasJson: !!json,
             headers: Object.keys(r.headers ?? {}),
           });
@@ -96,7 +109,7 @@ export class Contract {
           params,
           bodySchema: jsonBody?.schema ? this.resolve(jsonBody.schema) : undefined,
           bodyRef: bodyRefRaw?.replace("#/components/schemas/", ""),
-          bodyExamples: Object.values<any>(jsonBody?.examples ?? {}).map((e) => e.value).concat(jsonBody?.example !== undefined ? [jsonBody.example] : []),
+          bodyExamples: orderExamples(jsonBody),
           bodyRequired: !!rb?.required,
           responses,
           secured: op.security ? op.security.length > 0 : globalSecurity,
@@ -107,8 +120,23 @@ export class Contract {
     }
   }
 
-  static load(path = defaultContractPath): Contract {
-    return new Contract(JSON.parse(readFileSync(path, "utf8")));
+  static load(path = defaultContractPath, scope?: string[]): Contract {
+    const c = new Contract(JSON.parse(readFileSync(path, "utf8")));
+    if (scope?.length) c.restrict(scope);
+    return c;
+  }
+
+  /**
+   * Keep only operations whose path starts with one of the prefixes (or whose
+   * operationId or tag group matches), for deployments that implement part of the API.
+   */
+  restrict(scope: string[]): void {
+    const keep = (o: Operation) => scope.some((s) => (s.startsWith("/") ? o.path === s || o.path.startsWith(s.endsWith("/") ? s : s + "/") || o.path.startsWith(s + "?") : o.operationId === s || o.operationId.startsWith(s + "_")));
+    const kept = this.operations.filter(keep);
+    this.operations.length = 0;
+    this.operations.push(...kept);
+    this.byKey.clear();
+    for (const o of kept) this.byKey.set(o.key, o);
   }
 
   /** Look an operation up by `METHOD /path/{template}`. */
@@ -176,4 +204,14 @@ export class Contract {
   pairs(): Array<{ op: Operation; status: string }> {
     return this.operations.flatMap((op) => [...op.responses.keys()].map((status) => ({ op, status })));
   }
+}
+
+/** Request examples, the ones that do not describe a refusal first (a clean base for negative data). */
+function orderExamples(jsonBody: any): unknown[] {
+  const refusal = /beyond|too low|insufficient|invalid|unknown|missing|error|fail|reject|duplicate|limit|over|blank|empty|without|cap reached|conflict|in flight|not found/i;
+  const named = Object.entries<any>(jsonBody?.examples ?? {}).map(([k, e]) => ({ label: `${k} ${e?.summary ?? ""}`, value: e?.value }));
+  named.sort((a, b) => Number(refusal.test(a.label)) - Number(refusal.test(b.label)));
+  const out = named.map((e) => e.value);
+  if (jsonBody?.example !== undefined) out.push(jsonBody.example);
+  return out;
 }

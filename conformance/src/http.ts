@@ -23,6 +23,8 @@ export interface RequestOptions {
   burst?: boolean;
   /** annotations for response-level checks (e.g. the field a negative case broke) */
   meta?: ExchangeMeta;
+  /** the check sending it (defaults to client.currentCheck) */
+  check?: string;
 }
 
 export interface ExchangeMeta {
@@ -91,7 +93,10 @@ export class KeyLimiter {
   }
   block(ms: number): void {
     this.blockedUntil = Math.max(this.blockedUntil, Date.now() + ms);
-    this.stamps = [];
+  }
+  /** count a request sent around the limiter (a planned burst) */
+  note(): void {
+    this.stamps.push(Date.now());
   }
 }
 
@@ -126,13 +131,18 @@ export class HttpClient {
   limiter(role: string): KeyLimiter {
     let l = this.limiters.get(role);
     if (!l) {
-      l = new KeyLimiter(this.opts.initialLimit ?? 5);
+      // unauthenticated calls carry no RateLimit headers to learn from
+      l = new KeyLimiter(role === "anonymous" ? 10 : (this.opts.initialLimit ?? 5));
       this.limiters.set(role, l);
     }
     return l;
   }
 
+  /** set on Ctrl-C: every further request (except cleanup) throws */
+  aborted = false;
+
   async request(o: RequestOptions): Promise<Exchange> {
+    if (this.aborted) throw new Error("interrupted");
     const keySpec = o.key ?? "main";
     let keyRole: Exchange["keyRole"];
     let keyValue: string | undefined;
@@ -156,6 +166,7 @@ export class HttpClient {
     let retried = 0;
     for (;;) {
       if (!o.burst) await limiter.take();
+      else limiter.note();
       const started = Date.now();
       const url = this.baseUrl + o.path;
       let res: Response;
@@ -180,7 +191,7 @@ export class HttpClient {
       }
       const ex: Exchange = {
         seq: ++this.seq,
-        check: this.currentCheck,
+        check: o.check ?? this.currentCheck,
         method: o.method,
         url,
         path: o.path,

@@ -43,10 +43,12 @@ export function createApp(options: AppOptions = {}) {
   if ((options.accounts ?? true) && (options.seedDatasets ?? true)) seedDatasets(services);
 
   const app = new Hono<AppEnv>();
-  app.onError(errorRenderer(options.logger ?? consoleErrorLogger));
-  app.notFound(() => {
-    throw new NotFoundError("not_found", "No such route.");
-  });
+  const renderError = errorRenderer(options.logger ?? consoleErrorLogger);
+  app.onError(renderError);
+  // Rendered here rather than thrown: Hono does not route a throw from the
+  // not-found handler back through the middleware, so the rate limiter would
+  // never stamp its headers on an unknown /v1 route (D-AUTH-ORDER).
+  app.notFound((c) => renderError(new NotFoundError("not_found", "No such route."), c));
 
   app.route("/", docsResource());
 

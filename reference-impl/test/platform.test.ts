@@ -94,6 +94,15 @@ describe("errors", () => {
     }
   });
 
+  it("an unknown /v1 route still carries the RateLimit headers of an authenticated response", async () => {
+    const t = makeApp();
+    const res = await t.call("GET", "/v1/credit_prices");
+    expect(res.status).toBe(404);
+    expect(res.headers.get("RateLimit-Limit")).toBe("10000");
+    expect(res.headers.get("RateLimit-Remaining")).not.toBeNull();
+    expect(res.headers.get("RateLimit-Reset")).not.toBeNull();
+  });
+
   it("an unexpected fault is a transient 500, logged without the key", async () => {
     const logs: string[] = [];
     const t = makeApp({ logger: (entry) => logs.push(JSON.stringify(entry)) });

@@ -1,0 +1,113 @@
+// A fault-injecting proxy: forwards every request to an upstream deployment
+// (the reference server) and lets one fault rewrite the request or response.
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface ProxyRequest {
+  method: string;
+  path: string; // with query
+  url: URL;
+  headers: Record<string, string>;
+  body?: string;
+  key?: string;
+}
+
+export interface ProxyResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  json?: any;
+}
+
+export interface ProxyState {
+  /** dataset id → the key that created it */
+  owners: Map<string, string>;
+  /** anything a fault wants to remember */
+  memo: Map<string, any>;
+  keys: Record<string, string | undefined>;
+  forward(req: ProxyRequest): Promise<ProxyResponse>;
+}
+
+export interface Fault {
+  id: string;
+  /** the single rule the fault breaks */
+  breaks: string;
+  /** the check that must fail behind this fault */
+  expect: string;
+  /** the checks to run (the expected one plus what it needs); default [expect] */
+  only?: string[];
+  /** a control: the kit must pass (with a warning), not fail */
+  control?: boolean;
+  request?(req: ProxyRequest, s: ProxyState): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
+  response?(req: ProxyRequest, res: ProxyResponse, s: ProxyState): ProxyResponse | Promise<ProxyResponse>;
+}
+
+export function json(res: ProxyResponse, body: unknown, status = res.status): ProxyResponse {
+  const text = JSON.stringify(body);
+  return { status, headers: { ...res.headers, "content-type": "application/json" }, body: text, json: body };
+}
+
+async function readBody(req: IncomingMessage): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  for await (const c of req) chunks.push(c as Buffer);
+  return chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
+}
+
+export interface RunningProxy {
+  baseUrl: string;
+  state: ProxyState;
+  close(): Promise<void>;
+}
+
+export async function startProxy(upstream: string, fault: Fault | undefined, keys: Record<string, string | undefined>, port = 0): Promise<RunningProxy> {
+  const forward = async (r: ProxyRequest): Promise<ProxyResponse> => {
+    const headers = { ...r.headers };
+    delete headers.host;
+    delete headers["content-length"];
+    delete headers.connection;
+    const res = await fetch(upstream + r.path, { method: r.method, headers, body: r.body });
+    const body = await res.text();
+    const h: Record<string, string> = {};
+    res.headers.forEach((v, k) => (h[k] = v));
+    delete h["content-length"];
+    delete h["transfer-encoding"];
+    delete h["content-encoding"];
+    let parsed: any;
+    try {
+      parsed = body ? JSON.parse(body) : undefined;
+    } catch {
+      parsed = undefined;
+    }
+    return { status: res.status, headers: h, body, json: parsed };
+  };
+  const state: ProxyState = { owners: new Map(), memo: new Map(), keys, forward };
+  const server: Server = createServer(async (req, res) => {
+    try {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
+      let preq: ProxyRequest = { method: req.method ?? "GET", path: req.url ?? "/", url: new URL(req.url ?? "/", "http://proxy"), headers, body: await readBody(req), key: headers["x-api-key"] };
+      let out: ProxyResponse | undefined;
+      if (fault?.request) {
+        const r = await fault.request(preq, state);
+        if ("status" in r) out = r;
+        else preq = r;
+      }
+      out ??= await forward(preq);
+      // bookkeeping every fault can use: who owns which dataset
+      if (preq.method === "POST" && preq.url.pathname === "/v1/datasets" && out.status === 201 && out.json?.data?.id && preq.key) state.owners.set(out.json.data.id, preq.key);
+      if (fault?.response) out = await fault.response(preq, out, state);
+      res.writeHead(out.status, out.headers);
+      res.end(out.status === 204 || out.status === 304 ? undefined : out.body);
+    } catch (e) {
+      res.writeHead(599, { "content-type": "text/plain" });
+      res.end(`proxy error: ${(e as Error).message}`);
+    }
+  });
+  await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
+  const bound = (server.address() as AddressInfo).port;
+  return {
+    baseUrl: `http://127.0.0.1:${bound}`,
+    state,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}

@@ -1,0 +1,119 @@
+// Negative and positive data derived from the contract: the request-body JSON
+// Schema gives the bounds to cross, the generated zod of the body is the oracle
+// that a case really is invalid (or valid).
+import fc from "fast-check";
+import type { ZodType } from "zod";
+import type { Contract, JsonSchema, Operation } from "../contract.ts";
+
+export interface NegCase {
+  label: string; // e.g. "name: maxLength 255 + 1"
+  loc: string[]; // where the 422 must point
+  body?: unknown;
+  query?: Record<string, string>;
+}
+
+const typeOf = (s: any): string[] => {
+  if (Array.isArray(s.type)) return s.type;
+  if (typeof s.type === "string") return [s.type];
+  const alts = s.anyOf ?? s.oneOf;
+  if (Array.isArray(alts)) return alts.flatMap(typeOf);
+  if (s.enum) return [...new Set(s.enum.map((v: unknown) => (v === null ? "null" : typeof v)))] as string[];
+  if (s.properties) return ["object"];
+  return [];
+};
+
+function wrongValue(types: string[]): unknown | undefined {
+  if (!types.includes("integer") && !types.includes("number")) return 12345;
+  if (!types.includes("string")) return "not-a-number";
+  if (!types.includes("object")) return { unexpected: true };
+  return undefined;
+}
+
+/** Bound-crossing values for one schema node (the value, and why it is wrong). */
+export function boundCases(s0: JsonSchema): Array<{ why: string; value: unknown }> {
+  const s: any = s0;
+  const alts: any[] = s.anyOf ?? s.oneOf ?? [];
+  const merged: any = { ...s, ...Object.assign({}, ...alts.filter((a) => a.type !== "null")) };
+  const types = typeOf(s);
+  const out: Array<{ why: string; value: unknown }> = [];
+  const wrong = wrongValue(types);
+  if (wrong !== undefined && types.length) out.push({ why: `wrong type (${types.join("|")} expected)`, value: wrong });
+  if (typeof merged.minLength === "number" && merged.minLength > 0) out.push({ why: `minLength ${merged.minLength} - 1`, value: "x".repeat(merged.minLength - 1) });
+  if (typeof merged.maxLength === "number") out.push({ why: `maxLength ${merged.maxLength} + 1`, value: "x".repeat(merged.maxLength + 1) });
+  if (typeof merged.minimum === "number") out.push({ why: `minimum ${merged.minimum} - 1`, value: merged.minimum - 1 });
+  if (typeof merged.maximum === "number") out.push({ why: `maximum ${merged.maximum} + 1`, value: merged.maximum + 1 });
+  if (types.includes("integer") && !types.includes("number")) out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5 });
+  if (Array.isArray(merged.enum)) out.push({ why: "unknown enum value", value: "zz_unknown_value" });
+  if (typeof merged.maxItems === "number") out.push({ why: `maxItems ${merged.maxItems} + 1`, value: Array.from({ length: merged.maxItems + 1 }, () => merged.items?.enum?.[0] ?? merged.items?.examples?.[0] ?? "x") });
+  if (typeof merged.minItems === "number" && merged.minItems > 0) out.push({ why: `minItems ${merged.minItems} - 1`, value: [] });
+  if (typeof merged.pattern === "string") out.push({ why: `does not match ${merged.pattern}`, value: "~~invalid~~" });
+  return out;
+}
+
+/** Every deterministic negative case of an operation's JSON body, each confirmed invalid by the generated zod. */
+export function bodyCases(contract: Contract, op: Operation): NegCase[] {
+  const schema: any = op.bodySchema;
+  const base = op.bodyExamples[0];
+  const zod: ZodType | undefined = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
+  if (!schema || !schema.properties || typeof base !== "object" || base === null) return [];
+  const cases: NegCase[] = [];
+  const required: string[] = schema.required ?? [];
+  for (const [name, prop] of Object.entries<any>(schema.properties)) {
+    if (prop.readOnly) continue;
+    if (required.includes(name)) {
+      const body = { ...(base as object) } as Record<string, unknown>;
+      delete body[name];
+      cases.push({ label: `${name}: missing required field`, loc: ["body", name], body });
+    }
+    for (const c of boundCases(prop)) cases.push({ label: `${name}: ${c.why}`, loc: ["body", name], body: { ...(base as object), [name]: c.value } });
+    // one level down: nested objects (a discriminated union keeps its tag)
+    const inner = prop.properties ? prop : undefined;
+    if (inner) {
+      const baseInner = (base as any)[name];
+      if (baseInner && typeof baseInner === "object") {
+        for (const [sub, sp] of Object.entries<any>(inner.properties)) {
+          for (const c of boundCases(sp)) cases.push({ label: `${name}.${sub}: ${c.why}`, loc: ["body", name, sub], body: { ...(base as object), [name]: { ...baseInner, [sub]: c.value } } });
+        }
+      }
+    }
+  }
+  // The contract is the oracle: keep only bodies the generated zod rejects.
+  return zod ? cases.filter((c) => !zod.safeParse(c.body).success) : cases;
+}
+
+export function queryCases(op: Operation): NegCase[] {
+  const out: NegCase[] = [];
+  for (const p of op.params.filter((x) => x.in === "query")) {
+    const types = typeOf(p.schema);
+    for (const c of boundCases(p.schema)) {
+      if (typeof c.value === "object") continue;
+      if (c.why.startsWith("wrong type") && (types.includes("string") || types.length === 0)) continue; // every query value is a string
+      if (c.why.startsWith("does not match")) continue;
+      out.push({ label: `query ${p.name}: ${c.why}`, loc: ["query", p.name], query: { [p.name]: String(c.value) } });
+    }
+  }
+  return out;
+}
+
+/** A random bound-crossing case on top of the deterministic sweep: lengths and numbers beyond the limits. */
+export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<NegCase> | undefined {
+  const schema: any = op.bodySchema;
+  const base = op.bodyExamples[0];
+  const zod = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
+  if (!schema?.properties || typeof base !== "object" || base === null) return undefined;
+  const arbs: fc.Arbitrary<NegCase>[] = [];
+  for (const [name, p0] of Object.entries<any>(schema.properties)) {
+    const alts: any[] = p0.anyOf ?? p0.oneOf ?? [];
+    const p: any = { ...p0, ...Object.assign({}, ...alts.filter((a) => a.type !== "null")) };
+    const mk = (why: string) => (value: unknown): NegCase => ({ label: `${name}: ${why} (${JSON.stringify(value)?.slice(0, 40)})`, loc: ["body", name], body: { ...(base as object), [name]: value } });
+    if (typeof p.maxLength === "number") arbs.push(fc.string({ minLength: p.maxLength + 1, maxLength: p.maxLength + 64 }).map(mk(`longer than ${p.maxLength}`)));
+    if (typeof p.maximum === "number") arbs.push(fc.integer({ min: p.maximum + 1, max: p.maximum + 1_000_000 }).map(mk(`above ${p.maximum}`)));
+    if (typeof p.minimum === "number") arbs.push(fc.integer({ min: p.minimum - 1_000_000, max: p.minimum - 1 }).map(mk(`below ${p.minimum}`)));
+    if (Array.isArray(p.enum)) arbs.push(fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !p.enum.includes(s)).map(mk("unknown enum value")));
+    const wrong = wrongValue(typeOf(p0));
+    if (wrong !== undefined) arbs.push(fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()).filter((v) => !zod || !zod.safeParse({ ...(base as object), [name]: v }).success).map(mk("wrong type")));
+  }
+  if (!arbs.length) return undefined;
+  const arb = fc.oneof(...arbs);
+  return zod ? arb.filter((c) => !zod.safeParse(c.body).success) : arb;
+}

@@ -1,0 +1,133 @@
+// Helpers shared by the checks (not checks themselves: files starting with _).
+import type { Exchange, KeyRole } from "../http.ts";
+import type { CheckContext } from "../types.ts";
+
+export const DATASETS = "/v1/datasets";
+export const MISSING_DATASET_ID = "ds_slkmissing000000000000";
+
+export function isObj(v: unknown): v is Record<string, any> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+export function is2xx(ex: Exchange): boolean {
+  return ex.status >= 200 && ex.status < 300;
+}
+
+export function data(ex: Exchange): any {
+  return isObj(ex.json) ? ex.json.data : undefined;
+}
+
+/** A short "received vs documented" summary of a response. */
+export function seen(ex: Exchange): unknown {
+  return { status: ex.status, body: ex.json ?? (ex.text.length > 300 ? ex.text.slice(0, 300) + "…" : ex.text) };
+}
+
+export async function createDataset(ctx: CheckContext, label: string, key: KeyRole = "main"): Promise<{ id: string; name: string; ex: Exchange }> {
+  ctx.mutates(`create dataset ${label}`);
+  const name = ctx.name(label);
+  const ex = await ctx.req({ method: "POST", path: DATASETS, key, body: { name } });
+  const id = data(ex)?.id;
+  if (ex.status >= 300 || typeof id !== "string") {
+    ctx.fail({ title: `could not create a dataset (${label})`, received: seen(ex), expected: { status: 201, body: "{status: success, data: {id, name, created_at}}" } }, ex);
+    ctx.skip("dataset creation failed; the rest of the check cannot run");
+  }
+  ctx.track("dataset", `${DATASETS}/${encodeURIComponent(id)}`, key);
+  return { id, name, ex };
+}
+
+/** A dataset created once per kit run and reused by read-only scenarios. */
+export function fixtureDataset(ctx: CheckContext): Promise<{ id: string; name: string; ex: Exchange }> {
+  return ctx.shared("fixture-dataset", () => createDataset(ctx, "fixture"));
+}
+
+export interface Walk {
+  items: any[];
+  pages: Exchange[];
+  complete: boolean;
+  error?: Exchange;
+}
+
+/** Follow `cursor` until `has_next` is false (or maxPages). */
+export async function walk(ctx: CheckContext, base: string, o: { limit?: number; order?: string; key?: KeyRole; maxPages?: number; stopWhen?: (items: any[]) => boolean } = {}): Promise<Walk> {
+  const items: any[] = [];
+  const pages: Exchange[] = [];
+  let cursor: string | null = null;
+  for (let i = 0; i < (o.maxPages ?? 30); i++) {
+    const q = new URLSearchParams();
+    if (o.limit !== undefined) q.set("limit", String(o.limit));
+    if (o.order) q.set("order", o.order);
+    if (cursor) q.set("cursor", cursor);
+    const qs = q.toString();
+    const ex = await ctx.req({ method: "GET", path: base + (qs ? `?${qs}` : ""), key: o.key });
+    pages.push(ex);
+    const body = ex.json as any;
+    if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data)) return { items, pages, complete: false, error: ex };
+    items.push(...body.data);
+    if (!body.has_next) return { items, pages, complete: true };
+    if (typeof body.cursor !== "string" || body.cursor.length === 0) return { items, pages, complete: false, error: ex };
+    cursor = body.cursor;
+    if (o.stopWhen?.(items)) return { items, pages, complete: false };
+  }
+  return { items, pages, complete: false };
+}
+
+/** Replace every occurrence of the given ids so two error bodies can be compared. */
+export function normalise(body: unknown, ids: string[]): unknown {
+  let s = JSON.stringify(body ?? null);
+  for (const id of ids) s = s.split(id).join("<id>");
+  return JSON.parse(s);
+}
+
+export function fillPath(template: string, values: Record<string, string>): string | undefined {
+  let ok = true;
+  const p = template.replace(/\{([^}]+)\}/g, (_, name: string) => {
+    const v = values[name];
+    if (v === undefined) ok = false;
+    return encodeURIComponent(v ?? "");
+  });
+  return ok ? p : undefined;
+}
+
+export function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+export interface Collection {
+  list: string; // "/v1/custom_parameters"
+  item: string; // "/v1/custom_parameters/{parameter_id}"
+  param: string; // "parameter_id"
+}
+
+/** Resource collections with create (201), read, delete (204) and list: the generic lifecycle. */
+export function collections(ctx: CheckContext, exclude: string[] = []): Collection[] {
+  const out: Collection[] = [];
+  for (const create of ctx.contract.operations.filter((o) => o.method === "POST" && o.responses.has("201") && !o.path.includes("{"))) {
+    const read = ctx.contract.operations.find((o) => o.method === "GET" && /^\/\{[^}/]+\}$/.test(o.path.slice(create.path.length)) && o.path.startsWith(create.path + "/"));
+    if (!read || exclude.includes(create.path)) continue;
+    const del = ctx.contract.op(`DELETE ${read.path}`);
+    const list = ctx.contract.op(`GET ${create.path}`);
+    if (!del || !list) continue;
+    out.push({ list: create.path, item: read.path, param: read.path.match(/\{([^}]+)\}$/)![1] });
+  }
+  return out;
+}
+
+/** A create body from the contract's first clean example, renamed with the run id and pointed at the kit's own datasets. */
+export async function createBodyFor(ctx: CheckContext, path: string, label: string): Promise<Record<string, unknown>> {
+  const op = ctx.contract.op(`POST ${path}`)!;
+  const body: Record<string, unknown> = { ...((op.bodyExamples[0] as Record<string, unknown>) ?? {}) };
+  if ("name" in body || (op.bodySchema as any)?.properties?.name) body.name = ctx.name(label);
+  if ("dataset_ids" in body) body.dataset_ids = [(await fixtureDataset(ctx)).id];
+  if ("dataset_id" in body) body.dataset_id = (await fixtureDataset(ctx)).id;
+  if ("integration_ids" in body) body.integration_ids = [];
+  return body;
+}
+
+/** Create one resource of a generic collection (tracked for cleanup), or skip the collection with a reason. */
+export async function createIn(ctx: CheckContext, c: Collection, label: string): Promise<{ id?: string; ex: Exchange }> {
+  ctx.mutates(`create in ${c.list}`);
+  const ex = await ctx.req({ method: "POST", path: c.list, body: await createBodyFor(ctx, c.list, label) });
+  const id = data(ex)?.id;
+  if (ex.status === 201 && typeof id === "string") ctx.track(c.list, `${c.list}/${encodeURIComponent(id)}`);
+  return { id: ex.status === 201 && typeof id === "string" ? id : undefined, ex };
+}

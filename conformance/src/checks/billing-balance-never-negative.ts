@@ -1,0 +1,24 @@
+import type { ResponseCheck } from "../types.ts";
+import { dec } from "./_billing.ts";
+
+/** Every balance the deployment reports is >= 0. */
+const check: ResponseCheck = {
+  kind: "response",
+  id: "billing-balance-never-negative",
+  rule: "usage.balance in every GET /v1/me response, and 402 detail.available, are never negative",
+  section: "Limits › Charges (requests are never partially charged; reservation before work)",
+  severity: "critical",
+  profiles: ["readonly", "standard", "full"],
+  mock: true,
+  inspect(ex, ctx) {
+    const b = ex.json as any;
+    let v: unknown;
+    if (ex.status === 200 && ex.op?.key === "GET /v1/me") v = b?.data?.usage?.balance;
+    else if (ex.status === 402) v = b?.detail?.available;
+    else return;
+    const d = dec(v);
+    if (d && d.isNegative()) return ctx.fail(ex, { title: "billing-balance-never-negative: a negative balance was reported", received: v, expected: ">= 0" });
+    ctx.pass(ex);
+  },
+};
+export default check;

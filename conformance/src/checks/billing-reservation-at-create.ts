@@ -1,0 +1,22 @@
+import type { ActiveCheck } from "../types.ts";
+import { RUN_COUNT, successfulRun } from "./_billing.ts";
+
+/** Starting a run reserves count × price at once. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "billing-reservation-at-create",
+  rule: "Starting a dataset run (202, status pending) reserves count × mention price from the balance immediately",
+  section: "States › Dataset run ((none) → pending: reservation taken); Limits › Charges (1)",
+  severity: "critical",
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/me", "GET /v1/prices"],
+  async run(ctx) {
+    const r = await successfulRun(ctx);
+    const run = (r.create.json as any)?.data;
+    ctx.expect(run?.status?.type === "pending", { title: "billing-reservation-at-create: a new run is not pending", received: run?.status, expected: { type: "pending" } }, r.create);
+    const expected = r.before.minus(r.price.mul(RUN_COUNT));
+    ctx.expect(r.afterCreate.equals(expected), { title: "billing-reservation-at-create: balance after starting the run is not balance − count × price", received: r.afterCreate.toFixed(), expected: `${r.before.toFixed()} − ${RUN_COUNT} × ${r.price.toFixed()} = ${expected.toFixed()}` }, r.meCreate);
+  },
+};
+export default check;

@@ -1,0 +1,29 @@
+import type { ResponseCheck } from "../types.ts";
+import { isObj } from "./_util.ts";
+
+/** 4xx/5xx bodies are {status, error_code, detail, transient}; request-shape 422s are {detail: [{loc, msg, type}]}. */
+const check: ResponseCheck = {
+  kind: "response",
+  id: "error-envelope",
+  rule: "Error bodies are {status, error_code, detail, transient} with a contract error_code; a request-shape 422 is {detail: [{loc, msg, type}]} without envelope",
+  section: "Errors; Resources › Conventions › 422 validation body; decision D-422",
+  severity: "critical",
+  profiles: ["readonly", "standard", "full"],
+  mock: true,
+  inspect(ex, ctx) {
+    if (ex.status < 400) return;
+    const b = ex.json;
+    if (ex.status === 422 && isObj(b) && Array.isArray(b.detail)) {
+      const bad = b.detail.find((d: any) => !isObj(d) || !Array.isArray(d.loc) || !d.loc.every((x: unknown) => typeof x === "string") || typeof d.msg !== "string" || typeof d.type !== "string");
+      if (bad !== undefined || b.detail.length === 0) return ctx.fail(ex, { title: "error-envelope: 422 validation body malformed", received: b, expected: "{detail: [{loc: string[], msg: string, type: string}, ...]} (at least one issue)" });
+      return ctx.pass(ex);
+    }
+    const codes: string[] = (ctx.contract.doc.components?.schemas?.["Common.ErrorCode"]?.enum as string[] | undefined) ?? [];
+    if (!isObj(b) || typeof b.status !== "string" || typeof b.error_code !== "string" || !("detail" in b) || typeof b.transient !== "boolean") {
+      return ctx.fail(ex, { title: `error-envelope: ${ex.status} body is not the error envelope`, received: b ?? ex.text.slice(0, 200), expected: "{status, error_code, detail, transient: boolean}" });
+    }
+    if (codes.length && !codes.includes(b.error_code)) return ctx.fail(ex, { title: `error-envelope: unknown error_code ${b.error_code}`, received: b.error_code, expected: `one of the contract's ${codes.length} error codes` });
+    ctx.pass(ex);
+  },
+};
+export default check;

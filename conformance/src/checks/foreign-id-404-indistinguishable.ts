@@ -1,0 +1,85 @@
+import type { ActiveCheck } from "../types.ts";
+import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen, MISSING_DATASET_ID } from "./_util.ts";
+import { RUN_COUNT, mentionPrice } from "./_billing.ts";
+import { SkipError } from "../skip.ts";
+
+const MISSING_RUN_ID = "dsr_slkmissing00000000000";
+const BY_ID = /^\/v1\/datasets\/\{dataset_id\}(\/runs(\/\{run_id\})?)?$/;
+
+/**
+ * Every by-id operation called with another account's key on this account's
+ * resource answers 404, with the same body as for an id that does not exist,
+ * and changes nothing.
+ */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "foreign-id-404-indistinguishable",
+  rule: "A by-id operation on another account's resource (datasets, dataset runs and every other collection) gets 404 with the same body as a missing id (existence hidden, never 403) and changes nothing",
+  section: "What the service does › Cross-cutting facts; Endpoints (404 for unknown or foreign id)",
+  severity: "critical",
+  profiles: ["standard", "full"],
+  mock: false,
+  keys: ["foreign"],
+  requires: ["GET /v1/datasets/{dataset_id}"],
+  async run(ctx) {
+    const ds = await fixtureDataset(ctx);
+    // a run of this account, if any exists on the fixture (the billing checks start some)
+    let runId: string | undefined;
+    if (ctx.contract.op("GET /v1/datasets/{dataset_id}/runs")) {
+      const runs = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs?limit=1` });
+      runId = (runs.json as any)?.data?.[0]?.id;
+    }
+    for (const op of ctx.contract.operations.filter((o) => BY_ID.test(o.path))) {
+      if (op.path.includes("{run_id}") && !runId) {
+        ctx.warn(`foreign-id-404-indistinguishable: ${op.operationId} not exercised (no run on the fixture dataset)`);
+        continue;
+      }
+      let body: unknown;
+      let release: (() => void) | undefined;
+      if (op.method === "POST" && op.path.endsWith("/runs")) {
+        // if the deployment wrongly accepts it, the foreign account would pay: guard it
+        const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
+        try {
+          release = ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", `${op.operationId} with a foreign key (refused if conformant)`);
+        } catch (e) {
+          if (!(e instanceof SkipError)) throw e;
+          ctx.warn(`foreign-id-404-indistinguishable: ${op.operationId} not exercised: ${e.message}`);
+          continue;
+        }
+        body = { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: RUN_COUNT };
+      } else if (op.bodySchema) body = op.bodyExamples[0] ?? {};
+      const foreign = await ctx.req({ method: op.method, path: fillPath(op.path, { dataset_id: ds.id, run_id: runId ?? "" })!, key: "foreign", body });
+      if (foreign.status >= 400) release?.();
+      const missing = await ctx.req({ method: op.method, path: fillPath(op.path, { dataset_id: MISSING_DATASET_ID, run_id: MISSING_RUN_ID })!, key: "foreign", body });
+      if (!ctx.expect(foreign.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`, received: seen(foreign), expected: { status: 404, body: missing.json } }, foreign)) continue;
+      const a = normalise(foreign.json, [ds.id, ...(runId ? [runId] : [])]);
+      const b = normalise(missing.json, [MISSING_DATASET_ID, MISSING_RUN_ID]);
+      ctx.expect(sameJson(isObj(a) ? a : a, isObj(b) ? b : b) && missing.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`, received: { foreign: a }, expected: { missing: b } }, foreign);
+    }
+    // every other collection with a 201 create: its by-id operations, with the foreign key
+    for (const c of collections(ctx, ["/v1/datasets"])) {
+      const made = await createIn(ctx, c, "isolation");
+      if (!made.id) {
+        ctx.warn(`foreign-id-404-indistinguishable: ${c.list} not exercised: create answered ${made.ex.status}`, made.ex);
+        continue;
+      }
+      const missingId = `${made.id.split("_")[0]}_slkmissing0000000000`;
+      for (const op of ctx.contract.operations.filter((o) => o.path === c.item || (o.path.startsWith(c.item + "/") && !o.path.slice(c.item.length).includes("{")))) {
+        if (op.responses.has("402")) continue; // chargeable (e.g. trigger): not sent with a foreign key
+        const body = op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined;
+        const foreign = await ctx.req({ method: op.method, path: fillPath(op.path, { [c.param]: made.id })!, key: "foreign", body });
+        const missing = await ctx.req({ method: op.method, path: fillPath(op.path, { [c.param]: missingId })!, key: "foreign", body });
+        if (!ctx.expect(foreign.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`, received: seen(foreign), expected: { status: 404, body: missing.json } }, foreign)) continue;
+        const a = normalise(foreign.json, [made.id]);
+        const b = normalise(missing.json, [missingId]);
+        ctx.expect(sameJson(a, b), { title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`, received: { foreign: a }, expected: { missing: b } }, foreign);
+      }
+      const own = await ctx.req({ method: "GET", path: fillPath(c.item, { [c.param]: made.id })! });
+      ctx.expect(own.status === 200, { title: `foreign-id-404-indistinguishable: a foreign request deleted the owner's ${c.list} resource`, received: seen(own), expected: { status: 200 } }, own);
+    }
+    // the owner still sees it unchanged (a foreign PATCH/DELETE must not have acted)
+    const own = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}` });
+    ctx.expect(own.status === 200 && (own.json as any)?.data?.name === ds.name, { title: "foreign-id-404-indistinguishable: a foreign request changed or deleted the owner's dataset", received: seen(own), expected: { status: 200, data: { id: ds.id, name: ds.name } } }, own);
+  },
+};
+export default check;

@@ -1,0 +1,95 @@
+// The check registry: one rule per file, the file named after the rule.
+// Active checks run in this order; response-level checks then inspect every exchange.
+import type { Check } from "../types.ts";
+import c_valid_run_body_accepted from "./valid-run-body-accepted.ts";
+import c_money_six_decimals from "./money-six-decimals.ts";
+import c_unauthenticated_no_ratelimit_headers from "./unauthenticated-no-ratelimit-headers.ts";
+import c_credit_prices_removed_404 from "./credit-prices-removed-404.ts";
+import c_date_range_order_422 from "./date-range-order-422.ts";
+import c_auth_missing_key_401 from "./auth-missing-key-401.ts";
+import c_auth_invalid_key_401 from "./auth-invalid-key-401.ts";
+import c_invalid_request_rejected from "./invalid-request-rejected.ts";
+import c_malformed_json_rejected from "./malformed-json-rejected.ts";
+import c_valid_request_accepted from "./valid-request-accepted.ts";
+import c_created_readable_at_once from "./created-readable-at-once.ts";
+import c_deleted_gone_everywhere from "./deleted-gone-everywhere.ts";
+import c_patch_semantics from "./patch-semantics.ts";
+import c_foreign_id_404_indistinguishable from "./foreign-id-404-indistinguishable.ts";
+import c_lists_never_leak_foreign from "./lists-never-leak-foreign.ts";
+import c_second_seat_shares_account from "./second-seat-shares-account.ts";
+import c_pagination_full_walk from "./pagination-full-walk.ts";
+import c_pagination_default_order from "./pagination-default-order.ts";
+import c_pagination_end_cursor_null from "./pagination-end-cursor-null.ts";
+import c_pagination_limit_respected from "./pagination-limit-respected.ts";
+import c_pagination_padding_optional from "./pagination-padding-optional.ts";
+import c_pagination_garbage_cursor_400 from "./pagination-garbage-cursor-400.ts";
+import c_pagination_sort_change_cursor_400 from "./pagination-sort-change-cursor-400.ts";
+import c_billing_reservation_at_create from "./billing-reservation-at-create.ts";
+import c_billing_settlement_exact from "./billing-settlement-exact.ts";
+import c_billing_refund_on_failure from "./billing-refund-on-failure.ts";
+import c_billing_402_refused_charges_nothing from "./billing-402-refused-charges-nothing.ts";
+import c_billing_usage_history_matches from "./billing-usage-history-matches.ts";
+import c_run_state_machine from "./run-state-machine.ts";
+import c_rate_limit_burst_429 from "./rate-limit-burst-429.ts";
+import c_rate_limit_per_key from "./rate-limit-per-key.ts";
+import c_rate_limit_recovers from "./rate-limit-recovers.ts";
+import c_success_envelope from "./success-envelope.ts";
+import c_status_string_mapping from "./status-string-mapping.ts";
+import c_json_content_type from "./json-content-type.ts";
+import c_empty_body_204 from "./empty-body-204.ts";
+import c_response_schema_conformance from "./response-schema-conformance.ts";
+import c_documented_status_only from "./documented-status-only.ts";
+import c_no_server_errors from "./no-server-errors.ts";
+import c_error_envelope from "./error-envelope.ts";
+import c_validation_loc_accurate from "./validation-loc-accurate.ts";
+import c_rate_limit_headers from "./rate-limit-headers.ts";
+import c_billing_balance_never_negative from "./billing-balance-never-negative.ts";
+import c_id_prefix_advisory from "./id-prefix-advisory.ts";
+export { trafficDriver } from "./_traffic.ts";
+
+export const allChecks: Check[] = [
+  c_auth_missing_key_401,
+  c_auth_invalid_key_401,
+  c_invalid_request_rejected,
+  c_malformed_json_rejected,
+  c_date_range_order_422,
+  c_valid_request_accepted,
+  c_created_readable_at_once,
+  c_deleted_gone_everywhere,
+  c_patch_semantics,
+  c_credit_prices_removed_404,
+  c_pagination_full_walk,
+  c_pagination_default_order,
+  c_pagination_end_cursor_null,
+  c_pagination_limit_respected,
+  c_pagination_padding_optional,
+  c_pagination_garbage_cursor_400,
+  c_pagination_sort_change_cursor_400,
+  c_billing_reservation_at_create,
+  c_billing_settlement_exact,
+  c_billing_refund_on_failure,
+  c_billing_402_refused_charges_nothing,
+  c_billing_usage_history_matches,
+  c_run_state_machine,
+  c_valid_run_body_accepted,
+  c_foreign_id_404_indistinguishable,
+  c_lists_never_leak_foreign,
+  c_second_seat_shares_account,
+  c_rate_limit_burst_429,
+  c_rate_limit_per_key,
+  c_rate_limit_recovers,
+  c_success_envelope,
+  c_status_string_mapping,
+  c_json_content_type,
+  c_empty_body_204,
+  c_response_schema_conformance,
+  c_documented_status_only,
+  c_no_server_errors,
+  c_error_envelope,
+  c_validation_loc_accurate,
+  c_rate_limit_headers,
+  c_unauthenticated_no_ratelimit_headers,
+  c_billing_balance_never_negative,
+  c_money_six_decimals,
+  c_id_prefix_advisory,
+];

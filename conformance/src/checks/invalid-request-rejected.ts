@@ -1,0 +1,115 @@
+import fc from "fast-check";
+import type { Operation } from "../contract.ts";
+import type { ActiveCheck, CheckContext } from "../types.ts";
+import type { Exchange } from "../http.ts";
+import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./_negative.ts";
+import { collections, createIn, data, fillPath, fixtureDataset, isObj, seen } from "./_util.ts";
+import { mentionPrice } from "./_billing.ts";
+import { SkipError } from "../skip.ts";
+
+/**
+ * Negative data: for each operation, every bound of its body and query schema is
+ * crossed once (deterministic sweep), then fast-check generates more invalid
+ * bodies. Each must get 422 with the validation body (never 2xx, never 5xx).
+ */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "invalid-request-rejected",
+  rule: "An invalid body or query (bound crossed, wrong type, unknown enum value, missing required field) gets 422 with the validation body",
+  section: "Endpoints (bounds per operation); Limits; decision D-422",
+  severity: "critical",
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  invalidRequests: true,
+  async run(ctx) {
+    const ops = ctx.contract.operations.filter((o) => o.bodySchema || o.params.some((p) => p.in === "query"));
+    let any = false;
+    for (const op of ops) {
+      const readonlySafe = op.method === "GET" || !op.bodySchema;
+      if (ctx.settings.profile === "readonly" && !readonlySafe) continue;
+      const path = await pathFor(ctx, op);
+      if (!path) {
+        if (ctx.settings.profile !== "readonly") ctx.warn(`invalid-request-rejected: ${op.operationId} not exercised (no resource of this account to put in ${op.path})`);
+        continue;
+      }
+      any = true;
+      const cases = [...(op.bodySchema ? bodyCases(ctx.contract, op) : []), ...queryCases(op)];
+      for (const c of cases) await sendCase(ctx, op, path, c, { replay: `case "${c.label}"` });
+      const arb = op.bodySchema ? randomBodyCase(ctx.contract, op) : undefined;
+      if (arb && ctx.settings.numRuns > 0) {
+        const seed = ctx.fcSeed();
+        const out = await fc.check(fc.asyncProperty(arb, async (c) => (await sendCase(ctx, op, path, c, { seed, report: false })).ok), { seed, numRuns: ctx.settings.numRuns, endOnFailure: true, path: ctx.settings.fcPath });
+        if (out.failed) {
+          const c = out.counterexample?.[0] as NegCase | undefined;
+          const ex = c ? (await sendCase(ctx, op, path, c, { seed, path: out.counterexamplePath ?? undefined, report: false })).ex : undefined;
+          ctx.fail({ title: `invalid-request-rejected: ${op.operationId} accepted or mishandled generated invalid data (${c?.label})`, received: ex ? seen(ex) : String(out.errorInstance), expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } }, seed, path: out.counterexamplePath ?? undefined, replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only invalid-request-rejected --operations ${op.operationId}` }, ex);
+        }
+      }
+    }
+    if (!any) ctx.skip("no operation with a body or query applies in this profile");
+  },
+};
+
+export async function pathFor(ctx: CheckContext, op: Operation): Promise<string | undefined> {
+  if (!op.path.includes("{")) return op.path;
+  if (ctx.settings.profile === "readonly") return undefined;
+  const names = [...op.path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]);
+  const values: Record<string, string> = {};
+  for (const n of names) {
+    if (n === "dataset_id") values[n] = (await fixtureDataset(ctx)).id;
+    else {
+      // a resource of another collection, created once per kit run (and cleaned up)
+      const c = collections(ctx, ["/v1/datasets"]).find((x) => x.param === n);
+      if (!c) return undefined;
+      const id = await ctx.shared(`fixture-${c.list}`, async () => (await createIn(ctx, c, "fixture")).id);
+      if (!id) return undefined;
+      values[n] = id;
+    }
+  }
+  return fillPath(op.path, values);
+}
+
+async function sendCase(ctx: CheckContext, op: Operation, path: string, c: NegCase, o: { seed?: number; path?: string; report?: boolean; replay?: string }): Promise<{ ok: boolean; ex: Exchange | undefined }> {
+  const qs = c.query ? "?" + new URLSearchParams(c.query).toString() : "";
+  const body = op.bodySchema ? (c.body ?? op.bodyExamples[0] ?? {}) : undefined;
+  // a chargeable operation would charge if it wrongly accepted the case: guard it, release when refused
+  let release: (() => void) | undefined;
+  if (op.responses.has("402")) {
+    try {
+      release = ctx.charge(await worstCase(ctx, body), `${op.operationId} negative case "${c.label}" (refused if conformant)`);
+    } catch (e) {
+      if (!(e instanceof SkipError) || ctx.settings.profile === "readonly") throw e;
+      ctx.warn(`invalid-request-rejected: case not sent: ${e.message}`);
+      return { ok: true, ex: undefined };
+    }
+  }
+  const ex = await ctx.req({ method: op.method, path: path + qs, body, meta: { brokenLoc: c.loc, negative: c.label, seed: o.seed, path: o.path } });
+  trackAccidentalCreate(ctx, op, path, ex);
+  if (ex.status >= 400) release?.();
+  let ok = ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail);
+  if (!ok && ex.status === 422 && isObj(ex.json) && ex.json.error_code === "unprocessable_entity") {
+    // decision D-UNPROCESSABLE: an envelope with unprocessable_entity is accepted with a warning
+    ctx.warn(`invalid-request-rejected: ${op.operationId} answered the 422 envelope (unprocessable_entity) instead of the validation body (lenient, D-UNPROCESSABLE)`, ex);
+    ok = true;
+  }
+  if (o.report !== false) ctx.expect(ok, { title: `invalid-request-rejected: ${op.operationId} ${c.label} → ${ex.status}`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } }, replay: o.replay }, ex);
+  return { ok, ex };
+}
+
+export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: string, ex: Exchange): void {
+  const deletable = ctx.contract.operations.some((o) => o.method === "DELETE" && o.path.startsWith(op.path + "/{") && !o.path.slice(op.path.length + 1).includes("/"));
+  if (deletable && op.method === "POST" && ex.status >= 200 && ex.status < 300 && !op.path.endsWith("}")) {
+    const id = data(ex)?.id;
+    if (typeof id === "string") ctx.track("accidental", `${path.split("?")[0]}/${encodeURIComponent(id)}`);
+  }
+}
+export default check;
+
+/** What a wrongly accepted run could cost: its count (default 200) × the mention price. */
+async function worstCase(ctx: CheckContext, body: unknown): Promise<string> {
+  if (!ctx.contract.op("GET /v1/prices")) return "0";
+  const { price } = await mentionPrice(ctx);
+  const n = Number((body as any)?.count);
+  const count = Number.isFinite(n) && n > 0 ? Math.min(Math.ceil(n), 1_000_000) : 200;
+  return price.mul(count).toFixed();
+}

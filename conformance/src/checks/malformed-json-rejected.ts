@@ -1,0 +1,32 @@
+import type { ActiveCheck } from "../types.ts";
+import { pathFor, trackAccidentalCreate } from "./invalid-request-rejected.ts";
+import { isObj, seen } from "./_util.ts";
+
+const MALFORMED = ['{"name": "unterminated', "{name: 'single quotes'}", "[1, 2,", "not json at all", '{"name": "x",}'];
+
+/** A body that is not JSON gets 422 with the validation body pointing at `body`. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "malformed-json-rejected",
+  rule: "A request body that is not valid JSON gets 422 with the validation body (loc starts with body), never 2xx or 5xx",
+  section: "Endpoints (422 on every body); decision D-422",
+  severity: "major",
+  profiles: ["standard", "full"],
+  mock: false,
+  invalidRequests: true,
+  async run(ctx) {
+    const ops = ctx.contract.operations.filter((o) => o.bodySchema);
+    let i = 0;
+    for (const op of ops) {
+      const path = await pathFor(ctx, op);
+      if (!path) continue;
+      const raw = MALFORMED[i++ % MALFORMED.length];
+      const ex = await ctx.req({ method: op.method, path, rawBody: raw, meta: { brokenLoc: ["body"], negative: `malformed JSON ${JSON.stringify(raw)}` } });
+      trackAccidentalCreate(ctx, op, path, ex);
+      const lenient = ex.status === 422 && isObj(ex.json) && ex.json.error_code === "unprocessable_entity";
+      if (lenient) ctx.warn("malformed-json-rejected: 422 envelope (unprocessable_entity) instead of the validation body (lenient, D-UNPROCESSABLE)", ex);
+      ctx.expect(lenient || (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)), { title: `malformed-json-rejected: ${op.operationId} answered ${ex.status} to malformed JSON`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: ["body", "…"], msg: "…", type: "json_invalid" }] } } }, ex);
+    }
+  },
+};
+export default check;

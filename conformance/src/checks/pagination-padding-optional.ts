@@ -1,0 +1,30 @@
+import type { ActiveCheck } from "../types.ts";
+import { DATASETS, sameJson, seen } from "./_util.ts";
+import { PAGE, firstPage } from "./_pagination.ts";
+
+/** A cursor works with and without its `=` padding. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "pagination-padding-optional",
+  rule: "A cursor is accepted with or without base64url `=` padding and yields the same page",
+  section: "Resources › Conventions › Pagination (padding = is optional)",
+  severity: "minor",
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  requires: ["GET /v1/datasets"],
+  async run(ctx) {
+    const { cursor } = await firstPage(ctx);
+    const bare = cursor.replace(/=+$/, "");
+    const padded = bare + "=".repeat((4 - (bare.length % 4)) % 4);
+    const get = (c: string) => ctx.req({ method: "GET", path: `${DATASETS}?limit=${PAGE}&order=desc&cursor=${encodeURIComponent(c)}` });
+    const ref = await get(cursor);
+    const ids = (ex: any) => ((ex.json as any)?.data ?? []).map((x: any) => x.id);
+    for (const [label, c] of [["unpadded", bare], ["padded", padded]] as const) {
+      if (c === cursor) continue;
+      const ex = await get(c);
+      ctx.expect(ex.status === 200 && sameJson(ids(ex), ids(ref)), { title: `pagination-padding-optional: the ${label} form of a cursor was not accepted`, received: seen(ex), expected: { status: 200, data_ids: ids(ref) } }, ex);
+    }
+    if (bare === padded && bare === cursor) ctx.pass(ref);
+  },
+};
+export default check;

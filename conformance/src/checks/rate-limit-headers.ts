@@ -1,0 +1,27 @@
+import type { ResponseCheck } from "../types.ts";
+
+const NAMES = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"];
+
+/** Every authenticated response carries RateLimit-Limit/Remaining/Reset; a 429 also carries Retry-After. */
+const check: ResponseCheck = {
+  kind: "response",
+  id: "rate-limit-headers",
+  rule: "Every authenticated response carries integer RateLimit-Limit, RateLimit-Remaining (<= Limit) and RateLimit-Reset; a 429 carries Retry-After",
+  section: "Limits › Request rate (2)",
+  severity: "major",
+  profiles: ["readonly", "standard", "full"],
+  mock: false, // Prism echoes example headers only on some responses
+  inspect(ex, ctx) {
+    if (ex.keyRole === "none" || ex.keyRole === "invalid" || ex.status === 401) return;
+    const missing = NAMES.filter((n) => !/^\d+$/.test(ex.headers[n] ?? ""));
+    if (ex.status === 429 && !/^\d+$/.test(ex.headers["retry-after"] ?? "")) missing.push("retry-after");
+    if (missing.length) {
+      return ctx.fail(ex, { title: `rate-limit-headers: missing or non-integer ${missing.join(", ")}`, received: Object.fromEntries([...NAMES, "retry-after"].map((n) => [n, ex.headers[n] ?? "(absent)"])), expected: "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset as non-negative integers" });
+    }
+    if (Number(ex.headers["ratelimit-remaining"]) > Number(ex.headers["ratelimit-limit"])) {
+      return ctx.fail(ex, { title: "rate-limit-headers: RateLimit-Remaining exceeds RateLimit-Limit", received: { limit: ex.headers["ratelimit-limit"], remaining: ex.headers["ratelimit-remaining"] }, expected: "remaining <= limit" });
+    }
+    ctx.pass(ex);
+  },
+};
+export default check;

@@ -1,0 +1,21 @@
+import type { ActiveCheck } from "../types.ts";
+import { seen } from "./_util.ts";
+import { burst } from "./_burst.ts";
+
+/** After waiting Retry-After seconds the key works again. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "rate-limit-recovers",
+  rule: "After waiting Retry-After seconds, the throttled key's next request succeeds",
+  section: "Limits › Request rate (3); Errors (429, transient)",
+  severity: "major",
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  requires: ["GET /v1/datasets"],
+  async run(ctx) {
+    const b = await burst(ctx);
+    if (!b.first429) ctx.skip("the burst produced no 429 (rate-limit-burst-429 reports it)");
+    ctx.expect(b.after?.status === 200, { title: `rate-limit-recovers: after Retry-After (${b.first429!.headers["retry-after"]}s) the key still got ${b.after?.status}`, received: b.after ? seen(b.after) : "(not sent)", expected: { status: 200 } }, b.after);
+  },
+};
+export default check;

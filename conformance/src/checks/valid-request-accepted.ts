@@ -1,0 +1,54 @@
+import fc from "fast-check";
+import type { ActiveCheck } from "../types.ts";
+import { DATASETS, data, seen } from "./_util.ts";
+
+/** Positive data: generated valid names are accepted by create and update and stored exactly. */
+const nameChar = fc.oneof(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,:!?'\"&()/#@+éüßçñøå日本語中文한국어ÆÐ€"), fc.constantFrom("\u00a0", "\u2014"));
+
+const check: ActiveCheck = {
+  kind: "active",
+  id: "valid-request-accepted",
+  rule: "Generated valid bodies (names of 1-255 characters, any script) are accepted (201 on create, 200 on update) and stored exactly",
+  section: "Endpoints › Datasets (POST, PATCH)",
+  severity: "critical",
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/datasets", "PATCH /v1/datasets/{dataset_id}"],
+  async run(ctx) {
+    ctx.mutates("create datasets with generated names");
+    const zBody = ctx.contract.zodOf("Datasets.CreateDatasetBody");
+    const prefix = ctx.name("p") + "-";
+    const arb = fc
+      .oneof(fc.string({ unit: nameChar, minLength: 1, maxLength: 255 - prefix.length }), fc.constant("x".repeat(255 - prefix.length)))
+      .map((s) => prefix + s)
+      .filter((name) => !zBody || zBody.safeParse({ name }).success);
+    const seed = ctx.fcSeed();
+    const numRuns = Math.max(2, Math.min(ctx.settings.numRuns, 6));
+    let lastFailure: { title: string; ex: any; expected: unknown } | undefined;
+    const out = await fc.check(
+      fc.asyncProperty(arb, async (name) => {
+        const ex = await ctx.req({ method: "POST", path: DATASETS, body: { name }, meta: { seed } });
+        const id = data(ex)?.id;
+        if (typeof id === "string") ctx.track("dataset", `${DATASETS}/${encodeURIComponent(id)}`);
+        if (ex.status !== 201 || data(ex)?.name !== name) {
+          lastFailure = { title: `create with a valid name answered ${ex.status}`, ex, expected: { status: 201, data: { name } } };
+          return false;
+        }
+        const newName = name.split("").reverse().join("").trim() || "renamed";
+        const up = await ctx.req({ method: "PATCH", path: `${DATASETS}/${encodeURIComponent(id)}`, body: { name: newName }, meta: { seed } });
+        if (up.status !== 200 || data(up)?.name !== newName) {
+          lastFailure = { title: `update with a valid name answered ${up.status}`, ex: up, expected: { status: 200, data: { name: newName } } };
+          return false;
+        }
+        ctx.pass(ex);
+        ctx.pass(up);
+        return true;
+      }),
+      { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
+    );
+    if (out.failed && lastFailure) {
+      ctx.fail({ title: `valid-request-accepted: ${lastFailure.title}`, received: seen(lastFailure.ex), expected: lastFailure.expected, seed, path: out.counterexamplePath ?? undefined, replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only valid-request-accepted` }, lastFailure.ex);
+    } else if (out.failed) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
+  },
+};
+export default check;

@@ -1,0 +1,31 @@
+import type { ResponseCheck } from "../types.ts";
+import { isObj } from "./_util.ts";
+
+/** A 422 provoked by breaking one field names that field in some issue's `loc`. */
+function pointsAt(loc: string[], broken: string[]): boolean {
+  if (loc[0] !== broken[0]) return false;
+  let i = 0;
+  for (const part of loc) if (i < broken.length && String(part) === broken[i]) i++;
+  return i === broken.length;
+}
+
+const check: ResponseCheck = {
+  kind: "response",
+  id: "validation-loc-accurate",
+  rule: "A 422 caused by one broken field has an issue whose loc is [body|query|path, …field path]",
+  section: "Resources › Conventions › 422 validation body",
+  severity: "major",
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  invalidRequests: true,
+  inspect(ex, ctx) {
+    const broken = ex.meta.brokenLoc;
+    if (!broken || ex.status !== 422) return;
+    const b = ex.json;
+    if (isObj(b) && b.error_code === "unprocessable_entity") return ctx.warn("validation-loc-accurate: a 422 envelope carries no loc (lenient, D-UNPROCESSABLE)", ex);
+    const locs: string[][] = isObj(b) && Array.isArray(b.detail) ? b.detail.filter((d: any) => isObj(d) && Array.isArray(d.loc)).map((d: any) => d.loc.map(String)) : [];
+    if (locs.some((l) => pointsAt(l, broken))) return ctx.pass(ex);
+    ctx.fail(ex, { title: `validation-loc-accurate: 422 does not point at ${JSON.stringify(broken)}`, received: locs, expected: [broken], message: ex.meta.negative });
+  },
+};
+export default check;

@@ -1,0 +1,117 @@
+#!/usr/bin/env node
+// sl-conformance: check a deployment of the Social Listening API against the contract.
+import { Command, Option } from "commander";
+import { runKit, selectChecks } from "./runner.ts";
+import { allChecks } from "./checks/index.ts";
+import { catalogueMarkdown } from "./catalogue.ts";
+import { Contract } from "./contract.ts";
+import { progressLine, summary } from "./reporters/console.ts";
+import { writeReports } from "./reporters/files.ts";
+import { PROFILES, type Profile, type Settings } from "./types.ts";
+
+export function buildProgram(): Command {
+  const program = new Command("sl-conformance")
+    .description("Check a deployment of the Social Listening Research Service against its contract, rule by rule.")
+    .addOption(new Option("--base-url <url>", "deployment base URL (paths start with /v1)").env("SLK_BASE_URL"))
+    .addOption(new Option("--api-key <key>", "API key of the account under test").env("SLK_API_KEY"))
+    .addOption(new Option("--foreign-key <key>", "API key of another account (isolation checks)").env("SLK_FOREIGN_KEY"))
+    .addOption(new Option("--second-seat-key <key>", "API key of another seat of the same account").env("SLK_SECOND_SEAT_KEY"))
+    .addOption(new Option("--poor-key <key>", "API key of an account that cannot fund a large run (402 checks)").env("SLK_POOR_KEY"))
+    .addOption(new Option("--profile <profile>", "readonly never creates or charges; standard creates and deletes; full also runs long scenarios").choices(PROFILES).default("standard").env("SLK_PROFILE"))
+    .addOption(new Option("--budget <usd>", "maximum US dollars the kit may commit (checked before every chargeable call)").env("SLK_BUDGET"))
+    .addOption(new Option("--only <check...>", "run only these checks (ids as in the catalogue; comma or space separated)").env("SLK_ONLY"))
+    .addOption(new Option("--report <dir>", "write junit.xml, coverage.json, coverage.md and results.json here").env("SLK_REPORT_DIR"))
+    .addOption(new Option("--seed <n>", "fast-check seed (printed on every run; pass it back to replay)").env("SLK_SEED"))
+    .addOption(new Option("--fc-path <path>", "fast-check counterexample path to replay (with --seed and --only)").env("SLK_FC_PATH"))
+    .addOption(new Option("--num-runs <n>", "fast-check runs per property (on top of the deterministic sweep of every bound)").default("5").env("SLK_NUM_RUNS"))
+    .addOption(new Option("--mock", "the target is a stateless mock (Prism): run only mock-applicable checks").env("SLK_MOCK"))
+    .addOption(new Option("--validating-proxy", "the target is a contract-validating proxy (prism proxy --errors): skip checks that send contract-invalid requests").env("SLK_VALIDATING_PROXY"))
+    .addOption(new Option("--run-timeout <seconds>", "how long to wait for asynchronous runs to settle").default("120").env("SLK_RUN_TIMEOUT"))
+    .addOption(new Option("--contract <path>", "OpenAPI document to check against (default: the package's generated/openapi.json)").env("SLK_CONTRACT"))
+    .addOption(new Option("--operations <scope...>", "check only these operations: path prefixes (/v1/datasets) or operationId groups (Account); default all").env("SLK_OPERATIONS"))
+    .addOption(new Option("--list", "print the check ids and rules and exit"))
+    .addOption(new Option("--catalogue", "print the catalogue as a Markdown table and exit"))
+    .addOption(new Option("-q, --quiet", "no progress lines"))
+    .addOption(new Option("-v, --verbose", "print every request"));
+  return program;
+}
+
+export function settingsFrom(o: Record<string, any>): Settings {
+  const only = o.only ? (Array.isArray(o.only) ? o.only : [o.only]).flatMap((s: string) => s.split(/[ ,]+/)).filter(Boolean) : undefined;
+  const seed = o.seed !== undefined ? Number(o.seed) : Math.floor(Math.random() * 2 ** 31);
+  return {
+    baseUrl: String(o.baseUrl ?? ""),
+    keys: { main: o.apiKey, foreign: o.foreignKey, second: o.secondSeatKey, poor: o.poorKey },
+    profile: o.profile as Profile,
+    budgetUsd: o.budget !== undefined ? Number(o.budget) : undefined,
+    only,
+    reportDir: o.report,
+    seed,
+    mock: flag(o.mock),
+    validatingProxy: flag(o.validatingProxy),
+    contractPath: o.contract,
+    operations: o.operations ? (Array.isArray(o.operations) ? o.operations : [o.operations]).flatMap((s: string) => s.split(/[ ,]+/)).filter(Boolean) : undefined,
+    numRuns: Number(o.numRuns ?? 5),
+    fcPath: o.fcPath,
+    runTimeoutMs: Number(o.runTimeout ?? 120) * 1000,
+    quiet: !!o.quiet,
+    verbose: !!o.verbose,
+  };
+}
+
+export async function main(argv = process.argv): Promise<number> {
+  const program = buildProgram();
+  program.parse(argv);
+  const o = program.opts();
+  if (o.catalogue) {
+    process.stdout.write(catalogueMarkdown());
+    return 0;
+  }
+  if (o.list) {
+    for (const c of allChecks) console.log(`${c.id.padEnd(36)} ${c.severity.padEnd(9)} ${c.profiles.join(",").padEnd(24)} mock:${c.mock ? "yes" : "no "} ${c.rule}`);
+    return 0;
+  }
+  const settings = settingsFrom(o);
+  if (!settings.baseUrl) return usage("--base-url (or SLK_BASE_URL) is required");
+  if (!settings.keys.main) return usage("--api-key (or SLK_API_KEY) is required");
+  if (settings.budgetUsd !== undefined && !(settings.budgetUsd >= 0)) return usage("--budget must be a non-negative number of US dollars");
+  if (!Number.isInteger(settings.seed)) return usage("--seed must be an integer");
+  const unknown = (settings.only ?? []).filter((id) => !allChecks.some((c) => c.id === id));
+  if (unknown.length) return usage(`unknown check id(s): ${unknown.join(", ")} (see --list)`);
+  const contract = Contract.load(settings.contractPath, settings.operations);
+  const selected = selectChecks(settings, contract);
+  const log = (l: string) => (settings.quiet ? undefined : console.log(l));
+  log(`sl-conformance → ${settings.baseUrl} profile=${settings.profile} seed=${settings.seed}${settings.budgetUsd !== undefined ? ` budget=$${settings.budgetUsd}` : ""} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}`);
+  let interrupted = false;
+  const stop = new AbortController();
+  process.once("SIGINT", () => {
+    interrupted = true;
+    stop.abort();
+    console.error("interrupted: finishing the current request, then cleaning up what the kit created");
+  });
+  const report = await runKit(settings, { log, signal: stop.signal, onCheckEnd: (c, r) => log(progressLine(c, r)) });
+  console.log(summary(report));
+  if (settings.reportDir) log(`reports: ${writeReports(settings.reportDir, report).join(", ")}`);
+  const ok = report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") && report.results.some((r) => r.outcome === "pass");
+  return interrupted ? 130 : ok ? 0 : 1;
+}
+
+function flag(v: unknown): boolean {
+  return v === true || (typeof v === "string" && !["", "0", "false", "no"].includes(v.toLowerCase()));
+}
+
+function usage(msg: string): number {
+  console.error(`sl-conformance: ${msg}`);
+  return 2;
+}
+
+const invokedDirectly = process.argv[1] && /cli\.ts$/.test(process.argv[1]);
+if (invokedDirectly || process.env.SLK_CLI_ENTRY === "1") {
+  main().then(
+    (code) => process.exit(code),
+    (e) => {
+      console.error(e);
+      process.exit(2);
+    },
+  );
+}

@@ -1,0 +1,130 @@
+// Shared types of the kit: settings, checks, results.
+import type { Contract } from "./contract.ts";
+import type { Exchange, HttpClient, KeyRole, RequestOptions } from "./http.ts";
+
+export type Profile = "readonly" | "standard" | "full";
+export const PROFILES: Profile[] = ["readonly", "standard", "full"];
+export type Severity = "critical" | "major" | "minor" | "advisory";
+
+export interface Settings {
+  baseUrl: string;
+  keys: Partial<Record<KeyRole, string>>;
+  profile: Profile;
+  budgetUsd?: number;
+  only?: string[];
+  reportDir?: string;
+  seed: number;
+  /** the target is a stateless mock: run only the checks declared mock-applicable */
+  mock: boolean;
+  /** the target is a contract-validating proxy (prism proxy --errors) in front of the deployment */
+  validatingProxy?: boolean;
+  contractPath?: string;
+  /** restrict the contract to these path prefixes or operationId groups (e.g. /v1/datasets, Account) */
+  operations?: string[];
+  /** fast-check replay path (with --seed) */
+  fcPath?: string;
+  /** fast-check runs per property (negative and positive data) */
+  numRuns: number;
+  /** how long to wait for asynchronous runs to settle */
+  runTimeoutMs: number;
+  quiet: boolean;
+  /** print each exchange (debug) */
+  verbose?: boolean;
+}
+
+export interface Failure {
+  check: string;
+  title: string;
+  message?: string;
+  received?: unknown;
+  expected?: unknown;
+  curl?: string;
+  operation?: string;
+  status?: number;
+  seed?: number;
+  path?: string;
+  replay?: string;
+}
+
+export type Outcome = "pass" | "fail" | "skip" | "error";
+
+export interface CheckResult {
+  id: string;
+  outcome: Outcome;
+  failures: Failure[];
+  warnings: string[];
+  skipReason?: string;
+  error?: string;
+  ms: number;
+  requests: number;
+}
+
+export interface CheckMeta {
+  /** the rule id: file name, failure title prefix, catalogue row and report name */
+  id: string;
+  /** the rule in one sentence */
+  rule: string;
+  /** where the rule comes from (seed section / decision id) */
+  section: string;
+  severity: Severity;
+  profiles: Profile[];
+  /** can run against a stateless mock (Prism) */
+  mock: boolean;
+  /** operations (`METHOD /path`) that must be in the contract for the check to apply */
+  requires?: string[];
+  /** sends requests that break the contract on purpose (a validating proxy answers those itself) */
+  invalidRequests?: boolean;
+  /** "anonymous": sends only unauthenticated requests, so it runs alongside the keyed checks */
+  lane?: "anonymous";
+  /** keys that must be configured */
+  keys?: KeyRole[];
+}
+
+export interface ActiveCheck extends CheckMeta {
+  kind: "active";
+  run(ctx: CheckContext): Promise<void>;
+}
+
+export interface ResponseCheck extends CheckMeta {
+  kind: "response";
+  /** inspects one recorded exchange; return without calling fail for "not applicable" */
+  inspect(ex: Exchange, ctx: InspectContext): void;
+}
+
+export type Check = ActiveCheck | ResponseCheck;
+
+export interface InspectContext {
+  contract: Contract;
+  settings: Settings;
+  fail(ex: Exchange, f: Omit<Failure, "check">): void;
+  pass(ex: Exchange): void;
+  warn(message: string, ex?: Exchange): void;
+}
+
+export interface CheckContext {
+  readonly id: string;
+  readonly settings: Settings;
+  readonly contract: Contract;
+  readonly client: HttpClient;
+  readonly runId: string;
+  req(o: RequestOptions): Promise<Exchange>;
+  fail(f: Omit<Failure, "check">, ex?: Exchange): void;
+  /** record a failure unless `cond`; returns cond */
+  expect(cond: boolean, f: Omit<Failure, "check">, ex?: Exchange): boolean;
+  pass(ex: Exchange): void;
+  warn(message: string, ex?: Exchange): void;
+  skip(reason: string): never;
+  /** a resource name carrying the run id */
+  name(label: string): string;
+  /** budget guard: call before every chargeable request; returns a release for when nothing was charged */
+  charge(usd: number | string, what: string): () => void;
+  /** guard for anything that creates state (readonly profile never does) */
+  mutates(what: string): void;
+  /** register something the kit created, deleted at the end (also after a failure) */
+  track(kind: string, deletePath: string, key?: KeyRole): void;
+  untrack(deletePath: string): void;
+  /** a scenario shared by several checks, run once per kit run */
+  shared<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  fcSeed(): number;
+  hasKey(role: KeyRole): boolean;
+}
