@@ -1327,7 +1327,7 @@ export type AudiencesAudienceRunInFlightError = {
      */
     status: 'client_error';
     /**
-     * Always `audience_dataset_run_already_in_flight`.
+     * Stable machine code.
      */
     error_code: 'audience_dataset_run_already_in_flight';
     /**
@@ -1335,7 +1335,7 @@ export type AudiencesAudienceRunInFlightError = {
      */
     detail: string;
     /**
-     * Always false: retrying before the blocking run ends fails again.
+     * Always false: the same request fails again until the conflict is gone.
      */
     transient: false;
 };
@@ -2210,7 +2210,7 @@ export type CustomParametersCustomParameter = {
  */
 export type CustomParametersCustomParameterDuplicateNameError = {
     /**
-     * Always `client_error` on a 4xx body.
+     * Always `client_error`.
      */
     status: 'client_error';
     /**
@@ -2222,9 +2222,9 @@ export type CustomParametersCustomParameterDuplicateNameError = {
      */
     detail: string;
     /**
-     * Whether retrying later may succeed.
+     * Always false: the same request fails again until the conflict is gone.
      */
-    transient: boolean;
+    transient: false;
 };
 
 /**
@@ -2268,7 +2268,7 @@ export type CustomParametersCustomParameterEnvelope = {
  */
 export type CustomParametersCustomParameterLimitExceededError = {
     /**
-     * Always `client_error` on a 4xx body.
+     * Always `client_error`.
      */
     status: 'client_error';
     /**
@@ -2280,9 +2280,9 @@ export type CustomParametersCustomParameterLimitExceededError = {
      */
     detail: string;
     /**
-     * Whether retrying later may succeed.
+     * Always false: the same request fails again until the conflict is gone.
      */
-    transient: boolean;
+    transient: false;
 };
 
 /**
@@ -2490,7 +2490,7 @@ export type CustomParametersCustomParameterRunEnvelope = {
  */
 export type CustomParametersCustomParameterRunInFlightError = {
     /**
-     * Always `client_error` on a 4xx body.
+     * Always `client_error`.
      */
     status: 'client_error';
     /**
@@ -2502,9 +2502,9 @@ export type CustomParametersCustomParameterRunInFlightError = {
      */
     detail: string;
     /**
-     * Whether retrying later may succeed.
+     * Always false: the same request fails again until the conflict is gone.
      */
-    transient: boolean;
+    transient: false;
 };
 
 /**
@@ -6216,7 +6216,7 @@ export type TrackingAgentsTrackingAgentEnvelope = {
  */
 export type TrackingAgentsTrackingAgentLimitReachedError = {
     /**
-     * Always `client_error` on a 4xx body.
+     * Always `client_error`.
      */
     status: 'client_error';
     /**
@@ -6228,9 +6228,9 @@ export type TrackingAgentsTrackingAgentLimitReachedError = {
      */
     detail: string;
     /**
-     * Whether retrying later may succeed.
+     * Always false: the same request fails again until the conflict is gone.
      */
-    transient: boolean;
+    transient: false;
 };
 
 /**
@@ -6260,7 +6260,7 @@ export type TrackingAgentsTrackingAgentPage = {
  */
 export type TrackingAgentsTrackingAgentRunInProgressError = {
     /**
-     * Always `client_error` on a 4xx body.
+     * Always `client_error`.
      */
     status: 'client_error';
     /**
@@ -6272,9 +6272,9 @@ export type TrackingAgentsTrackingAgentRunInProgressError = {
      */
     detail: string;
     /**
-     * Whether retrying later may succeed.
+     * Always false: the same request fails again until the conflict is gone.
      */
-    transient: boolean;
+    transient: false;
 };
 
 /**

@@ -1156,7 +1156,7 @@ export const zCustomParametersCustomParameterDuplicateNameError = z.object({
     status: z.enum(['client_error']),
     error_code: z.enum(['custom_parameter_duplicate_name']),
     detail: z.string(),
-    transient: z.boolean()
+    transient: z.literal(false)
 });
 
 /**
@@ -1176,7 +1176,7 @@ export const zCustomParametersCustomParameterLimitExceededError = z.object({
     status: z.enum(['client_error']),
     error_code: z.enum(['custom_parameter_limit_exceeded']),
     detail: z.string(),
-    transient: z.boolean()
+    transient: z.literal(false)
 });
 
 /**
@@ -1255,7 +1255,7 @@ export const zCustomParametersCustomParameterRunInFlightError = z.object({
     status: z.enum(['client_error']),
     error_code: z.enum(['custom_parameter_run_in_flight']),
     detail: z.string(),
-    transient: z.boolean()
+    transient: z.literal(false)
 });
 
 /**
@@ -3165,7 +3165,7 @@ export const zTrackingAgentsTrackingAgentLimitReachedError = z.object({
     status: z.enum(['client_error']),
     error_code: z.enum(['tracking_agent_limit_reached']),
     detail: z.string(),
-    transient: z.boolean()
+    transient: z.literal(false)
 });
 
 /**
@@ -3175,7 +3175,7 @@ export const zTrackingAgentsTrackingAgentRunInProgressError = z.object({
     status: z.enum(['client_error']),
     error_code: z.enum(['tracking_agent_run_in_progress']),
     detail: z.string(),
-    transient: z.boolean()
+    transient: z.literal(false)
 });
 
 /**
