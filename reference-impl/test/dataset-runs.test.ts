@@ -36,7 +36,7 @@ describe("dataset runs", () => {
     const t = makeApp({ stepDelayMs: 100 });
     const before = t.ledger.balance("acc_demoA");
     const id = await createDataset(t);
-    // "zz" has a small provider volume? Use a url run with 3 URLs, 1 failing.
+    // A url run with 3 URLs, one of which (a removed post) fails to resolve.
     const res = await t.call("POST", `/v1/datasets/${id}/runs`, {
       body: {
         search_query: {

@@ -126,26 +126,18 @@ export function paginate<T>(
   const after = request.cursor !== undefined ? decodeCursor(request.cursor, scope) : undefined;
   const items: T[] = [];
   let hasNext = false;
-  if (request.order === "asc") {
-    for (let i = after ? upperBound(sortedAsc, keyOf, after) : 0; i < sortedAsc.length; i++) {
-      const row = sortedAsc[i]!;
-      if (!keep(row)) continue;
-      if (items.length === request.limit) {
-        hasNext = true;
-        break;
-      }
-      items.push(row);
+  // Walk one index in the page's direction; ascending starts just past the
+  // cursor's key, descending just before it.
+  const step = request.order === "asc" ? 1 : -1;
+  let i = step > 0 ? (after ? upperBound(sortedAsc, keyOf, after) : 0) : (after ? lowerBound(sortedAsc, keyOf, after) : sortedAsc.length) - 1;
+  for (; i >= 0 && i < sortedAsc.length; i += step) {
+    const row = sortedAsc[i]!;
+    if (!keep(row)) continue;
+    if (items.length === request.limit) {
+      hasNext = true;
+      break;
     }
-  } else {
-    for (let i = after ? lowerBound(sortedAsc, keyOf, after) - 1 : sortedAsc.length - 1; i >= 0; i--) {
-      const row = sortedAsc[i]!;
-      if (!keep(row)) continue;
-      if (items.length === request.limit) {
-        hasNext = true;
-        break;
-      }
-      items.push(row);
-    }
+    items.push(row);
   }
   const last = items[items.length - 1];
   return { items, hasNext, cursor: hasNext && last ? encodeCursor(keyOf(last), scope) : null };
