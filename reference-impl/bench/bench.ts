@@ -37,7 +37,7 @@ async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> 
 const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
 const { app, services } = createApp({ clock, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
 const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
-const dataset = services.datasets.insert(newDatasetRow("ds_bench", "acc_demoA", "Benchmark", clock.now()));
+const dataset = services.datasets.insert("acc_demoA", "Benchmark");
 const index = services.mentions("acc_demoA");
 
 const loadStart = performance.now();
@@ -48,7 +48,7 @@ for (let q = 0; index.size < TARGET; q++) {
     const posts = searchPosts({ source, query: `bench topic ${q}`, count: 2000, window, country: countries[q % countries.length]!, language: null, numComments: 2 });
     for (const post of posts) {
       if (index.size >= TARGET) break;
-      const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), { datasetId: dataset.id, coefficient: 1, runAtMs: clock.now(), numComments: 2 });
+      const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), { datasetId: dataset.id, runId: "dsr_bench", coefficient: 1, runAtMs: clock.now(), numComments: 2 });
       if (r.newToDataset) dataset.mentions_count++;
     }
   }

@@ -4,12 +4,9 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { zDatasetRunsCreateBody } from "../../generated/client/zod.gen.ts";
-import { createRun } from "./domain/dataset-runs.ts";
-import { newDatasetRow } from "./domain/datasets.ts";
 import type { Services } from "./domain/services.ts";
 import type { Account } from "./platform/accounts.ts";
 import { money } from "./platform/billing/money.ts";
-import { newId } from "./platform/ids.ts";
 
 const fixturesDir = new URL("../../fixtures/", import.meta.url);
 
@@ -55,7 +52,7 @@ export function seedDatasets(services: Services): void {
   for (const d of file.datasets) {
     const account = services.directory.account(d.account_id);
     if (!account) throw new Error(`fixture dataset for unknown account ${d.account_id}`);
-    const row = services.datasets.insert(newDatasetRow(newId("ds_"), account.id, d.name, services.clock.now()));
-    for (const run of d.runs) createRun(services, account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
+    const row = services.datasets.insert(account.id, d.name);
+    for (const run of d.runs) services.datasetRuns.start(account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
   }
 }

@@ -31,7 +31,7 @@ describe("prices and plans", () => {
   it("/v1/me reports plan, members, teams and the usage block from the ledger", async () => {
     const t = makeApp();
     const me = (await t.call("GET", "/v1/me")).json.data;
-    expect(me.plan).toMatchObject({ type: "pro", features: { api_access: true, mcp: true }, limits: { num_seats: 3 } });
+    expect(me.plan).toMatchObject({ name: "Pro", type: "monthly", features: { api_access: true, mcp: true }, limits: { num_seats: 3 } });
     expect(me.members.filter((m: any) => m.type === "member").length).toBe(2);
     expect(me.members.some((m: any) => m.type === "invitation")).toBe(true);
     expect(me.usage).toEqual({ balance: 178, balance_used: 0, balance_total: 178, currency: "usd", credits_used: 0, credits_total: 5000, renews_at: expect.any(Number) });
@@ -46,11 +46,11 @@ describe("ledger", () => {
         const ledger = new Ledger(new ManualClock());
         const amount = ledger_quote(plan, units);
         ledger.open("exact", plan, amount);
-        const r = ledger.reserve("exact", "mention", amount, "insufficient_credits_dataset_run");
+        const r = ledger.reserve("exact", "mention", units, "insufficient_credits_dataset_run");
         expect(ledger.balance("exact").isZero()).toBe(true);
         ledger.release(r);
         ledger.open("short", plan, amount.sub("0.000001"));
-        expect(() => ledger.reserve("short", "mention", amount, "insufficient_credits_dataset_run")).toThrow(InsufficientCreditsError);
+        expect(() => ledger.reserve("short", "mention", units, "insufficient_credits_dataset_run")).toThrow(InsufficientCreditsError);
         expect(ledger.balance("short").eq(amount.sub("0.000001"))).toBe(true);
       }),
     );
@@ -71,7 +71,7 @@ describe("ledger", () => {
             const before = ledger.balance("acc");
             let r;
             try {
-              r = ledger.reserve("acc", "mention", amount, "insufficient_credits_dataset_run");
+              r = ledger.reserve("acc", "mention", op.units, "insufficient_credits_dataset_run");
             } catch (e) {
               expect(e).toBeInstanceOf(InsufficientCreditsError);
               expect(before.lt(amount)).toBe(true);
@@ -85,7 +85,7 @@ describe("ledger", () => {
               expect(ledger.balance("acc").eq(before)).toBe(true);
             } else {
               const actual = ledger.quote("acc", "mention", Math.min(op.used, op.units));
-              ledger.settle(r, actual);
+              ledger.settle(r, op.used);
               charged = charged.add(actual);
               expect(ledger.balance("acc").eq(before.sub(actual))).toBe(true);
             }

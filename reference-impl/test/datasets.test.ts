@@ -91,7 +91,7 @@ describe("datasets", () => {
     expect((await t.call("POST", "/v1/mentions", { body: {} })).json.data).toEqual([]);
     expect((await t.call("POST", "/v1/mentions", { body: { dataset_ids: [id] } })).status).toBe(404);
     // The data is kept server-side.
-    expect(t.services.datasets.raw(id)?.deleted_ms).not.toBeNull();
+    expect(t.services.tables.datasets.raw(id)?.deleted_ms).not.toBeNull();
   });
 
   it("mentions_count counts each (source, id) once across runs; estimate uses stored coefficients", async () => {

@@ -13,10 +13,10 @@ describe("fixtures", () => {
     const a1 = await me(KEYS.aOwner);
     const a2 = await me(KEYS.aMember);
     const b = await me(KEYS.bOwner);
-    expect(a1.data.plan.type).toBe("pro");
+    expect(a1.data.plan.type).toBe("monthly"); // D-PLAN-TYPE: the billing kind, not the plan name
     expect(a1.data.account_id).toBe(a2.data.account_id);
     expect(a1.data.id).not.toBe(a2.data.id);
-    expect(b.data.plan.type).toBe("starter");
+    expect(b.data.plan.type).toBe("monthly");
     expect((await me(KEYS.poor)).data.usage.balance).toBeLessThan(1000 * 0.049);
   });
 

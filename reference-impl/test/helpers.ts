@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { createApp, type AppOptions } from "../src/app.ts";
 import { ManualClock } from "../src/platform/clock.ts";
+import { assertDocumentedError } from "./contract-guard.ts";
 
 const demo = JSON.parse(readFileSync(new URL("../../fixtures/demo-keys.json", import.meta.url), "utf8")) as {
   keys: { api_key: string; account_id: string; user_id: string }[];
@@ -35,6 +36,7 @@ export function makeApp(options: AppOptions = {}) {
     } catch {
       json = undefined;
     }
+    assertDocumentedError(method, path, res.status, json);
     return { status: res.status, headers: res.headers, json, text };
   };
   return { ...handle, clock, call };

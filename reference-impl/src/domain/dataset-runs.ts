@@ -1,6 +1,8 @@
-// Dataset runs: reserve the upper bound, then run scraping -> enrichment ->
-// analysis on the pipeline; settle to the mentions actually collected, or
-// release everything when the run fails.
+// Dataset runs on the shared run lifecycle: reserve the upper bound, then
+// scraping -> enrichment -> analysis on the pipeline; the lifecycle settles
+// to the mentions actually collected, or releases everything on failure.
+// Agent cycles start dataset runs here too, with a reservation they took
+// all-or-nothing beforehand.
 import type * as z from "zod";
 import type {
   CommonRunStatus,
@@ -8,16 +10,19 @@ import type {
   DatasetsDatasetRunCreated,
 } from "../../../generated/client/types.gen.ts";
 import type { zDatasetRunsCreateBody } from "../../../generated/client/zod.gen.ts";
-import { isoTimestamp, unixSeconds } from "../platform/clock.ts";
-import { ApiError, ValidationFailed } from "../platform/errors.ts";
+import { isoTimestamp } from "../platform/clock.ts";
+import type { Caller } from "../platform/env.ts";
+import { ApiError, NotFoundError, ValidationFailed } from "../platform/errors.ts";
 import { newId } from "../platform/ids.ts";
 import { PLANS } from "../platform/billing/plans.ts";
 import type { Reservation } from "../platform/billing/ledger.ts";
+import type { PageResult } from "../platform/pagination.ts";
+import type { RunKind, RunStatus } from "../platform/runs/lifecycle.ts";
 import type { Row } from "../platform/store.ts";
 import { analyse } from "../simulators/analysis.ts";
 import { estimatedVolume, resolveUrl, searchPosts, type Post } from "../simulators/provider.ts";
 import type { Account } from "../platform/accounts.ts";
-import type { DatasetRow } from "./datasets.ts";
+import type { DatasetRow, ListQuery } from "./datasets.ts";
 import type { Services } from "./services.ts";
 
 export type RunBody = z.output<typeof zDatasetRunsCreateBody>;
@@ -25,7 +30,7 @@ export type RunBody = z.output<typeof zDatasetRunsCreateBody>;
 export interface RunRow extends Row {
   dataset_id: string;
   updated_ms: number;
-  status: CommonRunStatus;
+  status: RunStatus<CommonRunStatus["type"]>;
   params: DatasetsDatasetRun["params"];
   count: number;
   requested_count: number;
@@ -33,7 +38,18 @@ export interface RunRow extends Row {
   new_mentions_count: number;
   images_count: number;
   videos_count: number;
+  /** The validated request, kept so an agent cycle can repeat the query. */
+  body: RunBody;
 }
+
+/** Dataset runs in the shared lifecycle: the seed's four states, steps listed, 1 unit per mention. */
+export const DATASET_RUN: RunKind<CommonRunStatus["type"]> = {
+  label: "dataset run",
+  states: { pending: "pending", working: "working", completed: "completed", failed: "failed" },
+  recordsSteps: true,
+  category: "mention",
+  insufficientCode: "insufficient_credits_dataset_run",
+};
 
 const DAY = 86_400_000;
 
@@ -41,7 +57,8 @@ export function runView(r: RunRow): DatasetsDatasetRun {
   return {
     id: r.id,
     dataset_id: r.dataset_id,
-    status: r.status,
+    // Step names come from this file's steps, which are the contract's names.
+    status: r.status as CommonRunStatus,
     params: r.params,
     mentions_count: r.mentions_count,
     new_mentions_count: r.new_mentions_count,
@@ -58,7 +75,7 @@ export function runCreatedView(r: RunRow): DatasetsDatasetRunCreated {
     dataset_id: r.dataset_id,
     count: r.count,
     requested_count: r.requested_count,
-    status: r.status,
+    status: r.status as CommonRunStatus,
     created_at: isoTimestamp(r.created_ms),
   };
 }
@@ -82,147 +99,188 @@ function windowOf(body: RunBody, account: Account, nowMs: number): { fromMs: num
   }
   const maxDays = PLANS[account.plan].max_date_range_days;
   if ((toMs - fromMs) / DAY > maxDays) {
-    throw new ApiError(422, "date_filter_unavailable", `The plan allows date ranges of at most ${maxDays} days.`);
+    throw new ApiError("date_filter_unavailable", `The plan allows date ranges of at most ${maxDays} days.`);
   }
   return { fromMs, toMs: toMs + DAY - 1000 };
 }
 
-export function createRun(services: Services, account: Account, dataset: DatasetRow, body: RunBody, options: { inline?: boolean } = {}): RunRow {
-  const now = services.clock.now();
-  const window = windowOf(body, account, now);
-  const requested = body.count;
-  const count = body.search_query.type === "url" ? Math.min(requested, body.search_query.source_urls.length) : requested;
-  const amount = services.ledger.quote(account.id, "mention", count);
-  // Reserve first: a 402 creates nothing.
-  const reservation = services.ledger.reserve(account.id, "mention", amount, "insufficient_credits_dataset_run");
-
-  const run: RunRow = {
-    id: newId("dsr_"),
-    account_id: account.id,
-    dataset_id: dataset.id,
-    created_ms: now,
-    updated_ms: now,
-    deleted_ms: null,
-    status: { type: "pending", steps: [] },
-    params: {
-      search_query: body.search_query,
-      count: requested,
-      num_comments_per_post: body.num_comments_per_post,
-      date_range: body.date_range ?? null,
-      country_code: body.country_code,
-      language: body.language ?? null,
-      enable_visual_recognition: body.enable_visual_recognition,
-      enable_transcribing: body.enable_transcribing,
-      content_analysis_actions: body.content_analysis_actions ?? [],
-    },
-    count,
-    requested_count: requested,
-    mentions_count: 0,
-    new_mentions_count: 0,
-    images_count: 0,
-    videos_count: 0,
-  };
-  services.runs.insert(run);
-  execute(services, account, dataset, run, body, window, reservation, options.inline ?? false);
-  return run;
+export interface StartOptions {
+  /** Run every step now, synchronously (fixtures seeded before listening). */
+  inline?: boolean;
+  /** A reservation taken beforehand (an agent cycle's all-or-nothing reservation). */
+  reservation?: Reservation;
 }
 
-function execute(
-  services: Services,
-  account: Account,
-  dataset: DatasetRow,
-  run: RunRow,
-  body: RunBody,
-  window: { fromMs: number; toMs: number } | null,
-  reservation: Reservation,
-  inline: boolean,
-): void {
-  const { clock, ledger } = services;
-  let posts: { post: Post; coefficient: number }[] = [];
-  const touch = () => (run.updated_ms = clock.now());
-  const finishStep = (name: "scraping" | "enrichment" | "analysis") => {
-    run.status = { type: "working", steps: [...(run.status.steps ?? []), { name, completed_at: unixSeconds(clock.now()) }] };
-    touch();
-  };
+/**
+ * Dataset run rules shared by REST, MCP and tracking agents: lookups scoped
+ * to the account (an unknown or foreign run id is 404 `dataset_not_found`,
+ * D-RUN-404), creation with reservation first (a 402 creates nothing), the
+ * pipeline steps, and the query an agent cycle repeats.
+ */
+export class DatasetRunService {
+  constructor(private readonly services: Services) {}
 
-  const job: Parameters<Services["pipeline"]["start"]>[0] = {
-    steps: [
-      {
-        name: "start",
-        run: () => {
-          run.status = { type: "working", steps: [] };
-          touch();
-        },
+  private get table() {
+    return this.services.tables.datasetRuns;
+  }
+
+  create(caller: Caller, datasetId: string, body: RunBody, options: StartOptions = {}): DatasetsDatasetRunCreated {
+    const dataset = this.services.datasets.find(caller.account.id, datasetId);
+    return runCreatedView(this.start(caller.account, dataset, body, options));
+  }
+
+  /** Start a run on a dataset row; returns the stored row. */
+  start(account: Account, dataset: DatasetRow, body: RunBody, options: StartOptions = {}): RunRow {
+    const { clock, lifecycle } = this.services;
+    const now = clock.now();
+    const window = windowOf(body, account, now);
+    const requested = body.count;
+    const count = body.search_query.type === "url" ? Math.min(requested, body.search_query.source_urls.length) : requested;
+    // Reserve first: a 402 creates nothing.
+    const reservation = options.reservation ?? lifecycle.reserve(DATASET_RUN, account.id, count);
+    const run: RunRow = {
+      id: newId("dsr_"),
+      account_id: account.id,
+      dataset_id: dataset.id,
+      created_ms: now,
+      updated_ms: now,
+      deleted_ms: null,
+      status: lifecycle.initialStatus(DATASET_RUN),
+      params: {
+        search_query: body.search_query,
+        count: requested,
+        num_comments_per_post: body.num_comments_per_post,
+        date_range: body.date_range ?? null,
+        country_code: body.country_code,
+        language: body.language ?? null,
+        enable_visual_recognition: body.enable_visual_recognition,
+        enable_transcribing: body.enable_transcribing,
+        content_analysis_actions: body.content_analysis_actions ?? [],
       },
-      {
-        name: "scraping",
-        run: () => {
-          posts = scrape(body, run.count, window);
-          if (body.search_query.type === "url" && posts.length === 0) {
-            throw new Error(`None of the ${body.search_query.source_urls.length} URLs could be retrieved.`);
-          }
-          finishStep("scraping");
-        },
-      },
-      {
-        name: "enrichment",
-        run: () => {
-          for (const p of posts) {
-            p.post = {
-              ...p.post,
-              comments: p.post.comments.slice(0, body.num_comments_per_post),
-              // Visual recognition describes each media item from what the post is about.
-              media: body.enable_visual_recognition ? p.post.media.map((m) => ({ ...m, description: describeMedia(m.type, p.post.title) })) : p.post.media,
-            };
-          }
-          finishStep("enrichment");
-        },
-      },
-      {
-        name: "analysis",
-        run: () => {
-          const index = services.mentions(account.id);
-          const at = clock.now();
-          const actions = body.content_analysis_actions ?? [];
-          for (const { post, coefficient } of posts) {
-            const result = index.upsert(post, analyse(`${post.text}`, actions), {
-              datasetId: dataset.id,
-              coefficient,
-              runAtMs: at,
-              numComments: body.num_comments_per_post,
-            });
-            const images = post.media.some((m) => m.type === "image");
-            const videos = post.media.some((m) => m.type === "video");
-            run.mentions_count++;
-            if (images) run.images_count++;
-            if (videos) run.videos_count++;
-            if (result.newToDataset) {
-              run.new_mentions_count++;
-              dataset.mentions_count++;
-              if (images) dataset.images_count++;
-              if (videos) dataset.videos_count++;
+      count,
+      requested_count: requested,
+      mentions_count: 0,
+      new_mentions_count: 0,
+      images_count: 0,
+      videos_count: 0,
+      body,
+    };
+    this.table.insert(run);
+    this.execute(account, dataset, run, body, window, reservation, options.inline ?? false);
+    return run;
+  }
+
+  list(caller: Caller, datasetId: string, q: ListQuery): PageResult<DatasetsDatasetRun> {
+    const dataset = this.services.datasets.find(caller.account.id, datasetId);
+    const page = this.table.page(
+      caller.account.id,
+      { ...q, scope: { r: "dataset_runs", dataset: dataset.id, order: q.order } },
+      undefined,
+      { index: "byDataset", parentId: dataset.id },
+    );
+    return { ...page, items: page.items.map(runView) };
+  }
+
+  read(caller: Caller, datasetId: string, runId: string): DatasetsDatasetRun {
+    return runView(this.find(caller.account.id, datasetId, runId));
+  }
+
+  find(accountId: string, datasetId: string, runId: string): RunRow {
+    const dataset = this.services.datasets.find(accountId, datasetId);
+    const run = this.table.get(accountId, runId);
+    if (!run || run.dataset_id !== dataset.id) throw new NotFoundError("dataset_not_found", "Dataset run not found.");
+    return run;
+  }
+
+  /** Any run row of the account by id (live), e.g. to read an agent cycle's runs. */
+  lookup(accountId: string, runId: string): RunRow | undefined {
+    return this.table.get(accountId, runId);
+  }
+
+  /** The newest run of the dataset whose query can be repeated, or null. */
+  repeatableQuery(accountId: string, dataset: DatasetRow): RunBody | null {
+    const runs = this.table.childrenOf(accountId, "byDataset", dataset.id);
+    return runs.length ? runs[runs.length - 1]!.body : null;
+  }
+
+  isInFlight(run: RunRow): boolean {
+    return this.services.lifecycle.isInFlight(DATASET_RUN, run);
+  }
+
+  private execute(
+    account: Account,
+    dataset: DatasetRow,
+    run: RunRow,
+    body: RunBody,
+    window: { fromMs: number; toMs: number } | null,
+    reservation: Reservation,
+    inline: boolean,
+  ): void {
+    const { clock } = this.services;
+    let posts: { post: Post; coefficient: number }[] = [];
+    this.services.lifecycle.start({
+      kind: DATASET_RUN,
+      row: run,
+      reservation,
+      inline,
+      delivered: () => run.mentions_count,
+      onCompleted: () => this.services.datasets.markRunCompleted(dataset, run.id),
+      steps: [
+        {
+          name: "scraping",
+          run: () => {
+            posts = scrape(body, run.count, window);
+            if (body.search_query.type === "url" && posts.length === 0) {
+              throw new Error(`None of the ${body.search_query.source_urls.length} URLs could be retrieved.`);
             }
-            if (coefficient > result.previousCoefficient) dataset.estimated_sum += coefficient - result.previousCoefficient;
-          }
-          dataset.updated_ms = at;
-          ledger.settle(reservation, ledger.quote(account.id, "mention", run.mentions_count));
-          finishStep("analysis");
-          run.status = { type: "completed", steps: run.status.steps ?? [] };
+          },
         },
-      },
-    ],
-    onFailure: (error) => {
-      if (reservation.state === "held") ledger.release(reservation);
-      run.status = {
-        type: "failed",
-        steps: run.status.steps ?? [],
-        error_message: error instanceof Error ? error.message : "The run failed.",
-      };
-      touch();
-    },
-  };
-  if (inline) services.pipeline.runNow(job);
-  else services.pipeline.start(job);
+        {
+          name: "enrichment",
+          run: () => {
+            for (const p of posts) {
+              p.post = {
+                ...p.post,
+                comments: p.post.comments.slice(0, body.num_comments_per_post),
+                // Visual recognition describes each media item from what the post is about.
+                media: body.enable_visual_recognition ? p.post.media.map((m) => ({ ...m, description: describeMedia(m.type, p.post.title) })) : p.post.media,
+              };
+            }
+          },
+        },
+        {
+          name: "analysis",
+          run: () => {
+            const index = this.services.mentions(account.id);
+            const at = clock.now();
+            const actions = body.content_analysis_actions ?? [];
+            for (const { post, coefficient } of posts) {
+              const result = index.upsert(post, analyse(`${post.text}`, actions), {
+                datasetId: dataset.id,
+                runId: run.id,
+                coefficient,
+                runAtMs: at,
+                numComments: body.num_comments_per_post,
+              });
+              const images = post.media.some((m) => m.type === "image");
+              const videos = post.media.some((m) => m.type === "video");
+              run.mentions_count++;
+              if (images) run.images_count++;
+              if (videos) run.videos_count++;
+              if (result.newToDataset) {
+                run.new_mentions_count++;
+                dataset.mentions_count++;
+                if (images) dataset.images_count++;
+                if (videos) dataset.videos_count++;
+              }
+              if (coefficient > result.previousCoefficient) dataset.estimated_sum += coefficient - result.previousCoefficient;
+            }
+            dataset.updated_ms = at;
+          },
+        },
+      ],
+    });
+  }
 }
 
 function scrape(body: RunBody, count: number, window: { fromMs: number; toMs: number } | null): { post: Post; coefficient: number }[] {

@@ -2,7 +2,12 @@
 // (one (source, id) counts once per dataset), so reading a dataset is O(1).
 import type { DatasetsDataset, DatasetsDatasetCreated } from "../../../generated/client/types.gen.ts";
 import { isoTimestamp } from "../platform/clock.ts";
+import type { Caller } from "../platform/env.ts";
+import { NotFoundError, ValidationFailed } from "../platform/errors.ts";
+import { newId } from "../platform/ids.ts";
+import type { PageResult } from "../platform/pagination.ts";
 import type { Row } from "../platform/store.ts";
+import type { Services } from "./services.ts";
 
 export interface DatasetRow extends Row {
   name: string | null;
@@ -12,6 +17,8 @@ export interface DatasetRow extends Row {
   videos_count: number;
   /** Sum over unique posts of the largest extrapolation coefficient. */
   estimated_sum: number;
+  /** Ids of completed runs, oldest first. */
+  completed_run_ids: string[];
 }
 
 export const APP_URL = "https://app.example.com";
@@ -28,6 +35,7 @@ export function newDatasetRow(id: string, accountId: string, name: string | null
     images_count: 0,
     videos_count: 0,
     estimated_sum: 0,
+    completed_run_ids: [],
   };
 }
 
@@ -47,4 +55,96 @@ export function datasetView(d: DatasetRow): DatasetsDataset {
 
 export function datasetCreatedView(d: DatasetRow): DatasetsDatasetCreated {
   return { id: d.id, name: d.name, created_at: isoTimestamp(d.created_ms) };
+}
+
+/** What a list request asks for (validated by the adapter's generated zod). */
+export interface ListQuery {
+  limit: number;
+  order: "asc" | "desc";
+  cursor?: string;
+}
+
+/**
+ * Dataset rules, shared by REST and MCP: account-scoped lookups (a foreign,
+ * missing or soft-deleted id is 404 `dataset_not_found`), PATCH semantics,
+ * the soft-delete cascade, and which runs a dataset has completed.
+ */
+export class DatasetService {
+  constructor(private readonly services: Services) {}
+
+  private get table() {
+    return this.services.tables.datasets;
+  }
+
+  /** The live row, or 404 `dataset_not_found`. */
+  find(accountId: string, id: string): DatasetRow {
+    const d = this.table.get(accountId, id);
+    if (!d) throw new NotFoundError("dataset_not_found", "Dataset not found.");
+    return d;
+  }
+
+  /** The live row or undefined (no error), for scope checks. */
+  lookup(accountId: string, id: string): DatasetRow | undefined {
+    return this.table.get(accountId, id);
+  }
+
+  /** Every live dataset of the account, oldest first. */
+  live(accountId: string): DatasetRow[] {
+    return this.table.live(accountId);
+  }
+
+  /** Insert a new dataset row (fixtures and the create operation). */
+  insert(accountId: string, name: string | null): DatasetRow {
+    return this.table.insert(newDatasetRow(newId("ds_"), accountId, name, this.services.clock.now()));
+  }
+
+  create(caller: Caller, name: string): DatasetsDatasetCreated {
+    return datasetCreatedView(this.insert(caller.account.id, name));
+  }
+
+  list(caller: Caller, q: ListQuery): PageResult<DatasetsDataset> {
+    const page = this.table.page(caller.account.id, { ...q, scope: { r: "datasets", order: q.order } });
+    return { ...page, items: page.items.map(datasetView) };
+  }
+
+  read(caller: Caller, id: string): DatasetsDataset {
+    return datasetView(this.find(caller.account.id, id));
+  }
+
+  /** PATCH: an empty body is a no-op; an empty-string name stores null. */
+  update(caller: Caller, id: string, body: { name?: string | null }): DatasetsDataset {
+    const dataset = this.find(caller.account.id, id);
+    if (body.name !== undefined) {
+      if (body.name !== null && body.name.length > 255) {
+        throw new ValidationFailed([{ loc: ["body", "name"], msg: "Too big: expected string to have <=255 characters", type: "too_big" }]);
+      }
+      dataset.name = body.name === "" ? null : body.name;
+      dataset.updated_ms = this.services.clock.now();
+    }
+    return datasetView(dataset);
+  }
+
+  /** Soft delete: the dataset and its runs leave lists and by-id reads. */
+  remove(caller: Caller, id: string): void {
+    const dataset = this.find(caller.account.id, id);
+    const now = this.services.clock.now();
+    this.table.softDelete(dataset, now);
+    const runs = this.services.tables.datasetRuns;
+    for (const run of runs.childrenOf(caller.account.id, "byDataset", dataset.id)) runs.softDelete(run, now);
+  }
+
+  /** Record a completed run (called by the run lifecycle's completion). */
+  markRunCompleted(dataset: DatasetRow, runId: string): void {
+    dataset.completed_run_ids.push(runId);
+  }
+
+  /** Ids of the dataset's completed runs, newest first (a direct read). */
+  completedRuns(dataset: DatasetRow): string[] {
+    return [...dataset.completed_run_ids].reverse();
+  }
+
+  /** The most recent completed run id, or null. */
+  latestCompletedRun(dataset: DatasetRow): string | null {
+    return dataset.completed_run_ids[dataset.completed_run_ids.length - 1] ?? null;
+  }
 }

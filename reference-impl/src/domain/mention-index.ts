@@ -21,6 +21,8 @@ export interface MentionRecord {
   datasetRunMs: number;
   /** dataset id -> largest extrapolation coefficient (1 when none). */
   datasets: Map<string, number>;
+  /** Ids of the runs that collected the post, in the order they did. */
+  runs: string[];
   /** Lower-cased words of title and text, space-delimited with edge spaces. */
   normalized: string;
   /** Comments to show: the largest num_comments_per_post of the runs that saw it. */
@@ -70,6 +72,8 @@ export function sortKeyOf(sort: MentionSort): (r: MentionRecord) => SortKey {
 
 export interface UpsertContext {
   datasetId: string;
+  /** The run (dataset run or agent cycle's dataset run) that collected the post. */
+  runId: string;
   coefficient: number;
   runAtMs: number;
   numComments: number;
@@ -80,6 +84,7 @@ export class MentionIndex {
   private readonly sorted = new Map<MentionSort, MentionRecord[]>();
   private search: MiniSearch<MentionRecord> | undefined;
   private unindexed: MentionRecord[] = [];
+  private readonly runs = new Map<string, MentionRecord[]>();
 
   get size(): number {
     return this.byKey.size;
@@ -91,6 +96,11 @@ export class MentionIndex {
 
   all(): IterableIterator<MentionRecord> {
     return this.byKey.values();
+  }
+
+  /** The posts one run collected, in collection order (a direct read). */
+  byRun(runId: string): readonly MentionRecord[] {
+    return this.runs.get(runId) ?? [];
   }
 
   /**
@@ -112,6 +122,7 @@ export class MentionIndex {
         engagementRate: engagementRate(metrics),
         datasetRunMs: ctx.runAtMs,
         datasets: new Map(),
+        runs: [],
         normalized: normalizeWords(`${post.title} ${post.text}`),
         numComments: ctx.numComments,
         parameters: new Map(),
@@ -129,6 +140,12 @@ export class MentionIndex {
     }
     const before = record.datasets.get(ctx.datasetId);
     record.datasets.set(ctx.datasetId, Math.max(before ?? 0, ctx.coefficient));
+    if (record.runs[record.runs.length - 1] !== ctx.runId) {
+      record.runs.push(ctx.runId);
+      let collected = this.runs.get(ctx.runId);
+      if (!collected) this.runs.set(ctx.runId, (collected = []));
+      collected.push(record);
+    }
     this.sorted.clear();
     return { record, newToDataset: before === undefined, previousCoefficient: before ?? 0 };
   }

@@ -4,7 +4,8 @@
 import type * as z from "zod";
 import type { MentionsMention } from "../../../generated/client/types.gen.ts";
 import type { zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
-import { NotFoundError, ValidationFailed } from "../platform/errors.ts";
+import type { Caller } from "../platform/env.ts";
+import { ValidationFailed } from "../platform/errors.ts";
 import { paginate, type PageResult } from "../platform/pagination.ts";
 import { matchesGroups } from "./mention-filters.ts";
 import { mentionKey, sortKeyOf, type MentionRecord } from "./mention-index.ts";
@@ -14,6 +15,15 @@ import type { Services } from "./services.ts";
 export type SearchBody = z.output<typeof zMentionsSearchBody>;
 
 export const MAX_FILTERS = 10;
+
+/** `POST /v1/mentions` and `svc__list_mentions` (free, account-wide). */
+export class MentionSearchService {
+  constructor(private readonly services: Services) {}
+
+  search(caller: Caller, body: SearchBody): PageResult<MentionsMention> {
+    return searchMentions(this.services, caller.account.id, body);
+  }
+}
 
 export function searchMentions(services: Services, accountId: string, body: SearchBody): PageResult<MentionsMention> {
   const total = (body.filters ?? []).reduce((n, g) => n + g.length, 0);
@@ -26,7 +36,7 @@ export function searchMentions(services: Services, accountId: string, body: Sear
   if (body.dataset_ids) {
     scope = new Set();
     for (const id of body.dataset_ids) {
-      if (!services.datasets.get(accountId, id)) throw new NotFoundError("dataset_not_found", "Dataset not found.");
+      services.datasets.find(accountId, id);
       scope.add(id);
     }
   } else {
@@ -91,7 +101,7 @@ export function searchMentions(services: Services, accountId: string, body: Sear
     keep,
   );
   const name = (id: string) => {
-    const d = services.datasets.get(accountId, id);
+    const d = services.datasets.lookup(accountId, id);
     return d ? { id: d.id, name: d.name } : undefined;
   };
   return { ...page, items: page.items.map((r) => mentionView(r, name, body.parameter_ids ?? [])) };

@@ -1,16 +1,28 @@
-// Everything the resources share, built once per app.
+// Everything the adapters (Hono resources, MCP tools) share, built once per
+// app: the platform handles, the stores, and one domain service per group.
+// A group adds its tables to `tables` and its service as a field here.
 import type { AccountDirectory } from "../platform/accounts.ts";
 import type { Ledger } from "../platform/billing/ledger.ts";
 import type { Clock } from "../platform/clock.ts";
 import type { Pipeline } from "../platform/pipeline.ts";
+import { RunLifecycle } from "../platform/runs/lifecycle.ts";
 import { Table } from "../platform/store.ts";
-import type { DatasetRow } from "./datasets.ts";
-import type { RunRow } from "./dataset-runs.ts";
+import { AccountService } from "./account.ts";
+import { DatasetService, type DatasetRow } from "./datasets.ts";
+import { DatasetRunService, type RunRow } from "./dataset-runs.ts";
 import { MentionIndex } from "./mention-index.ts";
+import { MentionSearchService } from "./mention-search.ts";
 
 export class Services {
-  readonly datasets = new Table<DatasetRow>();
-  readonly runs = new Table<RunRow>();
+  readonly lifecycle: RunLifecycle;
+  readonly tables = {
+    datasets: new Table<DatasetRow>(),
+    datasetRuns: new Table<RunRow>({ indexes: { byDataset: (r) => r.dataset_id } }),
+  };
+  readonly account = new AccountService(this);
+  readonly datasets = new DatasetService(this);
+  readonly datasetRuns = new DatasetRunService(this);
+  readonly mentionSearch = new MentionSearchService(this);
   private readonly mentionIndexes = new Map<string, MentionIndex>();
 
   constructor(
@@ -18,8 +30,11 @@ export class Services {
     readonly directory: AccountDirectory,
     readonly ledger: Ledger,
     readonly pipeline: Pipeline,
-  ) {}
+  ) {
+    this.lifecycle = new RunLifecycle(clock, ledger, pipeline);
+  }
 
+  /** The account's mention pool (each post stored once). */
   mentions(accountId: string): MentionIndex {
     let index = this.mentionIndexes.get(accountId);
     if (!index) this.mentionIndexes.set(accountId, (index = new MentionIndex()));

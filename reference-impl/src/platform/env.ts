@@ -8,6 +8,9 @@ export interface Principal {
   keyDigest: string;
 }
 
+/** Who is calling a domain service: the account (resource scope) and the acting seat. */
+export type Caller = Pick<Principal, "account" | "seat">;
+
 export interface AppEnv {
   Variables: {
     principal: Principal;

@@ -1,33 +1,40 @@
 // Every failure the API answers is an ApiError (or a ValidationFailed for the
-// 422 request-shape body). Handlers throw; one onError renders the contract's
-// bodies, so the envelope is written in exactly one place.
+// 422 request-shape body). Handlers and domain services throw; one onError
+// renders the contract's bodies, so the envelope is written in exactly one
+// place, and each code's status comes from the error catalogue.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { CommonErrorCode, CommonValidationIssue } from "../../../generated/client/types.gen.ts";
+import type { CommonValidationIssue } from "../../../generated/client/types.gen.ts";
+import { errorSpec, type ErrorCode } from "./error-catalogue.ts";
 
-export type ErrorCode = CommonErrorCode;
+export type { ErrorCode };
 
 export interface ApiErrorOptions {
-  transient?: boolean;
   /** Extra top-level body fields (e.g. `retry_after_seconds`). */
   extra?: Record<string, unknown>;
   /** Headers the error response carries (e.g. `Retry-After`). */
   headers?: Record<string, string>;
 }
 
+/**
+ * A contract error. The HTTP status and `transient` come from the error
+ * catalogue (derived from the contract), never from the throw site.
+ */
 export class ApiError extends Error {
+  readonly status: ContentfulStatusCode;
   readonly transient: boolean;
   readonly extra: Record<string, unknown>;
   readonly headers: Record<string, string>;
   constructor(
-    readonly status: ContentfulStatusCode,
     readonly errorCode: ErrorCode,
     readonly detail: unknown,
     options: ApiErrorOptions = {},
   ) {
     super(typeof detail === "string" ? detail : errorCode);
     this.name = "ApiError";
-    this.transient = options.transient ?? false;
+    const spec = errorSpec(errorCode);
+    this.status = spec.status as ContentfulStatusCode;
+    this.transient = spec.transient;
     this.extra = options.extra ?? {};
     this.headers = options.headers ?? {};
   }
@@ -35,25 +42,31 @@ export class ApiError extends Error {
 
 export class NotFoundError extends ApiError {
   constructor(code: ErrorCode = "not_found", detail = "Not found.") {
-    super(404, code, detail);
+    super(code, detail);
   }
 }
 
 export class UnauthorizedError extends ApiError {
-  constructor() {
-    super(401, "unauthorized", "Missing or invalid API key.");
+  constructor(detail = "Missing or invalid API key.", headers: Record<string, string> = {}) {
+    super("unauthorized", detail, { headers });
   }
 }
 
 export class BadRequestError extends ApiError {
   constructor(code: ErrorCode, detail: string) {
-    super(400, code, detail);
+    super(code, detail);
+  }
+}
+
+export class ConflictError extends ApiError {
+  constructor(code: ErrorCode, detail: string) {
+    super(code, detail);
   }
 }
 
 export class InvalidCursorError extends ApiError {
   constructor(detail = "The cursor is malformed or belongs to another sort or filter.") {
-    super(400, "invalid_cursor", detail);
+    super("invalid_cursor", detail);
   }
 }
 
@@ -66,14 +79,13 @@ export interface ShortfallDetail {
 
 export class InsufficientCreditsError extends ApiError {
   constructor(code: ErrorCode, detail: ShortfallDetail) {
-    super(402, code, detail, { transient: false });
+    super(code, detail);
   }
 }
 
 export class TooManyRequestsError extends ApiError {
   constructor(retryAfterSeconds: number, headers: Record<string, string>) {
-    super(429, "too_many_requests", "Rate limit exceeded; retry after the indicated wait.", {
-      transient: true,
+    super("too_many_requests", "Rate limit exceeded; retry after the indicated wait.", {
       extra: { retry_after_seconds: retryAfterSeconds },
       headers: { ...headers, "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
     });

@@ -1,7 +1,6 @@
 // POST /v1/mentions: search the account's mentions (free).
 import { Hono } from "hono";
 import { zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
-import { searchMentions } from "../domain/mention-search.ts";
 import type { Services } from "../domain/services.ts";
 import { list } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
@@ -10,8 +9,7 @@ import { validBody } from "../platform/validation.ts";
 export function mentionsResource(services: Services) {
   const app = new Hono<AppEnv>();
   app.post("/", validBody(zMentionsSearchBody, { whenEmpty: {} }), (c) => {
-    const { account } = c.get("principal");
-    return c.json(list(searchMentions(services, account.id, c.req.valid("json"))));
+    return c.json(list(services.mentionSearch.search(c.get("principal"), c.req.valid("json"))));
   });
   return app;
 }

@@ -1,14 +1,16 @@
 // The account ledger. Chargeable work reserves its upper bound before it
 // starts (check-and-debit in one synchronous step, so concurrent requests in
 // this single-threaded server can never overdraw), then settles to actuals
-// (refunding the rest) or releases the whole reservation. Usage history rows
-// are written here and nowhere else.
+// (refunding the rest) or releases the whole reservation. Work priced after
+// the fact (assistant tokens) is charged with chargeAfter. Usage history rows
+// are written here and nowhere else, numbered per account.
 import type { Clock } from "../clock.ts";
 import { InsufficientCreditsError, type ErrorCode } from "../errors.ts";
 import { money, toDecimalString, ZERO, type Money } from "./money.ts";
 import { CATALOG_VERSION, PLANS, UNIT_RATIOS, type Category, type PlanName } from "./plans.ts";
 
 export interface UsageRow {
+  /** Per-account sequence: ids reveal nothing about other accounts. */
   id: number;
   account_id: string;
   category: Category;
@@ -24,9 +26,17 @@ export interface Reservation {
   readonly id: number;
   readonly accountId: string;
   readonly category: Category;
+  /** Results reserved (the upper bound of the work). */
+  readonly quantity: number;
   readonly amount: Money;
   readonly rate: Money;
   state: "held" | "settled" | "released";
+}
+
+/** One piece of an all-or-nothing reservation. */
+export interface ReservationPart {
+  category: Category;
+  quantity: number;
 }
 
 interface AccountBook {
@@ -37,6 +47,7 @@ interface AccountBook {
   periodCharged: Money;
   periodTotal: Money;
   rows: UsageRow[];
+  nextRow: number;
 }
 
 export const TOP_UP_URL = "https://app.example.com/settings/billing";
@@ -44,7 +55,6 @@ export const TOP_UP_URL = "https://app.example.com/settings/billing";
 export class Ledger {
   private readonly books = new Map<string, AccountBook>();
   private nextReservation = 1;
-  private nextRow = 1;
 
   constructor(private readonly clock: Clock) {}
 
@@ -57,6 +67,7 @@ export class Ledger {
       periodCharged: ZERO,
       periodTotal,
       rows: [],
+      nextRow: 1,
     });
   }
 
@@ -96,51 +107,75 @@ export class Ledger {
     return this.unitPrice(accountId, category).mul(quantity);
   }
 
-  /** Reserve `amount` or throw a 402 with `errorCode`. Synchronous by design. */
-  reserve(accountId: string, category: Category, amount: Money, errorCode: ErrorCode): Reservation {
-    const b = this.book(accountId);
-    if (amount.isNegative()) throw new Error("negative reservation");
-    if (b.balance.lt(amount)) {
-      throw new InsufficientCreditsError(errorCode, {
-        message: `This request needs $${toDecimalString(amount)} reserved; the balance is $${toDecimalString(b.balance)}.`,
-        required: toDecimalString(amount),
-        available: toDecimalString(b.balance),
-        top_up_url: TOP_UP_URL,
-      });
-    }
-    b.balance = b.balance.sub(amount);
-    b.held = b.held.add(amount);
-    return {
-      id: this.nextReservation++,
-      accountId,
-      category,
-      amount,
-      rate: PLANS[b.plan].rate,
-      state: "held",
-    };
+  /**
+   * Reserve the price of `quantity` results or throw the 402 `errorCode`.
+   * Synchronous by design: check and debit happen in one turn of the event
+   * loop, so concurrent requests can never overdraw.
+   */
+  reserve(accountId: string, category: Category, quantity: number, errorCode: ErrorCode): Reservation {
+    return this.reserveAll(accountId, [{ category, quantity }], errorCode)[0]!;
   }
 
-  /** Charge `actual` (at most the reservation), refund the rest, write one usage row. */
-  settle(reservation: Reservation, actual: Money): UsageRow | undefined {
+  /**
+   * Reserve several pieces of work all-or-nothing (an agent cycle over several
+   * datasets): either every part is held, or a 402 names the whole sum and
+   * nothing is held.
+   */
+  reserveAll(accountId: string, parts: readonly ReservationPart[], errorCode: ErrorCode): Reservation[] {
+    const b = this.book(accountId);
+    const amounts = parts.map((p) => {
+      if (!Number.isFinite(p.quantity) || p.quantity < 0) throw new Error(`bad reservation quantity ${p.quantity}`);
+      return this.quote(accountId, p.category, p.quantity);
+    });
+    const total = amounts.reduce((sum, a) => sum.add(a), ZERO);
+    if (b.balance.lt(total)) throw this.shortfall(errorCode, total, b.balance);
+    b.balance = b.balance.sub(total);
+    b.held = b.held.add(total);
+    const rate = PLANS[b.plan].rate;
+    return parts.map((p, i) => ({
+      id: this.nextReservation++,
+      accountId,
+      category: p.category,
+      quantity: p.quantity,
+      amount: amounts[i]!,
+      rate,
+      state: "held" as const,
+    }));
+  }
+
+  /** Throw the 402 unless the balance holds at least `minimum` dollars. */
+  requireBalance(accountId: string, minimum: Money, errorCode: ErrorCode): void {
+    const b = this.book(accountId);
+    if (b.balance.lt(minimum) || b.balance.isZero()) throw this.shortfall(errorCode, minimum, b.balance);
+  }
+
+  private shortfall(errorCode: ErrorCode, required: Money, available: Money): InsufficientCreditsError {
+    return new InsufficientCreditsError(errorCode, {
+      message: `This request needs $${toDecimalString(required)} reserved; the balance is $${toDecimalString(available)}.`,
+      required: toDecimalString(required),
+      available: toDecimalString(available),
+      top_up_url: TOP_UP_URL,
+    });
+  }
+
+  /**
+   * Charge the price of `delivered` results (at most the reservation), refund
+   * the rest and write one usage row.
+   */
+  settle(reservation: Reservation, delivered: number): UsageRow | undefined {
+    const quantity = Math.max(0, Math.min(delivered, reservation.quantity));
+    return this.settleAmount(reservation, reservation.rate.mul(UNIT_RATIOS[reservation.category]).mul(quantity));
+  }
+
+  /** Charge `actual` dollars (clamped to the reservation), refund the rest. */
+  settleAmount(reservation: Reservation, actual: Money): UsageRow | undefined {
     if (reservation.state !== "held") throw new Error(`reservation ${reservation.id} is ${reservation.state}`);
     const b = this.book(reservation.accountId);
     const charged = actual.gt(reservation.amount) ? reservation.amount : actual.isNegative() ? ZERO : actual;
     b.held = b.held.sub(reservation.amount);
     b.balance = b.balance.add(reservation.amount.sub(charged));
-    b.periodCharged = b.periodCharged.add(charged);
     reservation.state = "settled";
-    if (charged.isZero()) return undefined;
-    const row: UsageRow = {
-      id: this.nextRow++,
-      account_id: reservation.accountId,
-      category: reservation.category,
-      created_ms: this.clock.now(),
-      amount: charged,
-      units: charged.div(reservation.rate),
-      rate: reservation.rate,
-    };
-    b.rows.push(row);
-    return row;
+    return this.record(b, reservation.accountId, reservation.category, charged, reservation.rate);
   }
 
   /** Refund the whole reservation. */
@@ -150,6 +185,35 @@ export class Ledger {
     b.held = b.held.sub(reservation.amount);
     b.balance = b.balance.add(reservation.amount);
     reservation.state = "released";
+  }
+
+  /**
+   * A charge settled after the fact, with no reservation (the assistant's
+   * token charge). It never overdraws: at most the balance is taken. Returns
+   * the row written, if any.
+   */
+  chargeAfter(accountId: string, category: Category, amount: Money): UsageRow | undefined {
+    const b = this.book(accountId);
+    const wanted = amount.isNegative() ? ZERO : amount;
+    const charged = wanted.gt(b.balance) ? b.balance : wanted;
+    b.balance = b.balance.sub(charged);
+    return this.record(b, accountId, category, charged, PLANS[b.plan].rate);
+  }
+
+  private record(b: AccountBook, accountId: string, category: Category, charged: Money, rate: Money): UsageRow | undefined {
+    b.periodCharged = b.periodCharged.add(charged);
+    if (charged.isZero()) return undefined;
+    const row: UsageRow = {
+      id: b.nextRow++,
+      account_id: accountId,
+      category,
+      created_ms: this.clock.now(),
+      amount: charged,
+      units: charged.div(rate),
+      rate,
+    };
+    b.rows.push(row);
+    return row;
   }
 
   /** Usage rows of the account, oldest first (ids ascend with time). */

@@ -1,11 +1,11 @@
 // Plans and price catalog from the seed: dollars per unit by plan and the
 // fixed unit ratios per category. Price = units x rate.
+import type { AccountCategoryPrices } from "../../../../generated/client/types.gen.ts";
 import { money, type Money } from "./money.ts";
 
 export type PlanName = "trial" | "starter" | "pro" | "business";
-export type Category = "mention" | "audience_profile" | "post_processing" | "preview_generation";
-
-export const CATEGORIES: readonly Category[] = ["audience_profile", "mention", "post_processing", "preview_generation"];
+/** Price categories are the keys of the contract's price table. */
+export type Category = keyof AccountCategoryPrices;
 
 export const UNIT_RATIOS: Record<Category, Money> = {
   mention: money(1),
@@ -13,6 +13,8 @@ export const UNIT_RATIOS: Record<Category, Money> = {
   post_processing: money("0.5"),
   preview_generation: money(1),
 };
+
+export const CATEGORIES = Object.keys(UNIT_RATIOS).sort() as Category[];
 
 export interface Plan {
   name: PlanName;
