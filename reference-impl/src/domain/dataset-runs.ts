@@ -15,6 +15,7 @@ import type { Caller } from "../platform/env.ts";
 import { ApiError, NotFoundError, ValidationFailed } from "../platform/errors.ts";
 import { newId } from "../platform/ids.ts";
 import { PLANS } from "../platform/billing/plans.ts";
+import { hasFeature } from "../platform/plan-features.ts";
 import type { Reservation } from "../platform/billing/ledger.ts";
 import type { PageResult } from "../platform/pagination.ts";
 import type { RunKind, RunStatus } from "../platform/runs/lifecycle.ts";
@@ -92,6 +93,10 @@ function parseDay(day: string, loc: string[]): number {
 function windowOf(body: RunBody, account: Account, nowMs: number): { fromMs: number; toMs: number } | null {
   if (body.search_query.type === "url") return null;
   if (!body.date_range) return { fromMs: nowMs - 365 * DAY, toMs: nowMs };
+  // A plan without `custom_date_filter` keeps the default window (D-PLAN-DATE-FILTER).
+  if (!hasFeature(account, "custom_date_filter")) {
+    throw new ApiError("date_filter_unavailable", `The ${PLANS[account.plan].display_name} plan does not include custom date filters.`);
+  }
   const fromMs = parseDay(body.date_range.from, ["body", "date_range", "from"]);
   const toMs = parseDay(body.date_range.to, ["body", "date_range", "to"]);
   if (fromMs >= toMs) {
@@ -109,6 +114,8 @@ export interface StartOptions {
   inline?: boolean;
   /** A reservation taken beforehand (an agent cycle's all-or-nothing reservation). */
   reservation?: Reservation;
+  /** Called once the run is completed or failed (an agent cycle waits for all of its runs). */
+  onSettled?: (run: RunRow) => void;
 }
 
 /**
@@ -166,7 +173,7 @@ export class DatasetRunService {
       body,
     };
     this.table.insert(run);
-    this.execute(account, dataset, run, body, window, reservation, options.inline ?? false);
+    this.execute(account, dataset, run, body, window, reservation, options.inline ?? false, options.onSettled);
     return run;
   }
 
@@ -215,6 +222,7 @@ export class DatasetRunService {
     window: { fromMs: number; toMs: number } | null,
     reservation: Reservation,
     inline: boolean,
+    onSettled?: (run: RunRow) => void,
   ): void {
     const { clock } = this.services;
     let posts: { post: Post; coefficient: number }[] = [];
@@ -224,7 +232,11 @@ export class DatasetRunService {
       reservation,
       inline,
       delivered: () => run.mentions_count,
-      onCompleted: () => this.services.datasets.markRunCompleted(dataset, run.id),
+      onCompleted: () => {
+        this.services.datasets.markRunCompleted(dataset, run.id);
+        onSettled?.(run);
+      },
+      onFailed: () => onSettled?.(run),
       steps: [
         {
           name: "scraping",
