@@ -13,10 +13,13 @@ import { consoleErrorLogger, errorRenderer, NotFoundError, type ErrorLogger } fr
 import { Pipeline } from "./platform/pipeline.ts";
 import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
 import { accountResource } from "./resources/account.ts";
+import { customParametersResource } from "./resources/custom-parameters.ts";
 import { datasetRunsResource } from "./resources/dataset-runs.ts";
 import { datasetsResource } from "./resources/datasets.ts";
 import { docsResource } from "./resources/docs.ts";
 import { mentionsResource } from "./resources/mentions.ts";
+import { patternDetectionsResource, patternsResource } from "./resources/patterns.ts";
+import { previewsResource } from "./resources/previews.ts";
 
 export interface AppOptions {
   clock?: Clock;
@@ -56,6 +59,10 @@ export function createApp(options: AppOptions = {}) {
   app.route("/v1/datasets", datasetsResource(services));
   app.route("/v1/datasets", datasetRunsResource(services));
   app.route("/v1/mentions", mentionsResource(services));
+  app.route("/v1/research_previews", previewsResource(services));
+  app.route("/v1/pattern_detections", patternDetectionsResource(services));
+  app.route("/v1/patterns", patternsResource(services));
+  app.route("/v1/custom_parameters", customParametersResource(services));
   app.route("/v1", accountResource(services));
 
   return { app, clock, services, limiter, directory, ledger, pipeline };

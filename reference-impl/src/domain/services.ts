@@ -8,21 +8,33 @@ import type { Pipeline } from "../platform/pipeline.ts";
 import { RunLifecycle } from "../platform/runs/lifecycle.ts";
 import { Table } from "../platform/store.ts";
 import { AccountService } from "./account.ts";
+import { CustomParameterService } from "./custom-parameters/service.ts";
+import type { ParameterRow, ParameterRunRow } from "./custom-parameters/rows.ts";
 import { DatasetService, type DatasetRow } from "./datasets.ts";
 import { DatasetRunService, type RunRow } from "./dataset-runs.ts";
 import { MentionIndex } from "./mention-index.ts";
 import { MentionSearchService } from "./mention-search.ts";
+import { PatternService, type PatternDetectionRow, type PatternRow } from "./patterns/pattern-service.ts";
+import { PreviewService, type PreviewRow } from "./previews/preview-service.ts";
 
 export class Services {
   readonly lifecycle: RunLifecycle;
   readonly tables = {
     datasets: new Table<DatasetRow>(),
     datasetRuns: new Table<RunRow>({ indexes: { byDataset: (r) => r.dataset_id } }),
+    customParameters: new Table<ParameterRow>(),
+    customParameterRuns: new Table<ParameterRunRow>({ indexes: { byParameter: (r) => r.parameter_id } }),
+    previews: new Table<PreviewRow>(),
+    patternDetections: new Table<PatternDetectionRow>(),
+    patterns: new Table<PatternRow>(),
   };
   readonly account = new AccountService(this);
   readonly datasets = new DatasetService(this);
   readonly datasetRuns = new DatasetRunService(this);
   readonly mentionSearch = new MentionSearchService(this);
+  readonly customParameters = new CustomParameterService(this);
+  readonly previews = new PreviewService(this);
+  readonly patterns = new PatternService(this);
   private readonly mentionIndexes = new Map<string, MentionIndex>();
 
   constructor(

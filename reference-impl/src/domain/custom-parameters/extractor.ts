@@ -104,7 +104,8 @@ function read(text: string): ReadText {
   const tokens: ReadText["tokens"] = [];
   doc.tokens().each((t: ItemToken) => {
     tokens.push({
-      lemma: String(t.out(its.lemma)).toLowerCase(),
+      // wink's typings give `its.lemma` a signature `out` does not accept; it works at runtime.
+      lemma: String((t.out as (f: unknown) => unknown)(its.lemma)).toLowerCase(),
       pos: t.out(its.pos) as string,
       stop: t.out(its.stopWordFlag) as boolean,
       normal: String(t.out(its.normal)),

@@ -1,0 +1,145 @@
+// Runs of a custom parameter over a dataset. Creation checks, in this order
+// (D-CPR-CHECK-ORDER): the parameter (404), the scope dataset (404
+// `dataset_not_found`), a run of the parameter still processing (409), a
+// dataset without mentions (400 `nothing_to_analyze`), then the reservation
+// of 0.5 unit per mention (402), so a refused request creates and charges
+// nothing. The run visits the mentions the dataset held at creation in
+// chunks, one pipeline step each, so the counters move while it processes.
+// Posts the extractor cannot read count in `mentions_error` and are not
+// charged (D-CPR-ERROR-CHARGE): the lifecycle settles to `mentions_done`.
+import { unixSeconds } from "../../platform/clock.ts";
+import type { Reservation } from "../../platform/billing/ledger.ts";
+import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
+import { newId } from "../../platform/ids.ts";
+import type { MentionIndex } from "../mention-index.ts";
+import type { Services } from "../services.ts";
+import { compileInstructions, type CompiledInstructions } from "./extractor.ts";
+import { PARAMETER_RUN, type ParameterRow, type ParameterRunRow } from "./rows.ts";
+import type { ListRequest } from "./service.ts";
+
+/** Mentions visited per pipeline step: small enough that a poll sees progress, large enough that 10,000 mentions take 10 steps. */
+export const MENTIONS_PER_STEP = 1000;
+
+interface Active {
+  row: ParameterRunRow;
+  reservation: Reservation;
+}
+
+export class ParameterRuns {
+  /** Processing runs by parameter id (at most one each). */
+  private readonly active = new Map<string, Active>();
+
+  constructor(private readonly services: Services) {}
+
+  private get table() {
+    return this.services.tables.customParameterRuns;
+  }
+
+  create(parameter: ParameterRow, datasetId: string): ParameterRunRow {
+    const { services } = this;
+    const accountId = parameter.account_id;
+    services.datasets.find(accountId, datasetId);
+    const busy = this.active.get(parameter.id);
+    if (busy) {
+      throw new ConflictError(
+        "custom_parameter_run_in_flight",
+        `Run ${busy.row.id} of this parameter is still processing; retry when it has finished.`,
+      );
+    }
+    const index = services.mentions(accountId);
+    const keys = mentionKeysOf(index, datasetId);
+    if (keys.length === 0) throw new BadRequestError("nothing_to_analyze", `Dataset ${datasetId} holds no mentions to analyse.`);
+    const reservation = services.lifecycle.reserve(PARAMETER_RUN, accountId, keys.length);
+
+    const now = services.clock.now();
+    const row = this.table.insert({
+      id: newId("cpr_"),
+      account_id: accountId,
+      created_ms: now,
+      updated_ms: now,
+      deleted_ms: null,
+      parameter_id: parameter.id,
+      dataset_id: datasetId,
+      status: services.lifecycle.initialStatus(PARAMETER_RUN),
+      mentions_total: keys.length,
+      mentions_done: 0,
+      mentions_error: 0,
+    });
+    this.active.set(parameter.id, { row, reservation });
+    // The instructions as they are now: a PATCH during the run applies to the next one.
+    const extractor = compileInstructions(parameter.instructions, parameter.value_type);
+    const steps = [];
+    for (let i = 0; i < keys.length; i += MENTIONS_PER_STEP) {
+      const chunk = keys.slice(i, i + MENTIONS_PER_STEP);
+      steps.push({ name: `extract_${steps.length + 1}`, record: false, run: () => this.visit(row, index, extractor, chunk) });
+    }
+    const settled = () => this.active.delete(parameter.id);
+    services.lifecycle.start({
+      kind: PARAMETER_RUN,
+      row,
+      reservation,
+      steps,
+      delivered: () => row.mentions_done,
+      onCompleted: settled,
+      onFailed: settled,
+    });
+    return row;
+  }
+
+  page(parameter: ParameterRow, request: ListRequest) {
+    return this.table.page(
+      parameter.account_id,
+      { ...request, scope: { r: "custom_parameter_runs", parameter: parameter.id, order: request.order } },
+      () => true,
+      { index: "byParameter", parentId: parameter.id },
+    );
+  }
+
+  /** D-CPR-UNKNOWN-RUN: a run of another parameter reads as missing too. */
+  find(parameter: ParameterRow, runId: string): ParameterRunRow {
+    const row = this.table.get(parameter.account_id, runId);
+    if (!row || row.parameter_id !== parameter.id) {
+      throw new NotFoundError("custom_parameter_not_found", `Run ${runId} of custom parameter ${parameter.id} was not found.`);
+    }
+    return row;
+  }
+
+  /**
+   * D-CP-DELETE: the parameter's runs disappear; a processing run stops and
+   * its reservation is released (the values it stored vanish with the
+   * parameter, so nothing of it is charged); stored values are removed.
+   */
+  dropParameter(parameter: ParameterRow, atMs: number): void {
+    const active = this.active.get(parameter.id);
+    if (active) {
+      this.services.lifecycle.fail({ kind: PARAMETER_RUN, row: active.row, reservation: active.reservation }, "The custom parameter was deleted.");
+      this.active.delete(parameter.id);
+    }
+    for (const run of this.table.childrenOf(parameter.account_id, "byParameter", parameter.id)) this.table.softDelete(run, atMs);
+    for (const record of this.services.mentions(parameter.account_id).all()) record.parameters.delete(parameter.id);
+  }
+
+  private visit(row: ParameterRunRow, index: MentionIndex, extractor: CompiledInstructions, keys: readonly string[]): void {
+    const now = this.services.clock.now();
+    const computedAt = unixSeconds(now);
+    for (const key of keys) {
+      const record = index.get(key);
+      const result = record ? extractor.extract({ ...record.post, metrics: record.metrics }) : ({ ok: false } as const);
+      if (result.ok) {
+        record!.parameters.set(row.parameter_id, { value: result.value, status: "completed", computed_at: computedAt });
+        row.mentions_done++;
+      } else {
+        record?.parameters.set(row.parameter_id, { value: null, status: "failed", computed_at: computedAt });
+        row.mentions_error++;
+      }
+    }
+    row.updated_ms = now;
+  }
+}
+
+/** Keys of the mentions a dataset holds now, in a stable order. */
+function mentionKeysOf(index: MentionIndex, datasetId: string): string[] {
+  const keys: string[] = [];
+  for (const record of index.all()) if (record.datasets.has(datasetId)) keys.push(record.key);
+  return keys;
+}
