@@ -3,6 +3,7 @@
 import type { MentionsMention } from "../../../generated/client/types.gen.ts";
 import { isoTimestamp } from "../platform/clock.ts";
 import type { MentionRecord } from "./mention-index.ts";
+import { patternAssignmentsOf } from "./patterns/assignments.ts";
 
 export function mentionView(
   r: MentionRecord,
@@ -65,7 +66,7 @@ export function mentionView(
       created_at: isoTimestamp(c.created_ms),
     })),
     parameters,
-    pattern_assignments: {},
+    pattern_assignments: patternAssignmentsOf(r),
   };
 }
 
