@@ -13,6 +13,7 @@ import { consoleErrorLogger, errorRenderer, NotFoundError, type ErrorLogger } fr
 import { Pipeline } from "./platform/pipeline.ts";
 import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
 import { accountResource } from "./resources/account.ts";
+import { audienceDatasetsResource, audienceProfilesResource } from "./resources/audiences.ts";
 import { customParametersResource } from "./resources/custom-parameters.ts";
 import { datasetRunsResource } from "./resources/dataset-runs.ts";
 import { datasetsResource } from "./resources/datasets.ts";
@@ -63,6 +64,8 @@ export function createApp(options: AppOptions = {}) {
   app.route("/v1/pattern_detections", patternDetectionsResource(services));
   app.route("/v1/patterns", patternsResource(services));
   app.route("/v1/custom_parameters", customParametersResource(services));
+  app.route("/v1/audience_datasets", audienceDatasetsResource(services));
+  app.route("/v1/audience_profiles", audienceProfilesResource(services));
   app.route("/v1", accountResource(services));
 
   return { app, clock, services, limiter, directory, ledger, pipeline };

@@ -8,6 +8,8 @@ import type { Pipeline } from "../platform/pipeline.ts";
 import { RunLifecycle } from "../platform/runs/lifecycle.ts";
 import { Table } from "../platform/store.ts";
 import { AccountService } from "./account.ts";
+import { AudienceService } from "./audiences/service.ts";
+import type { AudienceDatasetRow, AudienceRunRow } from "./audiences/rows.ts";
 import { CustomParameterService } from "./custom-parameters/service.ts";
 import type { ParameterRow, ParameterRunRow } from "./custom-parameters/rows.ts";
 import { DatasetService, type DatasetRow } from "./datasets.ts";
@@ -27,6 +29,8 @@ export class Services {
     previews: new Table<PreviewRow>(),
     patternDetections: new Table<PatternDetectionRow>(),
     patterns: new Table<PatternRow>(),
+    audienceDatasets: new Table<AudienceDatasetRow>(),
+    audienceRuns: new Table<AudienceRunRow>({ indexes: { byAudienceDataset: (r) => r.audience_dataset_id } }),
   };
   readonly account = new AccountService(this);
   readonly datasets = new DatasetService(this);
@@ -35,6 +39,7 @@ export class Services {
   readonly customParameters = new CustomParameterService(this);
   readonly previews = new PreviewService(this);
   readonly patterns = new PatternService(this);
+  readonly audiences = new AudienceService(this);
   private readonly mentionIndexes = new Map<string, MentionIndex>();
 
   constructor(
