@@ -30,7 +30,9 @@ export default defineConfig({
   plugins: [
     "@hey-api/typescript",
     { name: "zod", compatibilityVersion: 4 },
-    "@hey-api/client-fetch",
+    // No base URL baked in (Decision D-SERVERS): callers configure it with
+    // `client.setConfig({ baseUrl })` or `createClient(createConfig({ baseUrl }))`.
+    { name: "@hey-api/client-fetch", baseUrl: false },
     { name: "@hey-api/sdk", validator: false },
   ],
 });

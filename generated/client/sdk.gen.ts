@@ -470,13 +470,13 @@ export const accountUsageHistory = <ThrowOnError extends boolean = false>(option
  * sort and cursor pagination; also resolves `post_refs` and returns custom
  * parameter values for `parameter_ids`.
  */
-export const mentionsSearch = <ThrowOnError extends boolean = false>(options: Options<MentionsSearchData, ThrowOnError>): RequestResult<MentionsSearchResponses, MentionsSearchErrors, ThrowOnError> => (options.client ?? client).post<MentionsSearchResponses, MentionsSearchErrors, ThrowOnError>({
+export const mentionsSearch = <ThrowOnError extends boolean = false>(options?: Options<MentionsSearchData, ThrowOnError>): RequestResult<MentionsSearchResponses, MentionsSearchErrors, ThrowOnError> => (options?.client ?? client).post<MentionsSearchResponses, MentionsSearchErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
     url: '/v1/mentions',
     ...options,
     headers: {
         'Content-Type': 'application/json',
-        ...options.headers
+        ...options?.headers
     }
 });
 

@@ -268,27 +268,6 @@ export const zAudiencesAudienceRunRejectedError = z.object({
 export const zAudiencesCountComparison = z.enum(['greater_than', 'less_than']);
 
 /**
- * Body of `POST /v1/audience_datasets/{audience_dataset_id}/runs`. The source
- * dataset needs at least 5 posts from platforms that support audience
- * profiling (YouTube posts do not count) across its completed runs. The
- * reservation is `total_profile_count` times the `audience_profile` price
- * (3 units); unused reservation is refunded on completion.
- */
-export const zAudiencesCreateAudienceRunBody = z.object({
-    source_dataset_id: z.string(),
-    total_profile_count: z.int().gte(1).lte(2000).optional().default(300)
-});
-
-/**
- * Keep profiles in any of these creator tiers.
- */
-export const zAudiencesCreatorTierProfileFilter = z.object({
-    type: z.enum(['creator_tier']),
-    operator: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
-});
-
-/**
  * Keep profiles by follower count.
  */
 export const zAudiencesFollowerCountProfileFilter = z.object({
@@ -316,7 +295,7 @@ export const zAudiencesKeywordOperator = z.enum(['is', 'is_not']);
 export const zAudiencesKeywordProfileFilter = z.object({
     type: z.enum(['keyword']),
     operator: zAudiencesKeywordOperator,
-    value: z.string().regex(/^\S+( \S+)?$/)
+    value: z.string().max(100).regex(/^\S+( \S+)?$/)
 });
 
 /**
@@ -350,9 +329,10 @@ export const zCommonAudienceDatasetReference = z.object({
 });
 
 /**
- * A calendar date, `YYYY-MM-DD`.
+ * A calendar date, `YYYY-MM-DD`, that exists (`2026-02-30` is refused).
+ * Decision D-BOUND-DATE: `format: date` so generated clients and the server refuse the same strings.
  */
-export const zCommonCalendarDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/);
+export const zCommonCalendarDate = z.iso.date().max(10).regex(/^\d{4}-\d{2}-\d{2}$/);
 
 /**
  * A `{from, to}` window of calendar dates.
@@ -365,15 +345,21 @@ export const zAssistantContextDateRange = z.object({
 /**
  * An ISO 3166-1 alpha-2 country code in upper case.
  */
-export const zCommonCountryCode = z.string().regex(/^[A-Z]{2}$/);
+export const zCommonCountryCode = z.string().max(2).regex(/^[A-Z]{2}$/);
 
 /**
  * Keep profiles located in these countries.
  */
 export const zAudiencesCountryCodeProfileFilter = z.object({
     type: z.enum(['country_code']),
-    values: z.array(zCommonCountryCode).min(1)
+    values: z.array(zCommonCountryCode).min(1).max(50)
 });
+
+/**
+ * An opaque pagination cursor, passed back unchanged.
+ * Decision D-BOUND-STRINGS: at most 2048 characters (the server's cursors are far shorter).
+ */
+export const zCommonCursor = z.string().max(2048);
 
 /**
  * Reference to a custom parameter run (`cpr_`).
@@ -496,8 +482,34 @@ export const zCommonErrorCode = z.enum([
     'dataset_has_no_queries',
     'invalid_cursor',
     'ai_assistant_unavailable',
-    'ai_assistant_timeout'
+    'ai_assistant_timeout',
+    'payload_too_large',
+    'unsupported_media_type',
+    'request_timeout',
+    'expectation_failed',
+    'request_header_fields_too_large'
 ]);
+
+/**
+ * One label of a label filter (topics, intentions, tones, hooks, CTAs, brands, creator tiers).
+ * Decision D-BOUND-STRINGS: at most 200 characters.
+ */
+export const zCommonFilterLabel = z.string().min(1).max(200);
+
+/**
+ * Keep profiles in any of these creator tiers.
+ */
+export const zAudiencesCreatorTierProfileFilter = z.object({
+    type: z.enum(['creator_tier']),
+    operator: z.enum(['any_of']),
+    values: z.array(zCommonFilterLabel).min(1).max(50)
+});
+
+/**
+ * One extra search fragment of a prompt run.
+ * Decision D-BOUND-STRINGS: at most 200 characters, at most 20 per run.
+ */
+export const zCommonFragment = z.string().min(1).max(200);
 
 /**
  * What a 402 says about the shortfall.
@@ -557,7 +569,7 @@ export const zCommonIsoTimestamp = z.iso.datetime();
 /**
  * A BCP-47 language tag such as `en` or `pt-BR`.
  */
-export const zCommonLanguageTag = z.string().regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/);
+export const zCommonLanguageTag = z.string().max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/);
 
 /**
  * One rendition of a media item.
@@ -601,6 +613,50 @@ export const zCommonPatternDetectionRunReference = z.object({
 export const zCommonPatternReference = z.object({
     type: z.enum(['pattern']),
     id: z.string()
+});
+
+/**
+ * 413 body: the request body is over the limit.
+ */
+export const zCommonPayloadTooLargeError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['payload_too_large']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
+ * Requests allowed per one-second window for a key (Decision D-REF-RATE-LIMIT: 5 by default).
+ */
+export const zCommonRateLimitCap = z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
+
+/**
+ * Calls left in the current one-second window.
+ */
+export const zCommonRateLimitRemainingCount = z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
+
+/**
+ * Whole seconds until the window ends (Decision D-RATE-WINDOW: 0 or 1).
+ */
+export const zCommonRateLimitResetSeconds = z.int().gte(0).lte(1);
+
+/**
+ * An opaque resource id sent in a request (path parameter, body field or array item).
+ * Decision D-BOUND-STRINGS: every request string has a `maxLength`; ids are at most 128 characters.
+ * Decision D-BOUND-ARRAYS: likewise every request array has a `maxItems` (id lists at most 100).
+ */
+export const zCommonRequestId = z.string().max(128);
+
+/**
+ * Body of `POST /v1/audience_datasets/{audience_dataset_id}/runs`. The source
+ * dataset needs at least 5 posts from platforms that support audience
+ * profiling (YouTube posts do not count) across its completed runs. The
+ * reservation is `total_profile_count` times the `audience_profile` price
+ * (3 units); unused reservation is refunded on completion.
+ */
+export const zAudiencesCreateAudienceRunBody = z.object({
+    source_dataset_id: zCommonRequestId,
+    total_profile_count: z.int().gte(1).lte(2000).optional().default(300)
 });
 
 /**
@@ -682,6 +738,11 @@ export const zAudiencesUpdateAudienceDatasetBody = z.object({
 });
 
 /**
+ * Whole seconds to wait before retrying, at least 1.
+ */
+export const zCommonRetryAfterSeconds = z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
+
+/**
  * Lifecycle of an asynchronous dataset or audience run.
  */
 export const zCommonRunStatusType = z.enum([
@@ -734,7 +795,7 @@ export const zAssistantResearchFilters = z.object({
  */
 export const zAudiencesSourceProfileFilter = z.object({
     type: z.enum(['source']),
-    values: z.array(zCommonSource).min(1)
+    values: z.array(zCommonSource).min(1).max(5)
 });
 
 /**
@@ -766,19 +827,19 @@ export const zAudiencesProfileFilterGroup = z.array(zAudiencesProfileFilter).min
  * total across groups is a 422 validation error (`loc` `["body","filters"]`).
  */
 export const zAudiencesSearchAudienceProfilesBody = z.object({
-    audience_dataset_ids: z.array(z.string()).optional(),
+    audience_dataset_ids: z.array(zCommonRequestId).max(100).optional(),
     filters: z.array(zAudiencesProfileFilterGroup).max(10).optional(),
     sort: zAudiencesAudienceProfileSort.optional().default('created_at'),
     order: zCommonSortOrder.optional().default('desc'),
     limit: z.int().gte(1).lte(100).optional().default(20),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
  * A reference to one post: the pair (source, id) identifies it.
  */
 export const zCommonPostRef = z.object({
-    id: z.string().min(1),
+    id: z.string().min(1).max(128),
     source: zCommonSource
 });
 
@@ -786,7 +847,7 @@ export const zCommonPostRef = z.object({
  * Scope of an ask turn.
  */
 export const zAssistantAskContext = z.object({
-    dataset_ids: z.array(z.string()).optional(),
+    dataset_ids: z.array(zCommonRequestId).max(100).optional(),
     post_refs: z.array(zCommonPostRef).max(50).optional()
 });
 
@@ -795,8 +856,8 @@ export const zAssistantAskContext = z.object({
  * structured filter field exists.
  */
 export const zAssistantAskBody = z.object({
-    message: z.string().min(1),
-    chat_id: z.string().optional(),
+    message: z.string().min(1).max(10000),
+    chat_id: zCommonRequestId.optional(),
     context: zAssistantAskContext.optional()
 });
 
@@ -1132,6 +1193,16 @@ export const zAudiencesAudienceRunPage = z.object({
 });
 
 /**
+ * 415 body: the request body is not declared as JSON.
+ */
+export const zCommonUnsupportedMediaTypeError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['unsupported_media_type']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
  * One problem in a request that failed validation.
  */
 export const zCommonValidationIssue = z.object({
@@ -1144,6 +1215,10 @@ export const zCommonValidationIssue = z.object({
  * 422 validation body, without the envelope.
  * Decision D-422: every request-shape problem (types, bounds, unknown enum
  * values, missing fields, malformed JSON) answers this body.
+ * Decision D-422-EXAMPLES: the model carries no example of its own, because
+ * one shared example would name a field most operations do not have; an
+ * operation shows a 422 through its own `@opExample`, whose `loc` names one
+ * of its real fields.
  */
 export const zCommonValidationError = z.object({
     detail: z.array(zCommonValidationIssue)
@@ -1263,7 +1338,7 @@ export const zCustomParametersCustomParameterRunInFlightError = z.object({
  */
 export const zCustomParametersCustomParameterRunScope = z.object({
     kind: z.enum(['dataset']),
-    id: z.string()
+    id: zCommonRequestId
 });
 
 /**
@@ -1344,7 +1419,7 @@ export const zCustomParametersCustomParameterValueType = z.enum([
  */
 export const zCustomParametersCreateCustomParameterBody = z.object({
     name: zCustomParametersCustomParameterName,
-    instructions: z.string(),
+    instructions: z.string().max(10000),
     value_type: zCustomParametersCustomParameterValueType
 });
 
@@ -1382,7 +1457,7 @@ export const zCustomParametersCustomParameterPage = z.object({
  * Body of `POST /v1/custom_parameters/preview`: try instructions on a few posts without saving anything.
  */
 export const zCustomParametersCustomParameterPreviewBody = z.object({
-    instructions: z.string(),
+    instructions: z.string().max(10000),
     value_type: zCustomParametersCustomParameterValueType,
     post_refs: z.array(zCommonPostRef).min(1).max(5)
 });
@@ -1417,7 +1492,7 @@ export const zCustomParametersNothingToAnalyzeError = z.object({
  */
 export const zCustomParametersUpdateCustomParameterBody = z.object({
     name: zCustomParametersCustomParameterName.optional(),
-    instructions: z.string().optional()
+    instructions: z.string().max(10000).optional()
 });
 
 /**
@@ -1577,9 +1652,9 @@ export const zDatasetsInsufficientCreditsDatasetRunError = z.object({
  */
 export const zDatasetsPromptSearchQuery = z.object({
     type: z.enum(['prompt']),
-    sources: z.array(zCommonSource).min(1),
+    sources: z.array(zCommonSource).min(1).max(5),
     search_query: z.string().min(1).max(5000),
-    fragments: z.array(z.string()).optional()
+    fragments: z.array(zCommonFragment).max(20).optional()
 });
 
 /**
@@ -1587,8 +1662,8 @@ export const zDatasetsPromptSearchQuery = z.object({
  */
 export const zDatasetsSourceUrl = z.object({
     source: zCommonSource,
-    url: z.url(),
-    text: z.string().optional()
+    url: z.url().max(2048),
+    text: z.string().max(5000).optional()
 });
 
 /**
@@ -1629,7 +1704,7 @@ export const zDatasetsCreateDatasetRunBody = z.object({
     language: zCommonLanguageTag.optional(),
     enable_visual_recognition: z.boolean().optional().default(false),
     enable_transcribing: z.boolean().optional().default(false),
-    content_analysis_actions: z.array(zDatasetsContentAnalysisAction).optional()
+    content_analysis_actions: z.array(zDatasetsContentAnalysisAction).max(13).optional()
 });
 
 /**
@@ -1693,9 +1768,9 @@ export const zDatasetsDatasetRunPage = z.object({
  * and a bearer token, like every other tool.
  */
 export const zMcpAskArgs = z.object({
-    prompt: z.string().min(1),
-    chat_id: z.string().optional(),
-    dataset_ids: z.array(z.string()).optional(),
+    prompt: z.string().min(1).max(10000),
+    chat_id: zCommonRequestId.optional(),
+    dataset_ids: z.array(zCommonRequestId).max(100).optional(),
     post_refs: z.array(zCommonPostRef).max(50).optional()
 });
 
@@ -1754,7 +1829,7 @@ export const zMcpBlock = z.object({
  * Arguments of `svc__get_audience_dataset`.
  */
 export const zMcpGetAudienceDatasetArgs = z.object({
-    audience_dataset_id: z.string().min(1)
+    audience_dataset_id: zCommonRequestId
 });
 
 /**
@@ -1774,8 +1849,8 @@ export const zMcpGetAudienceDatasetResult = z.object({
  * Arguments of `svc__get_audience_dataset_run`.
  */
 export const zMcpGetAudienceDatasetRunArgs = z.object({
-    audience_dataset_id: z.string().min(1),
-    run_id: z.string().min(1)
+    audience_dataset_id: zCommonRequestId,
+    run_id: zCommonRequestId
 });
 
 /**
@@ -1817,7 +1892,7 @@ export const zMcpGetAudienceDatasetTool = z.object({
  * Arguments of `svc__get_dataset`.
  */
 export const zMcpGetDatasetArgs = z.object({
-    dataset_id: z.string().min(1)
+    dataset_id: zCommonRequestId
 });
 
 /**
@@ -1840,8 +1915,8 @@ export const zMcpGetDatasetResult = z.object({
  * Arguments of `svc__get_dataset_run`.
  */
 export const zMcpGetDatasetRunArgs = z.object({
-    dataset_id: z.string().min(1),
-    run_id: z.string().min(1)
+    dataset_id: zCommonRequestId,
+    run_id: zCommonRequestId
 });
 
 /**
@@ -1917,22 +1992,22 @@ export const zMcpGetMeTool = z.object({
  * Arguments of `svc__get_message`: read (long-poll) an assistant turn.
  */
 export const zMcpGetMessageArgs = z.object({
-    chat_id: z.string().min(1),
-    message_id: z.string().min(1)
+    chat_id: zCommonRequestId,
+    message_id: zCommonRequestId
 });
 
 /**
  * Arguments of `svc__get_pattern_detection_run`.
  */
 export const zMcpGetPatternDetectionRunArgs = z.object({
-    run_id: z.string().min(1)
+    run_id: zCommonRequestId
 });
 
 /**
  * Arguments of `svc__get_tracking_agent`.
  */
 export const zMcpGetTrackingAgentArgs = z.object({
-    agent_id: z.string().min(1)
+    agent_id: zCommonRequestId
 });
 
 /**
@@ -1940,7 +2015,7 @@ export const zMcpGetTrackingAgentArgs = z.object({
  */
 export const zMcpListAudienceDatasetsArgs = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
@@ -1972,11 +2047,11 @@ export const zMcpListAudienceDatasetsTool = z.object({
  * answers ToolError `audience_dataset_not_found` / 404.
  */
 export const zMcpListAudienceProfilesArgs = z.object({
-    audience_dataset_ids: z.array(z.string()).optional(),
+    audience_dataset_ids: z.array(zCommonRequestId).max(100).optional(),
     sort: zAudiencesAudienceProfileSort.optional().default('created_at'),
     order: zCommonSortOrder.optional().default('desc'),
     limit: z.int().gte(1).lte(100).optional().default(20),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     filters: z.array(z.array(zAudiencesProfileFilter)).max(10).optional()
 });
 
@@ -2002,7 +2077,7 @@ export const zMcpListAudienceProfilesTool = z.object({
  */
 export const zMcpListDatasetsArgs = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
@@ -2027,7 +2102,7 @@ export const zMcpListDatasetsTool = z.object({
  */
 export const zMcpListTrackingAgentsArgs = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
@@ -2040,7 +2115,7 @@ export const zMcpListTrackingAgentsArgs = z.object({
  */
 export const zMcpPageArgs = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
@@ -2069,8 +2144,8 @@ export const zMcpProtectedResourceMetadata = z.object({
  * Arguments of `svc__render`: fetch the widget content of a `render: true` block.
  */
 export const zMcpRenderArgs = z.object({
-    message_id: z.string().min(1),
-    block_id: z.string().min(1)
+    message_id: zCommonRequestId,
+    block_id: zCommonRequestId
 });
 
 /**
@@ -2179,7 +2254,7 @@ export const zMcpGetMessageTool = z.object({
  */
 export const zMentionsBrandAnyOfOperator = z.object({
     type: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
+    values: z.array(zCommonFilterLabel).min(1).max(50)
 });
 
 /**
@@ -2187,7 +2262,7 @@ export const zMentionsBrandAnyOfOperator = z.object({
  */
 export const zMentionsBrandContainsOperator = z.object({
     type: z.enum(['contains']),
-    value: z.string().min(1)
+    value: z.string().min(1).max(200)
 });
 
 /**
@@ -2195,7 +2270,7 @@ export const zMentionsBrandContainsOperator = z.object({
  */
 export const zMentionsBrandEqualsOperator = z.object({
     type: z.enum(['equals']),
-    value: z.string().min(1)
+    value: z.string().min(1).max(200)
 });
 
 /**
@@ -2224,7 +2299,7 @@ export const zMentionsChangedByOperator = z.object({
 export const zMentionsContentIntentionFilter = z.object({
     type: z.enum(['content_intention']),
     operator: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
+    values: z.array(zCommonFilterLabel).min(1).max(50)
 });
 
 /**
@@ -2233,7 +2308,7 @@ export const zMentionsContentIntentionFilter = z.object({
 export const zMentionsContentTopicFilter = z.object({
     type: z.enum(['content_topic']),
     operator: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
+    values: z.array(zCommonFilterLabel).min(1).max(50)
 });
 
 /**
@@ -2241,7 +2316,7 @@ export const zMentionsContentTopicFilter = z.object({
  */
 export const zMentionsCountryCodeFilter = z.object({
     type: z.enum(['country_code']),
-    values: z.array(zCommonCountryCode).min(1)
+    values: z.array(zCommonCountryCode).min(1).max(50)
 });
 
 /**
@@ -2250,7 +2325,7 @@ export const zMentionsCountryCodeFilter = z.object({
 export const zMentionsCtaFilter = z.object({
     type: z.enum(['cta']),
     operator: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
+    values: z.array(zCommonFilterLabel).min(1).max(50)
 });
 
 /**
@@ -2271,7 +2346,7 @@ export const zMentionsEmotion = z.enum([
  */
 export const zMentionsDominantEmotionFilter = z.object({
     type: z.enum(['dominant_emotion']),
-    values: z.array(zMentionsEmotion).min(1)
+    values: z.array(zMentionsEmotion).min(1).max(7)
 });
 
 /**
@@ -2296,7 +2371,7 @@ export const zMentionsHasMediaFilter = z.object({
 export const zMentionsHookFilter = z.object({
     type: z.enum(['hook']),
     operator: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
+    values: z.array(zCommonFilterLabel).min(1).max(50)
 });
 
 /**
@@ -2320,7 +2395,7 @@ export const zMentionsKeywordOperator = z.enum(['is', 'is_not']);
 export const zMentionsKeywordFilter = z.object({
     type: z.enum(['keyword']),
     operator: zMentionsKeywordOperator,
-    value: z.string().regex(/^\S+( \S+)?$/)
+    value: z.string().max(100).regex(/^\S+( \S+)?$/)
 });
 
 /**
@@ -2509,7 +2584,7 @@ export const zMentionsSentimentLabel = z.enum([
  */
 export const zMentionsSentimentFilter = z.object({
     type: z.enum(['sentiment']),
-    values: z.array(zMentionsSentimentLabel).min(1)
+    values: z.array(zMentionsSentimentLabel).min(1).max(3)
 });
 
 /**
@@ -2517,7 +2592,7 @@ export const zMentionsSentimentFilter = z.object({
  */
 export const zMentionsSourceFilter = z.object({
     type: z.enum(['source']),
-    values: z.array(zCommonSource).min(1)
+    values: z.array(zCommonSource).min(1).max(5)
 });
 
 /**
@@ -2602,7 +2677,7 @@ export const zMentionsMentionPage = z.object({
 export const zMentionsToneOfVoiceFilter = z.object({
     type: z.enum(['tone_of_voice']),
     operator: z.enum(['any_of']),
-    values: z.array(z.string()).min(1)
+    values: z.array(zCommonFilterLabel).min(1).max(50)
 });
 
 /**
@@ -2632,17 +2707,17 @@ export const zMentionsFilter = z.discriminatedUnion('type', [
  * `invalid_cursor` / 400.
  */
 export const zMcpListMentionsArgs = z.object({
-    dataset_ids: z.array(z.string()).optional(),
-    sources: z.array(zCommonSource).optional(),
-    q: z.string().optional(),
+    dataset_ids: z.array(zCommonRequestId).max(100).optional(),
+    sources: z.array(zCommonSource).max(5).optional(),
+    q: z.string().max(500).optional(),
     search_mode: zMentionsSearchMode.optional().default('semantic'),
     operation: zMentionsMentionsOperation.optional().default('select'),
     sort: zMentionsMentionSort.optional().default('date'),
     order: zCommonSortOrder.optional().default('desc'),
     limit: z.int().gte(1).lte(100).optional().default(20),
-    cursor: z.string().optional(),
-    post_refs: z.array(zCommonPostRef).optional(),
-    parameter_ids: z.array(z.string()).optional(),
+    cursor: zCommonCursor.optional(),
+    post_refs: z.array(zCommonPostRef).max(100).optional(),
+    parameter_ids: z.array(zCommonRequestId).max(20).optional(),
     filters: z.array(z.array(zMentionsFilter)).max(10).optional()
 });
 
@@ -2669,18 +2744,18 @@ export const zMentionsFilterGroup = z.array(zMentionsFilter).min(1).max(10);
  * when the groups together hold more than 10.
  */
 export const zMentionsSearchMentionsBody = z.object({
-    dataset_ids: z.array(z.string()).optional(),
-    sources: z.array(zCommonSource).optional(),
-    q: z.string().optional(),
+    dataset_ids: z.array(zCommonRequestId).max(100).optional(),
+    sources: z.array(zCommonSource).max(5).optional(),
+    q: z.string().max(500).optional(),
     search_mode: zMentionsSearchMode.optional().default('semantic'),
     operation: zMentionsMentionsOperation.optional().default('select'),
     filters: z.array(zMentionsFilterGroup).max(10).optional(),
     sort: zMentionsMentionSort.optional().default('date'),
     order: zCommonSortOrder.optional().default('desc'),
     limit: z.int().gte(1).lte(100).optional().default(20),
-    cursor: z.string().optional(),
-    post_refs: z.array(zCommonPostRef).optional(),
-    parameter_ids: z.array(z.string()).optional()
+    cursor: zCommonCursor.optional(),
+    post_refs: z.array(zCommonPostRef).max(100).optional(),
+    parameter_ids: z.array(zCommonRequestId).max(20).optional()
 });
 
 /**
@@ -2690,7 +2765,7 @@ export const zMentionsSearchMentionsBody = z.object({
  * search query.
  */
 export const zPatternsCreatePatternDetectionBody = z.object({
-    dataset_id: z.string(),
+    dataset_id: zCommonRequestId,
     name: zCommonResourceName,
     research_question: z.string().min(1).max(5000)
 });
@@ -2920,7 +2995,7 @@ export const zPreviewsPreviewProfile = z.object({
  */
 export const zPreviewsPreviewSourceUrl = z.object({
     source: zCommonSource,
-    url: z.url()
+    url: z.url().max(2048)
 });
 
 /**
@@ -2929,7 +3004,7 @@ export const zPreviewsPreviewSourceUrl = z.object({
 export const zPreviewsPromptPreviewAbsoluteBody = z.object({
     type: z.enum(['prompt']),
     search_query: z.string().min(1).max(5000),
-    sources: z.array(zCommonSource).min(1),
+    sources: z.array(zCommonSource).min(1).max(5),
     date_since: zCommonCalendarDate,
     date_until: zCommonCalendarDate,
     time_filter: z.null().optional(),
@@ -2966,7 +3041,7 @@ export const zPreviewsTimeFilter = z.enum([
 export const zPreviewsPromptPreviewRelativeBody = z.object({
     type: z.enum(['prompt']),
     search_query: z.string().min(1).max(5000),
-    sources: z.array(zCommonSource).min(1),
+    sources: z.array(zCommonSource).min(1).max(5),
     time_filter: zPreviewsTimeFilter,
     date_since: z.null().optional(),
     date_until: z.null().optional(),
@@ -3114,7 +3189,7 @@ export const zTrackingAgentsAgentRunEnvelope = z.object({
  * A 24-hour `HH:MM` time of day, `00:00` to `23:59` (so `25:99` is refused).
  * Decision D-TA-SCHEDULE-TZ: the seed names no time zone; schedule times are UTC.
  */
-export const zTrackingAgentsClockTime = z.string().regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
+export const zTrackingAgentsClockTime = z.string().max(5).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
 
 /**
  * Run every day at `time` (UTC).
@@ -3251,9 +3326,9 @@ export const zMcpGetTrackingAgentTool = z.object({
  */
 export const zTrackingAgentsCreateTrackingAgentBody = z.object({
     name: zCommonResourceName,
-    instructions: z.string(),
-    dataset_ids: z.array(z.string()).min(1),
-    integration_ids: z.array(z.string()).optional().default([]),
+    instructions: z.string().max(10000),
+    dataset_ids: z.array(zCommonRequestId).min(1).max(100),
+    integration_ids: z.array(zCommonRequestId).max(20).optional().default([]),
     count: z.int().gte(20).lte(1000).optional().default(200),
     num_comments_per_post: z.int().gte(0).lte(100).optional().default(10),
     schedule: zTrackingAgentsSchedule
@@ -3360,9 +3435,9 @@ export const zTrackingAgentsTrackingAgentPage = z.object({
  */
 export const zTrackingAgentsUpdateTrackingAgentBody = z.object({
     name: zCommonResourceName.optional(),
-    instructions: z.string().optional(),
-    dataset_ids: z.array(z.string()).min(1).optional(),
-    integration_ids: z.array(z.string()).optional(),
+    instructions: z.string().max(10000).optional(),
+    dataset_ids: z.array(zCommonRequestId).min(1).max(100).optional(),
+    integration_ids: z.array(zCommonRequestId).max(20).optional(),
     count: z.int().gte(20).lte(1000).optional(),
     num_comments_per_post: z.int().gte(0).lte(100).optional(),
     schedule: zTrackingAgentsSchedule.optional()
@@ -3371,22 +3446,22 @@ export const zTrackingAgentsUpdateTrackingAgentBody = z.object({
 /**
  * Id of a chat of the calling seat (`ch_` prefix).
  */
-export const zAssistantChatIdParam = z.string();
+export const zAssistantChatIdParam = zCommonRequestId;
 
 /**
  * Id of a message of the chat (`msg_` prefix).
  */
-export const zAssistantMessageIdParam = z.string();
+export const zAssistantMessageIdParam = zCommonRequestId;
 
 /**
  * Id of an audience dataset of the caller's account (`ad_` prefix).
  */
-export const zAudiencesAudienceDatasetIdParam = z.string();
+export const zAudiencesAudienceDatasetIdParam = zCommonRequestId;
 
 /**
  * Id of an audience run of that audience dataset (`adr_` prefix).
  */
-export const zAudiencesAudienceRunIdParam = z.string();
+export const zAudiencesAudienceRunIdParam = zCommonRequestId;
 
 /**
  * `asc` or `desc`; default `desc`.
@@ -3396,7 +3471,7 @@ export const zCommonOrderQuery = zCommonSortOrder.default('desc');
 /**
  * Id of a custom parameter of the caller's account (`cp_` prefix).
  */
-export const zCustomParametersCustomParameterIdParam = z.string();
+export const zCustomParametersCustomParameterIdParam = zCommonRequestId;
 
 /**
  * Id of a run of that parameter (`cpr_` prefix).
@@ -3405,42 +3480,42 @@ export const zCustomParametersCustomParameterIdParam = z.string();
  * (the only 404 code the seed lists for this endpoint); `detail` says which id
  * was not found.
  */
-export const zCustomParametersCustomParameterRunIdParam = z.string();
+export const zCustomParametersCustomParameterRunIdParam = zCommonRequestId;
 
 /**
  * Id of a dataset of the caller's account (`ds_` prefix).
  */
-export const zDatasetsDatasetIdParam = z.string();
+export const zDatasetsDatasetIdParam = zCommonRequestId;
 
 /**
  * Id of a run of the dataset (`dsr_` prefix).
  */
-export const zDatasetsDatasetRunIdParam = z.string();
+export const zDatasetsDatasetRunIdParam = zCommonRequestId;
 
 /**
  * Id of a pattern detection run of the caller's account (`pdr_` prefix).
  */
-export const zPatternsPatternDetectionRunIdParam = z.string();
+export const zPatternsPatternDetectionRunIdParam = zCommonRequestId;
 
 /**
  * Id of a pattern of the caller's account (`pt_` prefix).
  */
-export const zPatternsPatternIdParam = z.string();
+export const zPatternsPatternIdParam = zCommonRequestId;
 
 /**
  * Id of an item of that pattern.
  */
-export const zPatternsPatternItemIdParam = z.string();
+export const zPatternsPatternItemIdParam = zCommonRequestId;
 
 /**
  * Id of a stored research preview of the caller's account.
  */
-export const zPreviewsPreviewIdParam = z.string();
+export const zPreviewsPreviewIdParam = zCommonRequestId;
 
 /**
  * Id of a tracking agent of the caller's account (`ta_` prefix).
  */
-export const zTrackingAgentsAgentIdParam = z.string();
+export const zTrackingAgentsAgentIdParam = zCommonRequestId;
 
 export const zAskAskBody = zAssistantAskBody;
 
@@ -3451,7 +3526,7 @@ export const zAskAskResponse = zAssistantAskAcceptedEnvelope;
 
 export const zAudienceDatasetsListQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3468,7 +3543,7 @@ export const zAudienceDatasetsCreateBody = zAudiencesCreateAudienceDatasetBody;
 export const zAudienceDatasetsCreateResponse = zAudiencesAudienceDatasetCreatedEnvelope;
 
 export const zAudienceDatasetsDeletePath = z.object({
-    audience_dataset_id: z.string()
+    audience_dataset_id: zCommonRequestId
 });
 
 /**
@@ -3478,7 +3553,7 @@ export const zAudienceDatasetsDeletePath = z.object({
 export const zAudienceDatasetsDeleteResponse = z.void();
 
 export const zAudienceDatasetsReadPath = z.object({
-    audience_dataset_id: z.string()
+    audience_dataset_id: zCommonRequestId
 });
 
 /**
@@ -3489,7 +3564,7 @@ export const zAudienceDatasetsReadResponse = zAudiencesAudienceDatasetEnvelope;
 export const zAudienceDatasetsUpdateBody = zAudiencesUpdateAudienceDatasetBody;
 
 export const zAudienceDatasetsUpdatePath = z.object({
-    audience_dataset_id: z.string()
+    audience_dataset_id: zCommonRequestId
 });
 
 /**
@@ -3498,12 +3573,12 @@ export const zAudienceDatasetsUpdatePath = z.object({
 export const zAudienceDatasetsUpdateResponse = zAudiencesAudienceDatasetEnvelope;
 
 export const zAudienceDatasetsListRunsPath = z.object({
-    audience_dataset_id: z.string()
+    audience_dataset_id: zCommonRequestId
 });
 
 export const zAudienceDatasetsListRunsQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3515,7 +3590,7 @@ export const zAudienceDatasetsListRunsResponse = zAudiencesAudienceRunPage;
 export const zAudienceDatasetsCreateRunBody = zAudiencesCreateAudienceRunBody;
 
 export const zAudienceDatasetsCreateRunPath = z.object({
-    audience_dataset_id: z.string()
+    audience_dataset_id: zCommonRequestId
 });
 
 /**
@@ -3524,8 +3599,8 @@ export const zAudienceDatasetsCreateRunPath = z.object({
 export const zAudienceDatasetsCreateRunResponse = zAudiencesAudienceRunCreatedEnvelope;
 
 export const zAudienceDatasetsReadRunPath = z.object({
-    audience_dataset_id: z.string(),
-    run_id: z.string()
+    audience_dataset_id: zCommonRequestId,
+    run_id: zCommonRequestId
 });
 
 /**
@@ -3541,7 +3616,7 @@ export const zAudienceProfilesSearchBody = zAudiencesSearchAudienceProfilesBody;
 export const zAudienceProfilesSearchResponse = zAudiencesAudienceProfilePage;
 
 export const zChatsReadPath = z.object({
-    chat_id: z.string()
+    chat_id: zCommonRequestId
 });
 
 /**
@@ -3550,12 +3625,12 @@ export const zChatsReadPath = z.object({
 export const zChatsReadResponse = zAssistantChatEnvelope;
 
 export const zChatsListMessagesPath = z.object({
-    chat_id: z.string()
+    chat_id: zCommonRequestId
 });
 
 export const zChatsListMessagesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(25),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3565,8 +3640,8 @@ export const zChatsListMessagesQuery = z.object({
 export const zChatsListMessagesResponse = zAssistantChatMessagePage;
 
 export const zChatsReadMessagePath = z.object({
-    chat_id: z.string(),
-    message_id: z.string()
+    chat_id: zCommonRequestId,
+    message_id: zCommonRequestId
 });
 
 /**
@@ -3576,7 +3651,7 @@ export const zChatsReadMessageResponse = zAssistantChatMessageStatusEnvelope;
 
 export const zCustomParametersListQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3600,7 +3675,7 @@ export const zCustomParametersPreviewBody = zCustomParametersCustomParameterPrev
 export const zCustomParametersPreviewResponse = zCustomParametersCustomParameterPreviewEnvelope;
 
 export const zCustomParametersDeletePath = z.object({
-    parameter_id: z.string()
+    parameter_id: zCommonRequestId
 });
 
 /**
@@ -3610,7 +3685,7 @@ export const zCustomParametersDeletePath = z.object({
 export const zCustomParametersDeleteResponse = z.void();
 
 export const zCustomParametersReadPath = z.object({
-    parameter_id: z.string()
+    parameter_id: zCommonRequestId
 });
 
 /**
@@ -3621,7 +3696,7 @@ export const zCustomParametersReadResponse = zCustomParametersCustomParameterEnv
 export const zCustomParametersUpdateBody = zCustomParametersUpdateCustomParameterBody;
 
 export const zCustomParametersUpdatePath = z.object({
-    parameter_id: z.string()
+    parameter_id: zCommonRequestId
 });
 
 /**
@@ -3630,12 +3705,12 @@ export const zCustomParametersUpdatePath = z.object({
 export const zCustomParametersUpdateResponse = zCustomParametersCustomParameterEnvelope;
 
 export const zCustomParametersListRunsPath = z.object({
-    parameter_id: z.string()
+    parameter_id: zCommonRequestId
 });
 
 export const zCustomParametersListRunsQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3647,7 +3722,7 @@ export const zCustomParametersListRunsResponse = zCustomParametersCustomParamete
 export const zCustomParametersCreateRunBody = zCustomParametersCreateCustomParameterRunBody;
 
 export const zCustomParametersCreateRunPath = z.object({
-    parameter_id: z.string()
+    parameter_id: zCommonRequestId
 });
 
 /**
@@ -3656,8 +3731,8 @@ export const zCustomParametersCreateRunPath = z.object({
 export const zCustomParametersCreateRunResponse = zCustomParametersCustomParameterRunAcceptedEnvelope;
 
 export const zCustomParametersReadRunPath = z.object({
-    parameter_id: z.string(),
-    run_id: z.string()
+    parameter_id: zCommonRequestId,
+    run_id: zCommonRequestId
 });
 
 /**
@@ -3667,7 +3742,7 @@ export const zCustomParametersReadRunResponse = zCustomParametersCustomParameter
 
 export const zDatasetsListQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3684,7 +3759,7 @@ export const zDatasetsCreateBody = zDatasetsCreateDatasetBody;
 export const zDatasetsCreateResponse = zDatasetsDatasetCreatedEnvelope;
 
 export const zDatasetsDeletePath = z.object({
-    dataset_id: z.string()
+    dataset_id: zCommonRequestId
 });
 
 /**
@@ -3694,7 +3769,7 @@ export const zDatasetsDeletePath = z.object({
 export const zDatasetsDeleteResponse = z.void();
 
 export const zDatasetsReadPath = z.object({
-    dataset_id: z.string()
+    dataset_id: zCommonRequestId
 });
 
 /**
@@ -3702,10 +3777,13 @@ export const zDatasetsReadPath = z.object({
  */
 export const zDatasetsReadResponse = zDatasetsDatasetEnvelope;
 
+/**
+ * The change; optional, a missing body is the no-op `{}` (Decision D-OPTIONAL-BODY).
+ */
 export const zDatasetsUpdateBody = zDatasetsUpdateDatasetBody;
 
 export const zDatasetsUpdatePath = z.object({
-    dataset_id: z.string()
+    dataset_id: zCommonRequestId
 });
 
 /**
@@ -3714,12 +3792,12 @@ export const zDatasetsUpdatePath = z.object({
 export const zDatasetsUpdateResponse = zDatasetsDatasetEnvelope;
 
 export const zDatasetRunsListPath = z.object({
-    dataset_id: z.string()
+    dataset_id: zCommonRequestId
 });
 
 export const zDatasetRunsListQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3731,7 +3809,7 @@ export const zDatasetRunsListResponse = zDatasetsDatasetRunPage;
 export const zDatasetRunsCreateBody = zDatasetsCreateDatasetRunBody;
 
 export const zDatasetRunsCreatePath = z.object({
-    dataset_id: z.string()
+    dataset_id: zCommonRequestId
 });
 
 /**
@@ -3740,8 +3818,8 @@ export const zDatasetRunsCreatePath = z.object({
 export const zDatasetRunsCreateResponse = zDatasetsDatasetRunCreatedEnvelope;
 
 export const zDatasetRunsReadPath = z.object({
-    dataset_id: z.string(),
-    run_id: z.string()
+    dataset_id: zCommonRequestId,
+    run_id: zCommonRequestId
 });
 
 /**
@@ -3756,7 +3834,7 @@ export const zAccountReadResponse = zAccountMeEnvelope;
 
 export const zAccountUsageHistoryQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(25),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
@@ -3764,6 +3842,9 @@ export const zAccountUsageHistoryQuery = z.object({
  */
 export const zAccountUsageHistoryResponse = zAccountUsageHistoryPage;
 
+/**
+ * The search; optional, a missing body is the empty search `{}` (Decision D-OPTIONAL-BODY).
+ */
 export const zMentionsSearchBody = zMentionsSearchMentionsBody;
 
 /**
@@ -3779,7 +3860,7 @@ export const zPatternDetectionsCreateBody = zPatternsCreatePatternDetectionBody;
 export const zPatternDetectionsCreateResponse = zPatternsPatternDetectionRunEnvelope;
 
 export const zPatternDetectionsReadPath = z.object({
-    run_id: z.string()
+    run_id: zCommonRequestId
 });
 
 /**
@@ -3788,7 +3869,7 @@ export const zPatternDetectionsReadPath = z.object({
 export const zPatternDetectionsReadResponse = zPatternsPatternDetectionRunEnvelope;
 
 export const zPatternsReadPath = z.object({
-    pattern_id: z.string()
+    pattern_id: zCommonRequestId
 });
 
 /**
@@ -3797,8 +3878,8 @@ export const zPatternsReadPath = z.object({
 export const zPatternsReadResponse = zPatternsPatternEnvelope;
 
 export const zPatternsReadItemPath = z.object({
-    pattern_id: z.string(),
-    item_id: z.string()
+    pattern_id: zCommonRequestId,
+    item_id: zCommonRequestId
 });
 
 /**
@@ -3819,7 +3900,7 @@ export const zResearchPreviewsCreateBody = zPreviewsCreateResearchPreviewBody;
 export const zResearchPreviewsCreateResponse = zPreviewsResearchPreviewEnvelope;
 
 export const zResearchPreviewsReadPath = z.object({
-    preview_id: z.string()
+    preview_id: zCommonRequestId
 });
 
 /**
@@ -3829,7 +3910,7 @@ export const zResearchPreviewsReadResponse = zPreviewsResearchPreviewEnvelope;
 
 export const zTrackingAgentsListQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(10),
-    cursor: z.string().optional(),
+    cursor: zCommonCursor.optional(),
     order: zCommonSortOrder.optional().default('desc')
 });
 
@@ -3846,7 +3927,7 @@ export const zTrackingAgentsCreateBody = zTrackingAgentsCreateTrackingAgentBody;
 export const zTrackingAgentsCreateResponse = zTrackingAgentsTrackingAgentEnvelope;
 
 export const zTrackingAgentsDeletePath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 /**
@@ -3856,7 +3937,7 @@ export const zTrackingAgentsDeletePath = z.object({
 export const zTrackingAgentsDeleteResponse = z.void();
 
 export const zTrackingAgentsReadPath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 /**
@@ -3867,7 +3948,7 @@ export const zTrackingAgentsReadResponse = zTrackingAgentsTrackingAgentEnvelope;
 export const zTrackingAgentsUpdateBody = zTrackingAgentsUpdateTrackingAgentBody;
 
 export const zTrackingAgentsUpdatePath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 /**
@@ -3876,12 +3957,12 @@ export const zTrackingAgentsUpdatePath = z.object({
 export const zTrackingAgentsUpdateResponse = zTrackingAgentsTrackingAgentEnvelope;
 
 export const zTrackingAgentsListMessagesPath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 export const zTrackingAgentsListMessagesQuery = z.object({
     limit: z.int().gte(1).lte(100).optional().default(25),
-    cursor: z.string().optional()
+    cursor: zCommonCursor.optional()
 });
 
 /**
@@ -3890,7 +3971,7 @@ export const zTrackingAgentsListMessagesQuery = z.object({
 export const zTrackingAgentsListMessagesResponse = zTrackingAgentsAgentMessagePage;
 
 export const zTrackingAgentsPausePath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 /**
@@ -3900,7 +3981,7 @@ export const zTrackingAgentsPausePath = z.object({
 export const zTrackingAgentsPauseResponse = z.void();
 
 export const zTrackingAgentsResumePath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 /**
@@ -3910,7 +3991,7 @@ export const zTrackingAgentsResumePath = z.object({
 export const zTrackingAgentsResumeResponse = z.void();
 
 export const zTrackingAgentsTriggerPath = z.object({
-    agent_id: z.string()
+    agent_id: zCommonRequestId
 });
 
 /**

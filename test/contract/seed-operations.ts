@@ -122,3 +122,15 @@ export const seedErrorCodes = [
   "tracking_agent_limit_reached", "tracking_agent_run_in_progress", "dataset_has_no_queries",
   "invalid_cursor", "ai_assistant_unavailable", "ai_assistant_timeout",
 ];
+
+/**
+ * Codes the contract adds to the seed's 36, each with its recorded decision:
+ * 413 and 415 for request bodies (D-BODY-LIMIT, D-CONTENT-TYPE), documented on
+ * every operation that reads input; 408, 417 and 431 answered by the HTTP
+ * layer before any operation is routed (D-TRANSPORT-ERRORS), so in the
+ * `ErrorCode` union but on no operation.
+ */
+export const addedErrorCodes = {
+  perOperation: ["payload_too_large", "unsupported_media_type"],
+  transport: ["request_timeout", "expectation_failed", "request_header_fields_too_large"],
+};
