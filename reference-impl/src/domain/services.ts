@@ -8,6 +8,7 @@ import type { Pipeline } from "../platform/pipeline.ts";
 import { RunLifecycle } from "../platform/runs/lifecycle.ts";
 import { Table } from "../platform/store.ts";
 import { AccountService } from "./account.ts";
+import { AssistantService } from "./assistant/service.ts";
 import { AudienceService } from "./audiences/service.ts";
 import type { AudienceDatasetRow, AudienceRunRow } from "./audiences/rows.ts";
 import { CustomParameterService } from "./custom-parameters/service.ts";
@@ -18,6 +19,7 @@ import { MentionIndex } from "./mention-index.ts";
 import { MentionSearchService } from "./mention-search.ts";
 import { PatternService, type PatternDetectionRow, type PatternRow } from "./patterns/pattern-service.ts";
 import { PreviewService, type PreviewRow } from "./previews/preview-service.ts";
+import { TrackingAgentService } from "./tracking-agents/service.ts";
 
 export class Services {
   readonly lifecycle: RunLifecycle;
@@ -39,6 +41,8 @@ export class Services {
   readonly customParameters = new CustomParameterService(this);
   readonly previews = new PreviewService(this);
   readonly patterns = new PatternService(this);
+  readonly trackingAgents = new TrackingAgentService(this);
+  readonly assistant = new AssistantService(this);
   readonly audiences = new AudienceService(this);
   private readonly mentionIndexes = new Map<string, MentionIndex>();
 
