@@ -55,4 +55,25 @@ export function seedDatasets(services: Services): void {
     const row = services.datasets.insert(account.id, d.name);
     for (const run of d.runs) services.datasetRuns.start(account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
   }
+  seedAudiences(services);
+}
+
+interface AudiencesFile {
+  audience_datasets: { account_id: string; name: string; runs: { source_dataset: string; total_profile_count: number }[] }[];
+}
+
+/** Audience datasets whose runs (over seeded datasets, found by name) complete before the server listens. */
+export function seedAudiences(services: Services): void {
+  const file = readJson<AudiencesFile>("audiences.json");
+  for (const a of file.audience_datasets) {
+    const account = services.directory.account(a.account_id);
+    if (!account) throw new Error(`fixture audience dataset for unknown account ${a.account_id}`);
+    const caller = { account, seat: account.seats[0]! };
+    const row = services.audiences.insert(account.id, a.name);
+    for (const run of a.runs) {
+      const source = services.datasets.live(account.id).find((d) => d.name === run.source_dataset);
+      if (!source) throw new Error(`fixture audience run over unknown dataset ${run.source_dataset}`);
+      services.audiences.createRun(caller, row.id, { source_dataset_id: source.id, total_profile_count: run.total_profile_count }, { inline: true });
+    }
+  }
 }

@@ -57,6 +57,21 @@ const people = (t: TestApp, accountId = A) => {
   return set;
 };
 
+describe("demo fixtures", () => {
+  it("account A boots with a seeded audience dataset whose run completed; account B's plan shows the 400", async () => {
+    const t = makeApp({ seedDatasets: true });
+    const listed = (await t.call("GET", "/v1/audience_datasets")).json.data;
+    expect(listed).toHaveLength(1);
+    expect(listed[0].profile_count).toBe(150);
+    const runs = (await t.call("GET", `/v1/audience_datasets/${listed[0].id}/runs`)).json.data;
+    expect(runs.map((r: any) => [r.status.type, r.profile_count, r.target_profile_count])).toEqual([["completed", 150, 150]]);
+    expect((await allProfiles(t)).length).toBe(150);
+    expect(t.ledger.balance(A).plus(t.ledger.charged(A)).toFixed(6)).toBe("178.000000");
+    const refused = await t.call("POST", "/v1/audience_datasets", { key: KEYS.bOwner, body: { name: "Starter cannot" } });
+    expect([refused.status, refused.json.error_code]).toEqual([400, "bad_request"]);
+  });
+});
+
 describe("audience datasets", () => {
   it("create, list, read, rename and soft delete", async () => {
     const t = makeApp();
