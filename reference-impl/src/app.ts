@@ -2,6 +2,7 @@
 // rate limiter). One Hono per resource, mounted with app.route; auth and the
 // rate limit guard /v1/*; errors render in one onError.
 import { Hono } from "hono";
+import type { AssistantFault } from "./domain/assistant/service.ts";
 import { Services } from "./domain/services.ts";
 import { loadAccounts, seedDatasets } from "./fixtures.ts";
 import { AccountDirectory } from "./platform/accounts.ts";
@@ -13,6 +14,8 @@ import { consoleErrorLogger, errorRenderer, NotFoundError, type ErrorLogger } fr
 import { Pipeline } from "./platform/pipeline.ts";
 import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
 import { accountResource } from "./resources/account.ts";
+import { askResource } from "./resources/ask.ts";
+import { chatsResource } from "./resources/chats.ts";
 import { audienceDatasetsResource, audienceProfilesResource } from "./resources/audiences.ts";
 import { customParametersResource } from "./resources/custom-parameters.ts";
 import { datasetRunsResource } from "./resources/dataset-runs.ts";
@@ -21,6 +24,7 @@ import { docsResource } from "./resources/docs.ts";
 import { mentionsResource } from "./resources/mentions.ts";
 import { patternDetectionsResource, patternsResource } from "./resources/patterns.ts";
 import { previewsResource } from "./resources/previews.ts";
+import { trackingAgentsResource } from "./resources/tracking-agents.ts";
 
 export interface AppOptions {
   clock?: Clock;
@@ -33,6 +37,10 @@ export interface AppOptions {
   /** Seed demo datasets with completed runs (default true). */
   seedDatasets?: boolean;
   logger?: ErrorLogger;
+  /** Demo setting AGENT_CYCLE_SECONDS: agents cycle every N seconds instead of at their schedule's slots. */
+  agentCycleSeconds?: number;
+  /** Setting ASSISTANT_FAULT: every ask answers `ai_assistant_unavailable` (503) or `ai_assistant_timeout` (504). */
+  assistantFault?: AssistantFault;
 }
 
 export function createApp(options: AppOptions = {}) {
@@ -41,6 +49,8 @@ export function createApp(options: AppOptions = {}) {
   const ledger = new Ledger(clock);
   const pipeline = new Pipeline(clock, { stepDelayMs: options.stepDelayMs ?? 300 });
   const services = new Services(clock, directory, ledger, pipeline);
+  services.trackingAgents.settings = { cycleSeconds: options.agentCycleSeconds };
+  services.assistant.settings = { fault: options.assistantFault };
   const limiter = new RateLimiter(clock, { perSecond: options.rateLimitPerSecond ?? 5 });
 
   if (options.accounts ?? true) loadAccounts(services);
@@ -66,6 +76,9 @@ export function createApp(options: AppOptions = {}) {
   app.route("/v1/custom_parameters", customParametersResource(services));
   app.route("/v1/audience_datasets", audienceDatasetsResource(services));
   app.route("/v1/audience_profiles", audienceProfilesResource(services));
+  app.route("/v1/tracking_agents", trackingAgentsResource(services));
+  app.route("/v1/ask", askResource(services));
+  app.route("/v1/chats", chatsResource(services));
   app.route("/v1", accountResource(services));
 
   return { app, clock, services, limiter, directory, ledger, pipeline };

@@ -10,7 +10,10 @@ const port = Number(process.env.PORT ?? 3000);
 const stepDelayMs = process.env.STEP_DELAY_MS !== undefined ? Number(process.env.STEP_DELAY_MS) : undefined;
 const rateLimitPerSecond = process.env.RATE_LIMIT_RPS !== undefined ? Number(process.env.RATE_LIMIT_RPS) : undefined;
 
-const { app, directory, ledger } = createApp({ stepDelayMs, rateLimitPerSecond });
+const agentCycleSeconds = process.env.AGENT_CYCLE_SECONDS !== undefined ? Number(process.env.AGENT_CYCLE_SECONDS) : undefined;
+const assistantFault = process.env.ASSISTANT_FAULT === "unavailable" || process.env.ASSISTANT_FAULT === "timeout" ? process.env.ASSISTANT_FAULT : undefined;
+
+const { app, directory, ledger } = createApp({ stepDelayMs, rateLimitPerSecond, agentCycleSeconds, assistantFault });
 
 const server = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
   const base = `http://${host}:${info.port}`;
