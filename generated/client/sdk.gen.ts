@@ -65,7 +65,10 @@ export const audienceDatasetsCreate = <ThrowOnError extends boolean = false>(opt
 /**
  * Delete an audience dataset
  *
- * Soft-delete an audience dataset: it and its runs vanish from lists and reads.
+ * Soft-delete an audience dataset: it, its runs and its profiles vanish
+ * from lists, reads and profile searches.
+ * Decision D-AUD-DELETE-INFLIGHT: a run still in flight fails, its whole
+ * reservation is released and it stores no profile.
  */
 export const audienceDatasetsDelete = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsDeleteData, ThrowOnError>): RequestResult<AudienceDatasetsDeleteResponses, AudienceDatasetsDeleteErrors, ThrowOnError> => (options.client ?? client).delete<AudienceDatasetsDeleteResponses, AudienceDatasetsDeleteErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -122,6 +125,23 @@ export const audienceDatasetsListRuns = <ThrowOnError extends boolean = false>(o
  * `audience_profile` price; unused reservation is refunded.
  * Decision D-AUD-RUN-SOURCE-404: an unknown, foreign or soft-deleted
  * `source_dataset_id` answers 404 `dataset_not_found`.
+ * Decision D-AUD-RUN-ORDER: checks run in this order, so a refused
+ * request creates and charges nothing: 422 body shape, 404
+ * `audience_dataset_not_found`, 400 `bad_request` (plan), 404
+ * `dataset_not_found`, 400 `source_dataset_has_no_completed_run`, 400
+ * `audience_youtube_only_source`, 400
+ * `audience_insufficient_source_mentions`, 409
+ * `audience_dataset_run_already_in_flight`, and last the reservation's 402.
+ * Decision D-AUD-ELIGIBLE: the 5-post minimum counts the distinct posts of
+ * the source's completed runs that are not YouTube posts.
+ * Decision D-AUD-WALK: completed runs newest first, posts newest first
+ * inside a run, each post's author then its commenters (newest comment
+ * first); a person is (source, username) and is profiled from everything
+ * they wrote in the source.
+ * Decision D-AUD-CHARGE: `audience_profile` (3 units) per profile;
+ * reservation `total_profile_count`, settled to the run's `profile_count`,
+ * released in full on failure; 402
+ * `insufficient_credits_audience_dataset_run`.
  */
 export const audienceDatasetsCreateRun = <ThrowOnError extends boolean = false>(options: Options<AudienceDatasetsCreateRunData, ThrowOnError>): RequestResult<AudienceDatasetsCreateRunResponses, AudienceDatasetsCreateRunErrors, ThrowOnError> => (options.client ?? client).post<AudienceDatasetsCreateRunResponses, AudienceDatasetsCreateRunErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],

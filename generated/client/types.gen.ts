@@ -930,7 +930,8 @@ export type AudiencesAudienceDataset = {
      */
     name: CommonResourceName;
     /**
-     * Profiles collected into this audience dataset across all its runs.
+     * Distinct profiles in this audience dataset across all its runs
+     * (a person reached by several runs counts once, D-AUD-PROFILE-RUN).
      */
     profile_count: number;
     /**
@@ -1047,6 +1048,10 @@ export type AudiencesAudienceProfile = {
     id: string;
     /**
      * Audience run (`adr_`) that collected the profile.
+     * Decision D-AUD-PROFILE-RUN: one profile per person and audience dataset;
+     * a later run of the same audience dataset that reaches the person
+     * refreshes the profile in place and its id becomes `run_id`; `id` and
+     * `created_at` stay.
      */
     run_id: string;
     /**
@@ -1243,10 +1248,14 @@ export type AudiencesAudienceRun = {
     source_dataset_id: string;
     /**
      * Status envelope `{type, steps?, error_message?}`.
+     * Decision D-AUD-RUN-STEPS: steps `scraping` (walk the source's authors
+     * and commenters), `enrichment` (profile fields from their writing),
+     * `analysis` (profiles stored); the profiles appear all at once when the
+     * run completes.
      */
     status: CommonRunStatus;
     /**
-     * Profiles collected by this run so far.
+     * Profiles collected by this run; set when the run completes (D-AUD-RUN-STEPS), 0 before.
      */
     profile_count: number;
     /**
@@ -3355,7 +3364,8 @@ export type McpGetAudienceDatasetResult = {
      */
     name: CommonResourceName;
     /**
-     * Profiles collected into this audience dataset across all its runs.
+     * Distinct profiles in this audience dataset across all its runs
+     * (a person reached by several runs counts once, D-AUD-PROFILE-RUN).
      */
     profile_count: number;
     /**
@@ -3403,10 +3413,14 @@ export type McpGetAudienceDatasetRunResult = {
     source_dataset_id: string;
     /**
      * Status envelope `{type, steps?, error_message?}`.
+     * Decision D-AUD-RUN-STEPS: steps `scraping` (walk the source's authors
+     * and commenters), `enrichment` (profile fields from their writing),
+     * `analysis` (profiles stored); the profiles appear all at once when the
+     * run completes.
      */
     status: CommonRunStatus;
     /**
-     * Profiles collected by this run so far.
+     * Profiles collected by this run; set when the run completes (D-AUD-RUN-STEPS), 0 before.
      */
     profile_count: number;
     /**
