@@ -1,5 +1,6 @@
 // Topic clustering of post texts with real libraries: wink-nlp (tokens,
-// normal forms, stop words), wink-nlp's BM25 vectorizer (a TF-IDF weighting with
+// normal forms, English stop words), the `stopword` lists for the other
+// languages the provider writes (es, pt, de, fr), wink-nlp's BM25 vectorizer (a TF-IDF weighting with
 // length normalisation) and ml-kmeans (k-means++ with a fixed seed). The
 // research question steers the result by up-weighting its own terms, so
 // posts that differ on what the question asks about fall into different
@@ -16,7 +17,11 @@ import type bm25VectorizerType from "wink-nlp/utilities/bm25-vectorizer";
 
 // The vectorizer is a CommonJS file without an `exports` map; require keeps
 // its resolution independent of the ESM loader in use (tsx, vitest, node).
-const bm25Vectorizer = createRequire(import.meta.url)("wink-nlp/utilities/bm25-vectorizer") as typeof bm25VectorizerType;
+const require = createRequire(import.meta.url);
+const bm25Vectorizer = require("wink-nlp/utilities/bm25-vectorizer") as typeof bm25VectorizerType;
+// `stopword` ships no types; its lists are plain string arrays per ISO 639-3 code.
+const stopLists = require("stopword") as Record<"eng" | "spa" | "por" | "deu" | "fra", string[]>;
+const STOP_WORDS = new Set([...stopLists.eng, ...stopLists.spa, ...stopLists.por, ...stopLists.deu, ...stopLists.fra].map((w) => w.toLowerCase()));
 
 /** Upper bound on vocabulary terms (vector dimensions). */
 export const MAX_TERMS = 256;
@@ -68,7 +73,7 @@ function wink() {
   return (nlp ??= winkNLP(model, []));
 }
 
-/** Content words of a text, lower-cased: no stop words, punctuation, numbers or one/two-letter words. */
+/** Content words of a text, lower-cased: no stop words (five languages), punctuation, numbers or one/two-letter words. */
 export function contentTerms(text: string): string[] {
   const { its } = wink();
   const tokens = wink().readDoc(text).tokens();
@@ -79,7 +84,7 @@ export function contentTerms(text: string): string[] {
   const out: string[] = [];
   for (let i = 0; i < normal.length; i++) {
     const w = normal[i]!;
-    if (type[i] === "word" && !stop[i] && w.length >= 3 && !/\d/.test(w)) out.push(w);
+    if (type[i] === "word" && !stop[i] && w.length >= 3 && !STOP_WORDS.has(w) && !/\d/.test(w)) out.push(w);
   }
   return out;
 }
