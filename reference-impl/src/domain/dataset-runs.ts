@@ -21,6 +21,7 @@ import type { PageResult } from "../platform/pagination.ts";
 import type { RunKind, RunStatus } from "../platform/runs/lifecycle.ts";
 import type { Row } from "../platform/store.ts";
 import { analyse } from "../simulators/analysis.ts";
+import { describeMedia, withTranscript } from "../simulators/media-enrichment.ts";
 import { estimatedVolume, resolveUrl, searchPosts, type Post } from "../simulators/provider.ts";
 import type { Account } from "../platform/accounts.ts";
 import type { DatasetRow, ListQuery } from "./datasets.ts";
@@ -254,8 +255,9 @@ export class DatasetRunService {
               p.post = {
                 ...p.post,
                 comments: p.post.comments.slice(0, body.num_comments_per_post),
-                // Visual recognition describes each media item from what the post is about.
-                media: body.enable_visual_recognition ? p.post.media.map((m) => ({ ...m, description: describeMedia(m.type, p.post.title) })) : p.post.media,
+                // D-ENRICH-SIMULATED: both are derived from the post's media and text (simulators/media-enrichment.ts).
+                media: body.enable_visual_recognition ? describeMedia(p.post) : p.post.media,
+                text: body.enable_transcribing ? withTranscript(p.post) : p.post.text,
               };
             }
           },
@@ -329,8 +331,4 @@ function scrape(body: RunBody, count: number, window: { fromMs: number; toMs: nu
     for (const post of found) out.push({ post, coefficient });
   });
   return out;
-}
-
-function describeMedia(type: "image" | "video", title: string): string {
-  return `${type === "video" ? "Video" : "Photo"} related to "${title}".`;
 }

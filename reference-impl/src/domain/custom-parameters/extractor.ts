@@ -335,7 +335,12 @@ const GENERIC_NOUNS = new Set([
   "availability", "money", "disappointment", "way",
 ]);
 
-/** Noun phrases (runs of nouns, optionally led by an adjective) that are not brands, most frequent first. */
+/** Noun phrases of a text that are not brands, most frequent first (what a post is about). */
+export function nounPhrases(text: string): string[] {
+  return productsIn(read(text));
+}
+
+/** Noun phrases (runs of nouns) that are not brands or generic nouns, most frequent first. */
 function productsIn(doc: ReadText): string[] {
   const counts = new Map<string, { n: number; first: number }>();
   let run: string[] = [];
