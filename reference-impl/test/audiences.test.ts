@@ -354,11 +354,15 @@ describe("audience runs", () => {
     const start = t.ledger.balance(A);
     const res = await startRun(t, audience, { source_dataset_id: ds, total_profile_count: 50 });
     await t.clock.advance(600);
+    // Scraping is done: the run shows the people it found, none stored yet.
+    expect(t.services.audiences.runs.raw(res.json.data.id)!.profile_count).toBe(50);
+    expect(await allProfiles(t)).toEqual([]);
     expect((await t.call("DELETE", `/v1/audience_datasets/${audience}`)).status).toBe(204);
     await t.clock.runAll();
     const row = t.services.audiences.runs.raw(res.json.data.id)!;
     expect(row.status.type).toBe("failed");
     expect(row.status.error_message).toMatch(/deleted/);
+    expect(row.profile_count).toBe(0);
     expect(t.ledger.balance(A).eq(start)).toBe(true);
     expect(t.ledger.held(A).isZero()).toBe(true);
     expect(await allProfiles(t)).toEqual([]);

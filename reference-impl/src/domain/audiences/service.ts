@@ -139,6 +139,7 @@ export class AudienceService {
       const plan = this.inFlight.get(run.id);
       if (plan) {
         this.services.lifecycle.fail(plan, "The audience dataset was deleted while the run was in flight.");
+        run.profile_count = 0;
         this.inFlight.delete(run.id);
       }
       this.runs.softDelete(run, now);
@@ -224,7 +225,14 @@ export class AudienceService {
       steps: [
         // Walk authors and commenters newest first; stop at the target
         // (seed rule 6: fewer people than asked ends the run early).
-        { name: "scraping", run: () => void (people = collectPeople(this.sourcePosts(accountId, source)).slice(0, target)) },
+        {
+          name: "scraping",
+          run: () => {
+            people = collectPeople(this.sourcePosts(accountId, source)).slice(0, target);
+            // Shown while working (D-AUD-RUN-STEPS); the profiles themselves are stored by the last step.
+            run.profile_count = people.length;
+          },
+        },
         { name: "enrichment", run: () => void (collected = people.map((p) => ({ personKey: p.key, fields: profileFields(p) }))) },
         {
           name: "analysis",
@@ -238,7 +246,11 @@ export class AudienceService {
       ],
       delivered: () => run.profile_count,
       onCompleted: () => void this.inFlight.delete(run.id),
-      onFailed: () => void this.inFlight.delete(run.id),
+      onFailed: () => {
+        // A failed run delivered nothing.
+        run.profile_count = 0;
+        this.inFlight.delete(run.id);
+      },
     });
     return audienceRunCreatedView(run);
   }
