@@ -165,7 +165,12 @@ export class AssistantService {
    * Unknown chats and messages reject with 404 `chat_not_found` at once.
    */
   waitForMessage(caller: Caller, chatId: string, messageId: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<AssistantChatMessageStatus> {
-    const m = this.message(caller, chatId, messageId);
+    let m: MessageRow;
+    try {
+      m = this.message(caller, chatId, messageId);
+    } catch (error) {
+      return Promise.reject(error);
+    }
     if (m.status !== "working" || options.signal?.aborted) return Promise.resolve(messageStatusView(m));
     return new Promise((resolve) => {
       let cancelTimer: Cancel = () => {};
