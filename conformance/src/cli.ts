@@ -1,7 +1,11 @@
 #!/usr/bin/env node
 // sl-conformance: check a deployment of the Social Listening API against the contract.
-import { Command, Option } from "commander";
-import { runKit, selectChecks } from "./runner.ts";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { Command, CommanderError, Option } from "commander";
+import { runKit, selectChecks, type RunReport } from "./runner.ts";
+import { UsageError, checkBaseUrl } from "./preflight.ts";
+import { progressEnabled, progressWriter } from "./reporters/progress.ts";
 import { allChecks } from "./checks/index.ts";
 import { catalogueMarkdown } from "./catalogue.ts";
 import { Contract } from "./contract.ts";
@@ -29,6 +33,10 @@ export function buildProgram(): Command {
     .addOption(new Option("--run-timeout <seconds>", "how long to wait for asynchronous runs to settle").default("120").env("SLK_RUN_TIMEOUT"))
     .addOption(new Option("--contract <path>", "OpenAPI document to check against (default: the package's generated/openapi.json)").env("SLK_CONTRACT"))
     .addOption(new Option("--operations <scope...>", "check only these operations: path prefixes (/v1/datasets) or operationId groups (Account); default all").env("SLK_OPERATIONS"))
+    .addOption(new Option("--mcp-url <url>", "MCP endpoint, trailing slash included (default: <base-url>/mcp/)").env("SLK_MCP_URL"))
+    .addOption(new Option("--bearer-token <token>", "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)").env("SLK_BEARER_TOKEN"))
+    .addOption(new Option("--min-coverage <pct>", "exit 1 when less than this percentage of documented operation × status pairs was exercised").env("SLK_MIN_COVERAGE"))
+    .addOption(new Option("--config <path>", "settings file (JSON, keys as the long flags: base-url, profile, budget, …); default ./sl-conformance.config.json when present").env("SLK_CONFIG"))
     .addOption(new Option("--list", "print the check ids and rules and exit"))
     .addOption(new Option("--catalogue", "print the catalogue as a Markdown table and exit"))
     .addOption(new Option("-q, --quiet", "no progress lines"))
@@ -56,13 +64,60 @@ export function settingsFrom(o: Record<string, any>): Settings {
     runTimeoutMs: Number(o.runTimeout ?? 120) * 1000,
     quiet: !!o.quiet,
     verbose: !!o.verbose,
+    mcpUrl: o.mcpUrl,
+    bearerToken: o.bearerToken,
+    minCoverage: o.minCoverage !== undefined ? Number(o.minCoverage) : undefined,
   };
+}
+
+export const CONFIG_FILE = "sl-conformance.config.json";
+
+/**
+ * Layer a config file under the flags and SLK_* variables: a value from the
+ * file is used only where neither a flag nor a variable set one.
+ */
+export function applyConfig(program: Command, path: string | undefined, cwd = process.cwd()): string | undefined {
+  const file = path ?? (existsSync(resolve(cwd, CONFIG_FILE)) ? resolve(cwd, CONFIG_FILE) : undefined);
+  if (!file) return undefined;
+  let cfg: Record<string, unknown>;
+  try {
+    cfg = JSON.parse(readFileSync(resolve(cwd, file), "utf8"));
+  } catch (e) {
+    throw new UsageError(`cannot read config ${file}: ${(e as Error).message}`);
+  }
+  if (typeof cfg !== "object" || cfg === null || Array.isArray(cfg)) throw new UsageError(`config ${file} must hold a JSON object`);
+  const names = new Set(program.options.map((opt) => opt.attributeName()));
+  for (const [k, v] of Object.entries(cfg)) {
+    if (k === "$schema" || k === "$comment") continue;
+    const name = k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
+    if (!names.has(name) || ["config", "list", "catalogue"].includes(name)) throw new UsageError(`config ${file}: unknown setting "${k}" (see --help for the long flag names)`);
+    const src = program.getOptionValueSource(name);
+    if (src === "cli" || src === "env") continue;
+    program.setOptionValueWithSource(name, Array.isArray(v) ? v.map(String) : typeof v === "boolean" ? v : String(v), "config");
+  }
+  return file;
 }
 
 export async function main(argv = process.argv): Promise<number> {
   const program = buildProgram();
-  program.parse(argv);
-  const o = program.opts();
+  program.exitOverride();
+  program.configureOutput({ writeErr: (str) => process.stderr.write(str.startsWith("error:") ? `sl-conformance: ${str.slice(7)}` : str) });
+  try {
+    program.parse(argv);
+  } catch (e) {
+    if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
+    throw e;
+  }
+  try {
+    const configFile = applyConfig(program, program.opts().config);
+    return await runFromOptions(program.opts(), configFile);
+  } catch (e) {
+    if (e instanceof UsageError) return usage(e.message);
+    throw e;
+  }
+}
+
+async function runFromOptions(o: Record<string, any>, configFile: string | undefined): Promise<number> {
   if (o.catalogue) {
     process.stdout.write(catalogueMarkdown());
     return 0;
@@ -74,14 +129,25 @@ export async function main(argv = process.argv): Promise<number> {
   const settings = settingsFrom(o);
   if (!settings.baseUrl) return usage("--base-url (or SLK_BASE_URL) is required");
   if (!settings.keys.main) return usage("--api-key (or SLK_API_KEY) is required");
+  checkBaseUrl(settings.baseUrl);
   if (settings.budgetUsd !== undefined && !(settings.budgetUsd >= 0)) return usage("--budget must be a non-negative number of US dollars");
   if (!Number.isInteger(settings.seed)) return usage("--seed must be an integer");
+  if (settings.minCoverage !== undefined && !(settings.minCoverage >= 0 && settings.minCoverage <= 100)) return usage("--min-coverage must be a percentage between 0 and 100");
   const unknown = (settings.only ?? []).filter((id) => !allChecks.some((c) => c.id === id));
   if (unknown.length) return usage(`unknown check id(s): ${unknown.join(", ")} (see --list)`);
-  const contract = Contract.load(settings.contractPath, settings.operations);
+  let contract: Contract;
+  try {
+    contract = Contract.load(settings.contractPath, settings.operations);
+  } catch (e) {
+    return usage(`cannot load the contract ${settings.contractPath ?? "(bundled)"}: ${(e as Error).message.split("\n")[0]}`);
+  }
+  if (!contract.operations.length) return usage(`--operations ${settings.operations?.join(" ")} matches no operation of the contract`);
   const selected = selectChecks(settings, contract);
   const log = (l: string) => (settings.quiet ? undefined : console.log(l));
-  log(`sl-conformance → ${settings.baseUrl} profile=${settings.profile} seed=${settings.seed}${settings.budgetUsd !== undefined ? ` budget=$${settings.budgetUsd}` : ""} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}`);
+  const live = progressEnabled(settings.quiet);
+  const showProgress = live ? progressWriter() : undefined;
+  const clearProgress = () => live && process.stderr.write("\r\u001b[2K");
+  log(`sl-conformance → ${settings.baseUrl} profile=${settings.profile} seed=${settings.seed}${settings.budgetUsd !== undefined ? ` budget=$${settings.budgetUsd}` : ""} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}${configFile ? ` config=${configFile}` : ""}`);
   let interrupted = false;
   const stop = new AbortController();
   process.once("SIGINT", () => {
@@ -89,11 +155,34 @@ export async function main(argv = process.argv): Promise<number> {
     stop.abort();
     console.error("interrupted: finishing the current request, then cleaning up what the kit created");
   });
-  const report = await runKit(settings, { log, signal: stop.signal, onCheckEnd: (c, r) => log(progressLine(c, r)) });
+  const report = await runKit(settings, {
+    log: (l) => {
+      clearProgress();
+      log(l);
+    },
+    signal: stop.signal,
+    onProgress: showProgress,
+    onCheckEnd: (c, r) => {
+      clearProgress();
+      log(progressLine(c, r));
+    },
+  });
+  clearProgress();
   console.log(summary(report));
   if (settings.reportDir) log(`reports: ${writeReports(settings.reportDir, report).join(", ")}`);
   const ok = report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") && report.results.some((r) => r.outcome === "pass");
-  return interrupted ? 130 : ok ? 0 : 1;
+  const cov = coverageVerdict(report, settings.minCoverage);
+  if (cov) console.log(cov.line);
+  return interrupted ? 130 : ok && (!cov || cov.ok) ? 0 : 1;
+}
+
+/** --min-coverage: the share of documented operation × status pairs the run exercised. */
+export function coverageVerdict(report: Pick<RunReport, "ledger">, min: number | undefined): { ok: boolean; pct: number; line: string } | undefined {
+  if (min === undefined) return undefined;
+  const { pairs, exercised } = report.ledger.summary();
+  const pct = pairs ? (exercised / pairs) * 100 : 0;
+  const ok = pct >= min;
+  return { ok, pct, line: `coverage ${pct.toFixed(1)} % of ${pairs} operation × status pairs ${ok ? ">=" : "<"} --min-coverage ${min} %${ok ? "" : ": FAIL"}` };
 }
 
 function flag(v: unknown): boolean {
@@ -110,7 +199,9 @@ if (invokedDirectly || process.env.SLK_CLI_ENTRY === "1") {
   main().then(
     (code) => process.exit(code),
     (e) => {
-      console.error(e);
+      // an unexpected crash of the kit itself: one line, the stack only with SLK_DEBUG
+      console.error(`sl-conformance: ${(e as Error)?.message ?? e}`);
+      if (process.env.SLK_DEBUG) console.error(e);
       process.exit(2);
     },
   );

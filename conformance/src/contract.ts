@@ -37,6 +37,8 @@ export interface Operation {
   bodyExamples: unknown[];
   bodyRequired: boolean;
   responses: Map<string, ResponseSpec>;
+  /** the document's response objects as written (for derivations such as the error codes a status may carry) */
+  responsesRaw: Record<string, any>;
   secured: boolean;
 }
 
@@ -112,6 +114,7 @@ export class Contract {
           bodyExamples: orderExamples(jsonBody),
           bodyRequired: !!rb?.required,
           responses,
+          responsesRaw: op.responses ?? {},
           secured: op.security ? op.security.length > 0 : globalSecurity,
         };
         this.operations.push(operation);

@@ -10,6 +10,8 @@ import { allChecks, trafficDriver } from "./checks/index.ts";
 import type { Check, CheckContext, CheckResult, Failure, InspectContext, Settings } from "./types.ts";
 
 import { SkipError } from "./skip.ts";
+import { preflight } from "./preflight.ts";
+import { LENIENT, lenientWarning, type LenientId } from "./lenient.ts";
 export { SkipError };
 
 export interface RunReport {
@@ -26,7 +28,22 @@ export interface RunReport {
   unplanned429: number;
 }
 
+export interface Progress {
+  /** checks finished, of total */
+  done: number;
+  total: number;
+  current?: string;
+  requests: number;
+  elapsedMs: number;
+  /** the advertised RateLimit-Limit of the main key (requests per second) */
+  rate: number;
+  /** ids of the checks still to run */
+  remaining: string[];
+}
+
 export interface RunHooks {
+  /** progress after every check start and end */
+  onProgress?(p: Progress): void;
   /** stop after the current request (Ctrl-C); cleanup still runs */
   signal?: AbortSignal;
   onCheckStart?(check: Check): void;
@@ -64,7 +81,14 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   const log = hooks.log ?? (() => undefined);
   const selection = selectChecks(settings, contract, hooks.checks ?? allChecks);
 
-  const makeResult = (id: string): CheckResult => ({ id, outcome: "pass", failures: [], warnings: [], ms: 0, requests: 0 });
+  const makeResult = (id: string): CheckResult => ({ id, outcome: "pass", failures: [], warnings: [], ms: 0, requests: 0, exercised: 0, unexercised: [] });
+  const tolerated = (result: CheckResult, decision: LenientId, ex: Exchange): boolean => {
+    const rule = LENIENT[decision] as { applies?(e: Exchange): boolean };
+    if (rule.applies && !rule.applies(ex)) return false;
+    const w = lenientWarning(decision, `${ex.method} ${ex.path} → ${ex.status}`);
+    if (!result.warnings.includes(w)) result.warnings.push(w);
+    return true;
+  };
 
   const contextFor = (check: Check, result: CheckResult): CheckContext => {
     const ctx: CheckContext = {
@@ -87,15 +111,24 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
           if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, false);
         }
         result.failures.push(failure);
+        result.exercised = (result.exercised ?? 0) + 1;
       },
       expect(cond, f, ex) {
         if (cond) {
+          result.exercised = (result.exercised ?? 0) + 1;
           if (ex) ctx.pass(ex);
         } else ctx.fail(f, ex);
         return cond;
       },
       pass(ex) {
+        result.exercised = (result.exercised ?? 0) + 1;
         if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, true);
+      },
+      notExercised(reason) {
+        if (!result.unexercised!.includes(reason)) result.unexercised!.push(reason);
+      },
+      lenient(decision, ex) {
+        return tolerated(result, decision, ex);
       },
       warn(message, ex) {
         result.warnings.push(ex ? `${message} (${ex.method} ${ex.path} → ${ex.status})` : message);
@@ -147,14 +180,19 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   };
 
   let cleanup = { deleted: 0, failed: [] as string[] };
+  if (!settings.skipPreflight) await preflight(settings, client);
   try {
     const active = selection.filter((s) => s.check.kind === "active");
     const passive = selection.filter((s) => s.check.kind === "response");
     hooks.signal?.addEventListener("abort", () => (client.aborted = true));
     const order = new Map(selection.map((s, i) => [s.check.id, i]));
+    const finished = new Set<string>();
+    const progress = (current?: string) =>
+      hooks.onProgress?.({ done: finished.size, total: selection.length, current, requests: client.requestCount, elapsedMs: Date.now() - started, rate: client.limiter("main").limit, remaining: selection.map((s) => s.check.id).filter((id) => !finished.has(id) && id !== current) });
     const runActive = async ({ check, skip }: { check: Check; skip?: string }) => {
       const result = makeResult(check.id);
       hooks.onCheckStart?.(check);
+      progress(check.id);
       const t0 = Date.now();
       const mine = () => client.exchanges.filter((e) => e.check === check.id).length;
       if (skip) {
@@ -175,11 +213,18 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
           }
         }
         if (result.failures.length > 0) result.outcome = "fail";
+        else if (result.outcome === "pass" && !result.exercised) {
+          // a check that asserted nothing has not shown the rule holds
+          result.outcome = "skip";
+          result.skipReason = result.unexercised?.length ? `nothing exercised: ${result.unexercised.join("; ")}` : "the check found nothing to exercise";
+        }
       }
       result.ms = Date.now() - t0;
       result.requests = mine();
       results.push(result);
+      finished.add(check.id);
       hooks.onCheckEnd?.(check, result);
+      progress();
     };
     // unauthenticated checks use no key's budget: they run alongside the keyed sequence
     const anonymous = (async () => {
@@ -219,31 +264,38 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
             if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, false);
             if (seen.has(k)) return;
             seen.add(k);
+            result.exercised = (result.exercised ?? 0) + 1;
             result.failures.push({ check: check.id, curl: curlOf(ex), operation: ex.op?.operationId ?? `${ex.method} ${ex.path}`, status: ex.status, seed: ex.meta.seed, path: ex.meta.path, ...f, title: titled(check.id, f.title), message: `${f.message ?? ""}${f.message ? " " : ""}(exchange #${ex.seq}, sent by ${ex.check})` });
           },
           pass(ex) {
+            result.exercised = (result.exercised ?? 0) + 1;
             if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, true);
           },
           warn(message, ex) {
             const w = ex ? `${message} (${ex.method} ${ex.path} → ${ex.status})` : message;
             if (!result.warnings.includes(w)) result.warnings.push(w);
           },
+          lenient(decision, ex) {
+            return tolerated(result, decision, ex);
+          },
         };
         try {
-          for (const ex of client.exchanges) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
+          for (const ex of client.exchanges) if (!ex.meta.mcp) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
         } catch (e) {
           result.outcome = "error";
           result.error = (e as Error).stack ?? String(e);
         }
         if (result.failures.length > 0) result.outcome = "fail";
-        if (result.outcome === "pass" && result.warnings.length === 0 && !client.exchanges.length) {
+        if (result.outcome === "pass" && result.warnings.length === 0 && !result.exercised) {
           result.outcome = "skip";
-          result.skipReason = "no traffic to inspect";
+          result.skipReason = client.exchanges.length ? `none of the ${client.exchanges.length} recorded exchanges falls under the rule` : "no traffic to inspect";
         }
       }
       result.ms = Date.now() - t0;
       results.push(result);
+      finished.add(check.id);
       hooks.onCheckEnd?.(check, result);
+      progress();
     }
   } finally {
     cleanup = await cleanUp(client, created, log);

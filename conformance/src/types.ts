@@ -1,6 +1,7 @@
 // Shared types of the kit: settings, checks, results.
 import type { Contract } from "./contract.ts";
 import type { Exchange, HttpClient, KeyRole, RequestOptions } from "./http.ts";
+import type { LenientId } from "./lenient.ts";
 
 export type Profile = "readonly" | "standard" | "full";
 export const PROFILES: Profile[] = ["readonly", "standard", "full"];
@@ -30,6 +31,14 @@ export interface Settings {
   quiet: boolean;
   /** print each exchange (debug) */
   verbose?: boolean;
+  /** fail the run when fewer than this percentage of documented operation × status pairs were exercised */
+  minCoverage?: number;
+  /** the MCP endpoint (default: <base-url>/mcp/) */
+  mcpUrl?: string;
+  /** an OAuth access token for the MCP endpoint (bearer checks are skipped without it) */
+  bearerToken?: string;
+  /** skip the preflight (tests that drive the runner directly against a known target) */
+  skipPreflight?: boolean;
 }
 
 export interface Failure {
@@ -57,6 +66,10 @@ export interface CheckResult {
   error?: string;
   ms: number;
   requests: number;
+  /** assertions that held or failed: a check that asserted nothing is skipped, never passed */
+  exercised?: number;
+  /** parts of the rule the check could not exercise (e.g. a group whose create was refused), with the reason */
+  unexercised?: string[];
 }
 
 export interface CheckMeta {
@@ -78,6 +91,8 @@ export interface CheckMeta {
   lane?: "anonymous";
   /** keys that must be configured */
   keys?: KeyRole[];
+  /** ids of the spec/DECISIONS.md rows this check enforces (strict) or tolerates (lenient) */
+  decisions?: string[];
 }
 
 export interface ActiveCheck extends CheckMeta {
@@ -99,6 +114,8 @@ export interface InspectContext {
   fail(ex: Exchange, f: Omit<Failure, "check">): void;
   pass(ex: Exchange): void;
   warn(message: string, ex?: Exchange): void;
+  /** the lenient rule of spec/DECISIONS.md that tolerates this exchange, if any (warns when it applies) */
+  lenient(decision: LenientId, ex: Exchange): boolean;
 }
 
 export interface CheckContext {
@@ -114,6 +131,10 @@ export interface CheckContext {
   pass(ex: Exchange): void;
   warn(message: string, ex?: Exchange): void;
   skip(reason: string): never;
+  /** part of the rule could not be exercised (reported; if nothing was exercised the check is skipped) */
+  notExercised(reason: string): void;
+  /** the lenient rule of spec/DECISIONS.md that tolerates this exchange, if any (warns once when it applies) */
+  lenient(decision: LenientId, ex: Exchange): boolean;
   /** a resource name carrying the run id */
   name(label: string): string;
   /** budget guard: call before every chargeable request; returns a release for when nothing was charged */

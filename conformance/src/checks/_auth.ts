@@ -9,6 +9,7 @@ export function authCheck(id: string, rule: string, key: "none" | { invalid: str
     rule,
     section: "Authentication › REST (4); Errors (401)",
     severity: "critical",
+    decisions: key === "none" ? ["D-AUTH-ORDER"] : ["D-KEY-ROTATION", "D-AUTH-ORDER"],
     profiles: ["readonly", "standard", "full"],
     mock: key === "none",
     lane: "anonymous",

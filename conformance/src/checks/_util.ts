@@ -1,6 +1,7 @@
 // Helpers shared by the checks (not checks themselves: files starting with _).
 import type { Exchange, KeyRole } from "../http.ts";
 import type { CheckContext } from "../types.ts";
+import { groupsOf } from "../groups/index.ts";
 
 export const DATASETS = "/v1/datasets";
 export const MISSING_DATASET_ID = "ds_slkmissing000000000000";
@@ -98,16 +99,13 @@ export interface Collection {
   param: string; // "parameter_id"
 }
 
-/** Resource collections with create (201), read, delete (204) and list: the generic lifecycle. */
+/** Resource collections with create (201), read, delete (204) and list: the generic lifecycle, from the group descriptors. */
 export function collections(ctx: CheckContext, exclude: string[] = []): Collection[] {
   const out: Collection[] = [];
-  for (const create of ctx.contract.operations.filter((o) => o.method === "POST" && o.responses.has("201") && !o.path.includes("{"))) {
-    const read = ctx.contract.operations.find((o) => o.method === "GET" && /^\/\{[^}/]+\}$/.test(o.path.slice(create.path.length)) && o.path.startsWith(create.path + "/"));
-    if (!read || exclude.includes(create.path)) continue;
-    const del = ctx.contract.op(`DELETE ${read.path}`);
-    const list = ctx.contract.op(`GET ${create.path}`);
-    if (!del || !list) continue;
-    out.push({ list: create.path, item: read.path, param: read.path.match(/\{([^}]+)\}$/)![1] });
+  for (const g of groupsOf(ctx.contract)) {
+    const { create, read, delete: del, list } = g.ops;
+    if (!create?.responses.has("201") || !read || !del || !list || !g.itemParam || exclude.includes(g.base)) continue;
+    out.push({ list: g.base, item: read.path, param: g.itemParam });
   }
   return out;
 }

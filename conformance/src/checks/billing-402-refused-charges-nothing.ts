@@ -9,6 +9,7 @@ const check: ActiveCheck = {
   rule: "A run the balance cannot fund gets 402 insufficient_credits_dataset_run with detail {message, required = count × price, available = balance, top_up_url}, transient false; no run is created and nothing is charged",
   section: "Errors (402 body); Endpoints › Datasets (POST runs 402); Limits › Charges",
   severity: "critical",
+  decisions: ["D-MONEY-STRING"],
   profiles: ["standard", "full"],
   mock: false,
   keys: ["poor"],

@@ -9,6 +9,7 @@ const check: ActiveCheck = {
   rule: "After a completed run, usage history gains a `mention` row whose quantity equals the settled charge (mentions_count × price); quantities are never negative; an uncharged run adds no charge",
   section: "Resources › Usage history row; Endpoints › Account and prices",
   severity: "major",
+  decisions: ["D-USAGE-SIGN"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/me/usage_history", "GET /v1/me", "GET /v1/prices"],

@@ -8,6 +8,7 @@ const check: ActiveCheck = {
   rule: "GET /v1/credit_prices is not served: 404 not_found like any unknown route",
   section: "Endpoints › Account and prices; Versioning (4); decision D-CREDIT-PRICES",
   severity: "minor",
+  decisions: ["D-CREDIT-PRICES"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   invalidRequests: true, // a route outside the contract: a validating proxy answers it itself

@@ -9,6 +9,7 @@ const check: ActiveCheck = {
   rule: "A dataset run whose date_range.from is not before date_range.to gets 422 with the validation body pointing at [body, date_range]; nothing starts",
   section: "Endpoints › Datasets (run body: from must precede to); decision D-DATE-RANGE-ORDER",
   severity: "major",
+  decisions: ["D-DATE-RANGE-ORDER"],
   profiles: ["standard", "full"],
   mock: false,
   invalidRequests: false, // the generated schema cannot express the cross-field rule: Prism forwards it

@@ -7,6 +7,7 @@ const check: ResponseCheck = {
   rule: "Every response status is one the operation documents in the contract",
   section: "Endpoints (per-operation responses); Errors",
   severity: "critical",
+  decisions: ["D-CREATE-201", "D-ASYNC-202", "D-409", "D-400", "D-EMPTY-204", "D-CREDIT-PRICES"],
   profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {

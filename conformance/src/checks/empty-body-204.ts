@@ -7,6 +7,7 @@ const check: ResponseCheck = {
   rule: "A 204 has an empty body, and operations documented as 204 answer 204 (not 200 with a body)",
   section: "Resources › Conventions › 204; decision D-EMPTY-204",
   severity: "major",
+  decisions: ["D-EMPTY-204"],
   profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {

@@ -8,6 +8,7 @@ const check: ResponseCheck = {
   rule: "Error bodies are {status, error_code, detail, transient} with a contract error_code; a request-shape 422 is {detail: [{loc, msg, type}]} without envelope",
   section: "Errors; Resources › Conventions › 422 validation body; decision D-422",
   severity: "critical",
+  decisions: ["D-422", "D-DOMAIN-422", "D-UNPROCESSABLE", "D-RUN-422"],
   profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {

@@ -17,6 +17,7 @@ const check: ActiveCheck = {
   rule: "A by-id operation on another account's resource (datasets, dataset runs and every other collection) gets 404 with the same body as a missing id (existence hidden, never 403) and changes nothing",
   section: "What the service does › Cross-cutting facts; Endpoints (404 for unknown or foreign id)",
   severity: "critical",
+  decisions: ["D-RUN-404"],
   profiles: ["standard", "full"],
   mock: false,
   keys: ["foreign"],
@@ -31,7 +32,7 @@ const check: ActiveCheck = {
     }
     for (const op of ctx.contract.operations.filter((o) => BY_ID.test(o.path))) {
       if (op.path.includes("{run_id}") && !runId) {
-        ctx.warn(`foreign-id-404-indistinguishable: ${op.operationId} not exercised (no run on the fixture dataset)`);
+        ctx.notExercised(`${op.operationId}: no run on the fixture dataset`);
         continue;
       }
       let body: unknown;
@@ -43,7 +44,7 @@ const check: ActiveCheck = {
           release = ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", `${op.operationId} with a foreign key (refused if conformant)`);
         } catch (e) {
           if (!(e instanceof SkipError)) throw e;
-          ctx.warn(`foreign-id-404-indistinguishable: ${op.operationId} not exercised: ${e.message}`);
+          ctx.notExercised(`${op.operationId}: ${e.message}`);
           continue;
         }
         body = { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: RUN_COUNT };
@@ -60,7 +61,7 @@ const check: ActiveCheck = {
     for (const c of collections(ctx, ["/v1/datasets"])) {
       const made = await createIn(ctx, c, "isolation");
       if (!made.id) {
-        ctx.warn(`foreign-id-404-indistinguishable: ${c.list} not exercised: create answered ${made.ex.status}`, made.ex);
+        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""}`);
         continue;
       }
       const missingId = `${made.id.split("_")[0]}_slkmissing0000000000`;

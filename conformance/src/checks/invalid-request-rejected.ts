@@ -18,6 +18,7 @@ const check: ActiveCheck = {
   rule: "An invalid body or query (bound crossed, wrong type, unknown enum value, missing required field) gets 422 with the validation body",
   section: "Endpoints (bounds per operation); Limits; decision D-422",
   severity: "critical",
+  decisions: ["D-422", "D-UNPROCESSABLE", "D-SEARCH-MODE", "D-MENTIONS-OPERATION", "D-FILTER-TOTAL", "D-METRIC-CHANGE-OPERATOR", "D-TIME-FILTER", "D-PREVIEW-QUERY-BOUNDS", "D-PREVIEW-URL-CAP", "D-PREVIEW-DATES", "D-PREVIEW-WINDOW", "D-PDR-BODY", "D-TA-NAME", "D-TA-SCHEDULE", "D-TA-SCHEDULE-TZ", "D-TA-CREATE", "D-CP-VALUE-TYPE", "D-AUD-PATCH", "D-AUD-PROFILE-FILTERS", "D-AUD-FILTER-CAP"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   invalidRequests: true,
@@ -86,12 +87,7 @@ async function sendCase(ctx: CheckContext, op: Operation, path: string, c: NegCa
   const ex = await ctx.req({ method: op.method, path: path + qs, body, meta: { brokenLoc: c.loc, negative: c.label, seed: o.seed, path: o.path } });
   trackAccidentalCreate(ctx, op, path, ex);
   if (ex.status >= 400) release?.();
-  let ok = ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail);
-  if (!ok && ex.status === 422 && isObj(ex.json) && ex.json.error_code === "unprocessable_entity") {
-    // decision D-UNPROCESSABLE: an envelope with unprocessable_entity is accepted with a warning
-    ctx.warn(`invalid-request-rejected: ${op.operationId} answered the 422 envelope (unprocessable_entity) instead of the validation body (lenient, D-UNPROCESSABLE)`, ex);
-    ok = true;
-  }
+  const ok = (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)) || ctx.lenient("D-UNPROCESSABLE", ex);
   if (o.report !== false) ctx.expect(ok, { title: `invalid-request-rejected: ${op.operationId} ${c.label} → ${ex.status}`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } }, replay: o.replay }, ex);
   return { ok, ex };
 }

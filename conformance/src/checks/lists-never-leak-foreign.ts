@@ -1,11 +1,40 @@
-import type { ActiveCheck } from "../types.ts";
-import { createDataset, fixtureDataset, isObj, seen, walk } from "./_util.ts";
+import type { ActiveCheck, CheckContext } from "../types.ts";
+import { RUN_COUNT, mentionPrice, pollRun } from "./_billing.ts";
+import { createDataset, data, fixtureDataset, isObj, seen, walk } from "./_util.ts";
+
+/**
+ * A foreign dataset that holds mentions: the foreign account's own data when it
+ * has some (no cost), else one the kit fills with a minimum run. An empty
+ * foreign dataset would let a server that leaks every mention pass.
+ */
+async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; mentions: any[] }> {
+  const hasSearch = !!ctx.contract.op("POST /v1/mentions");
+  const theirs = await walk(ctx, "/v1/datasets", { limit: 20, maxPages: 1, key: "foreign" });
+  if (hasSearch) {
+    for (const d of theirs.items.slice(0, 5)) {
+      const ex = await ctx.req({ method: "POST", path: "/v1/mentions", key: "foreign", body: { dataset_ids: [d.id], limit: 10 } });
+      const rows = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
+      if (rows.length) return { id: d.id, mentions: rows };
+    }
+  }
+  const made = await createDataset(ctx, "foreign", "foreign");
+  if (!hasSearch || !ctx.contract.op("POST /v1/datasets/{dataset_id}/runs")) return { id: made.id, mentions: [] };
+  const { price } = await mentionPrice(ctx, "foreign");
+  ctx.charge(price.mul(RUN_COUNT).toFixed(), `a ${RUN_COUNT}-mention run on the foreign account (so its dataset is not empty)`);
+  const run = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(made.id)}/runs`, key: "foreign", body: { search_query: { type: "prompt", sources: ["reddit"], search_query: "cold brew concentrate" }, count: RUN_COUNT } });
+  const runId = data(run)?.id;
+  if (typeof runId === "string") await pollRun(ctx, made.id, runId, "foreign");
+  const ex = await ctx.req({ method: "POST", path: "/v1/mentions", key: "foreign", body: { dataset_ids: [made.id], limit: 10 } });
+  return { id: made.id, mentions: isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [] };
+}
+
+const carries = (m: any, datasetId: string) => Array.isArray(m?.datasets) && m.datasets.some((d: any) => d?.id === datasetId || d === datasetId);
 
 /** Account-wide lists and mention searches never show another account's data. */
 const check: ActiveCheck = {
   kind: "active",
   id: "lists-never-leak-foreign",
-  rule: "Lists (datasets) and mention searches never include another account's resources",
+  rule: "Lists (datasets) and mention searches never include another account's resources (checked against a foreign dataset that holds mentions)",
   section: "What the service does › Cross-cutting facts (every resource is scoped to the account)",
   severity: "critical",
   profiles: ["standard", "full"],
@@ -14,20 +43,28 @@ const check: ActiveCheck = {
   requires: ["GET /v1/datasets", "POST /v1/datasets"],
   async run(ctx) {
     const mine = await fixtureDataset(ctx);
-    const theirs = await createDataset(ctx, "foreign", "foreign");
+    const theirs = await foreignWithMentions(ctx);
     const a = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 20 });
     const leakA = a.items.find((d) => d?.id === theirs.id);
     ctx.expect(!leakA, { title: "lists-never-leak-foreign: another account's dataset appears in this account's list", received: leakA, expected: "absent" }, a.pages.at(-1));
     const b = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 20, key: "foreign" });
     const leakB = b.items.find((d) => d?.id === mine.id);
     ctx.expect(!leakB, { title: "lists-never-leak-foreign: this account's dataset appears in another account's list", received: leakB, expected: "absent" }, b.pages.at(-1));
-    if (ctx.contract.op("POST /v1/mentions")) {
-      const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [theirs.id], limit: 5 } });
-      ctx.expect(ex.status === 404, { title: "lists-never-leak-foreign: a mention search scoped to a foreign dataset did not answer 404", received: seen(ex), expected: { status: 404, error_code: "dataset_not_found" } }, ex);
-      const all = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
-      const rows: any[] = isObj(all.json) && Array.isArray(all.json.data) ? all.json.data : [];
-      const leak = rows.find((m) => Array.isArray(m?.datasets) && m.datasets.some((d: any) => d?.id === theirs.id));
-      ctx.expect(!leak, { title: "lists-never-leak-foreign: a mention search returned a post of a foreign dataset", received: leak, expected: "absent" }, all);
+    if (!ctx.contract.op("POST /v1/mentions")) return;
+    const scoped = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [theirs.id], limit: 5 } });
+    ctx.expect(scoped.status === 404, { title: "lists-never-leak-foreign: a mention search scoped to a foreign dataset did not answer 404", received: seen(scoped), expected: { status: 404, error_code: "dataset_not_found" } }, scoped);
+    if (!theirs.mentions.length) {
+      ctx.notExercised("the foreign account has no mentions to leak (mention searches not checked)");
+      return;
+    }
+    // the foreign posts asked for by reference, and the newest pages of an unscoped search
+    const refs = theirs.mentions.slice(0, 5).map((m) => ({ id: m.id, source: m.source }));
+    const byRef = await ctx.req({ method: "POST", path: "/v1/mentions", body: { post_refs: refs, limit: 100 } });
+    const unscoped = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
+    for (const ex of [byRef, unscoped]) {
+      const rows: any[] = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
+      const leak = rows.find((m) => carries(m, theirs.id));
+      ctx.expect(ex.status === 200 && !leak, { title: `lists-never-leak-foreign: a mention search${ex === byRef ? " by post_refs" : ""} returned a post of a foreign dataset`, received: leak ?? seen(ex), expected: "200 without any post of another account's dataset" }, ex);
     }
   },
 };

@@ -11,6 +11,7 @@ const check: ActiveCheck = {
   rule: "A request body that is not valid JSON gets 422 with the validation body (loc starts with body), never 2xx or 5xx",
   section: "Endpoints (422 on every body); decision D-422",
   severity: "major",
+  decisions: ["D-422", "D-UNPROCESSABLE"],
   profiles: ["standard", "full"],
   mock: false,
   invalidRequests: true,
@@ -23,8 +24,7 @@ const check: ActiveCheck = {
       const raw = MALFORMED[i++ % MALFORMED.length];
       const ex = await ctx.req({ method: op.method, path, rawBody: raw, meta: { brokenLoc: ["body"], negative: `malformed JSON ${JSON.stringify(raw)}` } });
       trackAccidentalCreate(ctx, op, path, ex);
-      const lenient = ex.status === 422 && isObj(ex.json) && ex.json.error_code === "unprocessable_entity";
-      if (lenient) ctx.warn("malformed-json-rejected: 422 envelope (unprocessable_entity) instead of the validation body (lenient, D-UNPROCESSABLE)", ex);
+      const lenient = ctx.lenient("D-UNPROCESSABLE", ex);
       ctx.expect(lenient || (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)), { title: `malformed-json-rejected: ${op.operationId} answered ${ex.status} to malformed JSON`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: ["body", "…"], msg: "…", type: "json_invalid" }] } } }, ex);
     }
   },

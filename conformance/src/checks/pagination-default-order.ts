@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS } from "./_util.ts";
-import { otherLists, paginationFixture, smallPageWalk, ts, when } from "./_pagination.ts";
+import { DATASETS, seen } from "./_util.ts";
+import { itemsHaveCreatedAt, orderBreak, otherLists, paginationFixture, smallPageWalk } from "./_pagination.ts";
 
 /** Lists are sorted by created_at; the default order is desc, and asc reverses it. */
 const check: ActiveCheck = {
@@ -9,14 +9,15 @@ const check: ActiveCheck = {
   rule: "Dataset lists are sorted by created_at, newest first by default (order=desc); order=asc is oldest first",
   section: "Endpoints › Datasets (GET list sorted by created_at); Resources › Conventions › Pagination (default desc)",
   severity: "major",
+  decisions: ["D-TA-LIST", "D-TA-MESSAGES-ORDER"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { ids, walk } = await smallPageWalk(ctx);
-    const times = walk.items.map(ts);
-    const bad = times.findIndex((t, i) => i > 0 && t > times[i - 1]);
-    ctx.expect(bad < 0, { title: "pagination-default-order: order=desc walk is not newest first", received: walk.items.slice(Math.max(0, bad - 1), bad + 1).map((x) => ({ id: x.id, created_at: x.created_at })), expected: "created_at non-increasing" }, walk.pages[Math.floor(bad / 2)]);
+    if (walk.error) ctx.fail({ title: `pagination-default-order: a page of the walk answered ${walk.error.status}`, received: seen(walk.error), expected: "200 with a page" }, walk.error);
+    const brk = orderBreak(walk.items, "desc");
+    ctx.expect(!brk, { title: `pagination-default-order: order=desc walk is not newest first: ${brk?.why}`, received: walk.items.slice(Math.max(0, (brk?.index ?? 0) - 1), (brk?.index ?? 0) + 1).map((x) => ({ id: x?.id, created_at: x?.created_at })), expected: "created_at non-increasing, present on every item" }, walk.pages[Math.floor((brk?.index ?? 0) / 2)]);
     if (ids.length) {
       const pos = ids.map((id) => walk.items.findIndex((x) => x?.id === id));
       const inOrder = pos.every((p, i) => i === 0 || p < pos[i - 1]);
@@ -27,18 +28,26 @@ const check: ActiveCheck = {
     const desc = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5&order=desc` });
     const a = ((dflt.json as any)?.data ?? []).map((x: any) => x.id);
     const b = ((desc.json as any)?.data ?? []).map((x: any) => x.id);
-    ctx.expect(JSON.stringify(a) === JSON.stringify(b), { title: "pagination-default-order: without order the list is not in desc order", received: a, expected: b }, dflt);
+    ctx.expect(dflt.status === 200 && desc.status === 200 && JSON.stringify(a) === JSON.stringify(b), { title: "pagination-default-order: without order the list is not in desc order", received: { status: dflt.status, ids: a }, expected: { status: 200, ids: b } }, dflt);
     const asc = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5&order=asc` });
-    const at = ((asc.json as any)?.data ?? []).map(ts);
+    const ascItems: any[] = (asc.json as any)?.data ?? [];
+    const ascBreak = orderBreak(ascItems, "asc");
+    ctx.expect(asc.status === 200 && !ascBreak, { title: `pagination-default-order: order=asc is not oldest first${ascBreak ? `: ${ascBreak.why}` : ""}`, received: asc.status === 200 ? ascItems.map((x: any) => x?.created_at) : seen(asc), expected: "200, created_at non-decreasing" }, asc);
+    // every other list without an order parameter or with order: newest first by default (D-TA-LIST, D-TA-MESSAGES-ORDER, D-USAGE-ORDER)
     for (const other of otherLists(ctx).filter((o) => o.params.some((p) => p.name === "order"))) {
+      if (!itemsHaveCreatedAt(ctx.contract, other)) {
+        ctx.notExercised(`${other.operationId}: its items document no created_at`);
+        continue;
+      }
       const ex = await ctx.req({ method: "GET", path: `${other.path}?limit=100` });
-      if (ex.status !== 200) continue; // documented-status-only reports it
+      if (ex.status !== 200) {
+        ctx.fail({ title: `pagination-default-order: ${other.operationId} answered ${ex.status}`, received: seen(ex), expected: "200 with a page" }, ex);
+        continue;
+      }
       const items: any[] = (ex.json as any)?.data ?? [];
-      const t = items.map(when);
-      const i = t.findIndex((v, k) => k > 0 && v > t[k - 1]);
-      ctx.expect(i < 0, { title: `pagination-default-order: ${other.operationId} without order is not newest first`, received: items.slice(Math.max(0, i - 1), i + 1).map((x) => x?.created_at), expected: "created_at non-increasing (default order desc)" }, ex);
+      const o = orderBreak(items, "desc");
+      ctx.expect(!o, { title: `pagination-default-order: ${other.operationId} without order is not newest first${o ? `: ${o.why}` : ""}`, received: items.slice(Math.max(0, (o?.index ?? 0) - 1), (o?.index ?? 0) + 1).map((x) => x?.created_at), expected: "created_at non-increasing (default order desc)" }, ex);
     }
-    ctx.expect(asc.status === 200 && at.every((t: number, i: number) => i === 0 || t >= at[i - 1]), { title: "pagination-default-order: order=asc is not oldest first", received: ((asc.json as any)?.data ?? []).map((x: any) => x.created_at), expected: "created_at non-decreasing" }, asc);
   },
 };
 export default check;

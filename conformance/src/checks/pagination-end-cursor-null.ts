@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, walk } from "./_util.ts";
+import { DATASETS, seen, walk } from "./_util.ts";
 import { otherLists, paginationFixture } from "./_pagination.ts";
 
 /** has_next true ⇔ a string cursor; the last page has has_next false and cursor null. */
@@ -9,6 +9,7 @@ const check: ActiveCheck = {
   rule: "Every page with has_next true carries a cursor; the last page has has_next false and cursor null",
   section: "Resources › Conventions › Pagination (stop when has_next is false, then cursor is null)",
   severity: "major",
+  decisions: ["D-LIST-ENVELOPE"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/datasets"],
@@ -17,7 +18,10 @@ const check: ActiveCheck = {
     const w = await walk(ctx, DATASETS, { limit: 100, order: "asc", maxPages: 20 });
     for (const p of w.pages) {
       const b = p.json as any;
-      if (p.status !== 200) continue;
+      if (p.status !== 200) {
+        ctx.fail({ title: `pagination-end-cursor-null: a page answered ${p.status}`, received: seen(p), expected: "200 with a page" }, p);
+        continue;
+      }
       if (b?.has_next === true) ctx.expect(typeof b.cursor === "string" && b.cursor.length > 0, { title: "pagination-end-cursor-null: has_next true without a cursor", received: { has_next: b.has_next, cursor: b.cursor }, expected: { has_next: true, cursor: "<string>" } }, p);
       else ctx.expect(b?.has_next === false && b?.cursor === null, { title: "pagination-end-cursor-null: last page cursor is not null", received: { has_next: b?.has_next, cursor: b?.cursor }, expected: { has_next: false, cursor: null } }, p);
     }
@@ -26,7 +30,11 @@ const check: ActiveCheck = {
       const o = await walk(ctx, op.path, { limit: 100, maxPages: 5 });
       const last = o.pages.at(-1);
       const b = last?.json as any;
-      if (!last || last.status !== 200) continue; // documented-status-only reports it
+      if (!last) continue;
+      if (last.status !== 200) {
+        ctx.fail({ title: `pagination-end-cursor-null: ${op.operationId} answered ${last.status}`, received: seen(last), expected: "200 with a page" }, last);
+        continue;
+      }
       if (o.complete) ctx.expect(b?.has_next === false && b?.cursor === null, { title: `pagination-end-cursor-null: ${op.operationId} last page cursor is not null`, received: { has_next: b?.has_next, cursor: b?.cursor }, expected: { has_next: false, cursor: null } }, last);
       else if (b?.has_next === true) ctx.expect(typeof b.cursor === "string" && b.cursor.length > 0, { title: `pagination-end-cursor-null: ${op.operationId} has_next true without a cursor`, received: { has_next: b.has_next, cursor: b.cursor }, expected: { has_next: true, cursor: "<string>" } }, last);
     }

@@ -9,6 +9,7 @@ const check: ActiveCheck = {
   rule: "Following cursors page by page returns every item exactly once (no overlap, no gap)",
   section: "Resources › Conventions › Pagination",
   severity: "critical",
+  decisions: ["D-LIST-ENVELOPE", "D-TA-LIST"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/datasets"],

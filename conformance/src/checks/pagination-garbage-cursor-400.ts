@@ -1,15 +1,16 @@
 import type { ActiveCheck } from "../types.ts";
 import { DATASETS, isObj, seen } from "./_util.ts";
 
-/** An unusable cursor is 400 invalid_cursor (decision D-INVALID-CURSOR). */
+/** An unusable cursor is 400 invalid_cursor (decision D-CURSOR). */
 const GARBAGE = ["Z2FyYmFnZQ", "not-a-cursor", "eyJpZCI6ICJub3BlIn0", "AAAA"];
 
 const check: ActiveCheck = {
   kind: "active",
   id: "pagination-garbage-cursor-400",
   rule: "A garbage cursor gets 400 with error_code invalid_cursor (error envelope)",
-  section: "Errors (invalid_cursor); decision D-INVALID-CURSOR",
+  section: "Errors (invalid_cursor); decision D-CURSOR",
   severity: "major",
+  decisions: ["D-CURSOR"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/datasets"],

@@ -9,9 +9,9 @@ const check: ActiveCheck = {
   rule: "A burst above RateLimit-Limit gets 429 too_many_requests (transient true, retry_after_seconds) with Retry-After = ceil(retry_after_seconds)",
   section: "Limits › Request rate (1, 3); Errors (429 body)",
   severity: "critical",
+  decisions: ["D-RATE-WINDOW"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
-  requires: ["GET /v1/datasets"],
   async run(ctx) {
     const b = await burst(ctx);
     const ex = b.first429;
@@ -22,8 +22,11 @@ const check: ActiveCheck = {
     if (typeof body?.retry_after_seconds === "number") {
       ctx.expect(header !== undefined && Number(header) === Math.ceil(body.retry_after_seconds), { title: "rate-limit-burst-429: Retry-After is not ceil(retry_after_seconds)", received: { "Retry-After": header ?? "(absent)", retry_after_seconds: body.retry_after_seconds }, expected: { "Retry-After": String(Math.ceil(body.retry_after_seconds)) } }, ex);
     }
-    const ok = b.burst.filter((e) => e.status === 200).length;
-    ctx.expect(ok <= b.limit * 2, { title: "rate-limit-burst-429: more requests succeeded than the advertised limit allows", received: ok, expected: `<= ${b.limit} per second window` }, b.burst.at(-1));
+    // D-RATE-WINDOW: lenient on the window algorithm (one burst may straddle a window boundary), strict on the advertised rate:
+    // every burst over the limit is retried once in fresh windows, and the limit must hold in one of them
+    const within = b.successes.some((n) => n <= b.limit);
+    if (within && b.successes.length > 1) ctx.lenient("D-RATE-WINDOW", b.burst[0]);
+    ctx.expect(within, { title: "rate-limit-burst-429: more requests succeeded in one burst than RateLimit-Limit allows", received: `${b.successes.join(" then ")} of ${b.burst.length / b.successes.length} simultaneous requests succeeded`, expected: `at most ${b.limit} (RateLimit-Limit) per one-second window` }, b.burst.at(-1));
   },
 };
 export default check;

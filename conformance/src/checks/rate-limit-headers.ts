@@ -9,6 +9,7 @@ const check: ResponseCheck = {
   rule: "Every authenticated response carries integer RateLimit-Limit, RateLimit-Remaining (<= Limit) and RateLimit-Reset; a 429 carries Retry-After",
   section: "Limits › Request rate (2)",
   severity: "major",
+  decisions: ["D-AUTH-ORDER", "D-RATE-WINDOW"],
   profiles: ["readonly", "standard", "full"],
   mock: false, // Prism echoes example headers only on some responses
   inspect(ex, ctx) {

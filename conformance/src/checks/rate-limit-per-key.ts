@@ -11,7 +11,6 @@ const check: ActiveCheck = {
   severity: "major",
   profiles: ["readonly", "standard", "full"],
   mock: false,
-  requires: ["GET /v1/datasets"],
   async run(ctx) {
     if (!["foreign", "second", "poor"].some((r) => ctx.hasKey(r as never))) ctx.skip("needs a second key (--foreign-key, --second-seat-key or --poor-key)");
     const b = await burst(ctx);

@@ -11,7 +11,6 @@ const check: ActiveCheck = {
   severity: "major",
   profiles: ["readonly", "standard", "full"],
   mock: false,
-  requires: ["GET /v1/datasets"],
   async run(ctx) {
     const b = await burst(ctx);
     if (!b.first429) ctx.skip("the burst produced no 429 (rate-limit-burst-429 reports it)");

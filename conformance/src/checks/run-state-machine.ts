@@ -1,17 +1,15 @@
-import fc from "fast-check";
 import type { ActiveCheck } from "../types.ts";
-import { sleep } from "../http.ts";
-import { ListRunsCommand } from "../model/list-runs.ts";
-import { ModelViolation, RunModel, isTerminal, observe, type RealSystem } from "../model/model.ts";
-import { PollRunCommand } from "../model/poll-run.ts";
-import { StartRunCommand } from "../model/start-run.ts";
-import { WaitCommand } from "../model/wait.ts";
+import { groupOf } from "../groups/index.ts";
+import type { RunKindModel } from "../model/model.ts";
+import { runStateMachine } from "../model/settle.ts";
 import { RUN_COUNT, mentionPrice } from "./_billing.ts";
-import { fixtureDataset } from "./_util.ts";
+import { data, fillPath, fixtureDataset } from "./_util.ts";
 
 /**
- * Model-based (fc.asyncModelRun): random sequences of start / poll / list /
- * wait commands; after the sequence every run is polled to its end.
+ * Model-based (fc.asyncModelRun) over dataset runs: random sequences of start /
+ * poll / list / wait commands; after the sequence every run is polled to its
+ * end. The machine itself (src/model/) serves every run kind; the states and
+ * step names come from the datasets group descriptor.
  */
 const check: ActiveCheck = {
   kind: "active",
@@ -19,10 +17,14 @@ const check: ActiveCheck = {
   rule: "Dataset runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; counts never shrink and stay consistent",
   section: "States and transitions › Dataset run; Resources › Dataset run",
   severity: "critical",
+  decisions: ["D-RUN-TRANSITIONS", "D-TIMESTAMPS"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}", "GET /v1/datasets/{dataset_id}/runs"],
   async run(ctx) {
+    const group = groupOf(ctx.contract, "datasets");
+    const run = group?.run;
+    if (!run?.readOp || !run.createOp) return ctx.skip("the contract has no dataset run create and read");
     const full = ctx.settings.profile === "full";
     const numRuns = full ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
     const maxStarts = 2;
@@ -30,56 +32,36 @@ const check: ActiveCheck = {
     if (price) ctx.charge(price.mul(RUN_COUNT * maxStarts * numRuns).toFixed(), `run-state-machine: up to ${maxStarts * numRuns} runs of ${RUN_COUNT}`);
     else ctx.mutates("dataset runs");
     const ds = await fixtureDataset(ctx);
-    const runPath = (id: string) => `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(id)}`;
-    const commands = fc.commands(
-      [
-        fc.constantFrom<"keyword" | "unretrievable">("keyword", "unretrievable").map((k) => new StartRunCommand(k)),
-        fc.nat(7).map((i) => new PollRunCommand(i)),
-        fc.constant(new ListRunsCommand()),
-        fc.integer({ min: 100, max: 700 }).map((ms) => new WaitCommand(ms)),
-      ],
-      { maxCommands: full ? 14 : 8 },
-    );
-    let violation: ModelViolation | undefined;
-    const seed = ctx.fcSeed();
-    const out = await fc.check(
-      fc.asyncProperty(commands, async (cmds) => {
-        const model = new RunModel(maxStarts);
-        const real: RealSystem = { ctx, datasetId: ds.id, runPath };
-        try {
-          // make sure each sequence exercises at least one run
-          await new StartRunCommand("keyword").run(model, real);
-          await fc.asyncModelRun(() => ({ model, real }), cmds);
-          // settle: every run reaches a terminal state, every observation checked
-          const deadline = Date.now() + ctx.settings.runTimeoutMs;
-          for (const id of model.ids()) {
-            while (!isTerminal(model.runs.get(id)!.type)) {
-              if (Date.now() > deadline) throw new ModelViolation(`run-state-machine: run ${id} did not finish within ${ctx.settings.runTimeoutMs / 1000}s`, model.runs.get(id)!.type, "completed | failed", real.last);
-              await sleep(300);
-              const ex = await ctx.req({ method: "GET", path: runPath(id) });
-              real.last = ex;
-              observe(model, id, (ex.json as any)?.data, ex);
-            }
-          }
-          // terminal stays terminal
-          for (const id of model.ids()) {
-            const ex = await ctx.req({ method: "GET", path: runPath(id) });
-            observe(model, id, (ex.json as any)?.data, ex);
-          }
-          return true;
-        } catch (e) {
-          if (e instanceof ModelViolation) violation = e;
-          throw e;
-        }
+    const kind: RunKindModel = {
+      check: "run-state-machine",
+      states: run.states,
+      statusAt: run.statusAt,
+      counts: ["mentions_count", "new_mentions_count", "images_count", "videos_count"],
+      within: [["new_mentions_count", "mentions_count"], ["images_count", "mentions_count"], ["videos_count", "mentions_count"]],
+      requested: (r) => (r?.params?.count !== undefined ? Number(r.params.count) : r?.count !== undefined ? Number(r.count) : undefined),
+      boundedCounter: "mentions_count",
+      zeroWhilePending: true,
+    };
+    await runStateMachine(ctx, {
+      kind,
+      variants: ["keyword", "unretrievable"],
+      maxStarts,
+      real: () => ({
+        ctx,
+        listPath: fillPath(run.listOp?.path ?? "", { dataset_id: ds.id }),
+        runPath: (id) => fillPath(run.readOp!.path, { dataset_id: ds.id, run_id: id })!,
+        created: (ex) => ({ id: data(ex)?.id, run: data(ex) }),
+        start: (variant, n) =>
+          ctx.req({
+            method: "POST",
+            path: fillPath(run.createOp!.path, { dataset_id: ds.id })!,
+            body:
+              variant === "keyword"
+                ? { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk foam" }, count: RUN_COUNT }
+                : { search_query: { type: "url", source_urls: [{ source: "reddit", url: `https://www.reddit.com/r/slk/comments/removed_${n}/gone/` }] }, count: RUN_COUNT },
+          }),
       }),
-      { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
-    );
-    if (out.failed) {
-      const v = violation;
-      const trace = out.counterexample?.[0]?.toString();
-      if (!v) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
-      ctx.fail({ title: v.title, received: v.received, expected: v.expected, message: `commands: StartRun(keyword), ${trace}`, seed, path: out.counterexamplePath ?? undefined }, v.ex);
-    }
+    });
   },
 };
 export default check;

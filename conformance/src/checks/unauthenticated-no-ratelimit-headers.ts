@@ -7,6 +7,7 @@ const check: ResponseCheck = {
   rule: "A 401 (missing or invalid key) carries no RateLimit-* headers: authentication runs before the rate limit",
   section: "Limits › Request rate (2: every authenticated response); decision D-AUTH-ORDER",
   severity: "minor",
+  decisions: ["D-AUTH-ORDER"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   inspect(ex, ctx) {

@@ -17,6 +17,7 @@ const check: ActiveCheck = {
   rule: "Generated valid dataset run bodies (prompt and url searches, every optional field) get 202 pending, and the run's params echo every field sent",
   section: "Endpoints › Datasets (run body); Resources › Dataset run (params echo); decision D-RUN-PARAMS-ECHO",
   severity: "major",
+  decisions: ["D-RUN-PARAMS-ECHO", "D-RUN-ACTIONS-DEFAULT", "D-RUN-COUNT"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}"],

@@ -15,6 +15,7 @@ const check: ResponseCheck = {
   rule: "A 422 caused by one broken field has an issue whose loc is [body|query|path, …field path]",
   section: "Resources › Conventions › 422 validation body",
   severity: "major",
+  decisions: ["D-422", "D-UNPROCESSABLE"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   invalidRequests: true,
@@ -22,7 +23,7 @@ const check: ResponseCheck = {
     const broken = ex.meta.brokenLoc;
     if (!broken || ex.status !== 422) return;
     const b = ex.json;
-    if (isObj(b) && b.error_code === "unprocessable_entity") return ctx.warn("validation-loc-accurate: a 422 envelope carries no loc (lenient, D-UNPROCESSABLE)", ex);
+    if (ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
     const locs: string[][] = isObj(b) && Array.isArray(b.detail) ? b.detail.filter((d: any) => isObj(d) && Array.isArray(d.loc)).map((d: any) => d.loc.map(String)) : [];
     if (locs.some((l) => pointsAt(l, broken))) return ctx.pass(ex);
     ctx.fail(ex, { title: `validation-loc-accurate: 422 does not point at ${JSON.stringify(broken)}`, received: locs, expected: [broken], message: ex.meta.negative });

@@ -1,39 +1,61 @@
-// Model-based test of the dataset run state machine. The model is simpler
-// than the system: for each run the kit started it remembers only the last
-// observed status type, steps, counts and updated_at, and checks every new
-// observation against the allowed transitions
-//   pending → working → completed | failed   (and pending → failed)
+// Model-based test of a run state machine, for any run kind of the contract
+// (dataset, audience, custom parameter, pattern detection and agent runs).
+// The model is simpler than the system: for each run the kit started it
+// remembers only the last observed state, steps, counts and updated_at, and
+// checks every new observation against the transitions the kind allows
+//   pending → working… → completed | failed   (a poll may skip any middle state)
 // terminal states never change, steps only grow and their timestamps never
 // go back, counts never shrink and stay consistent.
 import type { CheckContext } from "../types.ts";
 import type { Exchange } from "../http.ts";
+import type { RunStates } from "../groups/types.ts";
 
-export type RunState = "pending" | "working" | "completed" | "failed";
-const NEXT: Record<RunState, RunState[]> = {
-  pending: ["pending", "working", "completed", "failed"], // a poll may miss the short working phase
-  working: ["working", "completed", "failed"],
-  completed: ["completed"],
-  failed: ["failed"],
-};
-export const isTerminal = (s: RunState) => s === "completed" || s === "failed";
+/** What the model needs to know about one run kind (from its group descriptor). */
+export interface RunKindModel {
+  /** the check id violations are reported under */
+  check: string;
+  states: RunStates;
+  /** the status sits at `status.type` or directly at `status` */
+  statusAt: "status.type" | "status";
+  /** counters that never shrink; `within` lists counters bounded by another (images ≤ mentions) */
+  counts: string[];
+  within?: Array<[string, string]>;
+  /** the requested size, if the run echoes it (mentions_count ≤ params.count) */
+  requested?: (run: any) => number | undefined;
+  /** counter that must not exceed `requested` */
+  boundedCounter?: string;
+  /** whether counters must be 0 while pending */
+  zeroWhilePending?: boolean;
+}
 
 export interface Seen {
-  type: RunState;
+  type: string;
   steps: Array<{ name: string; completed_at: number }>;
-  counts: { mentions_count: number; new_mentions_count: number; images_count: number; videos_count: number };
-  updated_at?: string;
-  created_at?: string;
+  counts: Record<string, number>;
+  updated_at?: string | number;
 }
 
 export class RunModel {
   readonly runs = new Map<string, Seen>();
   started = 0;
-  constructor(readonly maxStarts: number) {}
+  readonly next: Record<string, string[]>;
+  constructor(
+    readonly kind: RunKindModel,
+    readonly maxStarts: number,
+  ) {
+    const { pending, working, completed, failed } = kind.states;
+    const ends = [completed, failed];
+    this.next = { [pending]: [pending, ...working, ...ends], [completed]: [completed], [failed]: [failed] };
+    working.forEach((w, i) => (this.next[w] = [...working.slice(i), ...ends]));
+  }
   ids(): string[] {
     return [...this.runs.keys()];
   }
+  isTerminal(type: string): boolean {
+    return type === this.kind.states.completed || type === this.kind.states.failed;
+  }
   anyActive(): boolean {
-    return [...this.runs.values()].some((r) => !isTerminal(r.type));
+    return [...this.runs.values()].some((r) => !this.isTerminal(r.type));
   }
 }
 
@@ -48,38 +70,47 @@ export class ModelViolation extends Error {
   }
 }
 
+/** The real system behind the commands: how to start a run of this kind and where to read it. */
 export interface RealSystem {
   ctx: CheckContext;
-  datasetId: string;
+  /** start one run (variant names what kind of input, e.g. "keyword" or "unretrievable"); answers the create exchange */
+  start(variant: string, n: number): Promise<Exchange>;
+  /** the run's id and body in a create answer (202 body, or `{run_id}`) */
+  created(ex: Exchange): { id?: string; run?: any };
   runPath(id: string): string;
+  /** list path of the runs, if the kind has a list */
+  listPath?: string;
   last?: Exchange;
 }
 
-const COUNT_KEYS = ["mentions_count", "new_mentions_count", "images_count", "videos_count"] as const;
+const time = (v: unknown) => (typeof v === "number" ? v * 1000 : Date.parse(String(v)));
 
 /** Compare one observation of a run with the model and advance the model. */
 export function observe(model: RunModel, id: string, run: any, ex: Exchange): void {
-  const type = run?.status?.type as RunState;
-  if (!(type in NEXT)) throw new ModelViolation("run-state-machine: unknown status type", run?.status, "pending | working | completed | failed", ex);
-  const steps: Seen["steps"] = Array.isArray(run?.status?.steps) ? run.status.steps.map((s: any) => ({ name: s?.name, completed_at: Number(s?.completed_at) })) : [];
-  const counts = Object.fromEntries(COUNT_KEYS.map((k) => [k, Number(run?.[k] ?? 0)])) as Seen["counts"];
+  const k = model.kind;
+  const t = (s: string) => `${k.check}: ${s}`;
+  const type = (k.statusAt === "status" ? run?.status : run?.status?.type) as string;
+  if (!(type in model.next)) throw new ModelViolation(t("unknown status"), run?.status, Object.keys(model.next).join(" | "), ex);
+  const rawSteps = k.statusAt === "status.type" ? run?.status?.steps : undefined;
+  const steps: Seen["steps"] = Array.isArray(rawSteps) ? rawSteps.map((s: any) => ({ name: s?.name, completed_at: Number(s?.completed_at) })) : [];
+  const counts = Object.fromEntries(k.counts.map((c) => [c, Number(run?.[c] ?? 0)]));
   const prev = model.runs.get(id);
-  if (prev && !NEXT[prev.type].includes(type)) throw new ModelViolation(`run-state-machine: illegal transition ${prev.type} → ${type}`, { from: prev.type, to: type }, { from: prev.type, to: NEXT[prev.type] }, ex);
-  if (type === "failed" && !(typeof run?.status?.error_message === "string" && run.status.error_message.length > 0)) throw new ModelViolation("run-state-machine: failed without error_message", run?.status, { type: "failed", error_message: "<text>" }, ex);
-  for (let i = 1; i < steps.length; i++) if (steps[i].completed_at < steps[i - 1].completed_at) throw new ModelViolation("run-state-machine: step timestamps go back within one status", steps, "completed_at non-decreasing", ex);
-  const created = run?.created_at ? Math.floor(Date.parse(run.created_at) / 1000) : undefined;
-  if (created !== undefined && steps.some((s) => s.completed_at < created - 1)) throw new ModelViolation("run-state-machine: a step completed before the run was created", { created_at: run.created_at, steps }, "completed_at >= created_at", ex);
-  if (type === "pending" && COUNT_KEYS.some((k) => counts[k] !== 0)) throw new ModelViolation("run-state-machine: a pending run already counts mentions", counts, "all counts 0 while pending", ex);
-  if (counts.new_mentions_count > counts.mentions_count || counts.images_count > counts.mentions_count || counts.videos_count > counts.mentions_count) throw new ModelViolation("run-state-machine: inconsistent counts", counts, "new, images and videos counts <= mentions_count", ex);
-  const requested = Number(run?.params?.count);
-  if (Number.isFinite(requested) && counts.mentions_count > requested) throw new ModelViolation("run-state-machine: more mentions than requested", { mentions_count: counts.mentions_count, count: requested }, "mentions_count <= params.count", ex);
+  if (prev && !model.next[prev.type].includes(type)) throw new ModelViolation(t(`illegal transition ${prev.type} → ${type}`), { from: prev.type, to: type }, { from: prev.type, to: model.next[prev.type] }, ex);
+  if (type === k.states.failed && k.statusAt === "status.type" && !(typeof run?.status?.error_message === "string" && run.status.error_message.length > 0)) throw new ModelViolation(t("failed without error_message"), run?.status, { type: k.states.failed, error_message: "<text>" }, ex);
+  for (let i = 1; i < steps.length; i++) if (steps[i].completed_at < steps[i - 1].completed_at) throw new ModelViolation(t("step timestamps go back within one status"), steps, "completed_at non-decreasing", ex);
+  const created = run?.created_at !== undefined ? Math.floor(time(run.created_at) / 1000) : undefined;
+  if (created !== undefined && steps.some((s) => s.completed_at < created - 1)) throw new ModelViolation(t("a step completed before the run was created"), { created_at: run.created_at, steps }, "completed_at >= created_at", ex);
+  if (k.zeroWhilePending && type === k.states.pending && k.counts.some((c) => counts[c] !== 0)) throw new ModelViolation(t("a pending run already counts results"), counts, "all counts 0 while pending", ex);
+  for (const [small, big] of k.within ?? []) if (counts[small] > counts[big]) throw new ModelViolation(t("inconsistent counts"), counts, `${small} <= ${big}`, ex);
+  const requested = k.requested?.(run);
+  if (k.boundedCounter && requested !== undefined && Number.isFinite(requested) && counts[k.boundedCounter] > requested) throw new ModelViolation(t("more results than requested"), { [k.boundedCounter]: counts[k.boundedCounter], requested }, `${k.boundedCounter} <= requested`, ex);
   if (prev) {
     const prefixKept = prev.steps.every((s, i) => steps[i]?.name === s.name && steps[i]?.completed_at === s.completed_at);
-    if (!prefixKept) throw new ModelViolation("run-state-machine: recorded steps changed or went back", { before: prev.steps, now: steps }, "earlier steps kept with the same completed_at", ex);
-    const shrunk = COUNT_KEYS.filter((k) => counts[k] < prev.counts[k]);
-    if (shrunk.length) throw new ModelViolation(`run-state-machine: ${shrunk.join(", ")} decreased`, counts, prev.counts, ex);
-    if (isTerminal(prev.type) && (COUNT_KEYS.some((k) => counts[k] !== prev.counts[k]) || steps.length !== prev.steps.length)) throw new ModelViolation("run-state-machine: a terminal run changed", { counts, steps }, { counts: prev.counts, steps: prev.steps }, ex);
-    if (prev.updated_at && run?.updated_at && Date.parse(run.updated_at) < Date.parse(prev.updated_at)) throw new ModelViolation("run-state-machine: updated_at went back", run.updated_at, `>= ${prev.updated_at}`, ex);
+    if (!prefixKept) throw new ModelViolation(t("recorded steps changed or went back"), { before: prev.steps, now: steps }, "earlier steps kept with the same completed_at", ex);
+    const shrunk = k.counts.filter((c) => counts[c] < prev.counts[c]);
+    if (shrunk.length) throw new ModelViolation(t(`${shrunk.join(", ")} decreased`), counts, prev.counts, ex);
+    if (model.isTerminal(prev.type) && (k.counts.some((c) => counts[c] !== prev.counts[c]) || steps.length !== prev.steps.length)) throw new ModelViolation(t("a terminal run changed"), { counts, steps }, { counts: prev.counts, steps: prev.steps }, ex);
+    if (prev.updated_at !== undefined && run?.updated_at !== undefined && time(run.updated_at) < time(prev.updated_at)) throw new ModelViolation(t("updated_at went back"), run.updated_at, `>= ${prev.updated_at}`, ex);
   }
-  model.runs.set(id, { type, steps, counts, updated_at: run?.updated_at, created_at: run?.created_at });
+  model.runs.set(id, { type, steps, counts, updated_at: run?.updated_at });
 }

@@ -1,26 +1,30 @@
 import type fc from "fast-check";
 import { ModelViolation, observe, type RealSystem, type RunModel } from "./model.ts";
 
-/** Start a 20-mention run (keyword search, or URLs that cannot be retrieved); it must be 202 pending. */
+/** Start a run of the model's kind (one of the real system's input variants); it must be accepted in the kind's pending state. */
 export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
-  constructor(readonly kind: "keyword" | "unretrievable") {}
+  constructor(readonly variant: string) {}
   check(m: Readonly<RunModel>): boolean {
     return m.started < m.maxStarts;
   }
   async run(m: RunModel, r: RealSystem): Promise<void> {
-    const body =
-      this.kind === "keyword"
-        ? { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk foam" }, count: 20 }
-        : { search_query: { type: "url", source_urls: [{ source: "reddit", url: `https://www.reddit.com/r/slk/comments/removed_${m.started}/gone/` }] }, count: 20 };
-    m.started++;
-    const ex = await r.ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(r.datasetId)}/runs`, body });
+    const n = m.started++;
+    const ex = await r.start(this.variant, n);
     r.last = ex;
-    const run = (ex.json as any)?.data;
-    if (ex.status !== 202 || typeof run?.id !== "string") throw new ModelViolation("run-state-machine: starting a run did not answer 202", { status: ex.status, body: ex.json }, { status: 202 }, ex);
-    if (run.status?.type !== "pending") throw new ModelViolation("run-state-machine: a new run is not pending", run.status, { type: "pending" }, ex);
-    observe(m, run.id, { ...run, mentions_count: 0, new_mentions_count: 0, images_count: 0, videos_count: 0, params: { count: run.requested_count ?? run.count } }, ex);
+    const { id, run } = r.created(ex);
+    if (ex.status < 200 || ex.status >= 300 || typeof id !== "string") throw new ModelViolation(`${m.kind.check}: starting a run did not succeed`, { status: ex.status, body: ex.json }, { status: 202 }, ex);
+    if (run) {
+      const type = m.kind.statusAt === "status" ? run.status : run.status?.type;
+      if (type !== m.kind.states.pending) throw new ModelViolation(`${m.kind.check}: a new run is not ${m.kind.states.pending}`, run.status, { type: m.kind.states.pending }, ex);
+      observe(m, id, { ...run, ...Object.fromEntries(m.kind.counts.map((c) => [c, 0])) }, ex);
+    } else {
+      const read = await r.ctx.req({ method: "GET", path: r.runPath(id) });
+      r.last = read;
+      observe(m, id, (read.json as any)?.data, read);
+    }
+    r.ctx.pass(ex);
   }
   toString(): string {
-    return `StartRun(${this.kind})`;
+    return `StartRun(${this.variant})`;
   }
 }

@@ -6,7 +6,9 @@ import junitModule, { type Builder } from "junit-report-builder";
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as Builder;
 import type { RunReport } from "../runner.ts";
 import { allChecks } from "../checks/index.ts";
-import { formatFailure, summary } from "./console.ts";
+import { formatFailure } from "./console.ts";
+import { htmlReport } from "./html.ts";
+import { summaryMarkdown } from "./summary-md.ts";
 
 export function writeReports(dir: string, report: RunReport): string[] {
   mkdirSync(dir, { recursive: true });
@@ -22,12 +24,13 @@ export function writeReports(dir: string, report: RunReport): string[] {
     const text = [c ? `rule: ${c.rule}\nsection: ${c.section}` : "", ...r.failures.map(formatFailure), ...r.warnings.map((w) => `warning: ${w}`), r.skipReason ? `skipped: ${r.skipReason}` : ""].filter(Boolean).join("\n\n");
     if (text) tc.standardOutput(text);
   }
-  const files = [join(dir, "junit.xml"), join(dir, "coverage.json"), join(dir, "coverage.md"), join(dir, "results.json"), join(dir, "summary.md")];
+  const files = [join(dir, "junit.xml"), join(dir, "coverage.json"), join(dir, "coverage.md"), join(dir, "results.json"), join(dir, "summary.md"), join(dir, "report.html")];
   b.writeTo(files[0]);
   const { pairs, exercised } = report.ledger.summary();
   writeFileSync(files[1], JSON.stringify({ runId: report.runId, baseUrl: report.settings.baseUrl, profile: report.settings.profile, pairs, exercised, rows: report.ledger.rows() }, null, 2) + "\n");
   writeFileSync(files[2], report.ledger.markdown());
   writeFileSync(files[3], JSON.stringify({ runId: report.runId, baseUrl: report.settings.baseUrl, profile: report.settings.profile, seed: report.settings.seed, requestCount: report.requestCount, requestsByKey: report.requestsByKey, ms: report.ms, spentUsd: report.spentUsd, cleanup: report.cleanup, results: report.results }, null, 2) + "\n");
-  writeFileSync(files[4], `# Conformance run ${report.runId}\n\n${report.settings.baseUrl}, profile ${report.settings.profile}, seed ${report.settings.seed}\n\n\`\`\`\n${summary(report).replace(/\u001b\[\d+m/g, "")}\n\`\`\`\n`);
+  writeFileSync(files[4], summaryMarkdown(report));
+  writeFileSync(files[5], htmlReport(report));
   return files;
 }

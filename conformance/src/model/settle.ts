@@ -1,0 +1,74 @@
+import fc from "fast-check";
+import { sleep } from "../http.ts";
+import type { CheckContext } from "../types.ts";
+import { ListRunsCommand } from "./list-runs.ts";
+import { ModelViolation, RunModel, observe, type RealSystem, type RunKindModel } from "./model.ts";
+import { PollRunCommand } from "./poll-run.ts";
+import { StartRunCommand } from "./start-run.ts";
+import { WaitCommand } from "./wait.ts";
+
+export interface StateMachineOptions {
+  kind: RunKindModel;
+  real: () => Promise<RealSystem> | RealSystem;
+  /** input variants StartRun picks from (the first starts every sequence) */
+  variants: string[];
+  maxStarts: number;
+}
+
+/**
+ * Random sequences of start / poll / list / wait (`fc.asyncModelRun`), then
+ * every run polled to its end and read once more (terminal stays terminal).
+ * Any run kind: a check supplies its model and real system. Failures are
+ * reported under `kind.check` with the seed, path and command trace.
+ */
+export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions): Promise<void> {
+  const full = ctx.settings.profile === "full";
+  const numRuns = full ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
+  const commands = fc.commands(
+    [
+      fc.constantFrom(...o.variants).map((v) => new StartRunCommand(v)),
+      fc.nat(7).map((i) => new PollRunCommand(i)),
+      fc.constant(new ListRunsCommand()),
+      fc.integer({ min: 100, max: 700 }).map((ms) => new WaitCommand(ms)),
+    ],
+    { maxCommands: full ? 14 : 8 },
+  );
+  let violation: ModelViolation | undefined;
+  const seed = ctx.fcSeed();
+  const out = await fc.check(
+    fc.asyncProperty(commands, async (cmds) => {
+      const model = new RunModel(o.kind, o.maxStarts);
+      const real = await o.real();
+      try {
+        // every sequence exercises at least one run
+        await new StartRunCommand(o.variants[0]).run(model, real);
+        await fc.asyncModelRun(() => ({ model, real }), cmds);
+        const deadline = Date.now() + ctx.settings.runTimeoutMs;
+        for (const id of model.ids()) {
+          while (!model.isTerminal(model.runs.get(id)!.type)) {
+            if (Date.now() > deadline) throw new ModelViolation(`${o.kind.check}: run ${id} did not finish within ${ctx.settings.runTimeoutMs / 1000}s`, model.runs.get(id)!.type, `${o.kind.states.completed} | ${o.kind.states.failed}`, real.last);
+            await sleep(300);
+            const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
+            real.last = ex;
+            observe(model, id, (ex.json as any)?.data, ex);
+          }
+        }
+        for (const id of model.ids()) {
+          const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
+          observe(model, id, (ex.json as any)?.data, ex);
+          ctx.pass(ex);
+        }
+        return true;
+      } catch (e) {
+        if (e instanceof ModelViolation) violation = e;
+        throw e;
+      }
+    }),
+    { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
+  );
+  if (out.failed) {
+    if (!violation) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
+    const trace = out.counterexample?.[0]?.toString();
+    ctx.fail({ title: violation.title, received: violation.received, expected: violation.expected, message: `commands: StartRun(${o.variants[0]}), ${trace}`, seed, path: out.counterexamplePath ?? undefined }, violation.ex);
+  }
+}
