@@ -48,7 +48,7 @@ describe("profile search cursor walk", () => {
 
   it("visits every matching profile once, in (sort key, id) order, for any limit, sort, order and filter", async () => {
     expect(all.length).toBeGreaterThan(40);
-    const filterArb = fc.constantFrom(
+    const filterArb = fc.constantFrom<any[][] | undefined>(
       undefined,
       [[{ type: "source", values: ["reddit"] }]],
       [[{ type: "follower_count", operator: "greater_than", value: 1000 }], [{ type: "is_verified", value: true }]],
