@@ -2528,14 +2528,19 @@ export type CustomParametersCustomParameterRun = {
     status: CustomParametersCustomParameterRunStatus;
     /**
      * Posts the run will visit.
+     * Decision D-CPR-VISIT: the mentions the scope dataset holds when the run is
+     * created; posts collected later wait for the next run.
      */
     mentions_total: number;
     /**
-     * Posts processed so far.
+     * Posts processed so far; each is charged 0.5 unit (D-CPR-ERROR-CHARGE).
      */
     mentions_done: number;
     /**
      * Posts the LLM could not process after retries.
+     * Decision D-CPR-ERROR-CHARGE: these posts are not charged; the run settles
+     * to `mentions_done` and refunds the rest of its reservation. Their stored
+     * value is `{value: null, status: failed}`.
      */
     mentions_error: number;
     /**
@@ -5398,9 +5403,6 @@ export type PatternsPattern = {
     summary: string;
     /**
      * The items, largest `post_count` first.
-     * Decision D-PATTERN-ASSIGNMENT-ONE: every clustered post is in exactly one
-     * item, so the `post_count`s add up to the posts clustered and a mention's
-     * `pattern_assignments[pattern id]` has one entry.
      */
     items: Array<PatternsPatternItem>;
 };
@@ -5409,9 +5411,6 @@ export type PatternsPattern = {
  * An asynchronous clustering of a dataset's posts into a pattern. Reserves
  * one `post_processing` (0.5 units) per post of the dataset's most recent
  * completed run; no partial runs.
- * Decision D-PDR-DATASET-DELETED: deleting the dataset while the run is
- * pending or working fails it with a full refund; completed runs and their
- * patterns stay readable.
  */
 export type PatternsPatternDetectionRun = {
     /**
@@ -5877,16 +5876,10 @@ export type PreviewsPromptPreviewResult = {
     type: 'prompt';
     /**
      * Estimated number of posts a full run over the same search would find.
-     * Decision D-PREVIEW-ESTIMATE: the provider's volume for the query summed
-     * over the distinct sources, the figure a dataset run over the same query
-     * extrapolates to; the time window does not change it.
      */
     estimated_number_of_results: number;
     /**
      * The sampled posts, by `position`.
-     * Decision D-PREVIEW-SAMPLE: up to 10 posts per distinct source,
-     * interleaved by source, drawn as a dataset run over the same query,
-     * country and language would draw them; stored with the preview.
      */
     posts: Array<PreviewsPreviewPost>;
 };
@@ -5972,9 +5965,6 @@ export type PreviewsUrlPreviewResult = {
     type: 'url';
     /**
      * Profiles that returned data.
-     * Decision D-PREVIEW-URL-CHARGE: one entry per distinct requested URL that
-     * returned data, in request order, with that URL as sent; the preview is
-     * charged `profiles.length` `preview_generation` units.
      */
     profiles: Array<PreviewsPreviewProfile>;
     /**
