@@ -511,6 +511,11 @@ export const mentionsSearch = <ThrowOnError extends boolean = false>(options?: O
  * completed run. Answers 202 with status `pending`; poll the run until
  * `completed` (then it carries `pattern_id`) or `failed`. Reserves one
  * `post_processing` per post up front; a failed run refunds it in full.
+ * Decision D-PDR-CHECK-ORDER: 422, then 404 `dataset_not_found`, then 400
+ * `nothing_to_analyze`, then 402 `insufficient_credits_pattern_detection`;
+ * a refused request stores and reserves nothing. Decision D-PDR-CHARGE:
+ * the post count is fixed at acceptance and the charge settles to the posts
+ * clustered.
  */
 export const patternDetectionsCreate = <ThrowOnError extends boolean = false>(options: Options<PatternDetectionsCreateData, ThrowOnError>): RequestResult<PatternDetectionsCreateResponses, PatternDetectionsCreateErrors, ThrowOnError> => (options.client ?? client).post<PatternDetectionsCreateResponses, PatternDetectionsCreateErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -577,6 +582,12 @@ export const pricingRead = <ThrowOnError extends boolean = false>(options?: Opti
  * source, with no partial refund; a URL preview costs one per URL that
  * returns data. If the scrape itself fails the whole reservation is
  * refunded. The balance is checked before any scraping (402).
+ * Decision D-PREVIEW-CHARGE: a prompt preview reserves and charges one
+ * `preview_generation` per distinct source. Decision D-PREVIEW-URL-CHARGE:
+ * a URL preview reserves one per distinct URL and settles to the profiles
+ * returned. Decision D-PREVIEW-SCRAPE-FAILED: a failed scrape answers 500
+ * `internal_server_error` (`transient: true`), stores nothing and charges
+ * nothing.
  */
 export const researchPreviewsCreate = <ThrowOnError extends boolean = false>(options: Options<ResearchPreviewsCreateData, ThrowOnError>): RequestResult<ResearchPreviewsCreateResponses, ResearchPreviewsCreateErrors, ThrowOnError> => (options.client ?? client).post<ResearchPreviewsCreateResponses, ResearchPreviewsCreateErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],

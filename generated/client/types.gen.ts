@@ -5403,6 +5403,9 @@ export type PatternsPattern = {
     summary: string;
     /**
      * The items, largest `post_count` first.
+     * Decision D-PATTERN-ASSIGNMENT-ONE: every clustered post is in exactly one
+     * item, so the `post_count`s add up to the posts clustered and a mention's
+     * `pattern_assignments[pattern id]` has one entry.
      */
     items: Array<PatternsPatternItem>;
 };
@@ -5411,6 +5414,9 @@ export type PatternsPattern = {
  * An asynchronous clustering of a dataset's posts into a pattern. Reserves
  * one `post_processing` (0.5 units) per post of the dataset's most recent
  * completed run; no partial runs.
+ * Decision D-PDR-DATASET-DELETED: deleting the dataset while the run is
+ * pending or working fails it with a full refund; completed runs and their
+ * patterns stay readable.
  */
 export type PatternsPatternDetectionRun = {
     /**
@@ -5876,10 +5882,16 @@ export type PreviewsPromptPreviewResult = {
     type: 'prompt';
     /**
      * Estimated number of posts a full run over the same search would find.
+     * Decision D-PREVIEW-ESTIMATE: the provider's volume for the query summed
+     * over the distinct sources, the figure a dataset run over the same query
+     * extrapolates to; the time window does not change it.
      */
     estimated_number_of_results: number;
     /**
      * The sampled posts, by `position`.
+     * Decision D-PREVIEW-SAMPLE: up to 10 posts per distinct source,
+     * interleaved by source, drawn as a dataset run over the same query,
+     * country and language would draw them; stored with the preview.
      */
     posts: Array<PreviewsPreviewPost>;
 };
@@ -5965,6 +5977,9 @@ export type PreviewsUrlPreviewResult = {
     type: 'url';
     /**
      * Profiles that returned data.
+     * Decision D-PREVIEW-URL-CHARGE: one entry per distinct requested URL that
+     * returned data, in request order, with that URL as sent; the preview is
+     * charged `profiles.length` `preview_generation` units.
      */
     profiles: Array<PreviewsPreviewProfile>;
     /**

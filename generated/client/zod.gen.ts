@@ -2849,6 +2849,9 @@ export const zMcpGetPatternDetectionRunTool = z.object({
  * An asynchronous clustering of a dataset's posts into a pattern. Reserves
  * one `post_processing` (0.5 units) per post of the dataset's most recent
  * completed run; no partial runs.
+ * Decision D-PDR-DATASET-DELETED: deleting the dataset while the run is
+ * pending or working fails it with a full refund; completed runs and their
+ * patterns stay readable.
  */
 export const zPatternsPatternDetectionRun = z.object({
     run_id: z.string(),
