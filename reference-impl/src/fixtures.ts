@@ -56,6 +56,24 @@ export function seedDatasets(services: Services): void {
     for (const run of d.runs) services.datasetRuns.start(account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
   }
   seedAudiences(services);
+  seedPatterns(services);
+}
+
+interface PatternsFile {
+  pattern_detections: { account_id: string; dataset: string; name: string; research_question: string; run_id: string; pattern_id: string }[];
+}
+
+/** Pattern detections over seeded datasets (found by name), completed before the server listens. */
+export function seedPatterns(services: Services): void {
+  for (const p of readJson<PatternsFile>("patterns.json").pattern_detections) {
+    const account = services.directory.account(p.account_id);
+    if (!account) throw new Error(`fixture pattern detection for unknown account ${p.account_id}`);
+    const dataset = services.datasets.live(account.id).find((d) => d.name === p.dataset);
+    if (!dataset) throw new Error(`fixture pattern detection over unknown dataset ${p.dataset}`);
+    const caller = { account, seat: account.seats[0]! };
+    const body = { dataset_id: dataset.id, name: p.name, research_question: p.research_question };
+    services.patterns.create(caller, body, { inline: true, ids: { run: p.run_id, pattern: p.pattern_id } });
+  }
 }
 
 interface AudiencesFile {

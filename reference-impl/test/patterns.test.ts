@@ -241,3 +241,23 @@ describe("pattern detection billing and errors", () => {
     expect(t.ledger.balance("acc_demoA").eq(before)).toBe(true);
   });
 });
+
+describe("seeded demo pattern", () => {
+  it("account A boots with a completed detection over 'Oat milk launch', charged like any detection", async () => {
+    const t = makeApp({ seedDatasets: true });
+    const run = (await t.call("GET", "/v1/pattern_detections/pdr_demoOatMilk1")).json.data;
+    expect(run.status.type).toBe("completed");
+    expect(run.status.steps.map((s: any) => s.name)).toEqual(["clustering", "labeling", "assignment"]);
+    expect(run.pattern_id).toBe("pt_demoOatMilk1");
+    const dataset = (await t.call("GET", `/v1/datasets/${run.dataset_id}`)).json.data;
+    expect(dataset.name).toBe("Oat milk launch");
+    const pattern = (await t.call("GET", "/v1/patterns/pt_demoOatMilk1")).json.data;
+    const latest = t.services.datasets.latestCompletedRun(t.services.datasets.find("acc_demoA", run.dataset_id))!;
+    const posts = t.services.mentions("acc_demoA").byRun(latest).length;
+    expect(pattern.items.reduce((s: number, i: any) => s + i.post_count, 0)).toBe(posts);
+    const charged = t.ledger.rows("acc_demoA").filter((r) => r.category === "post_processing");
+    expect(charged.length).toBe(1);
+    expect(charged[0]!.amount.eq(PRO_HALF_UNIT.mul(posts))).toBe(true);
+    expect((await t.call("GET", "/v1/patterns/pt_demoOatMilk1", { key: KEYS.bOwner })).status).toBe(404);
+  });
+});

@@ -71,6 +71,13 @@ export interface CreateDetectionBody {
   research_question: string;
 }
 
+export interface SeedOptions {
+  /** Run every step now, synchronously (fixtures seeded before the server listens). */
+  inline?: boolean;
+  /** Fixed ids, so the demo's seeded pattern has an address the README can name. */
+  ids?: { run: string; pattern: string };
+}
+
 export function detectionView(r: PatternDetectionRow): PatternsPatternDetectionRun {
   const view: PatternsPatternDetectionRun = {
     run_id: r.id,
@@ -119,7 +126,7 @@ export class PatternService {
    * `insufficient_credits_pattern_detection`. Nothing is stored before the
    * reservation succeeds.
    */
-  create(caller: Caller, body: CreateDetectionBody, options: { inline?: boolean } = {}): PatternsPatternDetectionRun {
+  create(caller: Caller, body: CreateDetectionBody, options: SeedOptions = {}): PatternsPatternDetectionRun {
     const { services } = this;
     const accountId = caller.account.id;
     const dataset = services.datasets.find(accountId, body.dataset_id);
@@ -134,7 +141,7 @@ export class PatternService {
     const reservation = services.lifecycle.reserve(PATTERN_DETECTION, accountId, records.length);
     const now = services.clock.now();
     const row: PatternDetectionRow = {
-      id: newId("pdr_"),
+      id: options.ids?.run ?? newId("pdr_"),
       account_id: accountId,
       created_ms: now,
       updated_ms: now,
@@ -148,7 +155,7 @@ export class PatternService {
       pattern_id: null,
     };
     this.runs.insert(row);
-    this.execute(row, reservation, options.inline ?? false);
+    this.execute(row, reservation, options.inline ?? false, options.ids?.pattern ?? newId("pt_"));
     return detectionView(row);
   }
 
@@ -176,14 +183,13 @@ export class PatternService {
     return { ...itemSummary(item), post_refs: item.post_refs.map((r) => ({ ...r })) };
   }
 
-  private execute(row: PatternDetectionRow, reservation: ReturnType<Services["lifecycle"]["reserve"]>, inline: boolean): void {
+  private execute(row: PatternDetectionRow, reservation: ReturnType<Services["lifecycle"]["reserve"]>, inline: boolean, patternId: string): void {
     const { services } = this;
     let records: MentionRecord[] = [];
     let clustering: Clustering | undefined;
     let inputs: LabelInput[] = [];
     let labels: ItemLabel[] = [];
     let summary = "";
-    const patternId = newId("pt_");
 
     services.lifecycle.start({
       kind: PATTERN_DETECTION,
