@@ -39,6 +39,17 @@ describe("text profile", () => {
     expect(t.interests).toContain("oat milk");
   });
 
+  it("little text pulls every OCEAN score toward 0.5", () => {
+    const f = { ttr: 1, long: 1, quest: 1, excl: 0, self: 1, social: 0, pos: 0, neg: 1, negat: 1, tent: 1, struct: 0, promo: 0, agree: 0, comparative: -1 };
+    const short = oceanOf({ ...f, words: 3 });
+    const long = oceanOf({ ...f, words: 300 });
+    for (const trait of Object.keys(short) as (keyof typeof short)[]) {
+      expect(Math.abs(short[trait] - 0.5)).toBeLessThanOrEqual(Math.abs(long[trait] - 0.5));
+    }
+    expect(long.neuroticism).toBeGreaterThan(0.8);
+    expect(short.neuroticism).toBeLessThan(0.65);
+  });
+
   it("is deterministic and every OCEAN score stays in 0..1", () => {
     const ws = [writing("Has anyone compared 3 running shoes? Maybe I should try Nike first.")];
     expect(analyseWritings(ws)).toEqual(analyseWritings(ws));

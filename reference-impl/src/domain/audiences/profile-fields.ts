@@ -106,7 +106,7 @@ export function profileFields(person: Person): ProfileFields {
       : "consumer";
   const name = displayNameOf(person);
   const link = person.creator && person.writings.some((w) => LINK_IN_BIO.test(w.text)) ? `https://links.example.com/${person.username}` : null;
-  const niche = text.niches.length ? text.niches : text.interests.length ? text.interests.slice(0, 1) : ["general"];
+  const niche = text.niches.length ? text.niches : text.interests.length ? text.interests.slice(0, 1) : ["general interest"];
   const brandText = text.brands.length ? `; mentions ${text.brands.slice(0, 3).join(", ")}` : "";
   const summary =
     `${name} is a ${tier} ${person.source} ${person.creator ? "creator" : "commenter"} writing about ${niche.join(" and ")} in a ${text.tone} tone` +

@@ -15,12 +15,15 @@
 //   negat = negations / n / 0.05,  tent = tentative words / n / 0.04
 //   struct= structure words and numbers / n / 0.06,  promo = share of writings with a call to action
 //   agree = agreement and thanks words / n / 0.06
-// (each clamped to 0..1), then, clamped to 0..1 and rounded to 2 decimals:
+// (each clamped to 0..1), then, each raw score clamped to 0..1:
 //   openness          = 0.20 + 0.35 ttr + 0.25 long + 0.20 quest
 //   conscientiousness = 0.35 + 0.30 struct + 0.15 long - 0.15 excl - 0.10 negat + 0.10 (1 - tent)
 //   extraversion      = 0.20 + 0.30 excl + 0.25 social + 0.15 promo + 0.10 pos
 //   agreeableness     = 0.35 + 0.30 pos + 0.20 agree + 0.10 social - 0.35 neg
 //   neuroticism       = 0.15 + 0.40 neg + 0.20 self + 0.10 negat + 0.10 tent
+// and finally shrunk toward the neutral 0.5 by how much text there is, so a
+// four-word comment cannot claim an extreme personality:
+//   score = 0.5 + (raw - 0.5) * n / (n + 15), rounded to 2 decimals.
 // The weights follow the direction of the correlations reported between
 // word categories and Big Five traits (Pennebaker and King 1999; Yarkoni
 // 2010): variety and long words with openness, ordered wording with
@@ -84,7 +87,8 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 
 /** The Big Five scores of a feature vector (formula in the file header). */
 export function oceanOf(f: TextFeatures): Ocean {
-  const s = (x: number) => round2(clamp01(x));
+  const confidence = f.words / (f.words + 15);
+  const s = (x: number) => round2(0.5 + (clamp01(x) - 0.5) * confidence);
   return {
     openness: s(0.2 + 0.35 * f.ttr + 0.25 * f.long + 0.2 * f.quest),
     conscientiousness: s(0.35 + 0.3 * f.struct + 0.15 * f.long - 0.15 * f.excl - 0.1 * f.negat + 0.1 * (1 - f.tent)),
