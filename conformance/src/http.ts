@@ -15,6 +15,10 @@ export const keyEnv: Record<KeyRole, string> = {
 export interface RequestOptions {
   method: string;
   path: string; // concrete path incl. query, e.g. /v1/datasets?limit=2
+  /** an absolute URL instead of baseUrl + path (the MCP endpoint may live on its own host) */
+  url?: string;
+  /** "manual" to see a redirect instead of following it (the MCP 307) */
+  redirect?: "follow" | "manual";
   key?: KeyRole | "none" | { invalid: string };
   body?: unknown; // serialised as JSON
   rawBody?: string; // sent verbatim (malformed JSON)
@@ -33,6 +37,8 @@ export interface ExchangeMeta {
   planned429?: boolean;
   seed?: number;
   path?: string;
+  /** an MCP (JSON-RPC) exchange: REST response-level checks do not apply to it */
+  mcp?: boolean;
 }
 
 export interface Exchange {
@@ -168,10 +174,10 @@ export class HttpClient {
       if (!o.burst) await limiter.take();
       else limiter.note();
       const started = Date.now();
-      const url = this.baseUrl + o.path;
+      const url = o.url ?? this.baseUrl + o.path;
       let res: Response;
       try {
-        res = await fetch(url, { method: o.method, headers, body: bodyText, signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000) });
+        res = await fetch(url, { method: o.method, headers, body: bodyText, redirect: o.redirect ?? "follow", signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000) });
       } catch (e) {
         throw new Error(`${o.method} ${url}: ${(e as Error).message}`);
       }
@@ -229,6 +235,10 @@ export function curlOf(ex: Pick<Exchange, "method" | "url" | "requestHeaders" | 
   const parts = ["curl", "-sS", "-i", "-X", ex.method, q(ex.url)];
   for (const [k, v] of Object.entries(ex.requestHeaders)) {
     if (k.toLowerCase() === "accept") continue;
+    if (k.toLowerCase() === "authorization") {
+      parts.push("-H", `"authorization: Bearer $SLK_BEARER_TOKEN"`);
+      continue;
+    }
     if (k.toLowerCase() === "x-api-key") {
       const redacted = ex.keyRole === "invalid" ? "<invalid-key>" : `"$${keyEnv[ex.keyRole as KeyRole] ?? "SLK_API_KEY"}"`;
       parts.push("-H", ex.keyRole === "invalid" ? q(`x-api-key: ${v.length > 24 ? "<invalid-key>" : v}`) : `"x-api-key: ${redacted.slice(1, -1)}"`);

@@ -45,6 +45,23 @@ import c_validation_loc_accurate from "./validation-loc-accurate.ts";
 import c_rate_limit_headers from "./rate-limit-headers.ts";
 import c_billing_balance_never_negative from "./billing-balance-never-negative.ts";
 import c_id_prefix_advisory from "./id-prefix-advisory.ts";
+// group rules (issue 10 § 2)
+import c_audience_run_codes_in_order from "./audience-run-codes-in-order.ts";
+import c_audience_run_409_in_flight from "./audience-run-409-in-flight.ts";
+import c_audience_profile_billing from "./audience-profile-billing.ts";
+import c_audience_profiles_after_source_delete from "./audience-profiles-after-source-delete.ts";
+// MCP surface (issue 10 § 3)
+import c_mcp_trailing_slash_307 from "./mcp-trailing-slash-307.ts";
+import c_mcp_unauthenticated_401 from "./mcp-unauthenticated-401.ts";
+import c_mcp_auth_order from "./mcp-auth-order.ts";
+import c_mcp_tool_catalogue from "./mcp-tool-catalogue.ts";
+import c_mcp_tool_error_shape from "./mcp-tool-error-shape.ts";
+import c_mcp_bad_arguments_tool_error from "./mcp-bad-arguments-tool-error.ts";
+import c_mcp_list_cursor_walk from "./mcp-list-cursor-walk.ts";
+import c_mcp_rest_agreement from "./mcp-rest-agreement.ts";
+import c_mcp_read_tools_free from "./mcp-read-tools-free.ts";
+import c_mcp_ask_flow from "./mcp-ask-flow.ts";
+import c_mcp_rate_limit_shared from "./mcp-rate-limit-shared.ts";
 export { trafficDriver } from "./_traffic.ts";
 
 export const allChecks: Check[] = [
@@ -72,12 +89,28 @@ export const allChecks: Check[] = [
   c_billing_usage_history_matches,
   c_run_state_machine,
   c_valid_run_body_accepted,
+  // group rules (issue 10 § 2)
+  c_audience_run_codes_in_order,
+  c_audience_run_409_in_flight,
+  c_audience_profile_billing,
+  c_audience_profiles_after_source_delete,
   c_foreign_id_404_indistinguishable,
   c_lists_never_leak_foreign,
   c_second_seat_shares_account,
   c_rate_limit_burst_429,
   c_rate_limit_per_key,
   c_rate_limit_recovers,
+  c_mcp_trailing_slash_307,
+  c_mcp_unauthenticated_401,
+  c_mcp_auth_order,
+  c_mcp_tool_catalogue,
+  c_mcp_tool_error_shape,
+  c_mcp_bad_arguments_tool_error,
+  c_mcp_list_cursor_walk,
+  c_mcp_rest_agreement,
+  c_mcp_read_tools_free,
+  c_mcp_ask_flow,
+  c_mcp_rate_limit_shared,
   c_success_envelope,
   c_status_string_mapping,
   c_json_content_type,

@@ -1,0 +1,55 @@
+import type { ActiveCheck } from "../types.ts";
+import { callTool, requireMcp } from "../mcp/client.ts";
+
+const LIST_TOOLS: Array<{ tool: string; needs: string; args?: Record<string, unknown> }> = [
+  { tool: "svc__list_datasets", needs: "GET /v1/datasets" },
+  { tool: "svc__list_mentions", needs: "POST /v1/mentions", args: { sort: "likes", order: "desc" } },
+  { tool: "svc__list_audience_datasets", needs: "GET /v1/audience_datasets" },
+  { tool: "svc__list_audience_profiles", needs: "POST /v1/audience_profiles" },
+  { tool: "svc__list_tracking_agents", needs: "GET /v1/tracking_agents" },
+];
+
+/** Following each list tool's cursor returns every item once and ends on a null cursor; a garbage cursor is invalid_cursor. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "mcp-list-cursor-walk",
+  rule: "Each list tool, walked with limit 2 by passing cursor back, returns {content, cursor} pages with at most 2 items, no item twice, and ends with cursor null; a garbage cursor is ToolError invalid_cursor/400",
+  section: "Endpoints › MCP tool surface (lists return cursor; null means the end); decision D-MCP-PAGING",
+  severity: "major",
+  decisions: ["D-MCP-PAGING"],
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  async run(ctx) {
+    await requireMcp(ctx);
+    for (const l of LIST_TOOLS) {
+      if (!ctx.contract.op(l.needs)) {
+        ctx.notExercised(`${l.tool}: its REST twin is outside the contract scope`);
+        continue;
+      }
+      const seen = new Map<string, number>();
+      let cursor: string | null = null;
+      let pages = 0;
+      let ended = false;
+      for (; pages < 8; pages++) {
+        const call = await callTool(ctx, l.tool, { ...(l.args ?? {}), limit: 2, ...(cursor ? { cursor } : {}) });
+        const content = call.payload?.content;
+        if (!ctx.expect(!call.problem && !call.isError && Array.isArray(content) && content.length <= 2 && (call.payload.cursor === null || typeof call.payload.cursor === "string"), { title: `mcp-list-cursor-walk: ${l.tool} page ${pages + 1} ${call.problem ?? (call.isError ? `returned ${JSON.stringify(call.toolError)}` : "is not {content (≤ 2 items), cursor}")}`, received: call.result ?? { status: call.ex.status }, expected: { content: "≤ 2 items", cursor: "string | null" } }, call.ex)) break;
+        for (const item of content) {
+          const id = item?.id ?? JSON.stringify(item);
+          if (seen.has(id)) ctx.fail({ title: `mcp-list-cursor-walk: ${l.tool} returned ${id} twice (pages ${seen.get(id)} and ${pages + 1})`, received: id, expected: "each item once" }, call.ex);
+          seen.set(id, pages + 1);
+        }
+        cursor = call.payload.cursor;
+        if (cursor === null) {
+          ended = true;
+          break;
+        }
+      }
+      if (ended) ctx.expect(true, { title: `${l.tool} walk ended` });
+      else if (pages >= 8) ctx.notExercised(`${l.tool}: more than 16 items, walk stopped after 8 pages`);
+    }
+    const bad = await callTool(ctx, "svc__list_datasets", { cursor: "Zm9vYmFy" });
+    ctx.expect(bad.isError && bad.toolError?.code === "invalid_cursor" && bad.toolError?.status === 400, { title: `mcp-list-cursor-walk: a garbage cursor returned ${bad.problem ?? JSON.stringify(bad.toolError ?? bad.payload)}`, received: bad.result ?? { status: bad.ex.status }, expected: { isError: true, error: { code: "invalid_cursor", status: 400 } } }, bad.ex);
+  },
+};
+export default check;

@@ -1,0 +1,55 @@
+import type { ActiveCheck } from "../types.ts";
+import { callTool, requireMcp } from "../mcp/client.ts";
+import { twins } from "../mcp/twins.ts";
+import { data, isObj } from "./_util.ts";
+
+/** The part of a REST /v1/me body the tool documents (user, account, plan, members, teams): usage moves with every charge. */
+function comparable(tool: string, v: any): unknown {
+  if (tool === "svc__get_me" && isObj(v)) {
+    const { usage: _usage, ...rest } = v;
+    return rest;
+  }
+  return v;
+}
+
+/** JSON with sorted keys: two servers may build the same object in another key order. */
+export function canonical(v: unknown): string {
+  return JSON.stringify(v, (_k, x) => (isObj(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+}
+
+/** REST↔MCP agreement: the same key sees the same data through a read tool as through its REST twin. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "mcp-rest-agreement",
+  rule: "Every read tool returns the same data as its REST twin for the same key: the same items in the same order for list tools (cursor null exactly when has_next is false), the same object for get tools",
+  section: "Endpoints › MCP tool surface (mirrors REST); What the service does (9)",
+  severity: "critical",
+  decisions: ["D-MCP-PAGING", "D-MCP-SEARCH-ARGS"],
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  requires: ["GET /v1/me", "GET /v1/datasets"],
+  async run(ctx) {
+    await requireMcp(ctx);
+    const { twins: pairs, missing } = await twins(ctx);
+    for (const m of missing) ctx.notExercised(m);
+    for (const t of pairs) {
+      const rest = await ctx.req({ method: t.rest.method, path: t.rest.path, body: t.rest.body });
+      const call = await callTool(ctx, t.tool, t.args);
+      if (!ctx.expect(!call.problem && !call.isError, { title: `mcp-rest-agreement: ${t.tool} ${call.problem ?? `returned a tool error ${JSON.stringify(call.toolError)}`}`, received: call.result ?? { status: call.ex.status }, expected: `the data of ${t.rest.method} ${t.rest.path} (${rest.status})` }, call.ex)) continue;
+      if (rest.status !== 200) {
+        ctx.notExercised(`${t.tool}: REST twin answered ${rest.status}`);
+        continue;
+      }
+      const restData = data(rest);
+      if (t.list) {
+        const content = call.payload?.content;
+        const restHasNext = (rest.json as any)?.has_next === true;
+        ctx.expect(Array.isArray(content) && canonical(content) === canonical(restData), { title: `mcp-rest-agreement: ${t.tool} content differs from ${t.rest.method} ${t.rest.path}`, received: Array.isArray(content) ? content.map((x: any) => x?.id ?? x) : call.payload, expected: Array.isArray(restData) ? restData.map((x: any) => x?.id ?? x) : restData }, call.ex);
+        ctx.expect((call.payload?.cursor === null) === !restHasNext, { title: `mcp-rest-agreement: ${t.tool} cursor ${call.payload?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`, received: call.payload?.cursor, expected: restHasNext ? "a cursor" : null }, call.ex);
+      } else {
+        ctx.expect(canonical(comparable(t.tool, call.payload)) === canonical(comparable(t.tool, restData)), { title: `mcp-rest-agreement: ${t.tool} differs from ${t.rest.method} ${t.rest.path}`, received: comparable(t.tool, call.payload), expected: comparable(t.tool, restData) }, call.ex);
+      }
+    }
+  },
+};
+export default check;

@@ -1,0 +1,54 @@
+import type { ActiveCheck } from "../types.ts";
+import { listTools, requireMcp } from "../mcp/client.ts";
+
+/** Tool name → the Args component of the contract (svc__get_dataset_run → Mcp.GetDatasetRunArgs). */
+export function argsSchemaOf(doc: Record<string, any>, tool: string): any {
+  const pascal = tool.replace(/^svc__/, "").split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+  return doc.components?.schemas?.[`Mcp.${pascal}Args`];
+}
+
+export function toolNames(doc: Record<string, any>): string[] {
+  return doc.components?.schemas?.["Mcp.ToolName"]?.enum ?? [];
+}
+
+/**
+ * Exactly the fifteen tools of the contract, each taking the documented
+ * arguments (same required set), read tools annotated readOnlyHint, no
+ * create/update/delete tools.
+ */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "mcp-tool-catalogue",
+  rule: "tools/list returns exactly the fifteen documented tools; each inputSchema requires exactly the documented arguments and declares every documented one; every tool but svc__ask is annotated readOnlyHint true and none destructiveHint",
+  section: "Endpoints › MCP tool surface; decisions D-MCP-CATALOGUE, D-MCP-COMPONENTS, D-MCP-NO-ARGS",
+  severity: "critical",
+  decisions: ["D-MCP-CATALOGUE", "D-MCP-COMPONENTS", "D-MCP-NO-ARGS", "D-MCP-PAGING", "D-MCP-SEARCH-ARGS"],
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  async run(ctx) {
+    await requireMcp(ctx);
+    const { answer, tools, problem } = await listTools(ctx);
+    if (!tools) {
+      ctx.fail({ title: `mcp-tool-catalogue: tools/list failed (${problem})`, received: { status: answer.ex.status, body: answer.ex.text.slice(0, 300) }, expected: "a ListToolsResult" }, answer.ex);
+      return;
+    }
+    const documented = toolNames(ctx.contract.doc);
+    const served = tools.map((t) => t.name);
+    const extra = served.filter((n) => !documented.includes(n));
+    const missing = documented.filter((n) => !served.includes(n));
+    ctx.expect(extra.length === 0 && missing.length === 0 && served.length === documented.length, { title: `mcp-tool-catalogue: tools/list served ${served.length} tools${extra.length ? `; undocumented ${extra.join(", ")}` : ""}${missing.length ? `; missing ${missing.join(", ")}` : ""}`, received: served, expected: documented }, answer.ex);
+    for (const t of tools.filter((x) => documented.includes(x.name))) {
+      const args = argsSchemaOf(ctx.contract.doc, t.name) ?? { properties: {} };
+      const want = [...(args.required ?? [])].sort();
+      const got = [...(t.inputSchema?.required ?? [])].sort();
+      ctx.expect(JSON.stringify(want) === JSON.stringify(got), { title: `mcp-tool-catalogue: ${t.name} requires ${JSON.stringify(got)}`, received: got, expected: want }, answer.ex);
+      const props = Object.keys(t.inputSchema?.properties ?? {});
+      const undeclared = Object.keys(args.properties ?? {}).filter((p) => !props.includes(p));
+      ctx.expect(undeclared.length === 0, { title: `mcp-tool-catalogue: ${t.name} does not declare ${undeclared.join(", ")}`, received: props, expected: Object.keys(args.properties ?? {}) }, answer.ex);
+      if (t.annotations?.destructiveHint === true) ctx.fail({ title: `mcp-tool-catalogue: ${t.name} is annotated destructiveHint`, received: t.annotations, expected: "no destructive tools" }, answer.ex);
+      if (t.name === "svc__ask") continue;
+      ctx.expect(t.annotations?.readOnlyHint === true, { title: `mcp-tool-catalogue: read tool ${t.name} is not annotated readOnlyHint: true`, received: t.annotations ?? "(no annotations)", expected: { readOnlyHint: true } }, answer.ex);
+    }
+  },
+};
+export default check;

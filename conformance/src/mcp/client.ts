@@ -1,0 +1,187 @@
+// The kit's MCP client: JSON-RPC over streamable HTTP sent through the kit's
+// own HTTP client, so every MCP call shares the key's rate-limit budget, is
+// counted and recorded, and can be reproduced with curl. Raw HTTP rather than
+// the SDK's transport because the rules checked live at the HTTP level (the
+// SDK follows the 307 silently and turns 401/429 into exceptions); the SDK's
+// zod schemas still validate the protocol messages.
+import { CallToolResultSchema, JSONRPCMessageSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import type { Exchange, KeyRole } from "../http.ts";
+import type { CheckContext } from "../types.ts";
+
+export const PROTOCOL_VERSION = "2025-06-18";
+
+/** The MCP endpoint: --mcp-url, else the same path under the REST host (seed › Authentication › MCP 1). */
+export function mcpUrl(ctx: Pick<CheckContext, "settings">): string {
+  const u = ctx.settings.mcpUrl ?? `${ctx.settings.baseUrl.replace(/\/+$/, "")}/mcp/`;
+  return u.endsWith("/") ? u : `${u}/`;
+}
+
+/** How a call authenticates: a key role, a bearer token, both, an invalid key, or nothing. */
+export interface McpAuth {
+  key?: KeyRole | { invalid: string };
+  bearer?: string;
+}
+
+export interface RpcAnswer {
+  ex: Exchange;
+  /** the JSON-RPC response to our id (from a JSON body or an SSE stream) */
+  message?: any;
+  result?: any;
+  error?: { code: number; message: string; data?: unknown };
+  /** why no JSON-RPC response could be read */
+  unreadable?: string;
+}
+
+let nextId = 1;
+
+/** The JSON-RPC messages of a response body: a JSON object/array, or the `data:` events of an SSE stream. */
+export function messagesOf(ex: Pick<Exchange, "text" | "headers">): unknown[] {
+  const ct = ex.headers["content-type"] ?? "";
+  if (/text\/event-stream/i.test(ct)) {
+    const out: unknown[] = [];
+    for (const event of ex.text.split(/\r?\n\r?\n/)) {
+      const data = event
+        .split(/\r?\n/)
+        .filter((l) => l.startsWith("data:"))
+        .map((l) => l.slice(5).replace(/^ /, ""))
+        .join("\n");
+      if (!data) continue;
+      try {
+        out.push(JSON.parse(data));
+      } catch {
+        /* a keep-alive or a partial event */
+      }
+    }
+    return out;
+  }
+  try {
+    const j = JSON.parse(ex.text);
+    return Array.isArray(j) ? j : [j];
+  } catch {
+    return [];
+  }
+}
+
+/** One JSON-RPC request (or notification when `notify`) to the MCP endpoint. */
+export async function rpc(ctx: CheckContext, method: string, params: unknown, auth: McpAuth = { key: "main" }, o: { notify?: boolean; burst?: boolean; planned429?: boolean; url?: string } = {}): Promise<RpcAnswer> {
+  const id = nextId++;
+  const headers: Record<string, string> = { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": PROTOCOL_VERSION };
+  if (auth.bearer !== undefined) headers.authorization = `Bearer ${auth.bearer}`;
+  const msg = o.notify ? { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) } : { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
+  const url = o.url ?? mcpUrl(ctx);
+  const ex = await ctx.req({
+    method: "POST",
+    path: new URL(url).pathname,
+    url,
+    key: auth.key ?? "none",
+    headers,
+    rawBody: JSON.stringify(msg),
+    burst: o.burst,
+    meta: { mcp: true, planned429: o.planned429 },
+  });
+  if (o.notify || ex.status !== 200) return { ex };
+  const message = messagesOf(ex).find((m: any) => m && typeof m === "object" && m.id === id) as any;
+  if (!message) return { ex, unreadable: `no JSON-RPC response with id ${id} in the ${ex.headers["content-type"] ?? "untyped"} body` };
+  if (!JSONRPCMessageSchema.safeParse(message).success) return { ex, message, unreadable: "the response is not a JSON-RPC 2.0 message" };
+  return { ex, message, result: message.result, error: message.error };
+}
+
+/** initialize + notifications/initialized, as a client connects (stateless servers accept calls without it). */
+export async function initialize(ctx: CheckContext, auth: McpAuth = { key: "main" }): Promise<RpcAnswer> {
+  const init = await rpc(ctx, "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "sl-conformance", version: "1" } }, auth);
+  return init;
+}
+
+export interface ToolCall {
+  ex: Exchange;
+  answer: RpcAnswer;
+  /** the CallToolResult, when the call got one */
+  result?: any;
+  isError: boolean;
+  /** structuredContent, else the JSON of the single text content */
+  payload?: any;
+  /** the ToolError `{error: {code, message, status}}` of an isError result */
+  toolError?: { code: string; message: string; status: number };
+  /** why the call has no usable result (transport error, JSON-RPC error, unreadable body) */
+  problem?: string;
+}
+
+function textJson(result: any): unknown {
+  const texts = Array.isArray(result?.content) ? result.content.filter((c: any) => c?.type === "text" && typeof c.text === "string") : [];
+  if (texts.length !== 1) return undefined;
+  try {
+    return JSON.parse(texts[0].text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** tools/call and its result, unpacked. */
+export async function callTool(ctx: CheckContext, name: string, args: Record<string, unknown> | undefined, auth: McpAuth = { key: "main" }, o: { burst?: boolean; planned429?: boolean } = {}): Promise<ToolCall> {
+  const answer = await rpc(ctx, "tools/call", { name, arguments: args ?? {} }, auth, o);
+  const base = { ex: answer.ex, answer, isError: false };
+  if (answer.ex.status !== 200) return { ...base, problem: `transport answered HTTP ${answer.ex.status}` };
+  if (answer.unreadable) return { ...base, problem: answer.unreadable };
+  if (answer.error) return { ...base, problem: `JSON-RPC error ${answer.error.code}: ${answer.error.message}` };
+  const parsed = CallToolResultSchema.safeParse(answer.result);
+  if (!parsed.success) return { ...base, problem: "the result is not an MCP CallToolResult" };
+  const result = answer.result;
+  const isError = result.isError === true;
+  const payload = result.structuredContent ?? textJson(result);
+  const e = (payload as any)?.error;
+  const toolError = isError && e && typeof e === "object" ? e : undefined;
+  return { ...base, result, isError, payload, toolError };
+}
+
+export async function listTools(ctx: CheckContext, auth: McpAuth = { key: "main" }): Promise<{ answer: RpcAnswer; tools?: any[]; problem?: string }> {
+  const tools: any[] = [];
+  let cursor: string | undefined;
+  let answer: RpcAnswer | undefined;
+  for (let i = 0; i < 10; i++) {
+    answer = await rpc(ctx, "tools/list", cursor ? { cursor } : {}, auth);
+    if (answer.ex.status !== 200 || answer.unreadable || answer.error) return { answer, problem: answer.unreadable ?? (answer.error ? `JSON-RPC error ${answer.error.code}: ${answer.error.message}` : `HTTP ${answer.ex.status}`) };
+    if (!ListToolsResultSchema.safeParse(answer.result).success) return { answer, problem: "tools/list result is not an MCP ListToolsResult" };
+    tools.push(...answer.result.tools);
+    cursor = answer.result.nextCursor;
+    if (!cursor) break;
+  }
+  return { answer: answer!, tools };
+}
+
+/**
+ * Whether the deployment serves MCP at all: an unknown route (404) means the
+ * MCP checks have nothing to exercise and skip, saying so.
+ */
+export async function requireMcp(ctx: CheckContext): Promise<void> {
+  const served = await ctx.shared("mcp-served", async () => {
+    // unauthenticated, so the anonymous lane can ask too: a served endpoint answers 401, an unserved one 404
+    const a = await rpc(ctx, "tools/list", {}, {});
+    return a.ex.status !== 404 && a.ex.status !== 405 ? undefined : `${mcpUrl(ctx)} answered ${a.ex.status}: the deployment serves no MCP endpoint there (set --mcp-url)`;
+  });
+  if (served) ctx.skip(served);
+}
+
+/** A ToolError has {error: {code: string, message: string, status: 400-599}} (D-MCP-TOOL-ERROR). */
+export function isToolError(e: unknown): e is { code: string; message: string; status: number } {
+  const x = e as any;
+  return !!x && typeof x.code === "string" && typeof x.message === "string" && Number.isInteger(x.status) && x.status >= 400 && x.status <= 599;
+}
+
+/** A tool name with the service prefix stand-in replaced (a deployment may use its own prefix). */
+export const TOOL_NAMES = [
+  "svc__ask",
+  "svc__get_message",
+  "svc__render",
+  "svc__list_datasets",
+  "svc__get_dataset",
+  "svc__get_dataset_run",
+  "svc__list_audience_datasets",
+  "svc__get_audience_dataset",
+  "svc__get_audience_dataset_run",
+  "svc__list_audience_profiles",
+  "svc__list_mentions",
+  "svc__get_pattern_detection_run",
+  "svc__list_tracking_agents",
+  "svc__get_tracking_agent",
+  "svc__get_me",
+] as const;
