@@ -1250,12 +1250,14 @@ export type AudiencesAudienceRun = {
      * Status envelope `{type, steps?, error_message?}`.
      * Decision D-AUD-RUN-STEPS: steps `scraping` (walk the source's authors
      * and commenters), `enrichment` (profile fields from their writing),
-     * `analysis` (profiles stored); the profiles appear all at once when the
-     * run completes.
+     * `analysis` (profiles stored); `profile_count` shows the people found
+     * once `scraping` ends; the profiles appear all at once when the run
+     * completes.
      */
     status: CommonRunStatus;
     /**
-     * Profiles collected by this run; set when the run completes (D-AUD-RUN-STEPS), 0 before.
+     * Profiles collected by this run: the people found once `scraping` ends,
+     * stored when the run completes; 0 for a failed run (D-AUD-RUN-STEPS).
      */
     profile_count: number;
     /**
@@ -3420,12 +3422,14 @@ export type McpGetAudienceDatasetRunResult = {
      * Status envelope `{type, steps?, error_message?}`.
      * Decision D-AUD-RUN-STEPS: steps `scraping` (walk the source's authors
      * and commenters), `enrichment` (profile fields from their writing),
-     * `analysis` (profiles stored); the profiles appear all at once when the
-     * run completes.
+     * `analysis` (profiles stored); `profile_count` shows the people found
+     * once `scraping` ends; the profiles appear all at once when the run
+     * completes.
      */
     status: CommonRunStatus;
     /**
-     * Profiles collected by this run; set when the run completes (D-AUD-RUN-STEPS), 0 before.
+     * Profiles collected by this run: the people found once `scraping` ends,
+     * stored when the run completes; 0 for a failed run (D-AUD-RUN-STEPS).
      */
     profile_count: number;
     /**
