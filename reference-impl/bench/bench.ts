@@ -139,4 +139,5 @@ console.log(`page 1 p50 ${percentile(page1, 50).toFixed(2)} ms, page 500 p50 ${p
 console.log(`GET /v1/datasets/{id}, autocannon 32 connections x ${DURATION} s on 127.0.0.1:`);
 console.log(`  full stack ${fullRps.toFixed(0)} req/s, bare Hono ${bareRps.toFixed(0)} req/s: ${(throughput * 100).toFixed(0)}%  (target >= 50%: ${throughput >= 0.5 ? "met" : "NOT met"})`);
 console.log(await (await import("./custom-parameters.ts")).customParameterBench());
+console.log(await (await import("./patterns.ts")).patternBench());
 console.log(await (await import("./audiences.ts")).audienceBench());
