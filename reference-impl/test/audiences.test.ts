@@ -311,6 +311,27 @@ describe("audience runs", () => {
     expect(got.sort()).toEqual(expected.slice(0, 5).sort());
   });
 
+  it("walks every completed run of the source, newest run first", async () => {
+    const t = makeApp();
+    const audience = await createAudience(t);
+    const ds = await createDataset(t, "Two runs");
+    const older = await runToCompletion(t, ds, promptRun("oat milk", 20, { num_comments_per_post: 0 }));
+    t.clock.advance(60_000);
+    const newer = await runToCompletion(t, ds, promptRun("running shoes", 20, { num_comments_per_post: 0 }));
+    const authorsOf = (runId: string) =>
+      new Set(t.services.mentions(A).byRun(runId).filter((r) => r.post.source !== "youtube").map((r) => `${r.post.source}:${r.post.author.username.toLowerCase()}`));
+    const newerAuthors = authorsOf(newer.id);
+    const olderAuthors = authorsOf(older.id);
+    // A target the newer run alone can fill takes only its authors...
+    await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 5 });
+    const few = (await allProfiles(t)).map((p) => `${p.source}:${p.username.toLowerCase()}`);
+    expect(few.every((k) => newerAuthors.has(k))).toBe(true);
+    // ...and a large one reaches the older run's authors as well.
+    await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 1000 });
+    const all = new Set((await allProfiles(t)).map((p) => `${p.source}:${p.username.toLowerCase()}`));
+    expect(all).toEqual(new Set([...newerAuthors, ...olderAuthors]));
+  });
+
   it("a person reached again by a later run is refreshed in place and carries the later run_id", async () => {
     const t = makeApp();
     const audience = await createAudience(t);
