@@ -1,4 +1,4 @@
-// The reference's stand-in for the LLM behind custom parameters. It reads the
+// The reference's stand-in for the LLM behind custom parameters (D-REF-CP-EXTRACTOR). It reads the
 // instructions once (compileInstructions) to decide what kind of question they
 // ask, then answers that question from each post's own text with the NLP
 // libraries the analysis already uses: wink-nlp (sentences, parts of speech,
@@ -7,7 +7,7 @@
 // same answer. A post the extractor cannot read for the question asked (no
 // words at all, or a non-English post for a question that needs the English
 // lexicons) is reported as a failure, which a run counts in `mentions_error`.
-import winkNLP, { type ItemToken } from "wink-nlp";
+import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { analyse, brandsIn, type Emotion } from "../../simulators/analysis.ts";
 
@@ -101,20 +101,27 @@ function read(text: string): ReadText {
   const w = wink();
   const its = w.its;
   const doc = w.readDoc(text);
-  const tokens: ReadText["tokens"] = [];
-  doc.tokens().each((t: ItemToken) => {
-    tokens.push({
-      // wink's typings give `its.lemma` a signature `out` does not accept; it works at runtime.
-      lemma: String((t.out as (f: unknown) => unknown)(its.lemma)).toLowerCase(),
-      pos: t.out(its.pos) as string,
-      stop: t.out(its.stopWordFlag) as boolean,
-      normal: String(t.out(its.normal)),
-    });
-  });
+  let tokens: ReadText["tokens"] | undefined;
+  // Each part is read in one bulk call, and only when a reader asks for it.
   return {
-    sentences: doc.sentences().out() as string[],
-    tokens,
-    entities: doc.entities().out(its.detail) as unknown as { value: string; type: string }[],
+    get tokens() {
+      if (!tokens) {
+        const all = doc.tokens();
+        // wink's typings give `its.lemma` a signature `out` does not accept; it works at runtime.
+        const lemmas = (all.out as (f: unknown) => string[])(its.lemma);
+        const pos = all.out(its.pos) as string[];
+        const stop = all.out(its.stopWordFlag) as unknown as boolean[];
+        const normal = all.out(its.normal) as string[];
+        tokens = lemmas.map((l, i) => ({ lemma: String(l).toLowerCase(), pos: pos[i]!, stop: stop[i]!, normal: String(normal[i]) }));
+      }
+      return tokens;
+    },
+    get sentences() {
+      return doc.sentences().out() as string[];
+    },
+    get entities() {
+      return doc.entities().out(its.detail) as unknown as { value: string; type: string }[];
+    },
   };
 }
 
