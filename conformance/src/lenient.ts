@@ -28,6 +28,9 @@ export const LENIENT = {
   "D-RATE-WINDOW": {
     tolerates: "a window algorithm other than one fixed second per key (a burst that straddles a window boundary may see more than RateLimit-Limit successes once)",
   },
+  "D-MENTIONS-SORT-DEFAULT": {
+    tolerates: "a mention search without sort returning an order other than date desc",
+  },
   "D-RUN-404": {
     tolerates: "an unknown run id answering 404 with a code other than dataset_not_found",
   },

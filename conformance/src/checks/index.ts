@@ -24,6 +24,9 @@ import c_pagination_limit_respected from "./pagination-limit-respected.ts";
 import c_pagination_padding_optional from "./pagination-padding-optional.ts";
 import c_pagination_garbage_cursor_400 from "./pagination-garbage-cursor-400.ts";
 import c_pagination_sort_change_cursor_400 from "./pagination-sort-change-cursor-400.ts";
+import c_mentions_sort_applied from "./mentions-sort-applied.ts";
+import c_mentions_filters_applied from "./mentions-filters-applied.ts";
+import c_usage_history_newest_first_shared from "./usage-history-newest-first-shared.ts";
 import c_billing_reservation_at_create from "./billing-reservation-at-create.ts";
 import c_billing_settlement_exact from "./billing-settlement-exact.ts";
 import c_billing_refund_on_failure from "./billing-refund-on-failure.ts";
@@ -50,6 +53,18 @@ import c_audience_run_codes_in_order from "./audience-run-codes-in-order.ts";
 import c_audience_run_409_in_flight from "./audience-run-409-in-flight.ts";
 import c_audience_profile_billing from "./audience-profile-billing.ts";
 import c_audience_profiles_after_source_delete from "./audience-profiles-after-source-delete.ts";
+import c_preview_charge_per_source from "./preview-charge-per-source.ts";
+import c_preview_url_charge_per_returning_url from "./preview-url-charge-per-returning-url.ts";
+import c_preview_reread_free from "./preview-reread-free.ts";
+import c_preview_402_before_work from "./preview-402-before-work.ts";
+import c_pattern_detection_billing_latest_run from "./pattern-detection-billing-latest-run.ts";
+import c_pattern_item_post_count from "./pattern-item-post-count.ts";
+import c_pattern_assignments_real_items from "./pattern-assignments-real-items.ts";
+import c_custom_parameter_name_rules from "./custom-parameter-name-rules.ts";
+import c_custom_parameter_preview_free from "./custom-parameter-preview-free.ts";
+import c_custom_parameter_run_counters from "./custom-parameter-run-counters.ts";
+import c_custom_parameter_values_via_parameter_ids from "./custom-parameter-values-via-parameter-ids.ts";
+import c_custom_parameter_run_409_in_flight from "./custom-parameter-run-409-in-flight.ts";
 // MCP surface (issue 10 § 3)
 import c_mcp_trailing_slash_307 from "./mcp-trailing-slash-307.ts";
 import c_mcp_unauthenticated_401 from "./mcp-unauthenticated-401.ts";
@@ -82,6 +97,9 @@ export const allChecks: Check[] = [
   c_pagination_padding_optional,
   c_pagination_garbage_cursor_400,
   c_pagination_sort_change_cursor_400,
+  c_mentions_sort_applied,
+  c_mentions_filters_applied,
+  c_usage_history_newest_first_shared,
   c_billing_reservation_at_create,
   c_billing_settlement_exact,
   c_billing_refund_on_failure,
@@ -94,6 +112,18 @@ export const allChecks: Check[] = [
   c_audience_run_409_in_flight,
   c_audience_profile_billing,
   c_audience_profiles_after_source_delete,
+  c_preview_charge_per_source,
+  c_preview_url_charge_per_returning_url,
+  c_preview_reread_free,
+  c_preview_402_before_work,
+  c_pattern_detection_billing_latest_run,
+  c_pattern_item_post_count,
+  c_pattern_assignments_real_items,
+  c_custom_parameter_name_rules,
+  c_custom_parameter_preview_free,
+  c_custom_parameter_run_counters,
+  c_custom_parameter_values_via_parameter_ids,
+  c_custom_parameter_run_409_in_flight,
   c_foreign_id_404_indistinguishable,
   c_lists_never_leak_foreign,
   c_second_seat_shares_account,

@@ -27,6 +27,16 @@ const check: ActiveCheck = {
       if (limit === undefined && fixture.length) ctx.expect(n === dflt && b?.has_next === true, { title: `pagination-limit-respected: without limit the page holds ${n} items, not the documented default ${dflt}`, received: { items: n, has_next: b?.has_next }, expected: { items: dflt, has_next: true } }, ex);
       else if (limit === undefined && !b?.has_next) ctx.notExercised(`GET /v1/datasets default page: the account holds only ${n} datasets (readonly profile)`);
     }
+    // the mention search: its body's default page size (20) when the account holds more
+    const search = ctx.contract.op("POST /v1/mentions");
+    if (search) {
+      const d = Number((search.bodySchema as any)?.properties?.limit?.default ?? 20);
+      const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: {} });
+      const b = ex.json as any;
+      const n = Array.isArray(b?.data) ? b.data.length : -1;
+      if (ex.status === 200 && b?.has_next === false && n < d) ctx.notExercised(`Mentions_search default page: the account holds only ${n} mentions`);
+      else ctx.expect(ex.status === 200 && n === d && b?.has_next === true, { title: `pagination-limit-respected: a mention search without limit returned ${n} mentions, not the default ${d}`, received: { status: ex.status, items: n, has_next: b?.has_next }, expected: { status: 200, items: d, has_next: true } }, ex);
+    }
     // every other parameterless list: its documented default page size, and limit=1
     for (const other of otherLists(ctx)) {
       const d = Number(other.params.find((p) => p.name === "limit")?.schema.default ?? 10);

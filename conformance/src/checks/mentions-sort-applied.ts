@@ -1,0 +1,65 @@
+import type { ActiveCheck } from "../types.ts";
+import { SORT_FIELD, sortKeys } from "./_mentions.ts";
+import { isObj, seen } from "./_util.ts";
+
+const PAGE = 10;
+const PAGES = 3;
+
+/**
+ * Every sort key of the mention search, walked over three pages: the order
+ * holds across the cursor (a server that ignores `sort` fails as soon as a
+ * key's values are not already in date order). Null values (e.g. no sentiment)
+ * are not compared.
+ */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "mentions-sort-applied",
+  rule: "A mention search sorted by any documented key returns mentions in that key's order (desc by default, asc when asked) across a cursor walk; without sort the order is date desc",
+  section: "Endpoints › Mentions (sort, order); decision D-MENTIONS-SORT-DEFAULT",
+  severity: "major",
+  decisions: ["D-MENTIONS-SORT-DEFAULT"],
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  requires: ["POST /v1/mentions"],
+  async run(ctx) {
+    const keys = sortKeys(ctx.contract);
+    for (const key of keys) {
+      const value = SORT_FIELD[key];
+      if (!value) {
+        ctx.notExercised(`sort ${key}: the kit knows no mention field for it`);
+        continue;
+      }
+      for (const order of key === "date" ? ["desc", "asc"] : ["desc"]) {
+        const items: any[] = [];
+        let cursor: string | undefined;
+        let last;
+        for (let p = 0; p < PAGES; p++) {
+          const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: { sort: key, order, limit: PAGE, ...(cursor ? { cursor } : {}) } });
+          last = ex;
+          const body = ex.json as any;
+          if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data)) {
+            ctx.fail({ title: `mentions-sort-applied: sort=${key} order=${order} page ${p + 1} answered ${ex.status}`, received: seen(ex), expected: "200 with a page" }, ex);
+            break;
+          }
+          items.push(...body.data);
+          if (!body.has_next || typeof body.cursor !== "string") break;
+          cursor = body.cursor;
+        }
+        const vals = items.map(value).filter((v): v is number => v !== undefined && Number.isFinite(v));
+        if (new Set(vals).size < 2) {
+          ctx.notExercised(`sort ${key} ${order}: fewer than two distinct values among ${items.length} mentions`);
+          continue;
+        }
+        const bad = vals.findIndex((v, i) => i > 0 && (order === "desc" ? v > vals[i - 1] : v < vals[i - 1]));
+        ctx.expect(bad < 0, { title: `mentions-sort-applied: sort=${key} order=${order} is not in ${key} order across ${Math.ceil(items.length / PAGE)} page(s)`, received: vals.slice(Math.max(0, bad - 2), bad + 1), expected: `${key} ${order === "desc" ? "non-increasing" : "non-decreasing"}` }, last);
+      }
+    }
+    // D-MENTIONS-SORT-DEFAULT (lenient): without sort/order, the first page is the date desc page
+    const dflt = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: PAGE } });
+    const byDate = await ctx.req({ method: "POST", path: "/v1/mentions", body: { sort: "date", order: "desc", limit: PAGE } });
+    const ids = (ex: typeof dflt) => ((ex.json as any)?.data ?? []).map((m: any) => m?.id).join();
+    if (dflt.status === 200 && ids(dflt) !== ids(byDate)) ctx.lenient("D-MENTIONS-SORT-DEFAULT", dflt);
+    else ctx.expect(dflt.status === 200, { title: `mentions-sort-applied: a search without sort answered ${dflt.status}`, received: seen(dflt), expected: "200" }, dflt);
+  },
+};
+export default check;
