@@ -1,0 +1,34 @@
+import type { ActiveCheck } from "../types.ts";
+import { data, seen } from "./_util.ts";
+import { usageRows } from "./_billing.ts";
+import { balanceOf } from "./_groups.ts";
+import { CP, cpSource } from "./_custom-parameters.ts";
+
+/** The preview extracts one value per post_ref and costs nothing. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "custom-parameter-preview-free",
+  rule: "POST /v1/custom_parameters/preview with 1-5 post_refs answers one result {post_id, source, value} per ref and leaves the balance and usage history unchanged",
+  section: "Endpoints › Custom parameters (preview: free); Limits › Charges (3: custom parameter preview is free); decision D-CP-PREVIEW-MISS",
+  severity: "critical",
+  decisions: ["D-CP-PREVIEW-MISS"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/custom_parameters/preview", "POST /v1/mentions", "GET /v1/me"],
+  async run(ctx) {
+    const src = await cpSource(ctx);
+    const m = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [src.id], limit: 5 } });
+    const refs = (Array.isArray(data(m)) ? data(m) : []).slice(0, 3).map((x: any) => ({ id: x.id, source: x.source }));
+    if (refs.length === 0) ctx.skip("the source dataset has no mentions to preview on");
+    const { rows: rowsBefore } = await usageRows(ctx);
+    const { balance: before } = await balanceOf(ctx);
+    const ex = await ctx.req({ method: "POST", path: `${CP}/preview`, body: { instructions: "Which brand of plant milk does the post mention? Answer with the brand name only.", value_type: "string", post_refs: refs } });
+    const results = data(ex)?.results;
+    const keys = (Array.isArray(results) ? results : []).map((r: any) => `${r?.source}:${r?.post_id}`).sort();
+    ctx.expect(ex.status === 200 && JSON.stringify(keys) === JSON.stringify(refs.map((r: any) => `${r.source}:${r.id}`).sort()), { title: `custom-parameter-preview-free: a preview of ${refs.length} posts answered ${ex.status} with ${keys.length} results`, received: seen(ex), expected: { status: 200, data: { results: refs.map((r: any) => ({ post_id: r.id, source: r.source, value: "…" })) } } }, ex);
+    const { balance: after, ex: me } = await balanceOf(ctx);
+    const { rows: rowsAfter } = await usageRows(ctx);
+    ctx.expect(after.equals(before) && rowsAfter.length === rowsBefore.length, { title: "custom-parameter-preview-free: a preview charged or wrote usage", received: { balance: after.toFixed(), usage_rows: rowsAfter.length }, expected: { balance: before.toFixed(), usage_rows: rowsBefore.length } }, me);
+  },
+};
+export default check;

@@ -1,0 +1,25 @@
+import type { ActiveCheck } from "../types.ts";
+import { newUsageRows } from "./_groups.ts";
+import { chargedPreview } from "./_previews.ts";
+import { dec } from "./_billing.ts";
+
+/** A prompt preview costs one preview_generation per source, no partial refund. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "preview-charge-per-source",
+  rule: "A prompt research preview (201) charges exactly number of sources × the preview_generation price, and usage history gains one preview_generation row of that amount",
+  section: "Limits › Charges (preview_generation: 1 unit per source; rule 2: prompt preview, no partial refund)",
+  severity: "critical",
+  decisions: ["D-USAGE-SIGN"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
+  async run(ctx) {
+    const p = await chargedPreview(ctx, "prompt");
+    const expected = p.price.mul(new Set(p.body.sources).size);
+    ctx.expect(p.before.minus(p.after).equals(expected), { title: `preview-charge-per-source: a preview of ${p.body.sources.length} sources charged $${p.before.minus(p.after).toFixed()}`, received: p.before.minus(p.after).toFixed(), expected: expected.toFixed() }, p.create);
+    const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => r?.category === "preview_generation");
+    ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(expected) === true, { title: "preview-charge-per-source: usage history has no single preview_generation row of the charge", received: rows, expected: [{ category: "preview_generation", quantity: Number(expected.toFixed(6)) }] });
+  },
+};
+export default check;

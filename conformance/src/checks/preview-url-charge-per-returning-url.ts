@@ -1,0 +1,35 @@
+import type { ActiveCheck } from "../types.ts";
+import { data } from "./_util.ts";
+import { chargedPreview } from "./_previews.ts";
+
+const LISTS = ["failed_to_retrieve_profiles", "non_existing_profiles", "private_profiles"] as const;
+
+/** A URL preview charges only the URLs that returned data; every requested URL lands in exactly one list. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "preview-url-charge-per-returning-url",
+  rule: "A URL research preview puts each requested URL in exactly one of profiles, failed_to_retrieve_profiles, non_existing_profiles, private_profiles, and charges exactly profiles.length × the preview_generation price (the others refunded)",
+  section: "Limits › Charges (rule 2: URL preview charges URLs returning data; private, non-existing, failed refunded); decisions D-PREVIEW-URL-LISTS, D-PREVIEW-PROFILE",
+  severity: "critical",
+  decisions: ["D-PREVIEW-URL-LISTS", "D-PREVIEW-PROFILE"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
+  async run(ctx) {
+    const p = await chargedPreview(ctx, "url");
+    const d = data(p.create);
+    const requested: string[] = [...new Set<string>(p.body.source_urls.map((u: any) => u.url))];
+    const placed = new Map<string, string[]>();
+    const put = (url: string, list: string) => placed.set(url, [...(placed.get(url) ?? []), list]);
+    for (const pr of Array.isArray(d?.profiles) ? d.profiles : []) put(pr?.url, "profiles");
+    for (const l of LISTS) for (const u of Array.isArray(d?.[l]) ? d[l] : []) put(u, l);
+    const wrong = requested.filter((u) => (placed.get(u) ?? []).length !== 1);
+    const stray = [...placed.keys()].filter((u) => !requested.includes(u));
+    ctx.expect(wrong.length === 0 && stray.length === 0, { title: `preview-url-charge-per-returning-url: ${wrong.length} requested URL(s) not in exactly one list${stray.length ? `; ${stray.length} URL(s) never requested` : ""}`, received: Object.fromEntries([...placed.entries()]), expected: "each requested URL in exactly one of profiles / failed / non-existing / private" }, p.create);
+    const profiles = Array.isArray(d?.profiles) ? d.profiles.length : 0;
+    const expected = p.price.mul(profiles);
+    ctx.expect(p.before.minus(p.after).equals(expected), { title: `preview-url-charge-per-returning-url: ${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`, received: p.before.minus(p.after).toFixed(), expected: expected.toFixed() }, p.create);
+    for (const pr of d?.profiles ?? []) if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean") ctx.warn("D-PREVIEW-PROFILE (lenient): a resolved profile lacks username/is_verified", p.create);
+  },
+};
+export default check;
