@@ -1,5 +1,5 @@
 // Custom parameters CRUD through the API: name rules (D-CP-NAME), the
-// reference's ceiling (D-CP-LIMIT-REF), PATCH (D-CP-PATCH), soft delete
+// reference's ceiling (D-REF-CP-LIMIT), PATCH (D-CP-PATCH), soft delete
 // (D-CP-DELETE) and the cursor-paginated list (D-CP-LIST).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

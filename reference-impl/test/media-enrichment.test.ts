@@ -1,5 +1,5 @@
 // The enrichment options of a dataset run have a real effect derived from
-// the post (D-ENRICH-SIMULATED): media descriptions from the media's shape
+// the post (D-REF-ENRICH): media descriptions from the media's shape
 // and the post's topics and brands; transcripts of video posts appended to
 // `text`. Two apps collect the same posts with and without the options.
 import { describe, expect, it } from "vitest";

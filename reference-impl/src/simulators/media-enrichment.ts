@@ -1,5 +1,5 @@
 // What a dataset run's enrichment step adds when the run asks for it
-// (D-ENRICH-SIMULATED). The synthetic provider has no pixels and no audio,
+// (D-REF-ENRICH). The synthetic provider has no pixels and no audio,
 // so both effects are derived from what the post does carry:
 // - visual recognition describes each media item from its type and shape and
 //   from the post's topics and brands, read from its title and text (noun

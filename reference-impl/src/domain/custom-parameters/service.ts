@@ -1,7 +1,7 @@
 // Custom parameters: the rules of the group in one place, called by the REST
 // resource (and any other adapter) with the caller. Names are unique per
 // account compared trimmed and case-folded (D-CP-NAME); the account holds at
-// most PARAMETER_CEILING live parameters (D-CP-LIMIT-REF); PATCH changes name
+// most PARAMETER_CEILING live parameters (D-REF-CP-LIMIT); PATCH changes name
 // and instructions only (D-CP-PATCH); delete is soft and takes the runs and
 // the stored values with it (D-CP-DELETE). Runs live in ./runs.ts.
 import type * as z from "zod";
@@ -41,7 +41,7 @@ export interface ListRequest {
 }
 
 /**
- * D-CP-LIMIT-REF: live custom parameters per account in the reference. The
+ * D-REF-CP-LIMIT: live custom parameters per account in the reference. The
  * contract fixes no number; deleted parameters free their slot.
  */
 export const PARAMETER_CEILING = 100;
