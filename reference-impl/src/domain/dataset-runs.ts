@@ -255,7 +255,7 @@ export class DatasetRunService {
               p.post = {
                 ...p.post,
                 comments: p.post.comments.slice(0, body.num_comments_per_post),
-                // D-ENRICH-SIMULATED: both are derived from the post's media and text (simulators/media-enrichment.ts).
+                // D-REF-ENRICH: both are derived from the post's media and text (simulators/media-enrichment.ts).
                 media: body.enable_visual_recognition ? describeMedia(p.post) : p.post.media,
                 text: body.enable_transcribing ? withTranscript(p.post) : p.post.text,
               };
