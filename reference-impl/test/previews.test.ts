@@ -228,6 +228,10 @@ describe("URL previews", () => {
     expect(b.profiles).toEqual(a.profiles);
     expect(b.preview_id).not.toBe(a.preview_id);
     expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT.mul(2))).toBe(true);
+    // The same URL string under two sources: its first entry decides, and it is listed once.
+    const twice = (await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [{ source: "tiktok", url: one.url }, one] } })).json.data;
+    expect(twice.failed_to_retrieve_profiles).toEqual([one.url]);
+    expect(twice.profiles).toEqual([]);
   });
 
   it("no profile returned data: nothing charged, the preview is still stored", async () => {

@@ -161,12 +161,13 @@ export class PreviewService {
    */
   private urls(caller: Caller, body: UrlBody): PreviewsUrlPreviewResult {
     checkOrder(body.date_filter_since, body.date_filter_until, "date_filter_since");
-    // A URL listed twice is looked up and charged once (D-PREVIEW-URL-CHARGE).
+    // A URL listed twice is looked up, listed and charged once, under its
+    // first entry's source, so each URL string lands in exactly one list
+    // (D-PREVIEW-URL-CHARGE, D-PREVIEW-URL-LISTS).
     const seen = new Set<string>();
     const requested = body.source_urls.filter((u) => {
-      const key = `${u.source}\u0000${u.url}`;
-      if (seen.has(key)) return false;
-      seen.add(key);
+      if (seen.has(u.url)) return false;
+      seen.add(u.url);
       return true;
     });
     const { ledger } = this.services;
