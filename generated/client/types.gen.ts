@@ -5797,6 +5797,8 @@ export type PreviewsPromptPreviewAbsoluteBody = {
      * Decision D-PREVIEW-DATES: the seed does not type the pair; both are
      * calendar dates, `date_since` must not be after `date_until` (otherwise
      * 422 validation body, `loc` `["body","date_since"]`).
+     * Decision D-PREVIEW-FUTURE: `date_since` after today is 422 on the same
+     * `loc`; a `date_until` after today is accepted and the window ends now.
      */
     date_since: CommonCalendarDate;
     /**

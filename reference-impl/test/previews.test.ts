@@ -151,7 +151,12 @@ describe("prompt previews", () => {
       body: prompt({ time_filter: undefined, date_since: "2026-05-01", date_until: "2026-05-01" }),
     });
     expect(sameDay.status).toBe(201);
-    expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT.mul(2))).toBe(true);
+    // Today is 2026-11-02: a window starting tomorrow is refused, one ending next year stops now.
+    const future = await t.call("POST", "/v1/research_previews", { body: prompt({ time_filter: undefined, date_since: "2026-11-03", date_until: "2026-12-01" }) });
+    expect([future.status, future.json.detail[0].loc]).toEqual([422, ["body", "date_since"]]);
+    const open = await t.call("POST", "/v1/research_previews", { body: prompt({ time_filter: undefined, date_since: "2026-11-01", date_until: "2027-01-01" }) });
+    for (const p of open.json.data.posts) expect(p.relative_date).toMatch(/^(today|1 day ago)$/);
+    expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT.mul(4))).toBe(true);
   });
 
   it("402 before any scraping, with nothing charged or stored", async () => {

@@ -120,7 +120,13 @@ export class PreviewService {
       window = { fromMs: now - TIME_FILTER_DAYS[body.time_filter] * DAY, toMs: now };
     } else {
       checkOrder(body.date_since, body.date_until, "date_since");
-      window = { fromMs: dayStart(body.date_since!), toMs: dayStart(body.date_until!) + DAY - 1000 };
+      const fromMs = dayStart(body.date_since!);
+      // D-PREVIEW-FUTURE: no post exists after now, so a window starting in
+      // the future is a client mistake and one ending in the future stops now.
+      if (fromMs > now) {
+        throw new ValidationFailed([{ loc: ["body", "date_since"], msg: "`date_since` must not be in the future.", type: "value_error" }]);
+      }
+      window = { fromMs, toMs: Math.min(now, dayStart(body.date_until!) + DAY - 1000) };
     }
     const sources = [...new Set(body.sources)];
     const { ledger } = this.services;
