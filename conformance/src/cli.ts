@@ -147,7 +147,7 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
   const live = progressEnabled(settings.quiet);
   const showProgress = live ? progressWriter() : undefined;
   const clearProgress = () => live && process.stderr.write("\r\u001b[2K");
-  log(`sl-conformance → ${settings.baseUrl} profile=${settings.profile} seed=${settings.seed}${settings.budgetUsd !== undefined ? ` budget=$${settings.budgetUsd}` : ""} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}${configFile ? ` config=${configFile}` : ""}`);
+  const banner = () => log(`sl-conformance → ${settings.baseUrl} profile=${settings.profile} seed=${settings.seed}${settings.budgetUsd !== undefined ? ` budget=$${settings.budgetUsd}` : ""} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}${configFile ? ` config=${configFile}` : ""}`);
   let interrupted = false;
   const stop = new AbortController();
   process.once("SIGINT", () => {
@@ -156,6 +156,7 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
     console.error("interrupted: finishing the current request, then cleaning up what the kit created");
   });
   const report = await runKit(settings, {
+    onStart: banner,
     log: (l) => {
       clearProgress();
       log(l);

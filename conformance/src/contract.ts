@@ -1,9 +1,8 @@
 // Contract loader: reads generated/openapi.json at run time and maps every
 // operation × documented status to the generated zod schema of its body.
 // Nothing here restates a schema: bodies are validated with generated/client/zod.gen.ts.
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import * as generatedZod from "../../generated/client/zod.gen.ts";
 import * as z from "zod";
 import type { ZodType } from "zod";
 
@@ -42,7 +41,14 @@ export interface Operation {
   secured: boolean;
 }
 
-export const defaultContractPath = fileURLToPath(new URL("../../generated/openapi.json", import.meta.url));
+/**
+ * Where the generated contract lives: `contract/` inside the published
+ * package (copied there by `npm pack`, see scripts/bundle-contract.mjs), else
+ * the repository's `generated/` next to the kit.
+ */
+const contractDir = [new URL("../contract/", import.meta.url), new URL("../../generated/", import.meta.url)].find((u) => existsSync(fileURLToPath(new URL("openapi.json", u))))!;
+export const defaultContractPath = fileURLToPath(new URL("openapi.json", contractDir));
+const generatedZod: Record<string, unknown> = await import(new URL("client/zod.gen.ts", contractDir).href);
 
 /** `Datasets.DatasetPage` → `zDatasetsDatasetPage` (hey-api's naming of component schemas). */
 export function zodNameOf(schemaRef: string): string {

@@ -42,6 +42,8 @@ export interface Progress {
 }
 
 export interface RunHooks {
+  /** after the preflight, before the first check */
+  onStart?(): void;
   /** progress after every check start and end */
   onProgress?(p: Progress): void;
   /** stop after the current request (Ctrl-C); cleanup still runs */
@@ -181,6 +183,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
 
   let cleanup = { deleted: 0, failed: [] as string[] };
   if (!settings.skipPreflight) await preflight(settings, client);
+  hooks.onStart?.();
   try {
     const active = selection.filter((s) => s.check.kind === "active");
     const passive = selection.filter((s) => s.check.kind === "response");

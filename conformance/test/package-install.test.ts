@@ -1,0 +1,65 @@
+// The kit as a user gets it: `npm pack` of conformance/, the tarball installed
+// into an empty project, then `npx sl-conformance` there: --help, a usage
+// error, and a run against the reference. Dependencies come from the local
+// npm cache when they are there (--prefer-offline).
+import { execFile, execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { demoKeys, startReference, type Target } from "./helpers.ts";
+
+const kitDir = fileURLToPath(new URL("../", import.meta.url));
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+let project: string;
+
+function run(file: string, args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { ...o, encoding: "utf8", timeout: 55_000 }, (err, stdout, stderr) => resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+  });
+}
+let bin: string;
+let ref: Target;
+
+describe("installable package", () => {
+  beforeAll(async () => {
+    const out = mkdtempSync(join(tmpdir(), "slk-pack-"));
+    execFileSync(npm, ["pack", "--pack-destination", out, "--silent"], { cwd: kitDir, stdio: "pipe" });
+    const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
+    project = mkdtempSync(join(tmpdir(), "slk-install-"));
+    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "slk-install-check", private: true }));
+    execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", join(out, tarball)], { cwd: project, stdio: "pipe" });
+    bin = join(project, "node_modules", ".bin", "sl-conformance");
+    ref = await startReference({ rateLimitPerSecond: 50 });
+  }, 180_000);
+  afterAll(async () => ref?.close());
+
+  it("ships the contract it reads and leaves the repository clean", () => {
+    expect(existsSync(join(project, "node_modules", "sl-conformance", "contract", "openapi.json"))).toBe(true);
+    expect(existsSync(join(project, "node_modules", "sl-conformance", "contract", "client", "zod.gen.ts"))).toBe(true);
+    expect(existsSync(join(kitDir, "contract"))).toBe(false);
+  });
+
+  it("npx sl-conformance --help works in the empty project", () => {
+    const r = spawnSync("npx", ["--no-install", "sl-conformance", "--help"], { cwd: project, encoding: "utf8" });
+    expect(r.status).toBe(0);
+    expect(r.stdout).toContain("--base-url");
+    expect(r.stdout).toContain("--min-coverage");
+  });
+
+  it("a usage error exits 2 with one line and no stack", () => {
+    const r = spawnSync(bin, ["--base-url", "http://127.0.0.1:3000/v1", "--api-key", "x"], { cwd: project, encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim().split("\n")).toHaveLength(1);
+    expect(r.stderr).toMatch(/^sl-conformance: --base-url ends with \/v1/);
+  });
+
+  it("runs checks against a deployment and exits 0", async () => {
+    const k = demoKeys();
+    // asynchronously: the reference answers from this process's event loop
+    const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--foreign-key", k.foreign!, "--only", "credit-prices-removed-404,pagination-garbage-cursor-400", "--seed", "1"], { cwd: project, encoding: "utf8", env: { ...process.env, CI: "1" } });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/2 passed, 0 failed/);
+  }, 60_000);
+});
