@@ -65,6 +65,16 @@ import c_custom_parameter_preview_free from "./custom-parameter-preview-free.ts"
 import c_custom_parameter_run_counters from "./custom-parameter-run-counters.ts";
 import c_custom_parameter_values_via_parameter_ids from "./custom-parameter-values-via-parameter-ids.ts";
 import c_custom_parameter_run_409_in_flight from "./custom-parameter-run-409-in-flight.ts";
+import c_tracking_agent_pause_resume from "./tracking-agent-pause-resume.ts";
+import c_tracking_agent_trigger_202_then_409 from "./tracking-agent-trigger-202-then-409.ts";
+import c_tracking_agent_cycle_billing from "./tracking-agent-cycle-billing.ts";
+import c_tracking_agent_no_queries_400 from "./tracking-agent-no-queries-400.ts";
+import c_tracking_agent_feed_newest_first from "./tracking-agent-feed-newest-first.ts";
+import c_tracking_agent_deleted_hidden from "./tracking-agent-deleted-hidden.ts";
+import c_ask_202_polls_to_completion from "./ask-202-polls-to-completion.ts";
+import c_ask_citation_invariants from "./ask-citation-invariants.ts";
+import c_chats_private_to_seat from "./chats-private-to-seat.ts";
+import c_ask_402_creates_nothing from "./ask-402-creates-nothing.ts";
 // MCP surface (issue 10 § 3)
 import c_mcp_trailing_slash_307 from "./mcp-trailing-slash-307.ts";
 import c_mcp_unauthenticated_401 from "./mcp-unauthenticated-401.ts";
@@ -124,6 +134,16 @@ export const allChecks: Check[] = [
   c_custom_parameter_run_counters,
   c_custom_parameter_values_via_parameter_ids,
   c_custom_parameter_run_409_in_flight,
+  c_tracking_agent_pause_resume,
+  c_tracking_agent_trigger_202_then_409,
+  c_tracking_agent_cycle_billing,
+  c_tracking_agent_no_queries_400,
+  c_tracking_agent_feed_newest_first,
+  c_tracking_agent_deleted_hidden,
+  c_ask_202_polls_to_completion,
+  c_ask_citation_invariants,
+  c_chats_private_to_seat,
+  c_ask_402_creates_nothing,
   c_foreign_id_404_indistinguishable,
   c_lists_never_leak_foreign,
   c_second_seat_shares_account,

@@ -1,0 +1,73 @@
+// Tracking agent scenarios shared by their checks: agents created by the kit
+// (tracked for cleanup) and one agent driven through two triggered cycles,
+// observed for codes, billing and the alert feed.
+import type { Decimal } from "decimal.js";
+import type { CheckContext } from "../types.ts";
+import type { Exchange } from "../http.ts";
+import { data, seen } from "./_util.ts";
+import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, terminalType } from "./_groups.ts";
+
+export const TA = "/v1/tracking_agents";
+export const agentPath = (id: string) => `${TA}/${encodeURIComponent(id)}`;
+export const AGENT_COUNT = 20;
+
+export async function createAgent(ctx: CheckContext, label: string, datasetIds: string[]): Promise<{ id: string; ex: Exchange }> {
+  ctx.mutates(`tracking agent ${label}`);
+  const ex = await ctx.req({ method: "POST", path: TA, body: { name: ctx.name(label), instructions: "Flag shifts in sentiment about oat milk latte art.", dataset_ids: datasetIds, count: AGENT_COUNT, num_comments_per_post: 0, schedule: { frequency: "daily", time: "09:00" } } });
+  const id = data(ex)?.id;
+  if (ex.status !== 201 || typeof id !== "string") {
+    if (ex.status === 409) ctx.skip("the account is at its tracking agent cap (409 tracking_agent_limit_reached)");
+    ctx.fail({ title: `could not create a tracking agent (${ex.status})`, received: seen(ex), expected: { status: 201 } }, ex);
+    ctx.skip("tracking agent creation failed");
+  }
+  ctx.track("tracking agent", agentPath(id));
+  return { id, ex };
+}
+
+/** Poll every dataset run a cycle started until it ends. */
+export async function settleCycle(ctx: CheckContext, datasetId: string, run: any): Promise<any[]> {
+  const out: any[] = [];
+  for (const rid of Array.isArray(run?.dataset_run_ids) ? run.dataset_run_ids : []) out.push((await pollUntil(ctx, `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(rid)}`, terminalType)).at(-1)!.d);
+  return out;
+}
+
+export interface Cycles {
+  agent: string;
+  datasetId: string;
+  mentionPrice: Decimal;
+  before: Decimal;
+  afterTrigger: Decimal;
+  afterSettle: Decimal;
+  first: Exchange;
+  second: Exchange;
+  secondInFlight: boolean;
+  firstRuns: any[];
+  third?: Exchange;
+  thirdRuns: any[];
+}
+
+/** One agent on a small dataset: trigger, trigger again at once, let the cycle end, trigger once more. */
+export function agentCycles(ctx: CheckContext): Promise<Cycles> {
+  return ctx.shared("agent-cycles", async () => {
+    const mentionPrice = await priceOf(ctx, "mention");
+    const src = await sourceDataset(ctx, "agent-source", postUrls(ctx, "reddit", 2, "ta"));
+    const agent = await createAgent(ctx, "agent-cycles", [src.id]);
+    ctx.charge(mentionPrice.mul(AGENT_COUNT * 3).toFixed(), "up to three agent cycles of one dataset run each");
+    const { balance: before } = await balanceOf(ctx);
+    const first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+    const second = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+    const { balance: afterTrigger } = await balanceOf(ctx);
+    const firstRuns = first.status === 202 ? await settleCycle(ctx, src.id, data(first)) : [];
+    const secondInFlight = firstRuns.length > 0;
+    const { balance: afterSettle } = await balanceOf(ctx);
+    // the agent run finishes once its dataset runs have: retry a few times on 409
+    let third: Exchange | undefined;
+    for (let i = 0; i < 20; i++) {
+      third = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+      if (third.status !== 409) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const thirdRuns = third?.status === 202 ? await settleCycle(ctx, src.id, data(third)) : [];
+    return { agent: agent.id, datasetId: src.id, mentionPrice, before, afterTrigger, afterSettle, first, second, secondInFlight, firstRuns, third, thirdRuns };
+  });
+}

@@ -1,0 +1,33 @@
+import type { ActiveCheck } from "../types.ts";
+import { data } from "./_util.ts";
+import { AGENT_COUNT, agentCycles } from "./_tracking.ts";
+
+/** A cycle reserves count mentions per dataset run it starts and settles to the mentions those runs collected. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "tracking-agent-cycle-billing",
+  rule: "A triggered cycle reserves, per dataset run it starts, that run's count (capped at its URLs for a URL search) × the mention price; when its runs end the charge is the mentions they collected × price exactly",
+  section: "Limits › Charges (mention: each mention collected by a tracking agent cycle); decision D-TA-NO-QUERIES (reservation per dataset run)",
+  severity: "critical",
+  decisions: ["D-TA-NO-QUERIES", "D-RUN-COUNT", "D-REF-RUN-LIFECYCLE"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/tracking_agents/{agent_id}/trigger", "GET /v1/me", "GET /v1/prices"],
+  async run(ctx) {
+    const c = await agentCycles(ctx);
+    if (c.first.status !== 202) return ctx.notExercised(`trigger answered ${c.first.status}`);
+    const runs = (data(c.first)?.dataset_run_ids ?? []).length;
+    // each started run reserves its count; a URL search caps it at its URLs (D-RUN-COUNT)
+    const units = c.firstRuns.reduce((n, r) => {
+      const q = r?.params?.search_query;
+      const count = Number.isInteger(r?.params?.count) ? r.params.count : AGENT_COUNT;
+      return n + (q?.type === "url" && Array.isArray(q.source_urls) ? Math.min(count, q.source_urls.length) : count);
+    }, 0);
+    const reserved = c.mentionPrice.mul(units);
+    ctx.expect(c.before.minus(c.afterTrigger).equals(reserved), { title: `tracking-agent-cycle-billing: triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`, received: c.before.minus(c.afterTrigger).toFixed(), expected: reserved.toFixed() }, c.first);
+    const collected = c.firstRuns.reduce((n, r) => n + (r?.status?.type === "completed" ? (r.mentions_count ?? 0) : 0), 0);
+    const charged = c.before.minus(c.afterSettle);
+    ctx.expect(charged.equals(c.mentionPrice.mul(collected)), { title: `tracking-agent-cycle-billing: a cycle that collected ${collected} mentions charged $${charged.toFixed()}`, received: charged.toFixed(), expected: c.mentionPrice.mul(collected).toFixed() });
+  },
+};
+export default check;

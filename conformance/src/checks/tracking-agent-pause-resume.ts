@@ -1,0 +1,42 @@
+import type { ActiveCheck } from "../types.ts";
+import { data, fixtureDataset, seen } from "./_util.ts";
+import { agentPath, createAgent } from "./_tracking.ts";
+
+/** pause → paused true, next_run_at null; resume → paused false, next_run_at set again; both 204, both idempotent. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "tracking-agent-pause-resume",
+  rule: "A new agent is active (paused false, next_run_at an integer); POST pause answers 204 and the agent reads paused true with next_run_at null; pausing again is 204 and changes nothing; POST resume answers 204 and the agent reads paused false with an integer next_run_at",
+  section: "States › Tracking agent lifecycle (active ⇄ paused); decisions D-TA-PAUSE, D-TA-NEXT-RUN, D-EMPTY-204",
+  severity: "major",
+  decisions: ["D-TA-PAUSE", "D-TA-NEXT-RUN", "D-EMPTY-204"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/tracking_agents", "POST /v1/tracking_agents/{agent_id}/pause", "POST /v1/tracking_agents/{agent_id}/resume", "GET /v1/tracking_agents/{agent_id}"],
+  async run(ctx) {
+    const ds = await fixtureDataset(ctx);
+    const agent = await createAgent(ctx, "agent-pause", [ds.id]);
+    const read = () => ctx.req({ method: "GET", path: agentPath(agent.id) });
+    const active = (d: any) => d?.paused === false && Number.isInteger(d?.next_run_at);
+    const paused = (d: any) => d?.paused === true && d?.next_run_at === null;
+    const fresh = await read();
+    ctx.expect(active(data(fresh)), { title: "tracking-agent-pause-resume: a new agent is not active with a next_run_at", received: { paused: data(fresh)?.paused, next_run_at: data(fresh)?.next_run_at }, expected: { paused: false, next_run_at: "<unix seconds>" } }, fresh);
+    const steps: Array<{ action: "pause" | "resume"; want: (d: any) => boolean; label: string; lenient?: boolean }> = [
+      { action: "pause", want: paused, label: "after pause" },
+      { action: "pause", want: paused, label: "after a second pause", lenient: true },
+      { action: "resume", want: active, label: "after resume" },
+      { action: "resume", want: active, label: "after a second resume", lenient: true },
+    ];
+    for (const s of steps) {
+      const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/${s.action}` });
+      const after = await read();
+      const ok = ex.status === 204 && ex.text.length === 0 && s.want(data(after));
+      if (!ok && s.lenient && ex.status === 204) {
+        ctx.warn(`D-TA-PAUSE (lenient): a repeated ${s.action} changed the agent`, after);
+        continue;
+      }
+      ctx.expect(ok, { title: `tracking-agent-pause-resume: ${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${data(after)?.paused}, next_run_at ${data(after)?.next_run_at}`, received: { status: ex.status, body: ex.text.slice(0, 100), agent: seen(after) }, expected: { status: 204, paused: s.action === "pause", next_run_at: s.action === "pause" ? null : "<unix seconds>" } }, ex);
+    }
+  },
+};
+export default check;
