@@ -75,6 +75,9 @@ import c_ask_202_polls_to_completion from "./ask-202-polls-to-completion.ts";
 import c_ask_citation_invariants from "./ask-citation-invariants.ts";
 import c_chats_private_to_seat from "./chats-private-to-seat.ts";
 import c_ask_402_creates_nothing from "./ask-402-creates-nothing.ts";
+import c_audience_run_state_machine from "./audience-run-state-machine.ts";
+import c_custom_parameter_run_state_machine from "./custom-parameter-run-state-machine.ts";
+import c_pattern_detection_run_state_machine from "./pattern-detection-run-state-machine.ts";
 // MCP surface (issue 10 § 3)
 import c_mcp_trailing_slash_307 from "./mcp-trailing-slash-307.ts";
 import c_mcp_unauthenticated_401 from "./mcp-unauthenticated-401.ts";
@@ -121,6 +124,8 @@ export const allChecks: Check[] = [
   c_audience_run_codes_in_order,
   c_audience_run_409_in_flight,
   c_audience_profile_billing,
+  c_audience_run_state_machine,
+  // deletes the shared audience source: after every other audience check
   c_audience_profiles_after_source_delete,
   c_preview_charge_per_source,
   c_preview_url_charge_per_returning_url,
@@ -144,6 +149,8 @@ export const allChecks: Check[] = [
   c_ask_citation_invariants,
   c_chats_private_to_seat,
   c_ask_402_creates_nothing,
+  c_custom_parameter_run_state_machine,
+  c_pattern_detection_run_state_machine,
   c_foreign_id_404_indistinguishable,
   c_lists_never_leak_foreign,
   c_second_seat_shares_account,

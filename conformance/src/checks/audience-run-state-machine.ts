@@ -1,0 +1,59 @@
+import type { ActiveCheck } from "../types.ts";
+import { groupOf } from "../groups/index.ts";
+import type { RunKindModel } from "../model/model.ts";
+import { runStateMachine } from "../model/settle.ts";
+import { data, fillPath } from "./_util.ts";
+import { priceOf } from "./_groups.ts";
+import { audienceSource, createAudienceDataset } from "./_audiences.ts";
+
+/**
+ * fc.asyncModelRun over audience runs (G1's generic machine, this group's
+ * descriptor): each start uses a fresh audience dataset, so the one-in-flight
+ * rule (409) does not refuse the sequence's starts.
+ */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "audience-run-state-machine",
+  rule: "Audience runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; profile_count never shrinks and never exceeds target_profile_count",
+  section: "States and transitions › Dataset run (an audience run has the same four status types); Resources › Audience run",
+  severity: "critical",
+  decisions: ["D-RUN-TRANSITIONS", "D-TIMESTAMPS"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}"],
+  async run(ctx) {
+    const run = groupOf(ctx.contract, "audiences")?.run;
+    if (!run?.readOp || !run.createOp) return ctx.skip("the contract has no audience run create and read");
+    const price = await priceOf(ctx, "audience_profile");
+    const src = await audienceSource(ctx);
+    const maxStarts = 2;
+    const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
+    ctx.charge(price.mul(5 * maxStarts * runs).toFixed(), `audience-run-state-machine: up to ${maxStarts * runs} runs of 5 profiles`);
+    const parent = new Map<string, string>();
+    const kind: RunKindModel = {
+      check: "audience-run-state-machine",
+      states: run.states,
+      statusAt: run.statusAt,
+      counts: ["profile_count"],
+      requested: (r) => (r?.target_profile_count !== undefined ? Number(r.target_profile_count) : undefined),
+      boundedCounter: "profile_count",
+    };
+    await runStateMachine(ctx, {
+      kind,
+      variants: ["five-profiles"],
+      maxStarts,
+      real: () => ({
+        ctx,
+        runPath: (id) => fillPath(run.readOp!.path, { audience_dataset_id: parent.get(id) ?? "", run_id: id })!,
+        created: (ex) => ({ id: data(ex)?.id, run: data(ex) }),
+        start: async (_variant, n) => {
+          const ad = await createAudienceDataset(ctx, `aud-sm-${n}-${Date.now() % 100000}`);
+          const ex = await ctx.req({ method: "POST", path: fillPath(run.createOp!.path, { audience_dataset_id: ad })!, body: { source_dataset_id: src.id, total_profile_count: 5 } });
+          if (typeof data(ex)?.id === "string") parent.set(data(ex).id, ad);
+          return ex;
+        },
+      }),
+    });
+  },
+};
+export default check;

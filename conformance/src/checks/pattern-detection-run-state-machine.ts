@@ -1,0 +1,56 @@
+import type { ActiveCheck } from "../types.ts";
+import { groupOf } from "../groups/index.ts";
+import type { RunKindModel } from "../model/model.ts";
+import { runStateMachine } from "../model/settle.ts";
+import { data, fillPath } from "./_util.ts";
+import { priceOf } from "./_groups.ts";
+import { cpSource } from "./_custom-parameters.ts";
+
+/** fc.asyncModelRun over pattern detection runs: pending → working → completed (with pattern_id) | failed (D-RUN-STATES, D-PDR-STEPS). */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "pattern-detection-run-state-machine",
+  rule: "Pattern detection runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; a completed run carries pattern_id and a pending or working one does not",
+  section: "States and transitions › Pattern detection run; decisions D-RUN-STATES, D-PDR-STEPS",
+  severity: "critical",
+  decisions: ["D-RUN-STATES", "D-PDR-STEPS"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/pattern_detections", "GET /v1/pattern_detections/{run_id}"],
+  async run(ctx) {
+    const run = groupOf(ctx.contract, "pattern-detections")?.run;
+    if (!run?.readOp || !run.createOp) return ctx.skip("the contract has no pattern detection create and read");
+    const price = await priceOf(ctx, "post_processing");
+    const src = await cpSource(ctx);
+    const maxStarts = 2;
+    const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
+    ctx.charge(price.mul(10 * maxStarts * runs).toFixed(), `pattern-detection-run-state-machine: up to ${maxStarts * runs} detections`);
+    const kind: RunKindModel = { check: "pattern-detection-run-state-machine", states: run.states, statusAt: run.statusAt, counts: [] };
+    const seen: Array<{ id: string }> = [];
+    await runStateMachine(ctx, {
+      kind,
+      variants: ["latest-run"],
+      maxStarts,
+      real: () => ({
+        ctx,
+        runPath: (id) => fillPath(run.readOp!.path, { run_id: id })!,
+        created: (ex) => ({ id: data(ex)?.run_id, run: data(ex) }),
+        start: async (_variant, n) => {
+          const ex = await ctx.req({ method: "POST", path: run.createOp!.path, body: { dataset_id: src.id, name: ctx.name(`pd-sm-${n}`), research_question: "What themes recur in these posts?" } });
+          if (typeof data(ex)?.run_id === "string") seen.push({ id: data(ex).run_id });
+          return ex;
+        },
+      }),
+    });
+    // pattern_id exactly on completed runs
+    for (const { id } of seen) {
+      const ex = await ctx.req({ method: "GET", path: fillPath(run.readOp.path, { run_id: id })! });
+      const d = data(ex);
+      const completed = d?.status?.type === run.states.completed;
+      ctx.expect(completed === (typeof d?.pattern_id === "string"), { title: `pattern-detection-run-state-machine: a ${d?.status?.type} run ${completed ? "lacks" : "carries"} pattern_id`, received: d, expected: completed ? { pattern_id: "pt_…" } : "no pattern_id" }, ex);
+      const steps = (d?.status?.steps ?? []).map((s: any) => s?.name);
+      if (run.steps.length && steps.some((s: string) => !run.steps.includes(s))) ctx.warn(`D-PDR-STEPS (lenient): step names ${steps.join(", ")} are not among ${run.steps.join(", ")}`, ex);
+    }
+  },
+};
+export default check;
