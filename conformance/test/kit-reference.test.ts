@@ -1,4 +1,7 @@
-// The kit against the reference server, in-process, at the advertised 5 requests per second.
+// The kit against the reference server, in-process. The reference runs with a
+// high rate limit and no pipeline delay so the suite takes seconds; the
+// figures at the default 5 requests per second are measured for the README by
+// conformance/scripts/measure-requests.ts, not asserted here.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { writeReports } from "../src/reporters/files.ts";
@@ -10,9 +13,9 @@ import { join } from "node:path";
 let target: Target;
 let report: RunReport;
 
-describe("conformance kit vs the reference server (standard profile, 5 rps)", () => {
+describe("conformance kit vs the reference server (standard profile)", () => {
   beforeAll(async () => {
-    target = await startReference({ rateLimitPerSecond: 5 });
+    target = await startReference({ rateLimitPerSecond: 50, stepDelayMs: 0 });
     report = await runKit(settings(target.baseUrl));
     console.info(`core suite vs reference: ${(report.ms / 1000).toFixed(1)} s, ${report.requestCount} requests ${JSON.stringify(report.requestsByKey)}, ${report.unplanned429} unplanned 429`);
   }, 120_000);
@@ -52,9 +55,11 @@ describe("readonly profile", () => {
     const t = await startReference({ rateLimitPerSecond: 50 });
     try {
       const r = await runKit(settings(t.baseUrl, { profile: "readonly" }));
-      const writes = r.exchanges.filter((e) => e.method !== "GET" && e.status < 300);
-      expect(writes).toEqual([]);
-      expect(r.exchanges.filter((e) => e.method === "POST" && e.keyRole !== "none" && e.keyRole !== "invalid")).toEqual([]);
+      // searches are POSTs that read (the contract documents 200, not 201/202, for them): allowed in readonly
+      const search = (e: (typeof r.exchanges)[number]) => e.method === "POST" && !!e.op?.responses.has("200") && !e.op.responses.has("201") && !e.op.responses.has("202");
+      const writes = r.exchanges.filter((e) => e.method !== "GET" && e.status < 300 && !search(e));
+      expect(writes.map((e) => `${e.method} ${e.path} → ${e.status}`)).toEqual([]);
+      expect(r.exchanges.filter((e) => e.method === "POST" && e.keyRole !== "none" && e.keyRole !== "invalid" && !search(e)).map((e) => `${e.method} ${e.path}`)).toEqual([]);
       expect(unexpectedFailures(r)).toEqual([]);
       expect(r.spentUsd).toBe("0");
     } finally {
