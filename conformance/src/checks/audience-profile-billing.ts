@@ -10,7 +10,7 @@ const check: ActiveCheck = {
   rule: "Starting an audience run reserves total_profile_count × the audience_profile price at once; at completion the charge is profile_count × price exactly (the rest refunded) and usage history gains one audience_profile row of that amount",
   section: "Limits › Charges (audience_profile: 3 units, reservation sized by total_profile_count); States › Dataset run (reservation, refund)",
   severity: "critical",
-  decisions: ["D-REF-RUN-LIFECYCLE", "D-USAGE-SIGN"],
+  decisions: ["D-AUD-CHARGE", "D-REF-RUN-LIFECYCLE", "D-USAGE-SIGN"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/me", "GET /v1/prices", "GET /v1/me/usage_history"],

@@ -14,7 +14,7 @@ const check: ActiveCheck = {
   rule: "POST audience run: unknown source 404 dataset_not_found; a source without a completed run 400 source_dataset_has_no_completed_run; a YouTube-only source (also under 5 posts) 400 audience_youtube_only_source; under 5 eligible posts 400 audience_insufficient_source_mentions; each refused before a run exists; an unknown run id of a visible audience dataset is 404",
   section: "Endpoints › Audience datasets (run-creation rules 1-3); decisions D-AUD-RUN-400, D-AUD-RUN-SOURCE-404, D-AUD-RUN-404",
   severity: "major",
-  decisions: ["D-AUD-RUN-400", "D-AUD-RUN-SOURCE-404", "D-AUD-RUN-404"],
+  decisions: ["D-AUD-RUN-ORDER", "D-AUD-ELIGIBLE", "D-AUD-RUN-400", "D-AUD-RUN-SOURCE-404", "D-AUD-RUN-404"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/audience_datasets", "POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/audience_datasets/{audience_dataset_id}/runs"],

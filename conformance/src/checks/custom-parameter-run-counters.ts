@@ -6,10 +6,10 @@ import { parameterRun } from "./_custom-parameters.ts";
 const check: ActiveCheck = {
   kind: "active",
   id: "custom-parameter-run-counters",
-  rule: "POST custom parameter run answers 202 {run_id} and reserves the dataset's mentions_count × the post_processing price; mentions_total is the dataset's mention count, mentions_done and mentions_error never shrink, and a run whose status is completed has done + error = total; the final charge is at most the reservation",
+  rule: "POST custom parameter run answers 202 {run_id} and reserves the dataset's mentions_count × the post_processing price; mentions_total is the dataset's mention count, mentions_done and mentions_error never shrink, and a run whose status is completed has done + error = total; the final charge is mentions_done × price (errors refunded)",
   section: "Resources › Custom parameter run (done plus error equals total); States › Custom parameter run; Limits › Charges (custom parameter run sized by the dataset's mention count); decisions D-CPR-ACCEPTED, D-RUN-STATES",
   severity: "critical",
-  decisions: ["D-CPR-ACCEPTED", "D-RUN-STATES"],
+  decisions: ["D-CPR-ACCEPTED", "D-RUN-STATES", "D-CPR-VISIT", "D-CPR-ERROR-CHARGE"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/custom_parameters/{parameter_id}/runs", "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "GET /v1/me"],
@@ -30,7 +30,8 @@ const check: ActiveCheck = {
     if (f?.status?.type === "completed") ctx.expect(f.mentions_done + f.mentions_error === f.mentions_total, { title: "custom-parameter-run-counters: a completed run has done + error ≠ total", received: { done: f.mentions_done, error: f.mentions_error, total: f.mentions_total }, expected: "done + error = total" }, last);
     else if (f?.status?.type !== "failed") ctx.notExercised(`the run ended ${f?.status?.type}`);
     const charged = r.before.minus(r.after);
-    ctx.expect(charged.gte(0) && charged.lte(reserved), { title: `custom-parameter-run-counters: the run charged $${charged.toFixed()} against a reservation of $${reserved.toFixed()}`, received: charged.toFixed(), expected: `0..${reserved.toFixed()}` }, last);
+    const due = f?.status?.type === "completed" ? r.price.mul(f.mentions_done) : r.price.mul(0);
+    ctx.expect(charged.equals(due), { title: `custom-parameter-run-counters: a ${f?.status?.type} run with mentions_done ${f?.mentions_done} charged $${charged.toFixed()}`, received: charged.toFixed(), expected: `${due.toFixed()} (mentions_done × price; errors and failed runs are refunded)` }, last);
   },
 };
 export default check;

@@ -57,8 +57,10 @@ import c_preview_charge_per_source from "./preview-charge-per-source.ts";
 import c_preview_url_charge_per_returning_url from "./preview-url-charge-per-returning-url.ts";
 import c_preview_reread_free from "./preview-reread-free.ts";
 import c_preview_402_before_work from "./preview-402-before-work.ts";
+import c_preview_future_window from "./preview-future-window.ts";
 import c_pattern_detection_billing_latest_run from "./pattern-detection-billing-latest-run.ts";
 import c_pattern_item_post_count from "./pattern-item-post-count.ts";
+import c_pattern_detection_codes from "./pattern-detection-codes.ts";
 import c_pattern_assignments_real_items from "./pattern-assignments-real-items.ts";
 import c_custom_parameter_name_rules from "./custom-parameter-name-rules.ts";
 import c_custom_parameter_preview_free from "./custom-parameter-preview-free.ts";
@@ -131,8 +133,10 @@ export const allChecks: Check[] = [
   c_preview_url_charge_per_returning_url,
   c_preview_reread_free,
   c_preview_402_before_work,
+  c_preview_future_window,
   c_pattern_detection_billing_latest_run,
   c_pattern_item_post_count,
+  c_pattern_detection_codes,
   c_pattern_assignments_real_items,
   c_custom_parameter_name_rules,
   c_custom_parameter_preview_free,

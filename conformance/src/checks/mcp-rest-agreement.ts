@@ -5,6 +5,8 @@ import { data, isObj } from "./_util.ts";
 
 /** The part of a REST /v1/me body the tool documents (user, account, plan, members, teams): usage moves with every charge. */
 function comparable(tool: string, v: any): unknown {
+  // D-MCP-PDR-RESULT: the tool picks run_id, status and pattern_id from the REST run
+  if (tool === "svc__get_pattern_detection_run" && isObj(v)) return { run_id: v.run_id, status: v.status, pattern_id: v.pattern_id };
   if (tool === "svc__get_me" && isObj(v)) {
     const { usage: _usage, ...rest } = v;
     return rest;
@@ -24,7 +26,7 @@ const check: ActiveCheck = {
   rule: "Every read tool returns the same data as its REST twin for the same key: the same items in the same order for list tools (cursor null exactly when has_next is false), the same object for get tools",
   section: "Endpoints › MCP tool surface (mirrors REST); What the service does (9)",
   severity: "critical",
-  decisions: ["D-MCP-PAGING", "D-MCP-SEARCH-ARGS"],
+  decisions: ["D-MCP-PAGING", "D-MCP-SEARCH-ARGS", "D-MCP-PDR-RESULT"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/me", "GET /v1/datasets"],

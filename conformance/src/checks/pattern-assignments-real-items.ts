@@ -9,7 +9,7 @@ const check: ActiveCheck = {
   rule: "After a completed detection, every pattern_assignments entry of the dataset's mentions points at an item of the pattern (pattern_item_id, its title as name, confidence 0-1) whose expansion lists that mention, and every post an item lists carries the assignment",
   section: "Resources › Mention (pattern_assignments); decision D-PATTERN-ASSIGNMENTS-KEY",
   severity: "major",
-  decisions: ["D-PATTERN-ASSIGNMENTS-KEY"],
+  decisions: ["D-PATTERN-ASSIGNMENTS-KEY", "D-PATTERN-ASSIGNMENT-ONE"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["GET /v1/patterns/{pattern_id}/items/{item_id}", "POST /v1/mentions"],
@@ -36,6 +36,7 @@ const check: ActiveCheck = {
           if (!String(patternKey).startsWith("pt_")) continue;
         }
         if (patternKey !== d.pattern.id) continue; // another pattern of the same dataset
+        if (Array.isArray(list) && list.length !== 1) ctx.warn(`D-PATTERN-ASSIGNMENT-ONE (lenient): ${key} has ${list.length} assignments in one pattern`, m);
         for (const a of Array.isArray(list) ? list : []) {
           const real = members.has(a?.pattern_item_id);
           ctx.expect(real && members.get(a.pattern_item_id)!.has(key) && a.name === titles.get(a.pattern_item_id) && typeof a.confidence === "number" && a.confidence >= 0 && a.confidence <= 1, { title: `pattern-assignments-real-items: ${key} is assigned to ${real ? "an item that does not list it" : `unknown item ${a?.pattern_item_id}`}`, received: a, expected: { pattern_item_id: [...members.keys()], name: "the item's title", confidence: "0-1" } }, m);

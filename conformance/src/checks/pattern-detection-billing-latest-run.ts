@@ -8,7 +8,7 @@ const check: ActiveCheck = {
   rule: "Starting a pattern detection reserves the latest completed run's mentions_count × the post_processing price (not the dataset's mentions_count); a completed detection charges that amount and a failed one nothing",
   section: "Limits › Charges (post_processing: pattern detection counts posts of the dataset's most recent completed run); States › Pattern detection run (failure refunds in full)",
   severity: "critical",
-  decisions: ["D-RUN-STATES", "D-REF-RUN-LIFECYCLE"],
+  decisions: ["D-PDR-CHARGE", "D-RUN-STATES", "D-REF-RUN-LIFECYCLE"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/pattern_detections", "GET /v1/pattern_detections/{run_id}", "GET /v1/me", "GET /v1/prices"],

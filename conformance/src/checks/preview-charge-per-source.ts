@@ -10,7 +10,7 @@ const check: ActiveCheck = {
   rule: "A prompt research preview (201) charges exactly number of sources × the preview_generation price, and usage history gains one preview_generation row of that amount",
   section: "Limits › Charges (preview_generation: 1 unit per source; rule 2: prompt preview, no partial refund)",
   severity: "critical",
-  decisions: ["D-USAGE-SIGN"],
+  decisions: ["D-PREVIEW-CHARGE", "D-USAGE-SIGN"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],

@@ -11,7 +11,7 @@ const check: ActiveCheck = {
   rule: "A URL research preview puts each requested URL in exactly one of profiles, failed_to_retrieve_profiles, non_existing_profiles, private_profiles, and charges exactly profiles.length × the preview_generation price (the others refunded)",
   section: "Limits › Charges (rule 2: URL preview charges URLs returning data; private, non-existing, failed refunded); decisions D-PREVIEW-URL-LISTS, D-PREVIEW-PROFILE",
   severity: "critical",
-  decisions: ["D-PREVIEW-URL-LISTS", "D-PREVIEW-PROFILE"],
+  decisions: ["D-PREVIEW-URL-CHARGE", "D-PREVIEW-URL-LISTS", "D-PREVIEW-PROFILE"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],

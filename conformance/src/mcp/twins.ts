@@ -3,6 +3,17 @@
 // call each tool with arguments that reach real data.
 import type { CheckContext } from "../types.ts";
 import { data } from "../checks/_util.ts";
+import { detection } from "../checks/_patterns.ts";
+import { SkipError } from "../skip.ts";
+
+async function detectionRunId(ctx: CheckContext): Promise<string | undefined> {
+  try {
+    return data((await detection(ctx)).create)?.run_id;
+  } catch (e) {
+    if (e instanceof SkipError) return undefined;
+    throw e;
+  }
+}
 
 export interface Twin {
   tool: string;
@@ -59,7 +70,10 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
       if (ta) out.push({ tool: "svc__get_tracking_agent", args: { agent_id: ta }, rest: { method: "GET", path: `/v1/tracking_agents/${encodeURIComponent(ta)}` }, list: false });
       else missing.push("svc__get_tracking_agent: the account has no tracking agent");
     } else missing.push("tracking agent tools: the REST twins are outside the contract scope");
-    missing.push("svc__get_pattern_detection_run: pattern detection runs cannot be listed over REST to find one");
+    // pattern detection runs cannot be listed: use the one the pattern checks started (standard profile)
+    const pdr = ctx.settings.profile !== "readonly" && ctx.contract.op("POST /v1/pattern_detections") ? await detectionRunId(ctx) : undefined;
+    if (pdr) out.push({ tool: "svc__get_pattern_detection_run", args: { run_id: pdr }, rest: { method: "GET", path: `/v1/pattern_detections/${encodeURIComponent(pdr)}` }, list: false });
+    else missing.push("svc__get_pattern_detection_run: no pattern detection run to read (readonly profile, or none could be started)");
     return { twins: out, missing };
   });
 }

@@ -1,0 +1,29 @@
+import type { ActiveCheck } from "../types.ts";
+import { createDataset, MISSING_DATASET_ID, seen } from "./_util.ts";
+import { balanceOf, errorCode } from "./_groups.ts";
+
+/** A detection needs a dataset with a completed run: unknown dataset 404, nothing to analyse 400; refused requests charge nothing. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "pattern-detection-codes",
+  rule: "POST /v1/pattern_detections on an unknown dataset gets 404 dataset_not_found; on a dataset without a completed run 400 nothing_to_analyze; neither changes the balance",
+  section: "Endpoints › Pattern detections (404 dataset_not_found); decisions D-PDR-EMPTY, D-PDR-CHECK-ORDER",
+  severity: "major",
+  decisions: ["D-PDR-EMPTY", "D-PDR-CHECK-ORDER"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/pattern_detections", "GET /v1/me"],
+  async run(ctx) {
+    const empty = await createDataset(ctx, "pd-empty");
+    const { balance: before } = await balanceOf(ctx);
+    const body = (dataset_id: string) => ({ dataset_id, name: ctx.name("pd-codes"), research_question: "What recurs?" });
+    const missing = await ctx.req({ method: "POST", path: "/v1/pattern_detections", body: body(MISSING_DATASET_ID) });
+    ctx.expect(missing.status === 404 && errorCode(missing) === "dataset_not_found", { title: `pattern-detection-codes: an unknown dataset answered ${missing.status} ${errorCode(missing) ?? ""}`, received: seen(missing), expected: { status: 404, error_code: "dataset_not_found" } }, missing);
+    const nothing = await ctx.req({ method: "POST", path: "/v1/pattern_detections", body: body(empty.id) });
+    if (nothing.status === 400 && errorCode(nothing) !== "nothing_to_analyze") ctx.warn(`D-PDR-EMPTY (lenient): a dataset without a completed run answered 400 ${errorCode(nothing)}`, nothing);
+    ctx.expect(nothing.status === 400, { title: `pattern-detection-codes: a dataset without a completed run answered ${nothing.status}`, received: seen(nothing), expected: { status: 400, error_code: "nothing_to_analyze" } }, nothing);
+    const { balance: after, ex: me } = await balanceOf(ctx);
+    ctx.expect(after.equals(before), { title: "pattern-detection-codes: refused detections changed the balance", received: after.toFixed(), expected: before.toFixed() }, me);
+  },
+};
+export default check;

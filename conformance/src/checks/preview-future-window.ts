@@ -1,0 +1,34 @@
+import type { ActiveCheck } from "../types.ts";
+import { seen } from "./_util.ts";
+import { priceOf } from "./_groups.ts";
+import { PREVIEWS, previewExample } from "./_previews.ts";
+
+const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
+
+/** A prompt preview window that starts in the future is a request-validation 422; one that merely ends in the future is accepted. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "preview-future-window",
+  rule: "A prompt preview with date_since after today gets 422 with the validation body pointing at [body, date_since] and charges nothing; one with date_until after today is accepted (the window ends now)",
+  section: "Endpoints › Research previews (prompt: absolute pair date_since plus date_until); decision D-PREVIEW-FUTURE",
+  severity: "minor",
+  decisions: ["D-PREVIEW-FUTURE"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/research_previews"],
+  async run(ctx) {
+    const base = previewExample(ctx, "prompt");
+    delete base.time_filter;
+    base.sources = [base.sources[0]];
+    const price = await priceOf(ctx, "preview_generation");
+    ctx.charge(price.toFixed(), "one one-source preview");
+    const future = await ctx.req({ method: "POST", path: PREVIEWS, body: { ...base, date_since: day(30), date_until: day(60) } });
+    const locs = Array.isArray((future.json as any)?.detail) ? (future.json as any).detail.map((d: any) => (d?.loc ?? []).join(".")) : [];
+    if (future.status === 422 && !locs.includes("body.date_since")) ctx.warn(`D-PREVIEW-FUTURE (lenient): a future date_since answered 422 at ${locs.join(", ") || "(no loc)"}`, future);
+    ctx.expect(future.status === 422, { title: `preview-future-window: a window starting in the future answered ${future.status}`, received: seen(future), expected: { status: 422, body: { detail: [{ loc: ["body", "date_since"], msg: "…", type: "…" }] } } }, future);
+    const ending = await ctx.req({ method: "POST", path: PREVIEWS, body: { ...base, date_since: day(-30), date_until: day(30) } });
+    if (ending.status !== 201) ctx.warn(`D-PREVIEW-FUTURE (lenient): a window ending in the future answered ${ending.status}`, ending);
+    else ctx.pass(ending);
+  },
+};
+export default check;
