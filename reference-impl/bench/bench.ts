@@ -141,3 +141,4 @@ console.log(`  full stack ${fullRps.toFixed(0)} req/s, bare Hono ${bareRps.toFix
 console.log(await (await import("./custom-parameters.ts")).customParameterBench());
 console.log(await (await import("./patterns.ts")).patternBench());
 console.log(await (await import("./audiences.ts")).audienceBench());
+console.log(await (await import("./assistant.ts")).assistantBench());
