@@ -296,6 +296,11 @@ describe("generic rules of section 2: sorts, filters and usage history are reall
       return { ...q, body: JSON.stringify(body) };
     },
   });
+  it("prices-match-unit-ratios fails a price off its unit ratio (ratios from the group descriptors)", async () => {
+    const off: Fault = { id: "profile-price-2-units", breaks: "audience_profile is 3 units", expect: "prices-match-unit-ratios", response: (q, res) => (q.url.pathname === "/v1/prices" && res.json?.data?.rate ? json(res, { ...res.json, data: { ...res.json.data, prices: { ...res.json.data.prices, audience_profile: Math.round(res.json.data.rate * 2 * 1e6) / 1e6 } } }) : res) };
+    const r = await behind(off, { only: ["prices-match-unit-ratios"] });
+    expect(result(r, "prices-match-unit-ratios").failures.map((f) => f.title)).toEqual(["prices-match-unit-ratios: prices.audience_profile is not 3 × rate"]);
+  }, 60_000);
   it("mentions-sort-applied fails a server that ignores sort", async () => {
     const r = await behind(rewriteSearch("sort"), { only: ["mentions-sort-applied"] });
     expect(result(r, "mentions-sort-applied").outcome).toBe("fail");

@@ -58,7 +58,7 @@ describe("installable package", () => {
   it("runs checks against a deployment and exits 0", async () => {
     const k = demoKeys();
     // asynchronously: the reference answers from this process's event loop
-    const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--foreign-key", k.foreign!, "--only", "credit-prices-removed-404,pagination-garbage-cursor-400", "--seed", "1"], { cwd: project, encoding: "utf8", env: { ...process.env, CI: "1" } });
+    const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--foreign-key", k.foreign!, "--only", "credit-prices-removed-404,pagination-garbage-cursor-400", "--seed", "1"], { cwd: project, env: { ...process.env, CI: "1" } });
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/2 passed, 0 failed/);
   }, 60_000);

@@ -27,6 +27,7 @@ import c_pagination_sort_change_cursor_400 from "./pagination-sort-change-cursor
 import c_mentions_sort_applied from "./mentions-sort-applied.ts";
 import c_mentions_filters_applied from "./mentions-filters-applied.ts";
 import c_usage_history_newest_first_shared from "./usage-history-newest-first-shared.ts";
+import c_prices_match_unit_ratios from "./prices-match-unit-ratios.ts";
 import c_billing_reservation_at_create from "./billing-reservation-at-create.ts";
 import c_billing_settlement_exact from "./billing-settlement-exact.ts";
 import c_billing_refund_on_failure from "./billing-refund-on-failure.ts";
@@ -115,6 +116,7 @@ export const allChecks: Check[] = [
   c_mentions_sort_applied,
   c_mentions_filters_applied,
   c_usage_history_newest_first_shared,
+  c_prices_match_unit_ratios,
   c_billing_reservation_at_create,
   c_billing_settlement_exact,
   c_billing_refund_on_failure,
