@@ -25,6 +25,15 @@ export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends 
  * assistant message to poll; no reply text. A new chat is created when
  * `chat_id` is omitted. Inference is charged by tokens after the reply; data
  * work the assistant starts is charged at its own prices.
+ * Decision D-ASK-CHARGE: the token charge is a usage row of category
+ * `post_processing`: each started block of 1,000 tokens (question, earlier
+ * turns of the chat and reply) costs what processing one post costs. A
+ * spent balance is one below the price of one block: the ask is refused
+ * with 402 `insufficient_credits_ask` and nothing is created. The charge
+ * taken after the reply never overdraws (at most the remaining balance); a
+ * failed turn is free.
+ * Decision D-ASK-ENTITIES: a reply carries at most 3 entity references
+ * (the seed's "usually at most 3"), new work it started first.
  */
 export const askAsk = <ThrowOnError extends boolean = false>(options: Options<AskAskData, ThrowOnError>): RequestResult<AskAskResponses, AskAskErrors, ThrowOnError> => (options.client ?? client).post<AskAskResponses, AskAskErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],
@@ -737,6 +746,12 @@ export const trackingAgentsResume = <ThrowOnError extends boolean = false>(optio
  * comes only when no dataset has one.
  * Decision D-TA-TRIGGER-PAUSED: a paused agent can be triggered; it stays
  * paused and `next_run_at` stays null.
+ * Decision D-TA-CYCLE: a cycle (triggered or scheduled, the same code)
+ * repeats the newest run of each dataset with the agent's `count` and
+ * `num_comments_per_post`, the default trailing window instead of a fixed
+ * `date_range`, and `sentiment` added to the analysis; every dataset run is
+ * reserved all-or-nothing before any starts (402 `insufficient_credits`,
+ * nothing started).
  */
 export const trackingAgentsTrigger = <ThrowOnError extends boolean = false>(options: Options<TrackingAgentsTriggerData, ThrowOnError>): RequestResult<TrackingAgentsTriggerResponses, TrackingAgentsTriggerErrors, ThrowOnError> => (options.client ?? client).post<TrackingAgentsTriggerResponses, TrackingAgentsTriggerErrors, ThrowOnError>({
     security: [{ name: 'x-api-key', type: 'apiKey' }],

@@ -496,6 +496,9 @@ export type AssistantAskBody = {
 
 /**
  * Scope of an ask turn.
+ * Decision D-ASK-SCOPE: an id in `dataset_ids` that is not a dataset of the
+ * account, or a post in `post_refs` the account does not hold, is not an
+ * error (no 404 is documented for ask): the reply says it was skipped.
  */
 export type AssistantAskContext = {
     /**
@@ -1992,6 +1995,13 @@ export type CommonPostRef = {
  * A cited post. In the message text each cited post appears as a marker
  * `[N]`, numbered from 1 by first appearance of each unique (source, id).
  * `start_index`/`end_index` are the half-open range of the first marker.
+ * Decision D-CITE-UNITS: offsets count UTF-16 code units (JavaScript string
+ * indices), so `text.slice(start_index, end_index)` is exactly `[N]`.
+ * Decision D-CITE-ESCAPE: a bracketed number already in the prose is written
+ * `[12\]` (a CommonMark escape that renders as `[12]`), so every `[N]` in the text is a marker and
+ * `start_index` is also the first occurrence of `[N]`; a link to a post the
+ * account does not hold keeps only its label, so every post reference
+ * resolves through `POST /v1/mentions` `post_refs`.
  */
 export type CommonPostReference = {
     /**
@@ -6007,6 +6017,11 @@ export type PreviewsUrlPreviewResult = {
  * Decision D-TA-MESSAGE: the feed items are full messages: the summary fields
  * plus the markdown `text` and `references[]`; there is no separate
  * single-message endpoint.
+ * Decision D-TA-ALERT-EVERY-CYCLE: every cycle writes exactly one message
+ * when it ends, also when nothing new was found (`new_mention_count` 0) or
+ * when its dataset runs failed; a scheduled slot that cannot start (balance,
+ * no queries, previous cycle still running) writes a "skipped" message with
+ * zero counts and starts nothing.
  */
 export type TrackingAgentsAgentMessage = {
     /**
@@ -6027,6 +6042,10 @@ export type TrackingAgentsAgentMessage = {
     created_at: CommonUnixSeconds;
     /**
      * Mentions the cycle found that the agent's datasets did not hold yet.
+     * Decision D-TA-MESSAGE-COUNTS: a post counts once even when new to two of
+     * the datasets; `comment_count` counts the comments collected on those posts
+     * (at most `num_comments_per_post` each); `sentiment_score` is the mean
+     * sentiment score (-1 to 1) of those posts, 0 when there are none.
      */
     new_mention_count: number;
     /**
@@ -6049,6 +6068,10 @@ export type TrackingAgentsAgentMessage = {
     text: string;
     /**
      * Posts cited in `text` and entities it points at; pattern alerts carry a `pattern` reference.
+     * Decision D-TA-PATTERN-REF: a `pattern` reference is added when posts the
+     * cycle collected belong to items of a pattern detected on one of the
+     * agent's datasets (the pattern holding most of them); at most 3 entity
+     * references, the pattern first.
      */
     references: Array<CommonReference>;
 };
@@ -6077,6 +6100,12 @@ export type TrackingAgentsAgentMessagePage = {
 
 /**
  * One cycle of a tracking agent, as started by a trigger.
+ * Decision D-TAR-OBSERVE: there is no read endpoint for agent runs. The end
+ * of a cycle is observable as the alert it writes to the feed (one per
+ * cycle, written when the run leaves `in_progress`), as the state of the
+ * dataset runs in `dataset_run_ids`, and as a new trigger no longer answering
+ * 409. A run is `completed` when at least one of its dataset runs completed
+ * and `failed` when all of them failed.
  */
 export type TrackingAgentsAgentRun = {
     /**

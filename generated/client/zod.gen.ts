@@ -845,6 +845,9 @@ export const zCommonPostRef = z.object({
 
 /**
  * Scope of an ask turn.
+ * Decision D-ASK-SCOPE: an id in `dataset_ids` that is not a dataset of the
+ * account, or a post in `post_refs` the account does not hold, is not an
+ * error (no 404 is documented for ask): the reply says it was skipped.
  */
 export const zAssistantAskContext = z.object({
     dataset_ids: z.array(zCommonRequestId).max(100).optional(),
@@ -885,6 +888,13 @@ export const zAssistantMessageContext = z.object({
  * A cited post. In the message text each cited post appears as a marker
  * `[N]`, numbered from 1 by first appearance of each unique (source, id).
  * `start_index`/`end_index` are the half-open range of the first marker.
+ * Decision D-CITE-UNITS: offsets count UTF-16 code units (JavaScript string
+ * indices), so `text.slice(start_index, end_index)` is exactly `[N]`.
+ * Decision D-CITE-ESCAPE: a bracketed number already in the prose is written
+ * `[12\]` (a CommonMark escape that renders as `[12]`), so every `[N]` in the text is a marker and
+ * `start_index` is also the first occurrence of `[N]`; a link to a post the
+ * account does not hold keeps only its label, so every post reference
+ * resolves through `POST /v1/mentions` `post_refs`.
  */
 export const zCommonPostReference = z.object({
     type: z.enum(['post']),
@@ -3127,6 +3137,11 @@ export const zPreviewsResearchPreviewEnvelope = z.object({
  * Decision D-TA-MESSAGE: the feed items are full messages: the summary fields
  * plus the markdown `text` and `references[]`; there is no separate
  * single-message endpoint.
+ * Decision D-TA-ALERT-EVERY-CYCLE: every cycle writes exactly one message
+ * when it ends, also when nothing new was found (`new_mention_count` 0) or
+ * when its dataset runs failed; a scheduled slot that cannot start (balance,
+ * no queries, previous cycle still running) writes a "skipped" message with
+ * zero counts and starts nothing.
  */
 export const zTrackingAgentsAgentMessage = z.object({
     message_id: z.string(),
@@ -3171,6 +3186,12 @@ export const zTrackingAgentsAgentRunStatus = z.object({
 
 /**
  * One cycle of a tracking agent, as started by a trigger.
+ * Decision D-TAR-OBSERVE: there is no read endpoint for agent runs. The end
+ * of a cycle is observable as the alert it writes to the feed (one per
+ * cycle, written when the run leaves `in_progress`), as the state of the
+ * dataset runs in `dataset_run_ids`, and as a new trigger no longer answering
+ * 409. A run is `completed` when at least one of its dataset runs completed
+ * and `failed` when all of them failed.
  */
 export const zTrackingAgentsAgentRun = z.object({
     id: z.string(),
