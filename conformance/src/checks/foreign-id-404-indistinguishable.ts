@@ -1,10 +1,11 @@
 import type { ActiveCheck } from "../types.ts";
-import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen, MISSING_DATASET_ID } from "./_util.ts";
+import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen } from "./_util.ts";
+import { groupOf, groupsOf } from "../groups/index.ts";
 import { RUN_COUNT, mentionPrice } from "./_billing.ts";
 import { SkipError } from "../skip.ts";
 
-const MISSING_RUN_ID = "dsr_slkmissing00000000000";
-const BY_ID = /^\/v1\/datasets\/\{dataset_id\}(\/runs(\/\{run_id\})?)?$/;
+/** An id that cannot exist, carrying the group's documented prefix so a prefix check cannot tell it apart. */
+const missingIdFor = (prefix: string | undefined) => `${prefix ?? ""}slkmissing${"0".repeat(14)}`;
 
 /**
  * Every by-id operation called with another account's key on this account's
@@ -30,7 +31,13 @@ const check: ActiveCheck = {
       const runs = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs?limit=1` });
       runId = (runs.json as any)?.data?.[0]?.id;
     }
-    for (const op of ctx.contract.operations.filter((o) => BY_ID.test(o.path))) {
+    // the datasets group's by-id paths (item, its runs, one run) from its descriptor
+    const group = groupOf(ctx.contract, "datasets");
+    const item = group?.ops.read?.path ?? "/v1/datasets/{dataset_id}";
+    const MISSING_DATASET_ID = missingIdFor(group?.idPrefix);
+    const MISSING_RUN_ID = missingIdFor(group?.run?.idPrefix);
+    const byId = (path: string) => path === item || (path.startsWith(item + "/") && [group?.run?.listOp?.path, group?.run?.readOp?.path, group?.run?.createOp?.path].includes(path));
+    for (const op of ctx.contract.operations.filter((o) => byId(o.path))) {
       if (op.path.includes("{run_id}") && !runId) {
         ctx.notExercised(`${op.operationId}: no run on the fixture dataset`);
         continue;
@@ -64,7 +71,8 @@ const check: ActiveCheck = {
         ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""}`);
         continue;
       }
-      const missingId = `${made.id.split("_")[0]}_slkmissing0000000000`;
+      const group = groupsOf(ctx.contract).find((g) => g.base === c.list);
+      const missingId = missingIdFor(group?.idPrefix ?? `${made.id.split("_")[0]}_`);
       for (const op of ctx.contract.operations.filter((o) => o.path === c.item || (o.path.startsWith(c.item + "/") && !o.path.slice(c.item.length).includes("{")))) {
         if (op.responses.has("402")) continue; // chargeable (e.g. trigger): not sent with a foreign key
         const body = op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined;
