@@ -74,6 +74,18 @@ describe("ask and poll", () => {
     expect(entities).toContainEqual({ type: "dataset", id: ds });
   });
 
+  it("quotes negative posts when the question asks about complaints", async () => {
+    const a = await ask(t, { message: "What do people complain about with oat milk?" });
+    await t.clock.advance(10 * STEP);
+    const final = (await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`)).json.data;
+    const heading = final.text.search(/\*\*What the \d+ negative posts say\*\*/);
+    expect(heading).toBeGreaterThan(0);
+    const quoted = final.references.filter((r: { type: string; start_index: number }) => r.type === "post" && r.start_index > heading);
+    expect(quoted.length).toBeGreaterThan(0);
+    const found = await t.call("POST", "/v1/mentions", { body: { post_refs: quoted.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) } });
+    for (const m of found.json.data) expect(Number(m.sentiment.negative)).toBeGreaterThan(Number(m.sentiment.positive));
+  });
+
   it("charges the turn's tokens after the reply in the post_processing category", async () => {
     const before = t.ledger.balance("acc_demoA");
     const rowsBefore = t.ledger.rows("acc_demoA").length;

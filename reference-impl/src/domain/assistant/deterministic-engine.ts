@@ -23,6 +23,14 @@ export function requestedWork(question: string): { preview: boolean; patterns: b
   };
 }
 
+/** Which side of the conversation the question asks about, from its wording. */
+export function sentimentFocus(question: string): "negative" | "positive" | null {
+  const q = question.toLowerCase();
+  if (/\b(complain\w*|problems?|issues?|negative|hate|dislike|bad|worst|criticis\w*)\b/.test(q)) return "negative";
+  if (/\b(love|praise\w*|positive|best|enjoy\w*|recommend\w*)\b/.test(q)) return "positive";
+  return null;
+}
+
 function sourcesNamed(question: string): CommonSource[] {
   const q = question.toLowerCase();
   return SOURCES.filter((s) => new RegExp(`\\b${s}\\b`).test(q));
@@ -39,7 +47,6 @@ export class DeterministicEngine implements AssistantEngine {
     const bySource = (r: MentionRecord) => named.length === 0 || named.includes(r.post.source);
     const entities: EntityUse[] = [];
     const out: string[] = [];
-    const scopeNames = turn.datasets.map((d) => `*${d.name ?? d.id}*`);
 
     // New work first: it is what the caller asked for, so it leads the references.
     const work = requestedWork(turn.question);
@@ -79,7 +86,10 @@ export class DeterministicEngine implements AssistantEngine {
       matches = tools.search([]).filter(bySource);
       broadened = true;
     }
-    const where = scopeNames.length ? `in ${scopeNames.join(", ")}` : "in your account";
+    // Name (and reference) the datasets the posts came from, not every dataset in scope.
+    const used = turn.datasets.filter((d) => matches.some((r) => r.datasets.has(d.id)));
+    const readFrom = used.length ? used : turn.datasets;
+    const where = readFrom.length ? `in ${readFrom.map((d) => `*${d.name ?? d.id}*`).join(", ")}` : "in your account";
     const onWhat = words.length ? ` about **${words.join(" ")}**` : "";
     const platforms = named.length ? ` on ${named.map(sourceName).join(" and ")}` : "";
     if (turn.datasets.length === 0) {
@@ -88,6 +98,8 @@ export class DeterministicEngine implements AssistantEngine {
       out.push(`I found no posts${platforms} ${where} yet.`);
     } else {
       const s = summarisePosts(matches, QUOTES);
+      const focus = sentimentFocus(turn.question);
+      const focused = focus ? summarisePosts(matches.filter((r) => r.analysis.sentiment?.label === focus), QUOTES) : null;
       out.push(
         broadened
           ? `No post${platforms} ${where} mentions ${words.map((w) => `"${w}"`).join(" or ")}, so here is what the ${s.count} posts there say overall.`
@@ -95,10 +107,10 @@ export class DeterministicEngine implements AssistantEngine {
         "",
         ...summaryLines(s),
         "",
-        "**What people say**",
+        focused && focused.count > 0 ? `**What the ${focused.count} ${focus} posts say**` : "**What people say**",
         "",
       );
-      for (const r of s.top) out.push(quoteLine(r), "");
+      for (const r of focused && focused.count > 0 ? focused.top : s.top) out.push(quoteLine(r), "");
     }
     if (turn.unknownDatasetIds.length) out.push(`These dataset ids are not in your account and were skipped: ${turn.unknownDatasetIds.join(", ")}.`, "");
 
@@ -113,7 +125,8 @@ export class DeterministicEngine implements AssistantEngine {
         break;
       }
     }
-    for (const d of turn.datasets) entities.push({ type: "dataset", id: d.id });
+    const read = turn.datasets.filter((d) => matches.some((r) => r.datasets.has(d.id)));
+    for (const d of read.length ? read : turn.datasets) entities.push({ type: "dataset", id: d.id });
     return { markdown: out.join("\n").trim(), entities };
   }
 }
