@@ -21,6 +21,8 @@ export interface AccountFixture extends Omit<Account, "rate_limit"> {
 interface AccountsFile {
   accounts: AccountFixture[];
   api_keys: { sha256: string; account_id: string; user_id: string }[];
+  /** OAuth access tokens for the MCP endpoint, stored as digests like keys. */
+  bearer_tokens?: { sha256: string; account_id: string; user_id: string }[];
 }
 
 interface DatasetsFile {
@@ -38,6 +40,18 @@ export function demoKeys(): DemoKey[] {
   return readJson<{ keys: DemoKey[] }>("demo-keys.json").keys;
 }
 
+export interface DemoBearerToken {
+  access_token: string;
+  account_id: string;
+  user_id: string;
+  label: string;
+}
+
+/** Plaintext demo OAuth access tokens for the MCP endpoint (the server stores digests only). */
+export function demoBearerTokens(): DemoBearerToken[] {
+  return readJson<{ bearer_tokens?: DemoBearerToken[] }>("demo-keys.json").bearer_tokens ?? [];
+}
+
 export function loadAccounts(services: Services): void {
   const file = readJson<AccountsFile>("accounts.json");
   for (const { balance, ...account } of file.accounts) {
@@ -45,6 +59,7 @@ export function loadAccounts(services: Services): void {
     services.ledger.open(account.id, account.plan, money(balance));
   }
   for (const k of file.api_keys) services.directory.addKey({ digest: k.sha256, account_id: k.account_id, user_id: k.user_id });
+  for (const t of file.bearer_tokens ?? []) services.directory.addBearerToken({ digest: t.sha256, account_id: t.account_id, user_id: t.user_id });
 }
 
 export function seedDatasets(services: Services): void {

@@ -36,6 +36,8 @@ export function sha256Hex(value: string): string {
 export class AccountDirectory {
   private readonly accounts = new Map<string, Account>();
   private readonly keys = new Map<string, ApiKeyRecord>();
+  /** OAuth access tokens accepted by the MCP endpoint, by digest; each acts as the seat that granted it. */
+  private readonly bearerTokens = new Map<string, ApiKeyRecord>();
 
   addAccount(account: Account): void {
     this.accounts.set(account.id, account);
@@ -43,6 +45,10 @@ export class AccountDirectory {
 
   addKey(record: ApiKeyRecord): void {
     this.keys.set(record.digest, record);
+  }
+
+  addBearerToken(record: ApiKeyRecord): void {
+    this.bearerTokens.set(record.digest, record);
   }
 
   account(id: string): Account | undefined {
@@ -55,8 +61,17 @@ export class AccountDirectory {
 
   /** Resolve a presented key; the stored digest is compared in constant time. */
   resolve(presented: string): { account: Account; seat: Seat; digest: string } | undefined {
+    return this.lookup(this.keys, presented);
+  }
+
+  /** Resolve an OAuth bearer token (MCP only) exactly like a key: by digest, to an account and seat. */
+  resolveBearer(presented: string): { account: Account; seat: Seat; digest: string } | undefined {
+    return this.lookup(this.bearerTokens, presented);
+  }
+
+  private lookup(records: Map<string, ApiKeyRecord>, presented: string): { account: Account; seat: Seat; digest: string } | undefined {
     const digest = sha256Hex(presented);
-    const record = this.keys.get(digest);
+    const record = records.get(digest);
     if (!record) return undefined;
     const a = Buffer.from(record.digest, "hex");
     const b = Buffer.from(digest, "hex");
