@@ -129,6 +129,28 @@ describe("ask and poll", () => {
     expect(categories).toContain("post_processing");
   });
 
+  it("starts a pattern detection and a fresh dataset run when asked, and references them", async () => {
+    const a = await ask(t, { message: "Please detect patterns in this dataset and refresh it with a new run", context: { dataset_ids: [ds] } });
+    await t.clock.advance(10 * STEP);
+    const final = (await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`)).json.data;
+    const pdr = final.references.find((r: { type: string }) => r.type === "pattern_detection_run");
+    expect(pdr).toBeDefined();
+    expect((await t.call("GET", `/v1/pattern_detections/${pdr.id}`)).status).toBe(200);
+    const runs = (await t.call("GET", `/v1/datasets/${ds}/runs`)).json.data;
+    expect(runs).toHaveLength(2); // the seeding run and the one the assistant started
+    expect(final.text).toContain(runs[0].id);
+    expect(final.references.filter((r: { type: string }) => r.type !== "post").length).toBeLessThanOrEqual(3);
+  });
+
+  it("reports a refused piece of work in the reply instead of failing the turn", async () => {
+    const other = await createDataset(t, "Never run");
+    const a = await ask(t, { message: "Refresh this dataset with a new run", context: { dataset_ids: [other] } });
+    await t.clock.advance(10 * STEP);
+    const final = (await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`)).json.data;
+    expect(final.status).toBe("completed");
+    expect(final.text).toContain("I could not start the dataset run: the dataset has no query to repeat yet.");
+  });
+
   it("names the chat after its second completed turn", async () => {
     const a = await ask(t, { message: "How do people feel about oat milk froth?" });
     await t.clock.advance(10 * STEP);
