@@ -62,7 +62,8 @@ export function composeAlert(o: CycleOutcome, postExists: (source: string, id: s
     for (const r of summary.top) lines.push(quoteLine(r), "");
   }
   for (const f of o.failures) lines.push(`- Dataset ${f.datasetId}: ${f.message}`);
-  if (o.pattern) lines.push("", `${o.pattern.matched} of the posts this cycle collected belong to the detected pattern **${o.pattern.name}**.`);
+  if (lines[lines.length - 1] !== "") lines.push("");
+  if (o.pattern) lines.push(`${o.pattern.matched} of the posts this cycle collected belong to the detected pattern **${o.pattern.name}**.`);
 
   const { text, posts } = rewriteCitations(lines.join("\n").trim(), { accept: postExists });
   const entities: CommonReference[] = [];
