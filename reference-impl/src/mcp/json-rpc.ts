@@ -1,0 +1,10 @@
+// Transport-level answers the MCP endpoint writes itself (403, 405) in the
+// shape the SDK's transport uses for its own (406, 415): a JSON-RPC error
+// with no id, since no request was read.
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+export function jsonRpcError(c: Context, status: ContentfulStatusCode, message: string, headers: Record<string, string> = {}): Response {
+  for (const [k, v] of Object.entries(headers)) c.header(k, v);
+  return c.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, status);
+}
