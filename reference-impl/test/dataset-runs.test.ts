@@ -99,14 +99,16 @@ describe("dataset runs", () => {
     expect(res.json).toEqual({
       status: "client_error",
       error_code: "insufficient_credits_dataset_run",
-      detail: { message: expect.any(String), required: "49.000000", available: "5.000000", top_up_url: expect.stringMatching(/^https:\/\//) },
+      detail: { message: expect.any(String), required: "49.000000", available: "0.010000", top_up_url: expect.stringMatching(/^https:\/\//) },
       transient: false,
     });
     expect((await t.call("GET", `/v1/datasets/${id}/runs`, { key: KEYS.poor })).json.data).toEqual([]);
-    expect(t.ledger.balance("acc_poor").toFixed(6)).toBe("5.000000");
+    expect(t.ledger.balance("acc_poor").toFixed(6)).toBe("0.010000");
     expect(t.pipeline.running).toBe(0);
-    // A small run still fits: 100 x 0.049 = 4.9.
-    expect((await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 100) })).status).toBe(202);
+    // Even the smallest run (20 x 0.049 = 0.98) does not fit the spent balance; a top-up makes it fit.
+    expect((await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 20) })).status).toBe(402);
+    t.ledger.open("acc_poor", "starter", money("0.98"));
+    expect((await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 20) })).status).toBe(202);
   });
 
   it("several runs may be in flight on one dataset; list pages newest first", async () => {
