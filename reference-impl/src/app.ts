@@ -2,6 +2,7 @@
 // rate limiter). One Hono per resource, mounted with app.route; auth and the
 // rate limit guard /v1/*; errors render in one onError.
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import type { AssistantFault } from "./domain/assistant/service.ts";
 import { Services } from "./domain/services.ts";
 import { loadAccounts, seedDatasets } from "./fixtures.ts";
@@ -13,6 +14,9 @@ import type { AppEnv } from "./platform/env.ts";
 import { consoleErrorLogger, errorRenderer, NotFoundError, type ErrorLogger } from "./platform/errors.ts";
 import { Pipeline } from "./platform/pipeline.ts";
 import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
+import { bodyGuards } from "./platform/body-guards.ts";
+import { requestLog, type Logger } from "./platform/request-log.ts";
+import { healthResource } from "./resources/health.ts";
 import { accountResource } from "./resources/account.ts";
 import { askResource } from "./resources/ask.ts";
 import { chatsResource } from "./resources/chats.ts";
@@ -37,6 +41,10 @@ export interface AppOptions {
   /** Seed demo datasets with completed runs (default true). */
   seedDatasets?: boolean;
   logger?: ErrorLogger;
+  /** pino logger for one line per request (LOG_REQUESTS); none when omitted. */
+  requestLogger?: Logger;
+  /** Browser origins CORS allows (CORS_ORIGINS; default `*`). Preflights need no key. */
+  corsOrigins?: "*" | string[];
   /** Demo setting AGENT_CYCLE_SECONDS: agents cycle every N seconds instead of at their schedule's slots. */
   agentCycleSeconds?: number;
   /** Setting ASSISTANT_FAULT: every ask answers `ai_assistant_unavailable` (503) or `ai_assistant_timeout` (504). */
@@ -64,9 +72,24 @@ export function createApp(options: AppOptions = {}) {
   // never stamp its headers on an unknown /v1 route (D-AUTH-ORDER).
   app.notFound((c) => renderError(new NotFoundError("not_found", "No such route."), c));
 
+  if (options.requestLogger) app.use("*", requestLog(options.requestLogger));
+  // Before auth, so a browser's preflight OPTIONS is answered without a key.
+  app.use(
+    "*",
+    cors({
+      origin: options.corsOrigins ?? "*",
+      allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
+      allowHeaders: ["x-api-key", "content-type", "authorization"],
+      exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"],
+      maxAge: 600,
+    }),
+  );
+  app.route("/", healthResource());
   app.route("/", docsResource());
 
-  app.use("/v1/*", apiKeyAuth(directory), rateLimit(limiter));
+  // Body size and media type are judged after the key (D-AUTH-ORDER) and
+  // before any handler reads the body (D-BODY-LIMIT, D-CONTENT-TYPE).
+  app.use("/v1/*", apiKeyAuth(directory), rateLimit(limiter), bodyGuards());
   app.route("/v1/datasets", datasetsResource(services));
   app.route("/v1/datasets", datasetRunsResource(services));
   app.route("/v1/mentions", mentionsResource(services));

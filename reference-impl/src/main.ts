@@ -1,34 +1,46 @@
-// npm start: the reference server on 127.0.0.1:3000 (PORT and HOST override),
-// seeded from fixtures/, printing the demo accounts and keys.
-import { serve } from "@hono/node-server";
-import { createApp } from "./app.ts";
+// npm start: the reference server on 127.0.0.1:3000, seeded from fixtures/,
+// printing the demo accounts and keys. Every setting is checked before
+// anything starts; each mistake is one line (see config.ts for the list).
+import { readConfig, SETTINGS } from "./config.ts";
 import { demoKeys } from "./fixtures.ts";
 import { toDecimalString } from "./platform/billing/money.ts";
+import { startServer } from "./server.ts";
 
-const host = process.env.HOST ?? "127.0.0.1";
-const port = Number(process.env.PORT ?? 3000);
-const stepDelayMs = process.env.STEP_DELAY_MS !== undefined ? Number(process.env.STEP_DELAY_MS) : undefined;
-const rateLimitPerSecond = process.env.RATE_LIMIT_RPS !== undefined ? Number(process.env.RATE_LIMIT_RPS) : undefined;
+if (process.argv.includes("--help")) {
+  console.log("Settings (environment variables):");
+  for (const s of SETTINGS) console.log(`  ${s.name.padEnd(22)} default ${s.default.padEnd(11)} ${s.meaning}`);
+  process.exit(0);
+}
 
-const agentCycleSeconds = process.env.AGENT_CYCLE_SECONDS !== undefined ? Number(process.env.AGENT_CYCLE_SECONDS) : undefined;
-const assistantFault = process.env.ASSISTANT_FAULT === "unavailable" || process.env.ASSISTANT_FAULT === "timeout" ? process.env.ASSISTANT_FAULT : undefined;
+const read = readConfig(process.env, process.argv.slice(2));
+if (!read.ok) {
+  for (const line of read.errors) console.error(`config: ${line}`);
+  console.error("config: the server did not start (npm start -- --help lists every setting)");
+  process.exit(1);
+}
+const config = read.config;
 
-const { app, directory, ledger } = createApp({ stepDelayMs, rateLimitPerSecond, agentCycleSeconds, assistantFault });
-
-const server = serve({ fetch: app.fetch, hostname: host, port }, (info) => {
-  const base = `http://${host}:${info.port}`;
-  console.log(`Social Listening reference server on ${base}  (docs: ${base}/docs, contract: ${base}/openapi.json)`);
+try {
+  const running = await startServer(config);
+  const { directory, ledger } = running.handle;
+  const base = running.url;
+  console.log(`Social Listening reference server on ${base}  (docs: ${base}/docs, contract: ${base}/openapi.json, health: ${base}/health)`);
   console.log("Demo API keys (send as x-api-key):");
   for (const k of demoKeys()) {
     const account = directory.account(k.account_id);
     const balance = account ? toDecimalString(ledger.balance(account.id)) : "?";
     console.log(`  ${k.api_key}  ${k.label}  [${account?.plan ?? "?"}, balance $${balance}]`);
   }
-});
+  if (!config.logRequests) console.log("Request logging is off (--quiet / LOG_REQUESTS=false).");
 
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.on(signal, () => {
-    server.close();
-    process.exit(0);
-  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) {
+    process.on(signal, () => {
+      running.log.flush();
+      void running.close().then(() => process.exit(0));
+      setTimeout(() => process.exit(0), 2000).unref();
+    });
+  }
+} catch (error) {
+  console.error(`start: ${(error as Error).message}`);
+  process.exit(1);
 }

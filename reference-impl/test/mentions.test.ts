@@ -138,7 +138,10 @@ const filterArb: fc.Arbitrary<any> = fc.oneof(
     operator: fc.oneof(
       fc.record({ type: fc.constant("greater_than"), value: fc.constantFrom(0, 0.03, 100, 5000, 100000) }),
       fc.record({ type: fc.constant("less_than"), value: fc.constantFrom(0.05, 50, 2000, 200000) }),
-      fc.record({ type: fc.constant("in_range"), min: fc.constantFrom(0, 10, 1000), max: fc.constantFrom(0.1, 500, 50000) }),
+      // min <= max: a reversed range is a 422 (D-METRIC-CHANGE-OPERATOR), tested in hardening.test.ts.
+      fc
+        .tuple(fc.constantFrom(0, 0.1, 10, 500, 1000, 50000), fc.constantFrom(0, 0.1, 10, 500, 1000, 50000))
+        .map(([a, b]) => ({ type: "in_range" as const, min: Math.min(a, b), max: Math.max(a, b) })),
       fc.record({ type: fc.constant("changed_by"), value: fc.constantFrom(-10, 0, 1, 100) }),
     ),
   }),

@@ -7,10 +7,22 @@ import { engagementRate, normalizeWords, type MentionRecord } from "./mention-in
 export type Filter = MentionsFilter;
 
 const lower = (s: string) => s.toLowerCase();
-const anyEqual = (have: readonly string[] | undefined | null, want: readonly string[]) => {
+
+// A filter is checked against every stored post, so whatever depends only on
+// the filter (normalised keyword, lower-cased value sets) is computed once per
+// filter object, not once per post (issue 11: a long keyword cost seconds).
+const prepared = new WeakMap<object, unknown>();
+function once<T>(owner: object, make: () => T): T {
+  let value = prepared.get(owner) as T | undefined;
+  if (value === undefined) prepared.set(owner, (value = make()));
+  return value;
+}
+const lowerSet = (values: readonly string[]) => new Set(values.map(lower));
+const lowerList = (values: readonly string[]) => values.map(lower);
+
+const anyEqual = (have: readonly string[] | undefined | null, want: ReadonlySet<string>) => {
   if (!have) return false;
-  const w = new Set(want.map(lower));
-  return have.some((h) => w.has(lower(h)));
+  return have.some((h) => want.has(lower(h)));
 };
 
 function metricValue(r: MentionRecord, metric: "likes" | "views" | "comments" | "engagement_rate", which: "now" | "before"): number {
@@ -24,7 +36,7 @@ export function matchesFilter(r: MentionRecord, f: Filter): boolean {
   switch (f.type) {
     case "keyword": {
       // Whole-word (or two-word phrase) match on title and text.
-      const hit = r.normalized.includes(normalizeWords(f.value));
+      const hit = r.normalized.includes(once(f, () => normalizeWords(f.value)));
       return f.operator === "is" ? hit : !hit;
     }
     case "sentiment":
@@ -52,22 +64,23 @@ export function matchesFilter(r: MentionRecord, f: Filter): boolean {
     case "source":
       return f.values.includes(r.post.source);
     case "content_topic":
-      return anyEqual(a.content_topics, f.values);
+      return anyEqual(a.content_topics, once(f, () => lowerSet(f.values)));
     case "content_intention":
-      return anyEqual(a.content_intention ? [a.content_intention] : undefined, f.values);
+      return anyEqual(a.content_intention ? [a.content_intention] : undefined, once(f, () => lowerSet(f.values)));
     case "tone_of_voice":
-      return anyEqual(a.tone_of_voice ? [a.tone_of_voice] : undefined, f.values);
+      return anyEqual(a.tone_of_voice ? [a.tone_of_voice] : undefined, once(f, () => lowerSet(f.values)));
     case "hook":
-      return !!a.hook && f.values.some((v) => lower(a.hook!).includes(lower(v)));
+      return !!a.hook && once(f, () => lowerList(f.values)).some((v) => lower(a.hook!).includes(v));
     case "cta":
-      return !!a.cta && f.values.some((v) => lower(a.cta!).includes(lower(v)));
+      return !!a.cta && once(f, () => lowerList(f.values)).some((v) => lower(a.cta!).includes(v));
     case "mentioned_brands": {
       const brands = a.mentioned_brands;
       if (!brands) return false;
       const op = f.operator;
-      if (op.type === "any_of") return anyEqual(brands, op.values);
-      if (op.type === "equals") return brands.some((b) => lower(b) === lower(op.value));
-      return brands.some((b) => lower(b).includes(lower(op.value)));
+      if (op.type === "any_of") return anyEqual(brands, once(op, () => lowerSet(op.values)));
+      const wanted = once(op, () => lower(op.value));
+      if (op.type === "equals") return brands.some((b) => lower(b) === wanted);
+      return brands.some((b) => lower(b).includes(wanted));
     }
     case "country_code":
       return f.values.includes(r.post.country);
@@ -81,5 +94,12 @@ export function matchesFilter(r: MentionRecord, f: Filter): boolean {
 
 export function matchesGroups(r: MentionRecord, groups: readonly (readonly Filter[])[] | undefined): boolean {
   if (!groups || groups.length === 0) return true;
-  return groups.some((group) => group.every((f) => matchesFilter(r, f)));
+  // Plain loops: this runs once per stored post and must not allocate.
+  for (let g = 0; g < groups.length; g++) {
+    const group = groups[g]!;
+    let all = true;
+    for (let f = 0; f < group.length && all; f++) all = matchesFilter(r, group[f]!);
+    if (all) return true;
+  }
+  return false;
 }

@@ -79,9 +79,64 @@ export interface UpsertContext {
   numComments: number;
 }
 
+interface SortedView {
+  rows: MentionRecord[];
+  /** How many entries of the change log this view has merged. */
+  applied: number;
+}
+
+function compareKeys(a: SortKey, b: SortKey): number {
+  return a[0] !== b[0] ? (a[0] < b[0] ? -1 : 1) : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+}
+
+function sortRecords(records: MentionRecord[], keyOf: (r: MentionRecord) => SortKey): MentionRecord[] {
+  const decorated = records.map((r) => ({ r, k: keyOf(r) }));
+  decorated.sort((a, b) => compareKeys(a.k, b.k));
+  return decorated.map((d) => d.r);
+}
+
+/** Merge two ascending runs into one (both already ordered by keyOf). */
+function mergeSorted(a: MentionRecord[], b: MentionRecord[], keyOf: (r: MentionRecord) => SortKey): MentionRecord[] {
+  if (b.length === 0) return a;
+  const out: MentionRecord[] = new Array(a.length + b.length);
+  let i = 0;
+  let j = 0;
+  let n = 0;
+  let kb = keyOf(b[0]!);
+  while (i < a.length && j < b.length) {
+    if (compareKeys(keyOf(a[i]!), kb) <= 0) out[n++] = a[i++]!;
+    else {
+      out[n++] = b[j++]!;
+      if (j < b.length) kb = keyOf(b[j]!);
+    }
+  }
+  while (i < a.length) out[n++] = a[i++]!;
+  while (j < b.length) out[n++] = b[j++]!;
+  return out;
+}
+
+/** Distinct terms a semantic query searches at most (D-REF-SEARCH-COST). */
+export const MAX_QUERY_TERMS = 8;
+
+const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
+
+/** The query's terms as MiniSearch indexes them (lower case, split on punctuation and space). */
+export function tokenizeQuery(q: string): string[] {
+  return tokenize(q)
+    .map((t) => t.toLowerCase())
+    .filter((t) => t !== "");
+}
+
 export class MentionIndex {
   private readonly byKey = new Map<string, MentionRecord>();
-  private readonly sorted = new Map<MentionSort, MentionRecord[]>();
+  private readonly sorted = new Map<MentionSort, SortedView>();
+  /**
+   * Records added or re-collected, in order; each sorted view remembers how
+   * far it has applied this log. A view catches up by dropping the changed
+   * records and merging them back in order (linear), instead of re-sorting
+   * every post after each run (issue 11: a 3 s rebuild at 1M mentions).
+   */
+  private changes: MentionRecord[] = [];
   private search: MiniSearch<MentionRecord> | undefined;
   private unindexed: MentionRecord[] = [];
   private readonly runs = new Map<string, MentionRecord[]>();
@@ -146,21 +201,39 @@ export class MentionIndex {
       if (!collected) this.runs.set(ctx.runId, (collected = []));
       collected.push(record);
     }
-    this.sorted.clear();
+    this.changes.push(record);
+    if (this.changes.length > this.byKey.size + 1024) this.compactChanges();
     return { record, newToDataset: before === undefined, previousCoefficient: before ?? 0 };
   }
 
   /** Records ascending by (sort value, key). */
   sortedBy(sort: MentionSort): readonly MentionRecord[] {
-    let rows = this.sorted.get(sort);
-    if (!rows) {
-      const keyOf = sortKeyOf(sort);
-      const decorated = [...this.byKey.values()].map((r) => ({ r, k: keyOf(r) }));
-      decorated.sort((a, b) => (a.k[0] !== b.k[0] ? (a.k[0] < b.k[0] ? -1 : 1) : a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0));
-      rows = decorated.map((d) => d.r);
-      this.sorted.set(sort, rows);
+    const keyOf = sortKeyOf(sort);
+    let view = this.sorted.get(sort);
+    if (!view || this.changes.length - view.applied > this.byKey.size / 2) {
+      // First use, or so much changed that one sort is cheaper than merging.
+      view = { rows: sortRecords([...this.byKey.values()], keyOf), applied: this.changes.length };
+      this.sorted.set(sort, view);
+    } else if (view.applied < this.changes.length) {
+      const changed = new Set(this.changes.slice(view.applied));
+      const kept = view.rows.filter((r) => !changed.has(r));
+      view.rows = mergeSorted(kept, sortRecords([...changed], keyOf), keyOf);
+      view.applied = this.changes.length;
     }
-    return rows;
+    this.compactChanges();
+    return view.rows;
+  }
+
+  /** Forget the part of the change log every sorted view has applied. */
+  private compactChanges(): void {
+    // A view that fell this far behind would be re-sorted anyway; dropping it
+    // keeps the log from growing for a sort nobody asks for.
+    for (const [sort, v] of this.sorted) if (this.changes.length - v.applied > this.byKey.size / 2) this.sorted.delete(sort);
+    let low = this.changes.length;
+    for (const v of this.sorted.values()) low = Math.min(low, v.applied);
+    if (low === 0) return;
+    this.changes = this.changes.slice(low);
+    for (const v of this.sorted.values()) v.applied -= low;
   }
 
   /** Keys matching a free-text query. */
@@ -182,10 +255,25 @@ export class MentionIndex {
       this.search.addAll(this.unindexed);
       this.unindexed = [];
     }
+    // Bounded cost (issue 11, D-REF-SEARCH-COST): distinct terms only, at most
+    // MAX_QUERY_TERMS (8) of them in the OR (semantic) mode; prefix expansion from
+    // 3 characters and fuzzy matching (at most 2 edits) only for 4-24
+    // characters, since a one-letter prefix or a long fuzzy term walks the
+    // whole vocabulary (250 one-letter words once exhausted the heap).
+    // One-letter terms ("a", "i") match nearly every post and mean nothing in
+    // an OR search, so the semantic mode leaves them out.
+    const distinct = [...new Set(tokenizeQuery(q))];
+    const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2) : distinct;
+    if (terms.length === 0) return new Set();
     const hits =
       mode === "semantic"
-        ? this.search.search(q, { prefix: true, fuzzy: 0.2, combineWith: "OR" })
-        : this.search.search(q, { prefix: false, fuzzy: false, combineWith: "AND" });
+        ? this.search.search(terms.slice(0, MAX_QUERY_TERMS).join(" "), {
+            prefix: (term) => term.length >= 3,
+            fuzzy: (term) => (term.length >= 4 && term.length <= 24 ? 0.2 : false),
+            maxFuzzy: 2,
+            combineWith: "OR",
+          })
+        : this.search.search(terms.join(" "), { prefix: false, fuzzy: false, combineWith: "AND" });
     return new Set(hits.map((h) => String(h.id)));
   }
 }

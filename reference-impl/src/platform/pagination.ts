@@ -121,6 +121,13 @@ export function paginate<T>(
   keyOf: (t: T) => SortKey,
   request: PageRequest,
   keep: (t: T) => boolean = () => true,
+  /**
+   * At most this many rows examined per page (D-REF-SCAN-BUDGET). When the
+   * budget runs out before the page fills, the page ends early with
+   * `has_next` and a cursor at the last examined row, so a filter that
+   * matches little costs each request a bounded scan (issue 11).
+   */
+  budget = Number.POSITIVE_INFINITY,
 ): PageResult<T> {
   const scope = scopeHash(request.scope);
   const after = request.cursor !== undefined ? decodeCursor(request.cursor, scope) : undefined;
@@ -130,8 +137,16 @@ export function paginate<T>(
   // cursor's key, descending just before it.
   const step = request.order === "asc" ? 1 : -1;
   let i = step > 0 ? (after ? upperBound(sortedAsc, keyOf, after) : 0) : (after ? lowerBound(sortedAsc, keyOf, after) : sortedAsc.length) - 1;
+  let examined = 0;
+  let stoppedAt: T | undefined;
   for (; i >= 0 && i < sortedAsc.length; i += step) {
     const row = sortedAsc[i]!;
+    if (examined++ >= budget) {
+      // Resume from the last row looked at; it was already judged.
+      stoppedAt = sortedAsc[i - step];
+      hasNext = true;
+      break;
+    }
     if (!keep(row)) continue;
     if (items.length === request.limit) {
       hasNext = true;
@@ -139,6 +154,6 @@ export function paginate<T>(
     }
     items.push(row);
   }
-  const last = items[items.length - 1];
+  const last = stoppedAt ?? items[items.length - 1];
   return { items, hasNext, cursor: hasNext && last ? encodeCursor(keyOf(last), scope) : null };
 }

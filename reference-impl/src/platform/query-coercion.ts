@@ -82,8 +82,10 @@ function primaryType(schema: JsonSchema): string | undefined {
 
 function coerceScalar(text: string, schema: JsonSchema): unknown {
   switch (primaryType(schema)) {
+    // Decimal text becomes a number too, so `limit=2.5` reads "expected int,
+    // received number" rather than "received string" (issue 11).
     case "integer":
-      return /^[+-]?\d+$/.test(text) ? Number(text) : text;
+      return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
     case "number":
       return /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/.test(text) ? Number(text) : text;
     case "boolean":

@@ -3,6 +3,7 @@
 // `c.req.valid(target)` finds it; failures become the 422 validation body.
 import type { MiddlewareHandler } from "hono";
 import type * as z from "zod";
+import { BodyAbortedError } from "./body-guards.ts";
 import { ValidationFailed } from "./errors.ts";
 import { coerceQuery, queryParamTypes } from "./query-coercion.ts";
 import type { AppEnv } from "./env.ts";
@@ -43,12 +44,21 @@ async function readJson(text: string, options: BodyOptions): Promise<unknown> {
   }
 }
 
+/** The body as text; a client that goes away mid-body is a 400, not a 500 with a stack (issue 11). */
+async function bodyText(req: { text(): Promise<string> }): Promise<string> {
+  try {
+    return await req.text();
+  } catch {
+    throw new BodyAbortedError();
+  }
+}
+
 export function validBody<S extends z.ZodType>(
   schema: S,
   options: BodyOptions = {},
 ): MiddlewareHandler<AppEnv, string, { in: { json: z.input<S> }; out: { json: z.output<S> } }> {
   return async function validateBody(c, next) {
-    const raw = await readJson(await c.req.text(), options);
+    const raw = await readJson(await bodyText(c.req), options);
     c.req.addValidatedData("json", parseWith(schema, "body", raw) as object);
     await next();
   };

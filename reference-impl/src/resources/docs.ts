@@ -38,10 +38,26 @@ const INIT = `window.ui = SwaggerUIBundle({ url: "/openapi.json", dom_id: "#swag
 
 export function docsResource() {
   const app = new Hono();
-  const document = JSON.stringify(loadOpenApi());
+  const contract = loadOpenApi() as ReturnType<typeof loadOpenApi> & { servers?: unknown };
   const cache = new Map<string, Buffer>();
+  // D-SERVERS: the served document names the origin it was fetched from, so
+  // "Try it out" in /docs calls this server whatever PORT or host it runs on.
+  // A few origins at most (localhost, 127.0.0.1, a proxy name), so the
+  // serialised copies are kept; the bound stops a Host-header flood.
+  const byOrigin = new Map<string, string>();
+  const documentFor = (origin: string): string => {
+    let text = byOrigin.get(origin);
+    if (!text) {
+      text = JSON.stringify({ ...contract, servers: [{ url: origin, description: "This server" }] });
+      if (byOrigin.size >= 16) byOrigin.clear();
+      byOrigin.set(origin, text);
+    }
+    return text;
+  };
 
-  app.get("/openapi.json", (c) => c.body(document, 200, { "content-type": "application/json; charset=utf-8" }));
+  app.get("/openapi.json", (c) =>
+    c.body(documentFor(new URL(c.req.url).origin), 200, { "content-type": "application/json; charset=utf-8" }),
+  );
   app.get("/docs", (c) => c.html(PAGE));
   app.get("/docs/init.js", (c) => c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" }));
   app.get("/docs/:asset", (c) => {

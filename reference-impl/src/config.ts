@@ -1,0 +1,134 @@
+// The settings of `npm start`, read from the environment (and `--quiet` /
+// `--port N` on the command line) and checked all at once, so a mistake is
+// one clear line naming the setting and what it accepts, never a NaN that
+// surfaces later as odd behaviour (issue 11).
+
+export type AssistantFaultSetting = "unavailable" | "timeout";
+
+export interface ServerConfig {
+  host: string;
+  port: number;
+  stepDelayMs: number;
+  rateLimitPerSecond: number;
+  logLevel: string;
+  logRequests: boolean;
+  /** `*` or an explicit list of browser origins allowed by CORS. */
+  corsOrigins: "*" | string[];
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
+  keepAliveTimeoutMs: number;
+  agentCycleSeconds?: number;
+  assistantFault?: AssistantFaultSetting;
+}
+
+/** Each setting: its name, default, meaning (printed in the README and by `--help`). */
+export const SETTINGS: { name: string; default: string; meaning: string }[] = [
+  { name: "PORT", default: "3000", meaning: "TCP port, 0-65535 (0 picks a free port); `--port N` overrides" },
+  { name: "HOST", default: "127.0.0.1", meaning: "interface to listen on (0.0.0.0 for every interface)" },
+  { name: "STEP_DELAY_MS", default: "300", meaning: "delay before each pipeline step of a run, integer ms >= 0 (0 = runs finish at once)" },
+  { name: "RATE_LIMIT_RPS", default: "5", meaning: "requests per second per API key, integer >= 1" },
+  { name: "LOG_LEVEL", default: "info", meaning: "pino level: fatal, error, warn, info, debug, trace or silent" },
+  { name: "LOG_REQUESTS", default: "true", meaning: "one log line per request (true/false); `--quiet` sets false" },
+  { name: "CORS_ORIGINS", default: "*", meaning: "`*` or comma-separated origins (https://app.example.com) allowed to call from a browser" },
+  { name: "HEADERS_TIMEOUT_MS", default: "10000", meaning: "time a client has to send the request line and headers, integer ms >= 1000" },
+  { name: "REQUEST_TIMEOUT_MS", default: "30000", meaning: "time a client has to send the whole request, integer ms >= HEADERS_TIMEOUT_MS" },
+  { name: "KEEP_ALIVE_TIMEOUT_MS", default: "5000", meaning: "idle time before a keep-alive connection is closed, integer ms >= 0" },
+  { name: "AGENT_CYCLE_SECONDS", default: "(schedule)", meaning: "demo: tracking agents cycle every N seconds, integer >= 1" },
+  { name: "ASSISTANT_FAULT", default: "(none)", meaning: "demo: every ask answers `unavailable` (503) or `timeout` (504)" },
+];
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
+
+export type ConfigResult = { ok: true; config: ServerConfig } | { ok: false; errors: string[] };
+
+export function readConfig(env: Record<string, string | undefined>, argv: string[] = []): ConfigResult {
+  const errors: string[] = [];
+  const vars = { ...env };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === "--quiet") vars.LOG_REQUESTS = "false";
+    else if (arg === "--port") vars.PORT = argv[++i] ?? "";
+    else if (arg.startsWith("--port=")) vars.PORT = arg.slice("--port=".length);
+    else errors.push(`${arg}: unknown option (accepted: --quiet, --port N)`);
+  }
+
+  const integer = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
+    const raw = vars[name];
+    if (raw === undefined || raw === "") return fallback;
+    if (!/^[+-]?\d+$/.test(raw.trim())) {
+      errors.push(`${name}=${raw}: expected a whole number between ${min} and ${max}`);
+      return fallback;
+    }
+    const value = Number(raw);
+    if (value < min || value > max) errors.push(`${name}=${raw}: must be between ${min} and ${max}`);
+    return value;
+  };
+  const boolean = (name: string, fallback: boolean): boolean => {
+    const raw = vars[name];
+    if (raw === undefined || raw === "") return fallback;
+    const v = raw.trim().toLowerCase();
+    if (["true", "1", "yes", "on"].includes(v)) return true;
+    if (["false", "0", "no", "off"].includes(v)) return false;
+    errors.push(`${name}=${raw}: expected true or false`);
+    return fallback;
+  };
+
+  const host = (vars.HOST ?? "127.0.0.1").trim();
+  if (host === "") errors.push("HOST is empty: give an interface address such as 127.0.0.1");
+  const port = integer("PORT", 3000, 0, 65535);
+  const stepDelayMs = integer("STEP_DELAY_MS", 300, 0, 3_600_000);
+  const rateLimitPerSecond = integer("RATE_LIMIT_RPS", 5, 1, 1_000_000);
+  const logLevel = (vars.LOG_LEVEL ?? "info").trim().toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) errors.push(`LOG_LEVEL=${vars.LOG_LEVEL}: expected one of ${LOG_LEVELS.join(", ")}`);
+  const logRequests = boolean("LOG_REQUESTS", true);
+  const headersTimeoutMs = integer("HEADERS_TIMEOUT_MS", 10_000, 1000, 600_000);
+  const requestTimeoutMs = integer("REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000);
+  if (requestTimeoutMs < headersTimeoutMs) {
+    errors.push(`REQUEST_TIMEOUT_MS=${requestTimeoutMs}: must not be shorter than HEADERS_TIMEOUT_MS=${headersTimeoutMs}`);
+  }
+  const keepAliveTimeoutMs = integer("KEEP_ALIVE_TIMEOUT_MS", 5000, 0, 600_000);
+
+  let corsOrigins: "*" | string[] = "*";
+  const corsRaw = vars.CORS_ORIGINS?.trim();
+  if (corsRaw && corsRaw !== "*") {
+    corsOrigins = corsRaw.split(",").map((o) => o.trim()).filter((o) => o !== "");
+    for (const origin of corsOrigins) {
+      let parsed: URL | undefined;
+      try {
+        parsed = new URL(origin);
+      } catch {
+        parsed = undefined;
+      }
+      if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
+        errors.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (scheme, host, optional port, no path)`);
+      }
+    }
+  }
+
+  const agentCycleSeconds = vars.AGENT_CYCLE_SECONDS ? integer("AGENT_CYCLE_SECONDS", 0, 1, 86_400) : undefined;
+  let assistantFault: AssistantFaultSetting | undefined;
+  const fault = vars.ASSISTANT_FAULT?.trim();
+  if (fault) {
+    if (fault === "unavailable" || fault === "timeout") assistantFault = fault;
+    else errors.push(`ASSISTANT_FAULT=${fault}: expected unavailable or timeout`);
+  }
+
+  if (errors.length) return { ok: false, errors };
+  return {
+    ok: true,
+    config: {
+      host,
+      port,
+      stepDelayMs,
+      rateLimitPerSecond,
+      logLevel,
+      logRequests,
+      corsOrigins,
+      headersTimeoutMs,
+      requestTimeoutMs,
+      keepAliveTimeoutMs,
+      agentCycleSeconds,
+      assistantFault,
+    },
+  };
+}
