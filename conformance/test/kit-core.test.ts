@@ -322,6 +322,28 @@ describe("generic rules of section 2: sorts, filters and usage history are reall
   }, 90_000);
 });
 
+describe("a group the deployment does not serve", () => {
+  it("shows up as failures of the specific rules or as skips with a reason, never as a crash", async () => {
+    const notServed: Fault = {
+      id: "no-audiences",
+      breaks: "(test) the audience group is not deployed",
+      expect: "created-readable-at-once",
+      request: (q) => (q.url.pathname.startsWith("/v1/audience_") ? { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "client_error", error_code: "not_found", detail: "No such route.", transient: false }) } : q),
+    };
+    const r = await behind(notServed, { operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/audience_profiles", "/v1/me", "/v1/prices"], numRuns: 1 });
+    expect(r.results.filter((x) => x.outcome === "error").map((x) => `${x.id}: ${x.error?.split("\n")[0]}`)).toEqual([]);
+    expect(result(r, "created-readable-at-once").failures.map((f) => f.title).join()).toMatch(/POST \/v1\/audience_datasets .* answered 404/);
+    expect(result(r, "documented-status-only").outcome).toBe("fail");
+    for (const x of r.results.filter((y) => y.outcome === "skip")) expect(x.skipReason, x.id).toBeTruthy();
+    // the datasets group still passes its own rules
+    for (const id of ["patch-semantics", "billing-settlement-exact", "run-state-machine"]) expect(result(r, id).outcome, id).toBe("pass");
+    // and a generic rule that covers both groups fails only on the missing one
+    const walk = result(r, "pagination-full-walk");
+    expect(walk.outcome).toBe("fail");
+    for (const f of walk.failures) expect(f.title).toMatch(/AudienceDatasets/);
+  }, 120_000);
+});
+
 describe("reports", () => {
   it("summary.md is a Markdown table without code fences; report.html is self-contained with failures first", async () => {
     const fault: Fault = { id: "ok-string", breaks: "status success", expect: "status-string-mapping", response: (_q, res) => (res.status === 200 && res.json?.status === "success" ? json(res, { ...res.json, status: "ok" }) : res) };
