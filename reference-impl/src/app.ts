@@ -29,6 +29,8 @@ import { mentionsResource } from "./resources/mentions.ts";
 import { patternDetectionsResource, patternsResource } from "./resources/patterns.ts";
 import { previewsResource } from "./resources/previews.ts";
 import { trackingAgentsResource } from "./resources/tracking-agents.ts";
+import { mountMcp } from "./mcp/endpoint.ts";
+import { DEFAULT_MCP_SETTINGS, type McpSettings } from "./mcp/settings.ts";
 
 export interface AppOptions {
   clock?: Clock;
@@ -49,6 +51,8 @@ export interface AppOptions {
   agentCycleSeconds?: number;
   /** Setting ASSISTANT_FAULT: every ask answers `ai_assistant_unavailable` (503) or `ai_assistant_timeout` (504). */
   assistantFault?: AssistantFault;
+  /** MCP endpoint settings (tool prefix, long-poll length, allowed hosts); defaults in mcp/settings.ts. */
+  mcp?: Partial<McpSettings>;
 }
 
 export function createApp(options: AppOptions = {}) {
@@ -79,8 +83,8 @@ export function createApp(options: AppOptions = {}) {
     cors({
       origin: options.corsOrigins ?? "*",
       allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-      allowHeaders: ["x-api-key", "content-type", "authorization"],
-      exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After"],
+      allowHeaders: ["x-api-key", "content-type", "authorization", "mcp-protocol-version", "mcp-session-id", "last-event-id"],
+      exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate", "Mcp-Session-Id"],
       maxAge: 600,
     }),
   );
@@ -103,6 +107,10 @@ export function createApp(options: AppOptions = {}) {
   app.route("/v1/ask", askResource(services));
   app.route("/v1/chats", chatsResource(services));
   app.route("/v1", accountResource(services));
+
+  // The MCP endpoint shares the key resolver, the rate-limit buckets and the
+  // domain services with REST (mcp/endpoint.ts).
+  mountMcp(app, { services, directory, limiter, settings: { ...DEFAULT_MCP_SETTINGS, ...options.mcp }, log: options.logger ?? consoleErrorLogger });
 
   return { app, clock, services, limiter, directory, ledger, pipeline };
 }
