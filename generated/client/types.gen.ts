@@ -341,18 +341,20 @@ export type AccountTeam = {
  * the current billing period. The earlier dollar fields `credits_used` and
  * `credits_total` were renamed to `balance_used` and `balance_total`; the
  * names now carry the additive credit projection.
+ * Decision D-ME-USAGE: `balance + balance_used = balance_total` at every
+ * moment; a held reservation counts in `balance_used` until it settles.
  */
 export type AccountUsage = {
     /**
-     * Dollars available now.
+     * Dollars that can be reserved now (held reservations excluded).
      */
     balance: CommonDollars;
     /**
-     * Dollars spent in the current billing period.
+     * Dollars charged in the current billing period plus reservations held now.
      */
     balance_used: CommonDollars;
     /**
-     * Dollars granted for the current billing period.
+     * The period's funds: opening balance plus top-ups; equals `balance + balance_used`.
      */
     balance_total: CommonDollars;
     /**

@@ -949,6 +949,8 @@ export const zCommonUnixSeconds = z.int().gte(0);
  * the current billing period. The earlier dollar fields `credits_used` and
  * `credits_total` were renamed to `balance_used` and `balance_total`; the
  * names now carry the additive credit projection.
+ * Decision D-ME-USAGE: `balance + balance_used = balance_total` at every
+ * moment; a held reservation counts in `balance_used` until it settles.
  */
 export const zAccountUsage = z.object({
     balance: zCommonDollars,

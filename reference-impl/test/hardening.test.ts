@@ -214,6 +214,31 @@ describe("browser clients and operators", () => {
   });
 });
 
+describe("/v1/me usage adds up (D-ME-USAGE)", () => {
+  const addsUp = (u: { balance: number; balance_used: number; balance_total: number }) =>
+    Math.round((u.balance + u.balance_used) * 1e6) === Math.round(u.balance_total * 1e6);
+
+  it("holds for every demo account, and while a reservation is held", async () => {
+    const t = makeApp();
+    for (const key of Object.values(KEYS)) {
+      const me = await t.call("GET", "/v1/me", { key });
+      expect(addsUp(me.json.data.usage), key).toBe(true);
+    }
+    const ds = await createDataset(t);
+    const before = (await t.call("GET", "/v1/me")).json.data.usage;
+    const run = await t.call("POST", `/v1/datasets/${ds}/runs`, { body: promptRun("oat milk", 200) });
+    expect(run.status).toBe(202);
+    const held = (await t.call("GET", "/v1/me")).json.data.usage;
+    expect(addsUp(held)).toBe(true);
+    expect(held.balance).toBeLessThan(before.balance);
+    expect(held.balance_used).toBeGreaterThan(before.balance_used);
+    await t.clock.runAll();
+    const after = (await t.call("GET", "/v1/me")).json.data.usage;
+    expect(addsUp(after)).toBe(true);
+    expect(after.balance_total).toBeCloseTo(before.balance_total, 6);
+  });
+});
+
 describe("configuration", () => {
   it("names each mistake on one line", () => {
     const read = readConfig({ RATE_LIMIT_RPS: "abc", STEP_DELAY_MS: "-5", PORT: "70000", LOG_LEVEL: "loud", CORS_ORIGINS: "https://a.example/path" });

@@ -38,6 +38,14 @@ export class AccountService {
     const plan = PLANS[account.plan];
     const period = ledger.period(account.id);
     const rate = ledger.rate(account.id);
+    // D-ME-USAGE: the three always add up. `balance` is what can be reserved
+    // now; `balance_used` is the period's settled charges plus the
+    // reservations held right now; `balance_total` is their sum (the opening
+    // balance of the period plus top-ups). A reservation moves its amount from
+    // `balance` to `balance_used`; its refund moves the unused part back.
+    const balance = ledger.balance(account.id);
+    const used = period.used.add(ledger.held(account.id));
+    const total = balance.add(used);
     return {
       id: seat.user_id,
       account_id: account.id,
@@ -52,12 +60,12 @@ export class AccountService {
       teams: [{ account_id: account.id, name: account.team_name }],
       plan: { name: plan.display_name, type: planType(plan.name), features: plan.features, limits: plan.limits },
       usage: {
-        balance: toDollars(ledger.balance(account.id)),
-        balance_used: toDollars(period.used),
-        balance_total: toDollars(period.total),
+        balance: toDollars(balance),
+        balance_used: toDollars(used),
+        balance_total: toDollars(total),
         currency: "usd",
-        credits_used: toDollars(period.used.div(rate)),
-        credits_total: toDollars(period.total.div(rate)),
+        credits_used: toDollars(used.div(rate)),
+        credits_total: toDollars(total.div(rate)),
         renews_at: unixSeconds(period.renewsAtMs),
       },
     };
