@@ -4,7 +4,10 @@
 // rate-limit headers have sane values), and bodies over the limit or of the
 // wrong media type have documented answers.
 import { describe, expect, it } from "vitest";
+import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { createServer, type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
 import { zCommonCalendarDate, zMentionsSearchBody } from "../../generated/client/zod.gen.ts";
 import { deref, loadDocument, operationsOf, type Json } from "./document.js";
 
@@ -185,4 +188,37 @@ function bodyProperties(operation: Json): Record<string, unknown> | undefined {
   };
   const schema = operation.requestBody?.content?.["application/json"]?.schema;
   return schema ? collect(schema, {}) : undefined;
+}
+
+describe("npm run mock -- --port N", () => {
+  it("serves on the port given on the command line, with believable rate-limit headers", async () => {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["scripts/mock.mjs", "--port", String(port)], {
+      cwd: fileURLToPath(new URL("../../", import.meta.url)),
+      stdio: "ignore",
+    });
+    try {
+      let res: Response | undefined;
+      for (let i = 0; i < 120 && !res; i++) {
+        res = await fetch(`http://127.0.0.1:${port}/v1/prices`, { headers: { "x-api-key": "any" } }).catch(() => undefined);
+        if (!res) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(res?.status).toBe(200);
+      expect(Number(res!.headers.get("ratelimit-limit"))).toBeGreaterThanOrEqual(1);
+      expect(Number(res!.headers.get("ratelimit-remaining"))).toBeGreaterThanOrEqual(0);
+      expect([0, 1]).toContain(Number(res!.headers.get("ratelimit-reset")));
+    } finally {
+      child.kill("SIGTERM");
+    }
+  }, 60_000);
+});
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
