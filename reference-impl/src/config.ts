@@ -19,6 +19,12 @@ export interface ServerConfig {
   keepAliveTimeoutMs: number;
   agentCycleSeconds?: number;
   assistantFault?: AssistantFaultSetting;
+  /** MCP tool name prefix (MCP_TOOL_PREFIX). */
+  mcpToolPrefix: string;
+  /** Longest hold of `svc__get_message`, ms (MCP_LONG_POLL_MS). */
+  mcpLongPollMs: number;
+  /** Extra host names the MCP endpoint answers to besides loopback (MCP_ALLOWED_HOSTS). */
+  mcpAllowedHosts: string[];
 }
 
 /** Each setting: its name, default, meaning (printed in the README and by `--help`). */
@@ -35,6 +41,9 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: "KEEP_ALIVE_TIMEOUT_MS", default: "5000", meaning: "idle time before a keep-alive connection is closed, integer ms >= 0" },
   { name: "AGENT_CYCLE_SECONDS", default: "(schedule)", meaning: "demo: tracking agents cycle every N seconds, integer >= 1" },
   { name: "ASSISTANT_FAULT", default: "(none)", meaning: "demo: every ask answers `unavailable` (503) or `timeout` (504)" },
+  { name: "MCP_TOOL_PREFIX", default: "svc__", meaning: "prefix of the MCP tool names: letters, digits, `_` or `-`, ending in `_` or `-`" },
+  { name: "MCP_LONG_POLL_MS", default: "45000", meaning: "longest hold of the MCP svc__get_message long poll, integer ms 0-120000" },
+  { name: "MCP_ALLOWED_HOSTS", default: "(loopback)", meaning: "comma-separated host names the MCP endpoint accepts in Host/Origin besides localhost, 127.0.0.1 and [::1]" },
 ];
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
@@ -113,6 +122,16 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
     else errors.push(`ASSISTANT_FAULT=${fault}: expected unavailable or timeout`);
   }
 
+  const mcpToolPrefix = (vars.MCP_TOOL_PREFIX ?? "svc__").trim();
+  if (!/^[A-Za-z][A-Za-z0-9_-]{0,30}[_-]$/.test(mcpToolPrefix)) {
+    errors.push(`MCP_TOOL_PREFIX=${vars.MCP_TOOL_PREFIX}: expected letters, digits, _ or -, starting with a letter and ending in _ or - (e.g. acme__)`);
+  }
+  const mcpLongPollMs = integer("MCP_LONG_POLL_MS", 45_000, 0, 120_000);
+  const mcpAllowedHosts = (vars.MCP_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
+  for (const h of mcpAllowedHosts) {
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(h)) errors.push(`MCP_ALLOWED_HOSTS: "${h}" is not a host name (no scheme, port or path)`);
+  }
+
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
@@ -129,6 +148,9 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
       keepAliveTimeoutMs,
       agentCycleSeconds,
       assistantFault,
+      mcpToolPrefix,
+      mcpLongPollMs,
+      mcpAllowedHosts,
     },
   };
 }

@@ -2,7 +2,7 @@
 // printing the demo accounts and keys. Every setting is checked before
 // anything starts; each mistake is one line (see config.ts for the list).
 import { readConfig, SETTINGS } from "./config.ts";
-import { demoKeys } from "./fixtures.ts";
+import { demoBearerTokens, demoKeys } from "./fixtures.ts";
 import { toDecimalString } from "./platform/billing/money.ts";
 import { startServer } from "./server.ts";
 
@@ -31,6 +31,8 @@ try {
     const balance = account ? toDecimalString(ledger.balance(account.id)) : "?";
     console.log(`  ${k.api_key}  ${k.label}  [${account?.plan ?? "?"}, balance $${balance}]`);
   }
+  console.log(`MCP endpoint: ${base}/mcp/  (x-api-key as above, or one of these demo OAuth bearer tokens as Authorization: Bearer <token>):`);
+  for (const t of demoBearerTokens()) console.log(`  ${t.access_token}  ${t.label}`);
   if (!config.logRequests) console.log("Request logging is off (--quiet / LOG_REQUESTS=false).");
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {

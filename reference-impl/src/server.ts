@@ -24,6 +24,7 @@ export function startServer(config: ServerConfig, log: Logger = createLogger({ l
     rateLimitPerSecond: config.rateLimitPerSecond,
     agentCycleSeconds: config.agentCycleSeconds,
     assistantFault: config.assistantFault,
+    mcp: { toolPrefix: config.mcpToolPrefix, longPollMs: config.mcpLongPollMs, allowedHosts: config.mcpAllowedHosts },
     corsOrigins: config.corsOrigins,
     requestLogger: config.logRequests ? log : undefined,
     logger: (entry) => log.error(entry, String(entry.msg ?? "error")),

@@ -36,7 +36,7 @@ function authHeaders(auth: Credentials): Record<string, string> {
 /** A connected SDK client (initialize + initialized + nothing else). */
 export async function connect(t: TestApp, auth: Credentials, url = MCP_URL): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), {
-    fetch: (input, init) => t.app.request(String(input), init as RequestInit),
+    fetch: async (input, init) => t.app.request(String(input), init),
     requestInit: { headers: authHeaders(auth) },
   });
   const client = new Client({ name: "mcp-test", version: "1.0.0" });
@@ -45,15 +45,16 @@ export async function connect(t: TestApp, auth: Credentials, url = MCP_URL): Pro
 }
 
 /** The JSON of a tool result's single text content. */
-export function textJson(result: { content?: unknown }): any {
-  const content = result.content as { type: string; text: string }[];
+export function textJson(result: unknown): any {
+  const content = (result as { content: unknown }).content as { type: string; text: string }[];
   expect(content).toHaveLength(1);
   expect(content[0]!.type).toBe("text");
   return JSON.parse(content[0]!.text);
 }
 
 /** Assert a ToolError result and return its `error`. */
-export function toolErrorOf(result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): { code: string; message: string; status: number } {
+export function toolErrorOf(outcome: unknown): { code: string; message: string; status: number } {
+  const result = outcome as { isError?: unknown; structuredContent?: unknown };
   expect(result.isError).toBe(true);
   expect(result.structuredContent).toBeUndefined();
   const body = textJson(result);
@@ -63,7 +64,8 @@ export function toolErrorOf(result: { content?: unknown; isError?: unknown; stru
 }
 
 /** Assert a successful result and return its structured content (equal to the text JSON). */
-export function dataOf(result: { content?: unknown; isError?: unknown; structuredContent?: unknown }): any {
+export function dataOf(outcome: unknown): any {
+  const result = outcome as { content?: unknown; isError?: unknown; structuredContent?: unknown };
   if (result.isError) throw new Error(`tool error: ${JSON.stringify(result.content)}`);
   expect(textJson(result)).toEqual(result.structuredContent);
   return result.structuredContent;
