@@ -142,3 +142,4 @@ console.log(await (await import("./custom-parameters.ts")).customParameterBench(
 console.log(await (await import("./patterns.ts")).patternBench());
 console.log(await (await import("./audiences.ts")).audienceBench());
 console.log(await (await import("./assistant.ts")).assistantBench());
+console.log(await (await import("./mcp.ts")).mcpBench());

@@ -137,6 +137,22 @@ describe("methods and bodies", () => {
   });
 });
 
+describe("answer forms", () => {
+  it("answers quick calls with one JSON body and the get_message long poll with an SSE stream; malformed JSON is a -32700", async () => {
+    const t = makeApp();
+    const me = await rawCall(t, "svc__get_me", {}, { key: KEYS.aOwner });
+    expect(me.headers.get("content-type")).toContain("application/json");
+    const asked = (await rawCall(t, "svc__ask", { prompt: "Oat milk?" }, { key: KEYS.aOwner })).json.result.structuredContent;
+    await t.clock.runAll();
+    const polled = await rawCall(t, "svc__get_message", { chat_id: asked.chat_id, message_id: asked.message_id }, { key: KEYS.aOwner });
+    expect(polled.headers.get("content-type")).toContain("text/event-stream");
+    expect(polled.json.result.structuredContent.status).toBe("completed");
+    const broken = await raw(t, { auth: { key: KEYS.aOwner }, body: "{not json" });
+    expect(broken.status).toBe(400);
+    expect(broken.json.error.code).toBe(-32700);
+  });
+});
+
 describe("the rate limit shared with REST", () => {
   it("a REST burst empties the key's bucket, the next MCP call is a 429 transport error with the REST body; a second later MCP works", async () => {
     const t = makeApp({ rateLimitPerSecond: 5 });

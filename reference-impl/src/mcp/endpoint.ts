@@ -9,10 +9,10 @@ import type { Services } from "../domain/services.ts";
 import type { AccountDirectory } from "../platform/accounts.ts";
 import { bodyGuards, MAX_BODY_BYTES } from "../platform/body-guards.ts";
 import type { AppEnv } from "../platform/env.ts";
-import type { ErrorLogger } from "../platform/errors.ts";
+import { ApiError, type ErrorLogger } from "../platform/errors.ts";
 import { rateLimit, type RateLimiter } from "../platform/rate-limit.ts";
 import { mcpAuth, protectedResourceMetadata } from "./auth.ts";
-import { jsonRpcError } from "./json-rpc.ts";
+import { callsTool, jsonRpcError } from "./json-rpc.ts";
 import { originGuard } from "./origin-guard.ts";
 import { createProtocolServer } from "./protocol-server.ts";
 import { MCP_PATH, METADATA_PATH, type McpSettings } from "./settings.ts";
@@ -53,13 +53,27 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
   app.post(MCP_PATH, bodyGuards(MAX_BODY_BYTES), async (c) => {
     const principal = c.get("principal");
     const caller = { account: principal.account, seat: principal.seat };
+    // The body is read here (the guards above bounded a declared length) so
+    // the answer's form can follow what is called: one JSON body for every
+    // call, cheaper than an SSE stream, except for the long poll of
+    // get_message, whose stream carries keep-alives while it waits (a silent
+    // 45 s JSON response looks dead to proxies and clients).
+    const text = await c.req.text();
+    if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      return jsonRpcError(c, 400, "Parse error: Invalid JSON", {}, -32700);
+    }
+    const streaming = callsTool(message, `${deps.settings.toolPrefix}get_message`);
     const server = createProtocolServer(deps, caller);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, maxRequestBodySize: MAX_BODY_BYTES });
+    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
     await server.connect(transport);
-    // A client that goes away aborts its in-flight tool calls (the long poll
-    // of svc__get_message listens to that signal): closing the server aborts
-    // every handler it is running.
-    c.req.raw.signal.addEventListener("abort", () => void server.close(), { once: true });
-    return transport.handleRequest(c.req.raw);
+    // A client that goes away during the long poll ends it: closing the
+    // server aborts the signal the poll listens to. Quick calls skip this:
+    // reading `signal` makes the node adapter build a full Request.
+    if (streaming) c.req.raw.signal.addEventListener("abort", () => void server.close(), { once: true });
+    return transport.handleRequest(c.req.raw, { parsedBody: message });
   });
 }

@@ -4,7 +4,16 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-export function jsonRpcError(c: Context, status: ContentfulStatusCode, message: string, headers: Record<string, string> = {}): Response {
+export function jsonRpcError(c: Context, status: ContentfulStatusCode, message: string, headers: Record<string, string> = {}, code = -32000): Response {
   for (const [k, v] of Object.entries(headers)) c.header(k, v);
-  return c.json({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }, status);
+  return c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status);
+}
+
+/** Whether a JSON-RPC message (or batch) calls the named tool. */
+export function callsTool(message: unknown, tool: string): boolean {
+  const messages = Array.isArray(message) ? message : [message];
+  return messages.some((m) => {
+    const msg = m as { method?: unknown; params?: { name?: unknown } } | null;
+    return msg?.method === "tools/call" && msg.params?.name === tool;
+  });
 }

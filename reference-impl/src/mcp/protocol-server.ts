@@ -6,6 +6,7 @@
 // the JSON Schemas converted once (catalogue.ts) instead of per request.
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
 import type { Services } from "../domain/services.ts";
 import type { Caller } from "../platform/env.ts";
 import type { ErrorLogger } from "../platform/errors.ts";
@@ -19,6 +20,11 @@ export const SERVER_INFO = { name: "social-listening-reference", version: "0.1.0
 const INSTRUCTIONS =
   "Social listening research: read datasets, runs, mentions, audiences, patterns, tracking agents and the account with the read tools; " +
   "start any new work with the ask tool and poll its reply with get_message.";
+
+// Every Server builds its own Ajv instance unless given one (it only uses it
+// for elicitation, which these tools never start); building Ajv per POST cost
+// more than the rest of a tools/call, so all servers share this one.
+const SHARED_VALIDATOR = new AjvJsonSchemaValidator();
 
 export interface ToolCallDeps {
   services: Services;
@@ -43,7 +49,7 @@ export async function callTool(deps: ToolCallDeps, caller: Caller, name: string,
 }
 
 export function createProtocolServer(deps: ToolCallDeps, caller: Caller): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS });
+  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: SHARED_VALIDATOR });
   const list = toolsList(deps.settings.toolPrefix);
   server.setRequestHandler(ListToolsRequestSchema, () => list);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(deps, caller, request.params.name, request.params.arguments, extra.signal));
