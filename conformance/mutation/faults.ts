@@ -2,6 +2,7 @@
 // the contract; the named check must fail behind it, and the kit must pass
 // behind no fault at all.
 import { json, type Fault, type ProxyRequest, type ProxyResponse } from "./proxy.ts";
+import { groupFaults } from "./faults-groups.ts";
 
 const DS_BY_ID = /^\/v1\/datasets\/([^/]+)$/;
 const RUN_BY_ID = /^\/v1\/datasets\/[^/]+\/runs\/([^/]+)$/;
@@ -482,4 +483,6 @@ export const faults: Fault[] = [
     control: true,
     response: (_q, res) => (ok2xx(res) && res.json?.status === "success" ? json(res, { ...res.json, status: "info" }) : res),
   },
+  // the other groups, mention sorts and filters, usage history (faults-groups.ts)
+  ...groupFaults,
 ];

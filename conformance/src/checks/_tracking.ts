@@ -42,6 +42,7 @@ export interface Cycles {
   second: Exchange;
   secondInFlight: boolean;
   firstRuns: any[];
+  secondRuns: any[];
   third?: Exchange;
   thirdRuns: any[];
 }
@@ -55,10 +56,17 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     ctx.charge(mentionPrice.mul(AGENT_COUNT * 3).toFixed(), "up to three agent cycles of one dataset run each");
     const { balance: before } = await balanceOf(ctx);
     const first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
-    const second = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
     const { balance: afterTrigger } = await balanceOf(ctx);
+    const second = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+    // a second cycle that was accepted is only a fault if the first one was still running
+    let secondInFlight = true;
+    if (second.status === 202 && first.status === 202) {
+      const rid = data(first)?.dataset_run_ids?.[0];
+      const now = rid ? await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}` }) : undefined;
+      secondInFlight = !now || !terminalType(data(now));
+    }
     const firstRuns = first.status === 202 ? await settleCycle(ctx, src.id, data(first)) : [];
-    const secondInFlight = firstRuns.length > 0;
+    const secondRuns = second.status === 202 ? await settleCycle(ctx, src.id, data(second)) : [];
     const { balance: afterSettle } = await balanceOf(ctx);
     // the agent run finishes once its dataset runs have: retry a few times on 409
     let third: Exchange | undefined;
@@ -68,6 +76,6 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
       await new Promise((r) => setTimeout(r, 200));
     }
     const thirdRuns = third?.status === 202 ? await settleCycle(ctx, src.id, data(third)) : [];
-    return { agent: agent.id, datasetId: src.id, mentionPrice, before, afterTrigger, afterSettle, first, second, secondInFlight, firstRuns, third, thirdRuns };
+    return { agent: agent.id, datasetId: src.id, mentionPrice, before, afterTrigger, afterSettle, first, second, secondInFlight, firstRuns, secondRuns, third, thirdRuns };
   });
 }

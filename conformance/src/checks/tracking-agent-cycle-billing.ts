@@ -25,7 +25,7 @@ const check: ActiveCheck = {
     }, 0);
     const reserved = c.mentionPrice.mul(units);
     ctx.expect(c.before.minus(c.afterTrigger).equals(reserved), { title: `tracking-agent-cycle-billing: triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`, received: c.before.minus(c.afterTrigger).toFixed(), expected: reserved.toFixed() }, c.first);
-    const collected = c.firstRuns.reduce((n, r) => n + (r?.status?.type === "completed" ? (r.mentions_count ?? 0) : 0), 0);
+    const collected = [...c.firstRuns, ...c.secondRuns].reduce((n, r) => n + (r?.status?.type === "completed" ? (r.mentions_count ?? 0) : 0), 0);
     const charged = c.before.minus(c.afterSettle);
     ctx.expect(charged.equals(c.mentionPrice.mul(collected)), { title: `tracking-agent-cycle-billing: a cycle that collected ${collected} mentions charged $${charged.toFixed()}`, received: charged.toFixed(), expected: c.mentionPrice.mul(collected).toFixed() });
   },
