@@ -2144,6 +2144,23 @@ export const zMcpPageArgs = z.object({
  * Decision D-MCP-OAUTH-OUT: the OAuth authorization server (authorization,
  * token and registration endpoints, token format, scopes' meaning) is out of
  * the contract; clients discover it through `authorization_servers`.
+ *
+ * Decision D-MCP-307-FIRST: `/mcp` without the slash answers 307 to `/mcp/`
+ * before any credential check, and does not count against the rate limit.
+ *
+ * Decision D-MCP-BEARER-SEAT: a bearer token acts as the seat that granted
+ * it (its chats are that seat's); it is an MCP credential only.
+ *
+ * Decision D-MCP-BEARER-BUCKET: a bearer token has its own rate-limit bucket,
+ * keyed on the SHA-256 digest of the token; `x-api-key` calls share the
+ * key's REST bucket.
+ *
+ * Decision D-MCP-RATE-HEADERS: every authenticated HTTP request to the MCP
+ * endpoint counts and its answer carries `RateLimit-*`; a 429 is the REST
+ * 429 body with `Retry-After`.
+ *
+ * Decision D-MCP-PLAN-GATE: a plan without the `mcp` feature answers 401
+ * `unauthorized` with the same challenge.
  */
 export const zMcpProtectedResourceMetadata = z.object({
     resource: z.url(),
@@ -2204,6 +2221,9 @@ export const zMcpToolErrorDetail = z.object({
  * `structuredContent` against the tool's output schema, errors included).
  * `code` and `status` are those of the equivalent REST call; invalid
  * arguments are `unprocessable_entity` / 422.
+ *
+ * Decision D-MCP-UNKNOWN-TOOL: a call naming no tool of the catalogue is the
+ * ToolError `not_found` / 404, not a JSON-RPC error.
  */
 export const zMcpToolError = z.object({
     error: zMcpToolErrorDetail
