@@ -4,6 +4,8 @@
 // can only shrink). Group-specific rules and the MCP surface are being added
 // on top of the generic kit (issue 10, sections 2 and 3).
 export const PENDING_DECISIONS: Record<string, string> = {
+  "D-MCP-PLAN-GATE": "MCP: no check yet (needs a key whose plan lacks `mcp`; the demo plans all include it)",
+  "D-MCP-UNKNOWN-TOOL": "MCP: no check yet (lenient: a tools/call of an unknown name answers the ToolError not_found)",
   "D-BOUND-STRINGS": "Platform-wide: no check yet (strict (an over-long string is 422))",
   "D-BOUND-ARRAYS": "Platform-wide: no check yet (strict (an over-long array is 422))",
   "D-BOUND-DATE": "Platform-wide: no check yet (strict)",

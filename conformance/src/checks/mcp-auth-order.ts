@@ -15,7 +15,7 @@ const check: ActiveCheck = {
   rule: "MCP accepts x-api-key, or a bearer token when the key is missing or invalid; a valid key wins over a bad bearer; both methods resolve to the same account as REST; a bad key alone is 401",
   section: "Authentication › MCP (2, 3: key first, then bearer)",
   severity: "critical",
-  decisions: ["D-MCP-ASK-AUTH"],
+  decisions: ["D-MCP-ASK-AUTH", "D-MCP-BEARER-SEAT"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/me"],

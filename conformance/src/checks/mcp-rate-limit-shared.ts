@@ -13,7 +13,7 @@ const check: ActiveCheck = {
   rule: "After a REST burst exhausts the key's bucket, an MCP tools/call with the same key answers HTTP 429 (a transport error, not a tool result) with Retry-After; after Retry-After seconds the call succeeds",
   section: "Limits › Request rate (1: shared by REST and MCP); Authentication › MCP (6: 429 is a transport error)",
   severity: "major",
-  decisions: ["D-RATE-WINDOW"],
+  decisions: ["D-RATE-WINDOW", "D-MCP-RATE-HEADERS"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   requires: ["GET /v1/me"],

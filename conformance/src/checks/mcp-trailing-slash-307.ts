@@ -6,6 +6,7 @@ const check: ActiveCheck = {
   kind: "active",
   id: "mcp-trailing-slash-307",
   rule: "A POST to the MCP URL without its trailing slash answers 307 with a Location that resolves to the MCP URL with the slash",
+  decisions: ["D-MCP-307-FIRST"],
   section: "Authentication › MCP (1: the trailing slash is required; the form without it answers 307)",
   severity: "minor",
   profiles: ["readonly", "standard", "full"],
