@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { readConfig } from "../src/config.ts";
 import { MAX_BODY_BYTES } from "../src/platform/body-guards.ts";
 import { createLogger } from "../src/platform/request-log.ts";
-import { createDataset, KEYS, makeApp, promptRun } from "./helpers.ts";
+import { zMentionsSearchBody } from "../../generated/client/zod.gen.ts";
+import { ALL_ACTIONS, createDataset, KEYS, makeApp, promptRun, runToCompletion } from "./helpers.ts";
 
 const json = { "x-api-key": KEYS.aOwner, "content-type": "application/json" };
 
@@ -71,6 +72,35 @@ describe("bounded input", () => {
     expect(search.status).toBe(200);
     const patch = await t.app.request(`/v1/datasets/${ds}`, { method: "PATCH", headers: { "x-api-key": KEYS.aOwner } });
     expect(patch.status).toBe(200);
+  });
+});
+
+describe("sliced search (no tenant stalls another)", () => {
+  it("answers exactly what the one-piece search answers, page after page", async () => {
+    const t = makeApp();
+    const ds = await createDataset(t);
+    await runToCompletion(t, ds, promptRun("oat milk barista", 200, { content_analysis_actions: ALL_ACTIONS }));
+    await runToCompletion(t, ds, promptRun("running shoes review", 200, { content_analysis_actions: ALL_ACTIONS }));
+    const caller = { account: t.directory.account("acc_demoA")!, seat: t.directory.account("acc_demoA")!.seats[0]! };
+    const bodies = [
+      { q: "oat milk", search_mode: "semantic" },
+      { q: "running shoes", search_mode: "keyword" },
+      { q: "barsta foam", search_mode: "semantic", sort: "likes" },
+      { q: "zzzz unknownword", search_mode: "keyword" },
+      { filters: [[{ type: "sentiment", values: ["positive"] }], [{ type: "has_media", value: true }]], sort: "views", order: "asc" },
+      { filters: [[{ type: "keyword", operator: "is_not", value: "milk" }]], sort: "engagement_rate" },
+      { sort: "comments", order: "desc" },
+    ];
+    for (const raw of bodies) {
+      let body: any = zMentionsSearchBody.parse({ ...raw, limit: 7 });
+      for (let page = 0; page < 4; page++) {
+        const whole = t.services.mentionSearch.search(caller, body);
+        const sliced = await t.services.mentionSearch.searchSliced(caller, body);
+        expect(sliced, JSON.stringify(raw)).toEqual(whole);
+        if (!whole.cursor) break;
+        body = { ...body, cursor: whole.cursor };
+      }
+    }
   });
 });
 

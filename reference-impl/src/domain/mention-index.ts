@@ -183,7 +183,10 @@ export class MentionIndex {
         parameters: new Map(),
       };
       this.byKey.set(key, record);
-      this.unindexed.push(record);
+      // Once the text index exists it is kept current as mentions land, so
+      // the first `q` after a run does not index the whole run (issue 11).
+      if (this.search) this.search.add(record);
+      else this.unindexed.push(record);
     } else {
       record.previous = record.metrics;
       record.metrics = metrics;
@@ -236,8 +239,59 @@ export class MentionIndex {
     for (const v of this.sorted.values()) v.applied -= low;
   }
 
+  /**
+   * The same keys as `textSearch`, one term at a time with an event-loop turn
+   * between terms (issue 11): OR is the union and AND the intersection of the
+   * per-term matches, which is what MiniSearch computes, without the scores
+   * the caller does not use. AND stops at the first term that empties it.
+   */
+  async textSearchSliced(q: string, mode: "semantic" | "keyword"): Promise<Set<string>> {
+    const search = this.textIndex();
+    const distinct = [...new Set(tokenizeQuery(q))];
+    const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2).slice(0, MAX_QUERY_TERMS) : distinct;
+    let out: Set<string> | undefined;
+    for (const term of terms) {
+      const hits =
+        mode === "semantic"
+          ? search.search(term, { prefix: term.length >= 3, fuzzy: term.length >= 4 && term.length <= 24 ? 0.2 : false, maxFuzzy: 2 })
+          : search.search(term, { prefix: false, fuzzy: false });
+      const keys = new Set(hits.map((h) => String(h.id)));
+      if (!out) out = keys;
+      else if (mode === "semantic") for (const k of keys) out.add(k);
+      else for (const k of out) if (!keys.has(k)) out.delete(k);
+      if (mode === "keyword" && out.size === 0) break;
+      await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+    return out ?? new Set();
+  }
+
   /** Keys matching a free-text query. */
   textSearch(q: string, mode: "semantic" | "keyword"): Set<string> {
+    const search = this.textIndex();
+    // Bounded cost (issue 11, D-REF-SEARCH-COST): distinct terms only, at most
+    // MAX_QUERY_TERMS (8) of them in the OR (semantic) mode; prefix expansion from
+    // 3 characters and fuzzy matching (at most 2 edits) only for 4-24
+    // characters, since a one-letter prefix or a long fuzzy term walks the
+    // whole vocabulary (250 one-letter words once exhausted the heap).
+    // One-letter terms ("a", "i") match nearly every post and mean nothing in
+    // an OR search, so the semantic mode leaves them out.
+    const distinct = [...new Set(tokenizeQuery(q))];
+    const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2) : distinct;
+    if (terms.length === 0) return new Set();
+    const hits =
+      mode === "semantic"
+        ? search.search(terms.slice(0, MAX_QUERY_TERMS).join(" "), {
+            prefix: (term) => term.length >= 3,
+            fuzzy: (term) => (term.length >= 4 && term.length <= 24 ? 0.2 : false),
+            maxFuzzy: 2,
+            combineWith: "OR",
+          })
+        : search.search(terms.join(" "), { prefix: false, fuzzy: false, combineWith: "AND" });
+    return new Set(hits.map((h) => String(h.id)));
+  }
+
+  /** The MiniSearch index, created on first use and fed what landed since. */
+  private textIndex(): MiniSearch<MentionRecord> {
     if (!this.search) {
       this.search = new MiniSearch<MentionRecord>({
         idField: "key",
@@ -255,25 +309,6 @@ export class MentionIndex {
       this.search.addAll(this.unindexed);
       this.unindexed = [];
     }
-    // Bounded cost (issue 11, D-REF-SEARCH-COST): distinct terms only, at most
-    // MAX_QUERY_TERMS (8) of them in the OR (semantic) mode; prefix expansion from
-    // 3 characters and fuzzy matching (at most 2 edits) only for 4-24
-    // characters, since a one-letter prefix or a long fuzzy term walks the
-    // whole vocabulary (250 one-letter words once exhausted the heap).
-    // One-letter terms ("a", "i") match nearly every post and mean nothing in
-    // an OR search, so the semantic mode leaves them out.
-    const distinct = [...new Set(tokenizeQuery(q))];
-    const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2) : distinct;
-    if (terms.length === 0) return new Set();
-    const hits =
-      mode === "semantic"
-        ? this.search.search(terms.slice(0, MAX_QUERY_TERMS).join(" "), {
-            prefix: (term) => term.length >= 3,
-            fuzzy: (term) => (term.length >= 4 && term.length <= 24 ? 0.2 : false),
-            maxFuzzy: 2,
-            combineWith: "OR",
-          })
-        : this.search.search(terms.join(" "), { prefix: false, fuzzy: false, combineWith: "AND" });
-    return new Set(hits.map((h) => String(h.id)));
+    return this.search;
   }
 }

@@ -6,7 +6,7 @@ import type { MentionsMention } from "../../../generated/client/types.gen.ts";
 import type { zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
 import type { Caller } from "../platform/env.ts";
 import { ValidationFailed } from "../platform/errors.ts";
-import { paginate, type PageResult } from "../platform/pagination.ts";
+import { paginate, paginateSliced, type PageRequest, type PageResult } from "../platform/pagination.ts";
 import { matchesGroups } from "./mention-filters.ts";
 import { mentionKey, sortKeyOf, type MentionRecord } from "./mention-index.ts";
 import { mentionView } from "./mention-view.ts";
@@ -23,6 +23,9 @@ export const MAX_FILTERS = 10;
  */
 export const SCAN_BUDGET = 20_000;
 
+/** Rows examined between two event-loop turns by `searchSliced` (about 2 ms). */
+export const SCAN_SLICE = 2_000;
+
 /** `POST /v1/mentions` and `svc__list_mentions` (free, account-wide). */
 export class MentionSearchService {
   constructor(private readonly services: Services) {}
@@ -30,9 +33,29 @@ export class MentionSearchService {
   search(caller: Caller, body: SearchBody): PageResult<MentionsMention> {
     return searchMentions(this.services, caller.account.id, body);
   }
+
+  /**
+   * The same search, scanning in slices with event-loop turns in between, so
+   * one account's costly search never stalls another account's request
+   * (issue 11). REST uses this; results equal `search`.
+   */
+  async searchSliced(caller: Caller, body: SearchBody): Promise<PageResult<MentionsMention>> {
+    const accountId = caller.account.id;
+    checkSearch(this.services, accountId, body);
+    const q = body.q?.trim();
+    const hits = q ? await this.services.mentions(accountId).textSearchSliced(q, body.search_mode) : undefined;
+    const plan = planSearch(this.services, accountId, body, hits);
+    return plan.finish(await paginateSliced(plan.rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET, SCAN_SLICE));
+  }
 }
 
 export function searchMentions(services: Services, accountId: string, body: SearchBody): PageResult<MentionsMention> {
+  const plan = planSearch(services, accountId, body);
+  return plan.finish(paginate(plan.rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET));
+}
+
+/** The 422 and 404 answers a search gives before any work. */
+function checkSearch(services: Services, accountId: string, body: SearchBody): void {
   const total = (body.filters ?? []).reduce((n, g) => n + g.length, 0);
   if (total > MAX_FILTERS) {
     throw new ValidationFailed([
@@ -41,13 +64,15 @@ export function searchMentions(services: Services, accountId: string, body: Sear
   }
   const reversed = reversedRanges(body.filters);
   if (reversed.length) throw new ValidationFailed(reversed);
+  for (const id of body.dataset_ids ?? []) services.datasets.find(accountId, id);
+}
+
+/** Everything a search decides before it walks the rows, and how it renders the page. */
+function planSearch(services: Services, accountId: string, body: SearchBody, precomputedHits?: Set<string>) {
+  checkSearch(services, accountId, body);
   let scope: Set<string>;
   if (body.dataset_ids) {
-    scope = new Set();
-    for (const id of body.dataset_ids) {
-      services.datasets.find(accountId, id);
-      scope.add(id);
-    }
+    scope = new Set(body.dataset_ids);
   } else {
     scope = new Set(services.datasets.live(accountId).map((d) => d.id));
   }
@@ -55,7 +80,7 @@ export function searchMentions(services: Services, accountId: string, body: Sear
   const sources = body.sources ? new Set<string>(body.sources) : undefined;
   const refs = body.post_refs ? new Set(body.post_refs.map((r) => mentionKey(r.source, r.id))) : undefined;
   const q = body.q?.trim();
-  const textHits = q ? index.textSearch(q, body.search_mode) : undefined;
+  const textHits = q ? (precomputedHits ?? index.textSearch(q, body.search_mode)) : undefined;
 
   // Checked for every stored post, so it allocates nothing: the scope is a
   // short array probed against each post's dataset map (issue 11).
@@ -93,33 +118,31 @@ export function searchMentions(services: Services, accountId: string, body: Sear
     rows = index.sortedBy(body.sort);
   }
 
-  const page = paginate(
-    rows,
-    keyOf,
-    {
-      limit: body.limit,
+  const request: PageRequest = {
+    limit: body.limit,
+    order: body.order,
+    cursor: body.cursor,
+    scope: {
+      r: "mentions",
+      sort: body.sort,
       order: body.order,
-      cursor: body.cursor,
-      scope: {
-        r: "mentions",
-        sort: body.sort,
-        order: body.order,
-        dataset_ids: body.dataset_ids ? [...new Set(body.dataset_ids)].sort() : null,
-        sources: body.sources ? [...new Set(body.sources)].sort() : null,
-        q: q ?? null,
-        search_mode: q ? body.search_mode : null,
-        filters: body.filters ?? null,
-        post_refs: refs ? [...refs].sort() : null,
-      },
+      dataset_ids: body.dataset_ids ? [...new Set(body.dataset_ids)].sort() : null,
+      sources: body.sources ? [...new Set(body.sources)].sort() : null,
+      q: q ?? null,
+      search_mode: q ? body.search_mode : null,
+      filters: body.filters ?? null,
+      post_refs: refs ? [...refs].sort() : null,
     },
-    keep,
-    SCAN_BUDGET,
-  );
+  };
   const name = (id: string) => {
     const d = services.datasets.lookup(accountId, id);
     return d ? { id: d.id, name: d.name } : undefined;
   };
-  return { ...page, items: page.items.map((r) => mentionView(r, name, body.parameter_ids ?? [])) };
+  const finish = (page: PageResult<MentionRecord>): PageResult<MentionsMention> => ({
+    ...page,
+    items: page.items.map((r) => mentionView(r, name, body.parameter_ids ?? [])),
+  });
+  return { rows, keyOf, request, keep, finish };
 }
 
 /**

@@ -129,31 +129,88 @@ export function paginate<T>(
    */
   budget = Number.POSITIVE_INFINITY,
 ): PageResult<T> {
-  const scope = scopeHash(request.scope);
-  const after = request.cursor !== undefined ? decodeCursor(request.cursor, scope) : undefined;
-  const items: T[] = [];
-  let hasNext = false;
-  // Walk one index in the page's direction; ascending starts just past the
-  // cursor's key, descending just before it.
-  const step = request.order === "asc" ? 1 : -1;
-  let i = step > 0 ? (after ? upperBound(sortedAsc, keyOf, after) : 0) : (after ? lowerBound(sortedAsc, keyOf, after) : sortedAsc.length) - 1;
-  let examined = 0;
-  let stoppedAt: T | undefined;
-  for (; i >= 0 && i < sortedAsc.length; i += step) {
-    const row = sortedAsc[i]!;
-    if (examined++ >= budget) {
-      // Resume from the last row looked at; it was already judged.
-      stoppedAt = sortedAsc[i - step];
-      hasNext = true;
-      break;
-    }
-    if (!keep(row)) continue;
-    if (items.length === request.limit) {
-      hasNext = true;
-      break;
-    }
-    items.push(row);
+  const scan = new PageScan(sortedAsc, keyOf, request, keep, budget);
+  while (!scan.step(Number.POSITIVE_INFINITY));
+  return scan.result();
+}
+
+/**
+ * The same page, examined `slice` rows at a time with a turn of the event
+ * loop in between, so a long scan for one account never holds another
+ * account's cheap request for more than one slice (issue 11).
+ */
+export async function paginateSliced<T>(
+  sortedAsc: readonly T[],
+  keyOf: (t: T) => SortKey,
+  request: PageRequest,
+  keep: (t: T) => boolean,
+  budget: number,
+  slice: number,
+): Promise<PageResult<T>> {
+  const scan = new PageScan(sortedAsc, keyOf, request, keep, budget);
+  while (!scan.step(slice)) await new Promise<void>((resolve) => setImmediate(resolve));
+  return scan.result();
+}
+
+/** The walk of one page, resumable: `step(n)` examines up to n rows and says whether the page is done. */
+class PageScan<T> {
+  private readonly scope: string;
+  private readonly items: T[] = [];
+  private readonly step_: 1 | -1;
+  private i: number;
+  private examined = 0;
+  private hasNext = false;
+  private stoppedAt: T | undefined;
+  private done = false;
+
+  constructor(
+    private readonly sortedAsc: readonly T[],
+    private readonly keyOf: (t: T) => SortKey,
+    private readonly request: PageRequest,
+    private readonly keep: (t: T) => boolean,
+    private readonly budget: number,
+  ) {
+    this.scope = scopeHash(request.scope);
+    const after = request.cursor !== undefined ? decodeCursor(request.cursor, this.scope) : undefined;
+    // Walk one index in the page's direction; ascending starts just past the
+    // cursor's key, descending just before it.
+    this.step_ = request.order === "asc" ? 1 : -1;
+    this.i =
+      this.step_ > 0
+        ? after
+          ? upperBound(sortedAsc, keyOf, after)
+          : 0
+        : (after ? lowerBound(sortedAsc, keyOf, after) : sortedAsc.length) - 1;
   }
-  const last = stoppedAt ?? items[items.length - 1];
-  return { items, hasNext, cursor: hasNext && last ? encodeCursor(keyOf(last), scope) : null };
+
+  step(rows: number): boolean {
+    const { sortedAsc, items, request } = this;
+    for (let n = 0; !this.done && n < rows; n++, this.i += this.step_) {
+      if (this.i < 0 || this.i >= sortedAsc.length) {
+        this.done = true;
+        break;
+      }
+      const row = sortedAsc[this.i]!;
+      if (this.examined++ >= this.budget) {
+        // Resume from the last row looked at; it was already judged.
+        this.stoppedAt = sortedAsc[this.i - this.step_];
+        this.hasNext = true;
+        this.done = true;
+        break;
+      }
+      if (!this.keep(row)) continue;
+      if (items.length === request.limit) {
+        this.hasNext = true;
+        this.done = true;
+        break;
+      }
+      items.push(row);
+    }
+    return this.done;
+  }
+
+  result(): PageResult<T> {
+    const last = this.stoppedAt ?? this.items[this.items.length - 1];
+    return { items: this.items, hasNext: this.hasNext, cursor: this.hasNext && last ? encodeCursor(this.keyOf(last), this.scope) : null };
+  }
 }

@@ -8,8 +8,9 @@ import { validBody } from "../platform/validation.ts";
 
 export function mentionsResource(services: Services) {
   const app = new Hono<AppEnv>();
-  app.post("/", validBody(zMentionsSearchBody, { whenEmpty: {} }), (c) => {
-    return c.json(list(services.mentionSearch.search(c.get("principal"), c.req.valid("json"))));
+  // Sliced: a long scan yields to other accounts' requests (issue 11).
+  app.post("/", validBody(zMentionsSearchBody, { whenEmpty: {} }), async (c) => {
+    return c.json(list(await services.mentionSearch.searchSliced(c.get("principal"), c.req.valid("json"))));
   });
   return app;
 }

@@ -1,0 +1,187 @@
+// Issue 11 figures for `npm run bench` (or alone: tsx reference-impl/bench/hardening.ts):
+//  1. Throughput of GET /v1/datasets/{id}, autocannon 50 connections, side by
+//     side in one run: the full stack with request logging, bare Hono, bare
+//     node:http returning the same bytes, and the Prism mock.
+//  2. No tenant stalls another: p50/p99 of GET /v1/prices with account B's key
+//     while account A sends the most expensive valid searches, at 100k mentions.
+//  3. Scale at 100k and 1M mentions: resident memory per mention, and the
+//     first sorted and first text search after a 1000-mention run lands.
+// Every server is a child process on 127.0.0.1 and a free port, stopped by PID.
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer, type AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+
+const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
+const STALL_SECONDS = Number(process.env.BENCH_STALL_SECONDS ?? 10);
+const SCALES = (process.env.BENCH_SCALES ?? "100000,1000000").split(",").map(Number);
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+function percentile(samples: number[], p: number): number {
+  const s = [...samples].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
+}
+
+async function child<T>(args: string[], startupMs = 900_000): Promise<{ proc: ChildProcess; info: T }> {
+  const proc = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  let buffer = "";
+  proc.stdout!.setEncoding("utf8");
+  const timer = setTimeout(() => proc.kill("SIGKILL"), startupMs);
+  for await (const chunk of proc.stdout!) {
+    buffer += chunk;
+    const line = buffer.split("\n").find((l) => l.startsWith("{"));
+    if (line) {
+      clearTimeout(timer);
+      proc.stdout!.resume();
+      return { proc, info: JSON.parse(line) as T };
+    }
+  }
+  clearTimeout(timer);
+  throw new Error(`${args.join(" ")} exited before listening`);
+}
+
+async function stop(proc: ChildProcess): Promise<void> {
+  if (proc.exitCode !== null || !proc.pid) return;
+  process.kill(proc.pid, "SIGTERM");
+  await once(proc, "exit");
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const s = createServer();
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function cannon(url: string, key: string): Promise<number> {
+  const result = await autocannon({ url, headers: { "x-api-key": key }, connections: 50, duration: DURATION });
+  if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
+  return result.requests.average;
+}
+
+async function throughput(): Promise<string[]> {
+  type Info = { port: number; path: string; key: string };
+  const procs: ChildProcess[] = [];
+  try {
+    const servers: Record<string, Info> = {};
+    for (const mode of ["full", "hono", "node"]) {
+      const { proc, info } = await child<Info>(["--import", "tsx", "reference-impl/bench/throughput-server.ts", mode]);
+      procs.push(proc);
+      servers[mode] = info;
+    }
+    const prismPort = await freePort();
+    const prism = spawn(`${root}node_modules/.bin/prism`, ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(prismPort)], { cwd: root, stdio: "ignore" });
+    procs.push(prism);
+    const prismUrl = `http://127.0.0.1:${prismPort}${servers.full!.path}`;
+    for (let i = 0; i < 120; i++) {
+      if (await fetch(prismUrl, { headers: { "x-api-key": "k" } }).then((r) => r.ok, () => false)) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const rps: Record<string, number> = {};
+    for (const mode of ["full", "hono", "node"]) await cannon(`http://127.0.0.1:${servers[mode]!.port}${servers[mode]!.path}`, servers[mode]!.key); // warm-up
+    for (const mode of ["full", "hono", "node"]) rps[mode] = await cannon(`http://127.0.0.1:${servers[mode]!.port}${servers[mode]!.path}`, servers[mode]!.key);
+    rps.prism = await cannon(prismUrl, "k");
+    const vsNode = rps.full! / rps.node!;
+    const vsPrism = rps.full! / rps.prism!;
+    return [
+      `GET /v1/datasets/{id}, autocannon 50 connections x ${DURATION} s, one run:`,
+      `  full stack + request log ${rps.full!.toFixed(0)} req/s | bare Hono ${rps.hono!.toFixed(0)} | bare node:http ${rps.node!.toFixed(0)} | Prism ${rps.prism!.toFixed(0)}`,
+      `  full / node:http ${(vsNode * 100).toFixed(0)}% (target >= 65%: ${vsNode >= 0.65 ? "met" : "NOT met"}); full / Hono ${((rps.full! / rps.hono!) * 100).toFixed(0)}%; full / Prism ${vsPrism.toFixed(1)}x (target >= 25x: ${vsPrism >= 25 ? "met" : "NOT met"})`,
+    ];
+  } finally {
+    for (const p of procs) await stop(p);
+  }
+}
+
+type ScaleInfo = {
+  port: number;
+  keyA: string;
+  keyB: string;
+  mentions: number;
+  loadMs: number;
+  rssBytesPerMention: number;
+  heapBytesPerMention: number;
+  rss: number;
+  firstSortedAfterRunMs: number;
+  firstTextAfterRunMs: number;
+  steadySortedMs: number;
+};
+
+const EXPENSIVE: unknown[] = [
+  { filters: [[{ type: "keyword", operator: "is", value: "y".repeat(100) }]], limit: 100 },
+  { filters: [Array.from({ length: 10 }, () => ({ type: "mentioned_brands", operator: { type: "contains", value: "z".repeat(200) } }))], limit: 100 },
+  { q: "oat milk barista foam latte creamy sustainable flavour vanilla chocolate review tiktok trend morning coffee routine".repeat(4).slice(0, 500), search_mode: "keyword", limit: 100 },
+  { q: "oat milk barista foam latte creamy sustainable flavour", sort: "views", order: "asc", limit: 100 },
+  { sort: "engagement_rate", order: "asc", limit: 100, filters: [[{ type: "metric_change", metric: "likes", operator: { type: "changed_by", value: 1_000_000 } }]] },
+];
+
+async function stall(info: ScaleInfo): Promise<string[]> {
+  const base = `http://127.0.0.1:${info.port}`;
+  const cheap = async (): Promise<number> => {
+    const t0 = performance.now();
+    const res = await fetch(`${base}/v1/prices`, { headers: { "x-api-key": info.keyB } });
+    await res.arrayBuffer();
+    return performance.now() - t0;
+  };
+  const measure = async (seconds: number) => {
+    const out: number[] = [];
+    const end = performance.now() + seconds * 1000;
+    while (performance.now() < end) out.push(await cheap());
+    return out;
+  };
+  const idle = await measure(3);
+  let running = true;
+  let heavy = 0;
+  const heavyTimes: number[] = [];
+  const loop = async (offset: number) => {
+    for (let i = offset; running; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${base}/v1/mentions`, {
+        method: "POST",
+        headers: { "x-api-key": info.keyA, "content-type": "application/json" },
+        body: JSON.stringify(EXPENSIVE[i % EXPENSIVE.length]),
+      });
+      await res.arrayBuffer();
+      heavyTimes.push(performance.now() - t0);
+      heavy++;
+    }
+  };
+  const loops = [0, 1, 2, 3].map(loop);
+  const loaded = await measure(STALL_SECONDS);
+  running = false;
+  await Promise.all(loops);
+  const p99 = percentile(loaded, 99);
+  return [
+    `No tenant stalls another (${info.mentions} mentions): GET /v1/prices (account B) while account A sends the costliest valid searches, 4 at a time:`,
+    `  idle p50 ${percentile(idle, 50).toFixed(1)} ms p99 ${percentile(idle, 99).toFixed(1)} ms | under load p50 ${percentile(loaded, 50).toFixed(1)} ms p99 ${p99.toFixed(1)} ms (n=${loaded.length}; target p99 < 50 ms: ${p99 < 50 ? "met" : "NOT met"})`,
+    `  the expensive searches themselves: ${heavy} answered, p50 ${percentile(heavyTimes, 50).toFixed(1)} ms p99 ${percentile(heavyTimes, 99).toFixed(1)} ms`,
+  ];
+}
+
+async function scale(n: number, withStall: boolean): Promise<string[]> {
+  const { proc, info } = await child<ScaleInfo>(["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", "reference-impl/bench/scale-server.ts", String(n)]);
+  try {
+    const lines = [
+      `${info.mentions} mentions (loaded in ${(info.loadMs / 1000).toFixed(1)} s): resident ${(info.rss / 1024 / 1024).toFixed(0)} MB, ${info.rssBytesPerMention.toFixed(0)} B/mention resident, ${info.heapBytesPerMention.toFixed(0)} B/mention heap (goal: 1M in <= 1.5 GB, ${info.rss <= 1.5 * 1024 ** 3 || n < 1_000_000 ? "n/a or met" : "NOT met"})`,
+      `  first search after a 1000-mention run (median of 5): sorted by likes ${info.firstSortedAfterRunMs.toFixed(1)} ms, text q ${info.firstTextAfterRunMs.toFixed(1)} ms; steady sorted ${info.steadySortedMs.toFixed(1)} ms`,
+    ];
+    if (withStall) lines.push(...(await stall(info)));
+    return lines;
+  } finally {
+    await stop(proc);
+  }
+}
+
+export async function hardeningBench(): Promise<string> {
+  const lines: string[] = ["--- issue 11: throughput, isolation, scale ---"];
+  const parts = (process.env.BENCH_PARTS ?? "throughput,scale").split(",");
+  if (parts.includes("throughput")) lines.push(...(await throughput()));
+  if (parts.includes("scale")) for (const n of SCALES) lines.push(...(await scale(n, n === SCALES[0])));
+  return lines.join("\n");
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) console.log(await hardeningBench());
