@@ -18,6 +18,7 @@ import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { demoKeys } from "../src/fixtures.ts";
 import { ManualClock } from "../src/platform/clock.ts";
@@ -120,6 +121,23 @@ export async function mcpBench(): Promise<string> {
     if (res.status !== 200 || !text.includes(dataset.id) || text.includes('"isError":true')) throw new Error(`MCP answered ${res.status}: ${text.slice(0, 200)}`);
   };
 
+  // Context: what any JSON POST costs through app.fetch (a bare Hono route
+  // echoing the same body), against a bare GET; MCP can only be a POST.
+  const bare = new Hono();
+  bare.post("/echo", async (c) => c.json(JSON.parse(await c.req.text())));
+  bare.get("/echo", (c) => c.json({ id: dataset.id }));
+  const bareBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "svc__get_dataset", arguments: { dataset_id: dataset.id } } });
+  const barePost = async () => (await bare.request("http://localhost/echo", { method: "POST", headers: MCP_HEADERS, body: bareBody })).arrayBuffer();
+  const bareGet = async () => (await bare.request("http://localhost/echo")).arrayBuffer();
+  const meanUs = async (fn: () => Promise<unknown>, n: number) => {
+    for (let i = 0; i < 1000; i++) await fn();
+    const start = performance.now();
+    for (let i = 0; i < n; i++) await fn();
+    return ((performance.now() - start) / n) * 1000;
+  };
+  const floorPost = await meanUs(barePost, 20_000);
+  const floorGet = await meanUs(bareGet, 20_000);
+
   // tools/list: first call converts the schemas, later calls reuse them.
   let t0 = performance.now();
   await (await rpc("tools/list", {})).text();
@@ -162,6 +180,7 @@ export async function mcpBench(): Promise<string> {
     `MCP tools/call svc__get_dataset vs GET /v1/datasets/{id}, one server, autocannon 32 connections x ${HTTP_SECONDS} s on 127.0.0.1:`,
     `  REST ${http.rest.rps.toFixed(0)} req/s, MCP ${http.mcp.rps.toFixed(0)} req/s: ${(httpRatio * 100).toFixed(0)}%  (target >= ${GOAL * 100}%: ${httpRatio >= GOAL ? "met" : "NOT met"})${capacity}`,
     `  in process without a socket (${SLICES} alternating slices of ${SLICE_MS} ms): REST ${restRps.toFixed(0)} req/s (p50 ${percentile(totals.rest.samples, 50).toFixed(3)} ms), MCP ${mcpRps.toFixed(0)} req/s (p50 ${percentile(totals.mcp.samples, 50).toFixed(3)} ms): ${((mcpRps / restRps) * 100).toFixed(0)}%`,
+    `  context: a bare Hono route costs ${floorGet.toFixed(1)} us per GET and ${floorPost.toFixed(1)} us per JSON POST of the same body (undici request bodies), a floor MCP pays and GET /v1/datasets/{id} does not`,
     `  tools/list: first ${listCold.toFixed(1)} ms (converts the fifteen schemas), then p50 ${percentile(listWarmSamples, 50).toFixed(2)} ms (cached)`,
   ].join("\n");
 }
