@@ -146,6 +146,7 @@ describe("answer forms", () => {
     await t.clock.runAll();
     const polled = await rawCall(t, "svc__get_message", { chat_id: asked.chat_id, message_id: asked.message_id }, { key: KEYS.aOwner });
     expect(polled.headers.get("content-type")).toContain("text/event-stream");
+    for (const answer of [me, polled]) expect(answer.headers.get("ratelimit-limit")).not.toBeNull();
     expect(polled.json.result.structuredContent.status).toBe("completed");
     const broken = await raw(t, { auth: { key: KEYS.aOwner }, body: "{not json" });
     expect(broken.status).toBe(400);
