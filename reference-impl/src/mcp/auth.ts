@@ -32,15 +32,15 @@ export function protectedResourceMetadata(c: Context): McpProtectedResourceMetad
 
 export function mcpAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> {
   return async function authenticateMcp(c, next) {
-    const challenge = { "WWW-Authenticate": `Bearer resource_metadata="${metadataUrl(c)}"` };
+    const challenge = () => ({ "WWW-Authenticate": `Bearer resource_metadata="${metadataUrl(c)}"` });
     const key = c.req.header("x-api-key");
     let found = key ? directory.resolve(key) : undefined;
     if (!found) {
       const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
       found = token ? directory.resolveBearer(token) : undefined;
     }
-    if (!found) throw new UnauthorizedError("Missing or invalid x-api-key or bearer token.", challenge);
-    if (!hasFeature(found.account, "mcp")) throw new UnauthorizedError("The plan does not include MCP access.", challenge);
+    if (!found) throw new UnauthorizedError("Missing or invalid x-api-key or bearer token.", challenge());
+    if (!hasFeature(found.account, "mcp")) throw new UnauthorizedError("The plan does not include MCP access.", challenge());
     c.set("principal", { account: found.account, seat: found.seat, keyDigest: found.digest });
     await next();
   };
