@@ -4,8 +4,6 @@
 // can only shrink). Group-specific rules and the MCP surface are being added
 // on top of the generic kit (issue 10, sections 2 and 3).
 export const PENDING_DECISIONS: Record<string, string> = {
-  "D-MCP-PLAN-GATE": "MCP: no check yet (needs a key whose plan lacks `mcp`; the demo plans all include it)",
-  "D-MCP-UNKNOWN-TOOL": "MCP: no check yet (lenient: a tools/call of an unknown name answers the ToolError not_found)",
   "D-BOUND-STRINGS": "Platform-wide: no check yet (strict (an over-long string is 422))",
   "D-BOUND-ARRAYS": "Platform-wide: no check yet (strict (an over-long array is 422))",
   "D-BOUND-DATE": "Platform-wide: no check yet (strict)",
@@ -47,6 +45,9 @@ export const PENDING_DECISIONS: Record<string, string> = {
   "D-CITE-UNITS": "ask/agent rule: slicing text with start_index/end_index yields [N] (UTF-16)",
   "D-CITE-ESCAPE": "ask/agent rule: every post reference resolves through POST /v1/mentions",
   "D-PLAN-TYPE": "account rule: open plan.type strings (lenient)",
+  "D-ME-USAGE": "Account, usage and prices: no check yet (strict on the sum; lenient (warn) on how a held reservation is shown)",
+  "D-MCP-PLAN-GATE": "MCP: no check yet (needs a key whose plan lacks `mcp`; the demo plans all include it)",
+  "D-MCP-UNKNOWN-TOOL": "MCP: no check yet (lenient: a tools/call of an unknown name answers the ToolError not_found)",
   "D-REF-EXTRAPOLATION": "mentions rule via seeded data: needs a deployment-independent formulation or a 'not checked' mark",
-
+  "D-REF-SCAN-BUDGET": "Reference server choices: no check yet (lenient: the kit follows cursors and never counts on full pages)",
 };

@@ -176,7 +176,7 @@ describe("adoption", () => {
     expect(progressEnabled(true, {}, true)).toBe(false);
     expect(progressEnabled(false, {}, true)).toBe(true);
     const line = progressText({ done: 3, total: 10, current: "pagination-full-walk", requests: 42, elapsedMs: 9000, rate: 5, remaining: ["invalid-request-rejected"] });
-    expect(line).toMatch(/^\[3\/10\] pagination-full-walk · 42 requests · 9s elapsed · ~\d+s left at 5 req\/s$/);
+    expect(line).toMatch(/^\[3\/10\] pagination-full-walk · 42 requests · 9s elapsed · ~(\d+m)?\d+s left at 5 req\/s$/);
   });
 });
 

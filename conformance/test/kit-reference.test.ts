@@ -57,6 +57,9 @@ describe("readonly profile", () => {
       const r = await runKit(settings(t.baseUrl, { profile: "readonly" }));
       // searches are POSTs that read (the contract documents 200, not 201/202, for them): allowed in readonly
       const search = (e: (typeof r.exchanges)[number]) => e.method === "POST" && !!e.op?.responses.has("200") && !e.op.responses.has("201") && !e.op.responses.has("202");
+      // MCP exchanges are JSON-RPC POSTs: reads, except a call of the one writing tool (svc__ask)
+      expect(r.exchanges.filter((e) => e.meta.mcp && /"svc__ask"/.test(e.requestBody ?? "") && /tools\/call/.test(e.requestBody ?? "")).map((e) => e.requestBody)).toEqual([]);
+      r.exchanges.splice(0, r.exchanges.length, ...r.exchanges.filter((e) => !e.meta.mcp));
       const writes = r.exchanges.filter((e) => e.method !== "GET" && e.status < 300 && !search(e));
       expect(writes.map((e) => `${e.method} ${e.path} → ${e.status}`)).toEqual([]);
       expect(r.exchanges.filter((e) => e.method === "POST" && e.keyRole !== "none" && e.keyRole !== "invalid" && !search(e)).map((e) => `${e.method} ${e.path}`)).toEqual([]);
