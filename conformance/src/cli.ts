@@ -24,7 +24,7 @@ export function buildProgram(): Command {
     .addOption(new Option("--profile <profile>", "readonly never creates or charges; standard creates and deletes; full also runs long scenarios").choices(PROFILES).default("standard").env("SLK_PROFILE"))
     .addOption(new Option("--budget <usd>", "maximum US dollars the kit may commit (checked before every chargeable call)").env("SLK_BUDGET"))
     .addOption(new Option("--only <check...>", "run only these checks (ids as in the catalogue; comma or space separated)").env("SLK_ONLY"))
-    .addOption(new Option("--report <dir>", "write junit.xml, coverage.json, coverage.md and results.json here").env("SLK_REPORT_DIR"))
+    .addOption(new Option("--report <dir>", "write junit.xml, coverage.json, coverage.md, results.json, summary.md and report.html (self-contained, failures first) here").env("SLK_REPORT_DIR"))
     .addOption(new Option("--seed <n>", "fast-check seed (printed on every run; pass it back to replay)").env("SLK_SEED"))
     .addOption(new Option("--fc-path <path>", "fast-check counterexample path to replay (with --seed and --only)").env("SLK_FC_PATH"))
     .addOption(new Option("--num-runs <n>", "fast-check runs per property (on top of the deterministic sweep of every bound)").default("5").env("SLK_NUM_RUNS"))
