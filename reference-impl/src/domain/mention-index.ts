@@ -81,6 +81,8 @@ export interface UpsertContext {
 
 interface SortedView {
   rows: MentionRecord[];
+  /** Sort value of each row, so merging compares numbers and allocates nothing. */
+  values: Float64Array;
   /** How many entries of the change log this view has merged. */
   applied: number;
 }
@@ -95,24 +97,36 @@ function sortRecords(records: MentionRecord[], keyOf: (r: MentionRecord) => Sort
   return decorated.map((d) => d.r);
 }
 
-/** Merge two ascending runs into one (both already ordered by keyOf). */
-function mergeSorted(a: MentionRecord[], b: MentionRecord[], keyOf: (r: MentionRecord) => SortKey): MentionRecord[] {
-  if (b.length === 0) return a;
-  const out: MentionRecord[] = new Array(a.length + b.length);
+/**
+ * Drop the changed records from a sorted view and merge the re-sorted ones
+ * back in: one linear pass over numbers, no per-comparison allocation.
+ */
+function mergeInto(view: SortedView, changed: Set<MentionRecord>, added: MentionRecord[], addedValues: Float64Array): void {
+  const { rows, values } = view;
+  const outRows: MentionRecord[] = [];
+  const outValues = new Float64Array(rows.length + added.length);
   let i = 0;
   let j = 0;
   let n = 0;
-  let kb = keyOf(b[0]!);
-  while (i < a.length && j < b.length) {
-    if (compareKeys(keyOf(a[i]!), kb) <= 0) out[n++] = a[i++]!;
-    else {
-      out[n++] = b[j++]!;
-      if (j < b.length) kb = keyOf(b[j]!);
+  while (i < rows.length || j < added.length) {
+    if (i < rows.length && changed.has(rows[i]!)) {
+      i++;
+      continue;
+    }
+    let takeOld: boolean;
+    if (j >= added.length) takeOld = true;
+    else if (i >= rows.length) takeOld = false;
+    else takeOld = values[i]! < addedValues[j]! || (values[i] === addedValues[j] && rows[i]!.key <= added[j]!.key);
+    if (takeOld) {
+      outRows.push(rows[i]!);
+      outValues[n++] = values[i++]!;
+    } else {
+      outRows.push(added[j]!);
+      outValues[n++] = addedValues[j++]!;
     }
   }
-  while (i < a.length) out[n++] = a[i++]!;
-  while (j < b.length) out[n++] = b[j++]!;
-  return out;
+  view.rows = outRows;
+  view.values = outValues.slice(0, n);
 }
 
 /** Distinct terms a semantic query searches at most (D-REF-SEARCH-COST). */
@@ -215,12 +229,13 @@ export class MentionIndex {
     let view = this.sorted.get(sort);
     if (!view || this.changes.length - view.applied > this.byKey.size / 2) {
       // First use, or so much changed that one sort is cheaper than merging.
-      view = { rows: sortRecords([...this.byKey.values()], keyOf), applied: this.changes.length };
+      const rows = sortRecords([...this.byKey.values()], keyOf);
+      view = { rows, values: Float64Array.from(rows, (r) => sortValue(r, sort)), applied: this.changes.length };
       this.sorted.set(sort, view);
     } else if (view.applied < this.changes.length) {
       const changed = new Set(this.changes.slice(view.applied));
-      const kept = view.rows.filter((r) => !changed.has(r));
-      view.rows = mergeSorted(kept, sortRecords([...changed], keyOf), keyOf);
+      const added = sortRecords([...changed], keyOf);
+      mergeInto(view, changed, added, Float64Array.from(added, (r) => sortValue(r, sort)));
       view.applied = this.changes.length;
     }
     this.compactChanges();
