@@ -45,6 +45,22 @@ describe("bounded input", () => {
     expect(fragments.json.detail[0].loc.slice(0, 3)).toEqual(["body", "search_query", "fragments"]);
   });
 
+  it("keeps a run's fragments out of the stored posts (bounded and stored once)", async () => {
+    const t = makeApp();
+    const ds = await createDataset(t);
+    const fragment = (i: number) => `fragment${i} ${"lorem ".repeat(32)}`.slice(0, 200);
+    const run = promptRun("oat milk", 40);
+    const fragments = Array.from({ length: 20 }, (_, i) => fragment(i));
+    await runToCompletion(t, ds, { ...run, search_query: { ...run.search_query, fragments } });
+    const res = await t.call("POST", "/v1/mentions", { body: { dataset_ids: [ds], limit: 100 } });
+    expect(res.json.data.length).toBeGreaterThan(0);
+    for (const m of res.json.data) {
+      const stored = JSON.stringify([m.title, m.text, m.comments]);
+      expect(stored).not.toContain("fragment3");
+      expect(stored.length).toBeLessThan(6000);
+    }
+  });
+
   it("answers a reversed metric_change in_range with 422 naming the operator", async () => {
     const t = makeApp();
     const filters = [[{ type: "metric_change", metric: "likes", operator: { type: "in_range", min: 10, max: 1 } }]];

@@ -133,7 +133,19 @@ function fill(template: string, query: string, brand: string): string {
   return template.replaceAll("{q}", query).replaceAll("{b}", brand);
 }
 
-function makePost(r: Random, source: Source, query: string, seedUrl: string | null, opts: Omit<PromptRequest, "source" | "query" | "count">): Post {
+/**
+ * What a simulated post quotes of its query: the first 8 words, at most 80
+ * characters. The whole query (with every fragment) still seeds the posts and
+ * the volume, but is not copied into each post's title, text, tag and
+ * comments, where 300 KB of fragments once cost 100 MiB per run (issue 11).
+ */
+export function topicOf(query: string): string {
+  const words = query.trim().split(/\s+/).slice(0, 8).join(" ");
+  return words.length <= 80 ? words : words.slice(0, 80).trimEnd();
+}
+
+function makePost(r: Random, source: Source, fullQuery: string, seedUrl: string | null, opts: Omit<PromptRequest, "source" | "query" | "count">): Post {
+  const query = topicOf(fullQuery);
   const language = opts.language ?? r.weighted(LANGS);
   const { corpus } = corpusFor(language);
   const brand = r.pick(BRANDS);
