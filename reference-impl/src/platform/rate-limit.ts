@@ -62,11 +62,27 @@ export class RateLimiter {
   }
 }
 
-export function rateLimit(limiter: RateLimiter): MiddlewareHandler<AppEnv> {
+export interface RateLimitStamp {
+  /**
+   * Put the headers on the context before the handler runs (`c.header`), so
+   * responses built with `c.json`/`c.body` carry them without Hono copying a
+   * finished Response (issue 11: throughput). Only for routes whose every
+   * answer is built that way (REST); a handler that returns a raw Response
+   * would lose them, so the default stamps the finished response.
+   */
+  beforeHandler?: boolean;
+}
+
+export function rateLimit(limiter: RateLimiter, stamp: RateLimitStamp = {}): MiddlewareHandler<AppEnv> {
   return async function enforceRateLimit(c, next) {
     const principal = c.get("principal");
     const decision = limiter.take(principal.keyDigest, limiter.limitFor(principal));
     if (!decision.allowed) throw new TooManyRequestsError(decision.retryAfterSeconds, decision.headers);
+    if (stamp.beforeHandler) {
+      for (const k in decision.headers) c.header(k, decision.headers[k]);
+      await next();
+      return;
+    }
     await next();
     for (const [k, v] of Object.entries(decision.headers)) c.res.headers.set(k, v);
   };
