@@ -2,11 +2,11 @@ import type { ActiveCheck } from "../types.ts";
 import { SORT_FIELD, sortKeys } from "./_mentions.ts";
 import { isObj, seen } from "./_util.ts";
 
-const PAGE = 10;
-const PAGES = 3;
+const PAGE = 20;
+const PAGES = 2;
 
 /**
- * Every sort key of the mention search, walked over three pages: the order
+ * Every sort key of the mention search, walked over two pages of 20: the order
  * holds across the cursor (a server that ignores `sort` fails as soon as a
  * key's values are not already in date order). Null values (e.g. no sentiment)
  * are not compared.
