@@ -3,6 +3,7 @@
 // behind no fault at all.
 import { json, type Fault, type ProxyRequest, type ProxyResponse } from "./proxy.ts";
 import { groupFaults } from "./faults-groups.ts";
+import { mcpFaults } from "./faults-mcp.ts";
 
 const DS_BY_ID = /^\/v1\/datasets\/([^/]+)$/;
 const RUN_BY_ID = /^\/v1\/datasets\/[^/]+\/runs\/([^/]+)$/;
@@ -485,4 +486,6 @@ export const faults: Fault[] = [
   },
   // the other groups, mention sorts and filters, usage history (faults-groups.ts)
   ...groupFaults,
+  // the MCP surface (faults-mcp.ts)
+  ...mcpFaults,
 ];

@@ -60,15 +60,18 @@ export interface RunningProxy {
 }
 
 export async function startProxy(upstream: string, fault: Fault | undefined, keys: Record<string, string | undefined>, port = 0): Promise<RunningProxy> {
+  let publicUrl = "";
   const forward = async (r: ProxyRequest): Promise<ProxyResponse> => {
     const headers = { ...r.headers };
     delete headers.host;
     delete headers["content-length"];
     delete headers.connection;
-    const res = await fetch(upstream + r.path, { method: r.method, headers, body: r.body });
-    const body = await res.text();
+    // redirects pass through to the client (the MCP 307 is a checked rule), as any reverse proxy does
+    const res = await fetch(upstream + r.path, { method: r.method, headers, body: r.body, redirect: "manual" });
+    // and absolute URLs the upstream builds from its own host (metadata document, challenges) name the proxy
+    const body = publicUrl ? (await res.text()).split(upstream).join(publicUrl) : await res.text();
     const h: Record<string, string> = {};
-    res.headers.forEach((v, k) => (h[k] = v));
+    res.headers.forEach((v, k) => (h[k] = publicUrl ? v.split(upstream).join(publicUrl) : v));
     delete h["content-length"];
     delete h["transfer-encoding"];
     delete h["content-encoding"];
@@ -105,6 +108,7 @@ export async function startProxy(upstream: string, fault: Fault | undefined, key
   });
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
   const bound = (server.address() as AddressInfo).port;
+  publicUrl = `http://127.0.0.1:${bound}`;
   return {
     baseUrl: `http://127.0.0.1:${bound}`,
     state,

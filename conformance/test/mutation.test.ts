@@ -9,9 +9,17 @@ import { runKit, type RunReport } from "../src/runner.ts";
 import { faults } from "../mutation/faults.ts";
 import { startProxy } from "../mutation/proxy.ts";
 import type { Fault } from "../mutation/proxy.ts";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { demoKeys, settings, startReference, unexpectedFailures } from "./helpers.ts";
 
+// the main seat's demo OAuth access token, so the MCP bearer rules are exercised too
+const bearerToken = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8")).bearer_tokens?.find((t: any) => t.account_id === "acc_demoA" && t.user_id === "usr_a_owner")?.access_token;
+
 const PARALLEL = Number(process.env.SLK_MUTATION_PARALLEL ?? 3);
+// SLK_MUTATION_ONLY=mcp-,aud- runs the faults whose id starts with one of these (while working on them)
+const ONLY = process.env.SLK_MUTATION_ONLY?.split(",").filter(Boolean);
+const selected = ONLY ? faults.filter((f) => ONLY.some((p) => f.id.startsWith(p))) : faults;
 let running = 0;
 const waiting: Array<() => void> = [];
 async function slot<T>(fn: () => Promise<T>): Promise<T> {
@@ -32,7 +40,7 @@ async function behind(fault: Fault | undefined): Promise<RunReport> {
     const ref = await startReference({ rateLimitPerSecond: 100, stepDelayMs: 25 });
     const proxy = await startProxy(ref.baseUrl, fault, demoKeys());
     try {
-      return await runKit(settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7 }));
+      return await runKit(settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7, bearerToken }));
     } finally {
       await proxy.close();
       await ref.close();
@@ -68,7 +76,7 @@ describe("mutation harness (whole kit behind each fault)", () => {
   });
 
   describe.concurrent("each fault", () => {
-    for (const fault of faults) {
+    for (const fault of selected) {
       it(`${fault.id} → ${fault.control ? "passes (control)" : `${fault.expect} fails`}`, async (t) => {
         if (!catchable.has(fault.expect)) t.skip();
         const r = await behind(fault);

@@ -23,7 +23,7 @@ const check: ActiveCheck = {
     const probe = await ctx.req({ method: "GET", path: "/v1/prices" });
     const limit = Number(probe.headers["ratelimit-limit"]);
     if (!Number.isInteger(limit) || limit <= 0) ctx.skip("no RateLimit-Limit header to size the burst");
-    if (limit > 50) ctx.skip(`RateLimit-Limit ${limit} is too high to exhaust cheaply`);
+    if (limit > 250) ctx.skip(`RateLimit-Limit ${limit} is too high to exhaust cheaply`);
     await sleep(1100);
     const burst = await Promise.all(Array.from({ length: limit + 2 }, () => ctx.req({ method: "GET", path: "/v1/prices", burst: true, meta: { planned429: true } })));
     if (!burst.some((e) => e.status === 429)) {
