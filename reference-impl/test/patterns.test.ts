@@ -168,6 +168,7 @@ describe("pattern detection billing and errors", () => {
     const body = (dataset_id: string) => ({ dataset_id, name: "n", research_question: "q?" });
     const foreign = (await datasetWithRun(t, "vinyl", 40, KEYS.bOwner)).id;
     const empty = await createDataset(t, "no runs", KEYS.poor);
+    t.ledger.open("acc_poor", "starter", money("5")); // fund the seeding run, then spend down below
     const full = (await datasetWithRun(t, "vinyl", 40, KEYS.poor)).id;
     t.ledger.open("acc_poor", "starter", money("0.01"));
     const cases: [string, number, string][] = [

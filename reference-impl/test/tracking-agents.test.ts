@@ -214,6 +214,7 @@ describe("tracking agents: trigger", () => {
 
   it("402 insufficient_credits reserves the whole cycle or nothing", async () => {
     const t = makeApp();
+    t.ledger.open("acc_poor", "starter", money("20")); // fund the two seeding runs
     const ds1 = await seeded(t, KEYS.poor);
     const ds2 = await seeded(t, KEYS.poor);
     const a = await createAgent(t, agentBody([ds1, ds2], { count: 60 }), KEYS.poor);
