@@ -69,8 +69,32 @@ export class AccountDirectory {
     return this.lookup(this.bearerTokens, presented);
   }
 
+  /**
+   * Presented key -> its SHA-256 digest, for the keys seen most recently. A
+   * digest is a pure function of the key, so remembering it changes no answer
+   * (records, accounts and seats are still read fresh on every request); it
+   * saves hashing the same key on every request (issue 11: throughput). Only
+   * keys that resolved are remembered, so guessed keys cannot evict real ones;
+   * the map is bounded (the oldest entry leaves first) and lives in memory
+   * only, never logged or exposed.
+   */
+  private readonly digests = new Map<string, string>();
+  private static readonly DIGEST_MEMO_SIZE = 4096;
+
+  private digestOf(presented: string): string {
+    const known = this.digests.get(presented);
+    if (known !== undefined) return known;
+    return sha256Hex(presented);
+  }
+
+  private remember(presented: string, digest: string): void {
+    if (this.digests.has(presented)) return;
+    if (this.digests.size >= AccountDirectory.DIGEST_MEMO_SIZE) this.digests.delete(this.digests.keys().next().value!);
+    this.digests.set(presented, digest);
+  }
+
   private lookup(records: Map<string, ApiKeyRecord>, presented: string): { account: Account; seat: Seat; digest: string } | undefined {
-    const digest = sha256Hex(presented);
+    const digest = this.digestOf(presented);
     const record = records.get(digest);
     if (!record) return undefined;
     const a = Buffer.from(record.digest, "hex");
@@ -79,6 +103,7 @@ export class AccountDirectory {
     const account = this.accounts.get(record.account_id);
     const seat = account?.seats.find((s) => s.user_id === record.user_id);
     if (!account || !seat) return undefined;
+    this.remember(presented, digest);
     return { account, seat, digest };
   }
 }

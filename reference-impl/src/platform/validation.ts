@@ -69,18 +69,20 @@ export function validQuery<S extends z.ZodType>(
   operationId: string,
 ): MiddlewareHandler<AppEnv, string, { in: { query: Record<string, string> }; out: { query: z.output<S> } }> {
   const types = queryParamTypes(operationId);
-  return async function validateQuery(c, next) {
+  return function validateQuery(c, next) {
     const coerced = coerceQuery(c.req.queries() as Record<string, string[]>, types);
     c.req.addValidatedData("query", parseWith(schema, "query", coerced) as object);
-    await next();
+    return next();
   };
 }
 
 export function validPath<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<AppEnv, string, { in: { param: Record<string, string> }; out: { param: z.output<S> } }> {
-  return async function validatePath(c, next) {
+  // Not async (issue 11: one async frame less per request); a throw still
+  // reaches onError through Hono's compose.
+  return function validatePath(c, next) {
     c.req.addValidatedData("param", parseWith(schema, "path", c.req.param()) as object);
-    await next();
+    return next();
   };
 }

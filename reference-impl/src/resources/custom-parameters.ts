@@ -17,6 +17,7 @@ import {
 } from "../../../generated/client/zod.gen.ts";
 import type { Services } from "../domain/services.ts";
 import { list, ok } from "../platform/envelope.ts";
+import { NotFoundError } from "../platform/errors.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validBody, validPath, validQuery } from "../platform/validation.ts";
 
@@ -30,8 +31,20 @@ export function customParametersResource(services: Services) {
     c.json(list(parameters.list(c.get("principal"), c.req.valid("query")))),
   );
 
-  // Registered before /:parameter_id so "preview" is never read as an id.
-  app.post("/preview", validBody(zCustomParametersPreviewBody), (c) => c.json(ok(parameters.preview(c.get("principal"), c.req.valid("json")))));
+  // POST /preview is declared as the /:parameter_id shape and lets only the
+  // literal "preview" through (any other segment is the unknown route it was
+  // before): a literal segment beside POST /:parameter_id/runs is a shape
+  // Hono's RegExpRouter refuses, and one such route drops the whole app to the
+  // slower TrieRouter (issue 11: throughput).
+  app.post(
+    "/:parameter_id",
+    (c, next) => {
+      if (c.req.param("parameter_id") !== "preview") throw new NotFoundError("not_found", "No such route.");
+      return next();
+    },
+    validBody(zCustomParametersPreviewBody),
+    (c) => c.json(ok(parameters.preview(c.get("principal"), c.req.valid("json")))),
+  );
 
   app.get("/:parameter_id", validPath(zCustomParametersReadPath), (c) =>
     c.json(ok(parameters.read(c.get("principal"), c.req.valid("param").parameter_id))),
