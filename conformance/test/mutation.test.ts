@@ -1,9 +1,11 @@
 // Mutation harness: the WHOLE kit (every check, the whole contract) runs
 // behind each single-rule fault and must fail the check the fault names; it
 // runs behind each lenient control and must pass (with the lenient warning);
-// and it passes behind the proxy with no fault. The reference runs with a
-// high rate limit and no pipeline delay so a whole-kit run takes seconds;
-// faults run a few at a time (the machine has 2 cores).
+// and it passes behind the proxy with no fault. The reference runs at 100
+// requests per second with 25 ms between pipeline steps, so a whole-kit run
+// takes about 20 s; faults run five at a time (vitest's concurrency cap): a
+// run mostly waits on the rate limiter, so two cores stay well under full
+// load (SLK_MUTATION_PARALLEL lowers it).
 import { beforeAll, describe, expect, it } from "vitest";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { faults } from "../mutation/faults.ts";
@@ -16,7 +18,7 @@ import { demoKeys, settings, startReference, unexpectedFailures } from "./helper
 // the main seat's demo OAuth access token, so the MCP bearer rules are exercised too
 const bearerToken = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8")).bearer_tokens?.find((t: any) => t.account_id === "acc_demoA" && t.user_id === "usr_a_owner")?.access_token;
 
-const PARALLEL = Number(process.env.SLK_MUTATION_PARALLEL ?? 3);
+const PARALLEL = Number(process.env.SLK_MUTATION_PARALLEL ?? 5);
 // SLK_MUTATION_ONLY=mcp-,aud- runs the faults whose id starts with one of these (while working on them)
 const ONLY = process.env.SLK_MUTATION_ONLY?.split(",").filter(Boolean);
 const selected = ONLY ? faults.filter((f) => ONLY.some((p) => f.id.startsWith(p))) : faults;
