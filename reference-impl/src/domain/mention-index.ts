@@ -7,12 +7,86 @@ import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts
 import type { SortKey } from "../platform/pagination.ts";
 import type { Analysis } from "../simulators/analysis.ts";
 import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
+import { compactAnalysis, StoredPost } from "./stored-post.ts";
 
 export type MentionSort = MentionsMentionSort;
 
+/**
+ * The datasets that collected a post, with the largest extrapolation
+ * coefficient per dataset. Nearly every post has one dataset, so the first
+ * is held inline and a Map exists only from the second on (an empty or
+ * one-entry Map per post was 0.2 KB of each mention, issue 11). Reads the
+ * same as a Map: `has`, `get`, `set`, `keys()` in insertion order, `size`.
+ */
+export class DatasetCoefficients {
+  private firstId: string | undefined;
+  private firstCoefficient = 0;
+  private more: Map<string, number> | undefined;
+
+  get size(): number {
+    return (this.firstId === undefined ? 0 : 1) + (this.more?.size ?? 0);
+  }
+
+  has(id: string): boolean {
+    return this.firstId === id || (this.more !== undefined && this.more.has(id));
+  }
+
+  get(id: string): number | undefined {
+    return this.firstId === id ? this.firstCoefficient : this.more?.get(id);
+  }
+
+  set(id: string, coefficient: number): this {
+    if (this.firstId === undefined || this.firstId === id) {
+      this.firstId = id;
+      this.firstCoefficient = coefficient;
+    } else {
+      (this.more ??= new Map()).set(id, coefficient);
+    }
+    return this;
+  }
+
+  *keys(): IterableIterator<string> {
+    if (this.firstId !== undefined) yield this.firstId;
+    if (this.more) yield* this.more.keys();
+  }
+}
+
+export type ParameterValue = { value: string | number | boolean | null; status: "completed" | "failed"; computed_at: number };
+
+/**
+ * Custom parameter values of a post, keyed by parameter id. The Map is made
+ * on the first `set`: most posts never get a value, and an empty Map per post
+ * cost 0.2 KB (issue 11).
+ */
+export class ParameterValues {
+  private values: Map<string, ParameterValue> | undefined;
+
+  get size(): number {
+    return this.values?.size ?? 0;
+  }
+
+  get(id: string): ParameterValue | undefined {
+    return this.values?.get(id);
+  }
+
+  has(id: string): boolean {
+    return this.values?.has(id) ?? false;
+  }
+
+  set(id: string, value: ParameterValue): this {
+    (this.values ??= new Map()).set(id, value);
+    return this;
+  }
+
+  delete(id: string): boolean {
+    return this.values?.delete(id) ?? false;
+  }
+}
+
 export interface MentionRecord {
   key: string;
-  post: Post;
+  /** The compact stored form; reads as a `Post` (see stored-post.ts). */
+  post: StoredPost;
   analysis: Analysis;
   metrics: Metrics;
   /** Metrics at the previous run that saw the post (null until seen twice). */
@@ -20,14 +94,12 @@ export interface MentionRecord {
   engagementRate: number;
   datasetRunMs: number;
   /** dataset id -> largest extrapolation coefficient (1 when none). */
-  datasets: Map<string, number>;
+  datasets: DatasetCoefficients;
   /** Ids of the runs that collected the post, in the order they did. */
   runs: string[];
-  /** Lower-cased words of title and text, space-delimited with edge spaces. */
-  normalized: string;
   /** Comments to show: the largest num_comments_per_post of the runs that saw it. */
   numComments: number;
-  parameters: Map<string, { value: string | number | boolean | null; status: "completed" | "failed"; computed_at: number }>;
+  parameters: ParameterValues;
 }
 
 export function mentionKey(source: string, id: string): string {
@@ -184,18 +256,19 @@ export class MentionIndex {
     if (!record) {
       record = {
         key,
-        post,
-        analysis: { ...analysis },
+        post: new StoredPost(post),
+        analysis: compactAnalysis(analysis),
         metrics,
         previous: null,
         engagementRate: engagementRate(metrics),
         datasetRunMs: ctx.runAtMs,
-        datasets: new Map(),
-        runs: [],
-        normalized: normalizeWords(`${post.title} ${post.text}`),
+        datasets: new DatasetCoefficients(),
+        // Exactly sized: an empty array grows to 17 slots on its first push.
+        runs: [ctx.runId],
         numComments: ctx.numComments,
-        parameters: new Map(),
+        parameters: new ParameterValues(),
       };
+      this.collectedBy(ctx.runId, record);
       this.byKey.set(key, record);
       // Once the text index exists it is kept current as mentions land, so
       // the first `q` after a run does not index the whole run (issue 11).
@@ -207,20 +280,24 @@ export class MentionIndex {
       record.engagementRate = engagementRate(metrics);
       record.datasetRunMs = Math.max(record.datasetRunMs, ctx.runAtMs);
       record.numComments = Math.max(record.numComments, ctx.numComments);
-      if (post.comments.length > record.post.comments.length) record.post = { ...record.post, comments: post.comments };
-      Object.assign(record.analysis, analysis);
+      if (post.comments.length > record.post.comments.length) record.post = record.post.withComments(post.comments);
+      Object.assign(record.analysis, compactAnalysis(analysis));
     }
     const before = record.datasets.get(ctx.datasetId);
     record.datasets.set(ctx.datasetId, Math.max(before ?? 0, ctx.coefficient));
     if (record.runs[record.runs.length - 1] !== ctx.runId) {
       record.runs.push(ctx.runId);
-      let collected = this.runs.get(ctx.runId);
-      if (!collected) this.runs.set(ctx.runId, (collected = []));
-      collected.push(record);
+      this.collectedBy(ctx.runId, record);
     }
     this.changes.push(record);
     if (this.changes.length > this.byKey.size + 1024) this.compactChanges();
     return { record, newToDataset: before === undefined, previousCoefficient: before ?? 0 };
+  }
+
+  private collectedBy(runId: string, record: MentionRecord): void {
+    let collected = this.runs.get(runId);
+    if (!collected) this.runs.set(runId, (collected = []));
+    collected.push(record);
   }
 
   /** Records ascending by (sort value, key). */

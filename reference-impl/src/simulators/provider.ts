@@ -114,7 +114,8 @@ function postId(r: Random, source: Source): string {
   }
 }
 
-function postUrl(source: Source, id: string, username: string): string {
+/** The platform's address of a post (stored posts derive it instead of keeping a copy). */
+export function postUrl(source: Source, id: string, username: string): string {
   switch (source) {
     case "reddit":
       return `https://www.reddit.com/r/${username}/comments/${id.slice(3)}/`;
@@ -127,6 +128,29 @@ function postUrl(source: Source, id: string, username: string): string {
     case "linkedin":
       return `https://www.linkedin.com/feed/update/${id}/`;
   }
+}
+
+/**
+ * The one media item a generated post carries, a pure function of the post's
+ * source, id and media type, so a stored post keeps only the type (issue 11:
+ * two URL strings and three objects per post were 0.5 KB of every mention).
+ */
+export function standardMedia(source: Source, id: string, type: "image" | "video"): MediaItem {
+  const [w, h] = type === "video" && source !== "youtube" ? [1080, 1920] : source === "youtube" ? [1280, 720] : [1080, 1080];
+  const base = `https://media.example.com/${source}/${encodeURIComponent(id)}`;
+  return {
+    type,
+    version_list: [
+      { url: `${base}/full.${type === "video" ? "mp4" : "jpg"}`, width: w, height: h },
+      { url: `${base}/thumb.jpg`, width: Math.round(w / 4), height: Math.round(h / 4) },
+    ],
+    description: null,
+  };
+}
+
+/** A generated author's avatar address, derived from the username. */
+export function avatarUrl(username: string): string {
+  return `https://media.example.com/avatars/${username}.jpg`;
 }
 
 function fill(template: string, query: string, brand: string): string {
@@ -174,16 +198,7 @@ function makePost(r: Random, source: Source, fullQuery: string, seedUrl: string 
   const media: MediaItem[] = [];
   const videoFirst = source === "tiktok" || source === "youtube";
   if (videoFirst || r.chance(source === "instagram" ? 0.95 : 0.35)) {
-    const type = videoFirst || (source === "instagram" && r.chance(0.4)) ? "video" : "image";
-    const [w, h] = type === "video" && source !== "youtube" ? [1080, 1920] : source === "youtube" ? [1280, 720] : [1080, 1080];
-    media.push({
-      type,
-      version_list: [
-        { url: `https://media.example.com/${source}/${encodeURIComponent(id)}/full.${type === "video" ? "mp4" : "jpg"}`, width: w, height: h },
-        { url: `https://media.example.com/${source}/${encodeURIComponent(id)}/thumb.jpg`, width: Math.round(w / 4), height: Math.round(h / 4) },
-      ],
-      description: null,
-    });
+    media.push(standardMedia(source, id, videoFirst || (source === "instagram" && r.chance(0.4)) ? "video" : "image"));
   }
 
   const comments: PostComment[] = [];
@@ -207,7 +222,7 @@ function makePost(r: Random, source: Source, fullQuery: string, seedUrl: string 
       display_name: `${first} ${last}`,
       followers,
       headline: source === "linkedin" || r.chance(0.5) ? r.pick(HEADLINES) : null,
-      avatar_url: `https://media.example.com/avatars/${username}.jpg`,
+      avatar_url: avatarUrl(username),
     },
     title: fill(r.pick(corpus.titles), query, brand),
     text: sentences.join(" "),
