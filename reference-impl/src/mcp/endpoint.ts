@@ -14,6 +14,7 @@ import { rateLimit, type RateLimiter } from "../platform/rate-limit.ts";
 import { mcpAuth, protectedResourceMetadata } from "./auth.ts";
 import { callsTool, jsonRpcError } from "./json-rpc.ts";
 import { originGuard } from "./origin-guard.ts";
+import { answerQuickCall, asQuickCall } from "./quick-call.ts";
 import { createProtocolServer } from "./protocol-server.ts";
 import { MCP_PATH, METADATA_PATH, type McpSettings } from "./settings.ts";
 
@@ -66,7 +67,13 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     } catch {
       return jsonRpcError(c, 400, "Parse error: Invalid JSON", {}, -32700);
     }
-    const streaming = callsTool(message, `${deps.settings.toolPrefix}get_message`);
+    const longPollTool = `${deps.settings.toolPrefix}get_message`;
+    if (deps.settings.quickCalls) {
+      const headers = { accept: c.req.header("accept"), contentType: c.req.header("content-type"), protocolVersion: c.req.header("mcp-protocol-version") };
+      const quick = asQuickCall(message, headers, longPollTool);
+      if (quick) return c.json(await answerQuickCall(deps, caller, quick));
+    }
+    const streaming = callsTool(message, longPollTool);
     const server = createProtocolServer(deps, caller);
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
     await server.connect(transport);

@@ -15,12 +15,19 @@ export interface McpSettings {
    * browser page on any other origin is refused (DNS rebinding protection).
    */
   allowedHosts: string[];
+  /**
+   * Answer a plain single `tools/call` without building the SDK's protocol
+   * server and transport (mcp/quick-call.ts; same bytes, issue 9). Off sends
+   * every message through the SDK; the tests compare the two.
+   */
+  quickCalls: boolean;
 }
 
 export const DEFAULT_MCP_SETTINGS: McpSettings = {
   toolPrefix: "svc__",
   longPollMs: 45_000,
   allowedHosts: [],
+  quickCalls: true,
 };
 
 /** The MCP endpoint's path; the trailing slash is part of it (seed › Authentication › MCP 1). */
