@@ -9,6 +9,7 @@
 // Every server is a child process on 127.0.0.1 and a free port, stopped by PID.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
@@ -58,10 +59,25 @@ function freePort(): Promise<number> {
   });
 }
 
-async function cannon(url: string, key: string): Promise<number> {
+/** CPU seconds a process has used (user + system), from /proc; undefined off Linux. */
+function cpuSeconds(pid: number | undefined): number | undefined {
+  if (pid === undefined) return undefined;
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ (100)
+  } catch {
+    return undefined;
+  }
+}
+
+/** Requests per wall second, and per CPU second of the server (its capacity, whatever the client's speed). */
+async function cannon(url: string, key: string, pid?: number): Promise<{ rps: number; perCpu?: number }> {
+  const cpu0 = cpuSeconds(pid);
   const result = await autocannon({ url, headers: { "x-api-key": key }, connections: 50, duration: DURATION });
+  const cpu1 = cpuSeconds(pid);
   if (result.non2xx > 0) throw new Error(`${url}: ${result.non2xx} non-2xx answers`);
-  return result.requests.average;
+  const cpu = cpu0 !== undefined && cpu1 !== undefined ? cpu1 - cpu0 : undefined;
+  return { rps: result.requests.average, perCpu: cpu ? result.requests.total / cpu : undefined };
 }
 
 async function throughput(): Promise<string[]> {
@@ -83,16 +99,26 @@ async function throughput(): Promise<string[]> {
       await new Promise((r) => setTimeout(r, 250));
     }
     const url = (mode: string) => `http://127.0.0.1:${servers[mode]!.port}${servers[mode]!.path}`;
+    const pids: Record<string, number | undefined> = { full: procs[0]!.pid, hono: procs[1]!.pid, node: procs[2]!.pid };
     for (const mode of ["full", "hono", "node"]) await cannon(url(mode), servers[mode]!.key); // warm-up
     // The machine is shared and noisy: every round measures all four servers
     // back to back, the ratios are taken inside each round, and the median
-    // round is reported.
+    // round is reported. autocannon shares the machine's two cores with the
+    // server, so requests per server CPU second are reported too: that ratio
+    // is the servers' own cost, whatever the client's speed.
     const rounds: Record<string, number>[] = [];
+    const perCpu: Record<string, number | undefined>[] = [];
     for (let r = 0; r < ROUNDS; r++) {
       const rps: Record<string, number> = {};
-      for (const mode of ["full", "hono", "node"]) rps[mode] = await cannon(url(mode), servers[mode]!.key);
-      rps.prism = await cannon(prismUrl, "k");
+      const cpu: Record<string, number | undefined> = {};
+      for (const mode of ["full", "hono", "node"]) {
+        const m = await cannon(url(mode), servers[mode]!.key, pids[mode]);
+        rps[mode] = m.rps;
+        cpu[mode] = m.perCpu;
+      }
+      rps.prism = (await cannon(prismUrl, "k")).rps;
       rounds.push(rps);
+      perCpu.push(cpu);
     }
     const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
     const vsNode = median(rounds.map((r) => r.full! / r.node!));
@@ -100,11 +126,20 @@ async function throughput(): Promise<string[]> {
     const vsPrism = median(rounds.map((r) => r.full! / r.prism!));
     const fmt = (r: Record<string, number>) =>
       `full stack + request log ${r.full!.toFixed(0)} req/s | bare Hono ${r.hono!.toFixed(0)} | bare node:http ${r.node!.toFixed(0)} | Prism ${r.prism!.toFixed(0)} (full/node:http ${((r.full! / r.node!) * 100).toFixed(0)}%)`;
-    return [
+    const lines = [
       `GET /v1/datasets/{id}, autocannon 50 connections x ${DURATION} s, ${ROUNDS} rounds in one run:`,
       ...rounds.map((r, i) => `  round ${i + 1}: ${fmt(r)}`),
       `  median of rounds: full / node:http ${(vsNode * 100).toFixed(0)}% (target >= 65%: ${vsNode >= 0.65 ? "met" : "NOT met"}); full / Hono ${(vsHono * 100).toFixed(0)}%; full / Prism ${vsPrism.toFixed(1)}x (target >= 25x: ${vsPrism >= 25 ? "met" : "NOT met"})`,
     ];
+    if (perCpu.every((c) => c.full && c.node && c.hono)) {
+      const cpuNode = median(perCpu.map((c) => c.full! / c.node!));
+      const cpuHono = median(perCpu.map((c) => c.full! / c.hono!));
+      const last = perCpu[perCpu.length - 1]!;
+      lines.push(
+        `  per server CPU second (median of rounds): full / node:http ${(cpuNode * 100).toFixed(0)}%, full / Hono ${(cpuHono * 100).toFixed(0)}% (last round: full ${last.full!.toFixed(0)}, Hono ${last.hono!.toFixed(0)}, node:http ${last.node!.toFixed(0)} requests per CPU second)`,
+      );
+    }
+    return lines;
   } finally {
     for (const p of procs) await stop(p);
   }
@@ -119,6 +154,8 @@ type ScaleInfo = {
   rssBytesPerMention: number;
   heapBytesPerMention: number;
   rss: number;
+  warmRss: number;
+  warmHeapUsed: number;
   firstSortedAfterRunMs: number;
   firstTextAfterRunMs: number;
   steadySortedMs: number;
@@ -180,6 +217,7 @@ async function scale(n: number, withStall: boolean): Promise<string[]> {
   try {
     const lines = [
       `${info.mentions} mentions (loaded in ${(info.loadMs / 1000).toFixed(1)} s): resident ${(info.rss / 1024 / 1024).toFixed(0)} MB, ${info.rssBytesPerMention.toFixed(0)} B/mention resident, ${info.heapBytesPerMention.toFixed(0)} B/mention heap (goal: 1M in <= 1.5 GB, ${info.rss <= 1.5 * 1024 ** 3 || n < 1_000_000 ? "n/a or met" : "NOT met"})`,
+      `  with every sort and the text index built (after the searches below): resident ${(info.warmRss / 1024 / 1024).toFixed(0)} MB, heap ${(info.warmHeapUsed / 1024 / 1024).toFixed(0)} MB`,
       `  first search after a 1000-mention run (median of 5): sorted by likes ${info.firstSortedAfterRunMs.toFixed(1)} ms, text q ${info.firstTextAfterRunMs.toFixed(1)} ms; steady sorted ${info.steadySortedMs.toFixed(1)} ms`,
     ];
     if (withStall) lines.push(...(await stall(info)));

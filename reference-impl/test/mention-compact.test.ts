@@ -37,6 +37,10 @@ function samplePosts(): Post[] {
     if (out.ok) posts.push(out.post);
   }
   for (const p of posts.slice(0, 40)) posts.push({ ...p, id: `${p.id}x`, media: describeMedia(p) });
+  // A run asking for fewer comments (regenerated from the seed, then cut) and
+  // a post whose comments are not the generated ones (kept as they are).
+  for (const p of posts.slice(40, 60)) posts.push({ ...p, id: `${p.id}s`, comments: p.comments.slice(0, 1) });
+  for (const p of posts.slice(60, 80)) posts.push({ ...p, id: `${p.id}c`, comments: p.comments.map((c) => ({ ...c, body: `${c.body}!` })) });
   return posts;
 }
 
@@ -73,6 +77,8 @@ describe("compacted mention records", () => {
       expect(record.post.author.avatar_url).toBe(post.author.avatar_url);
       expect(JSON.stringify(record.post.media)).toBe(JSON.stringify(post.media));
       expect(record.post.hasMedia).toBe(post.media.length > 0);
+      expect(JSON.stringify(record.post.comments)).toBe(JSON.stringify(post.comments));
+      expect(record.post.commentCount).toBe(post.comments.length);
       compared++;
     });
     expect(compared).toBe(posts.length);

@@ -280,7 +280,7 @@ export class MentionIndex {
       record.engagementRate = engagementRate(metrics);
       record.datasetRunMs = Math.max(record.datasetRunMs, ctx.runAtMs);
       record.numComments = Math.max(record.numComments, ctx.numComments);
-      if (post.comments.length > record.post.comments.length) record.post = record.post.withComments(post.comments);
+      if (post.comments.length > record.post.commentCount) record.post = record.post.withComments(post.comments);
       Object.assign(record.analysis, compactAnalysis(analysis));
     }
     const before = record.datasets.get(ctx.datasetId);

@@ -7,12 +7,15 @@
 // - keeps no URL the provider derives from the post itself (post URL, avatar,
 //   media addresses) and rebuilds them on read, byte for byte; a post whose
 //   values differ from the derived ones (a resolved URL, described media)
-//   keeps its own.
+//   keeps its own,
+// - keeps no comments the provider can generate again from the post's seed:
+//   only their number, and the comments are regenerated on read (checked
+//   equal when the post is stored; a post whose comments differ keeps them).
 // Derived fields are prototype getters, so `{ ...post }` copies only the
 // stored fields: readers that need `url`, `media` or `avatar_url` read them
 // as properties.
 import type { Analysis } from "../simulators/analysis.ts";
-import { avatarUrl, postUrl, standardMedia, type MediaItem, type Post, type PostComment, type Source } from "../simulators/provider.ts";
+import { avatarUrl, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type PostOrigin, type Source } from "../simulators/provider.ts";
 
 /**
  * Distinct strings the intern table holds at most. Past this the table stops
@@ -92,6 +95,12 @@ function mediaCode(source: Source, id: string, media: MediaItem[]): number | Med
   return media;
 }
 
+/** Whether `stored` is the start of `generated`, field for field and in key order. */
+function sameComments(generated: readonly PostComment[], stored: readonly PostComment[]): boolean {
+  if (stored.length > generated.length) return false;
+  return JSON.stringify(generated.slice(0, stored.length)) === JSON.stringify(stored);
+}
+
 function compactComment(c: PostComment): PostComment {
   // Same keys in the same order as the provider's comments.
   return {
@@ -115,7 +124,10 @@ export class StoredPost implements Post {
   readonly created_ms: number;
   readonly base: Post["base"];
   readonly views_estimated: boolean;
-  readonly comments: PostComment[];
+  /** The comments, or how many of the regenerated post's comments they are. */
+  private readonly commentsStored: number | PostComment[];
+  /** Set when the comments are stored as a count. */
+  private readonly origin: PostOrigin | undefined;
   /** Null when the URL is the platform's address derived from source, id and username. */
   private readonly ownUrl: string | null;
   private readonly mediaStored: number | MediaItem[];
@@ -131,9 +143,31 @@ export class StoredPost implements Post {
     this.created_ms = p.created_ms;
     this.base = { views: p.base.views, likes: p.base.likes, comments: p.base.comments, shares: p.base.shares };
     this.views_estimated = p.views_estimated;
-    this.comments = comments.map(compactComment);
+    const origin = p instanceof StoredPost ? p.origin : originOf(p);
+    if (comments.length === 0) {
+      this.commentsStored = 0;
+    } else if (origin && sameComments(regenerate(origin).comments, comments)) {
+      this.commentsStored = comments.length;
+      this.origin = origin;
+    } else {
+      this.commentsStored = comments.map(compactComment);
+    }
     this.ownUrl = p.url === postUrl(p.source, p.id, p.author.username) ? null : p.url;
     this.mediaStored = p instanceof StoredPost ? p.mediaStored : mediaCode(p.source, p.id, p.media);
+  }
+
+  /** Regenerated on each read when stored as a count: a fresh array the caller may keep. */
+  get comments(): PostComment[] {
+    const c = this.commentsStored;
+    if (typeof c !== "number") return c;
+    if (c === 0) return [];
+    return regenerate(this.origin!).comments.slice(0, c);
+  }
+
+  /** How many comments the post carries, without regenerating them. */
+  get commentCount(): number {
+    const c = this.commentsStored;
+    return typeof c === "number" ? c : c.length;
   }
 
   get url(): string {

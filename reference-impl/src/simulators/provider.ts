@@ -46,6 +46,36 @@ export interface Post {
   comments: PostComment[];
 }
 
+/**
+ * Where a generated post came from: its seed and the request it answered,
+ * enough for `regenerate` to make the same post again. The mention pool keeps
+ * this instead of the post's comments (issue 11). Held under a symbol key, so
+ * `{ ...post }` keeps it and JSON never shows it.
+ */
+export interface PostOrigin {
+  readonly seed: number;
+  readonly request: OriginRequest;
+}
+/** The part of an origin every post of one request shares. */
+export interface OriginRequest {
+  readonly source: Source;
+  readonly query: string;
+  readonly seedUrl: string | null;
+  readonly opts: Readonly<Omit<PromptRequest, "source" | "query" | "count">>;
+}
+const ORIGIN = Symbol("post origin");
+
+/** The origin of a post the provider generated (undefined for any other post). */
+export function originOf(post: Post): PostOrigin | undefined {
+  return (post as Post & { [ORIGIN]?: PostOrigin })[ORIGIN];
+}
+
+/** The post an origin describes, generated again: equal to the first time, field for field. */
+export function regenerate(origin: PostOrigin): Post {
+  const { source, query, seedUrl, opts } = origin.request;
+  return makePost(origin.seed, { source, query, seedUrl, opts });
+}
+
 export interface Metrics {
   views: number;
   likes: number;
@@ -168,8 +198,16 @@ export function topicOf(query: string): string {
   return words.length <= 80 ? words : words.slice(0, 80).trimEnd();
 }
 
-function makePost(r: Random, source: Source, fullQuery: string, seedUrl: string | null, opts: Omit<PromptRequest, "source" | "query" | "count">): Post {
-  const query = topicOf(fullQuery);
+function originRequest(source: Source, query: string, seedUrl: string | null, o: Omit<PromptRequest, "source" | "query" | "count">): OriginRequest {
+  // A frozen copy: the caller's request object may change after the call.
+  const opts = Object.freeze({ window: o.window && Object.freeze({ ...o.window }), country: o.country, language: o.language, numComments: o.numComments });
+  return Object.freeze({ source, query, seedUrl, opts });
+}
+
+function makePost(seed: number, origin: OriginRequest): Post {
+  const { source, seedUrl, opts } = origin;
+  const r = new Random(seed);
+  const query = topicOf(origin.query);
   const language = opts.language ?? r.weighted(LANGS);
   const { corpus } = corpusFor(language);
   const brand = r.pick(BRANDS);
@@ -214,7 +252,7 @@ function makePost(r: Random, source: Source, fullQuery: string, seedUrl: string 
     });
   }
 
-  return {
+  const post: Post & { [ORIGIN]: PostOrigin } = {
     source,
     id,
     author: {
@@ -234,7 +272,9 @@ function makePost(r: Random, source: Source, fullQuery: string, seedUrl: string 
     base: { views, likes, comments: commentsCount, shares },
     views_estimated: source === "instagram" || source === "linkedin",
     comments,
+    [ORIGIN]: { seed, request: origin },
   };
+  return post;
 }
 
 /** Up to `count` posts for a keyword query on one source; deterministic. */
@@ -242,9 +282,9 @@ export function searchPosts(request: PromptRequest): Post[] {
   const key = request.query.trim().toLowerCase();
   const available = Math.min(request.count, estimatedVolume(request.source, key));
   const posts: Post[] = [];
+  const origin = originRequest(request.source, request.query.trim(), null, request);
   for (let i = 0; i < available; i++) {
-    const r = new Random(seedOf("post", request.source, key, request.country, request.language ?? "*", i));
-    posts.push(makePost(r, request.source, request.query.trim(), null, request));
+    posts.push(makePost(seedOf("post", request.source, key, request.country, request.language ?? "*", i), origin));
   }
   return posts;
 }
@@ -268,7 +308,6 @@ export function resolveUrl(source: Source, url: string, text: string | undefined
   if (/private/i.test(parsed.pathname)) return { ok: false, reason: "private" };
   const segments = parsed.pathname.split("/").filter(Boolean);
   const topic = text?.trim() || segments[segments.length - 1]?.replace(/[-_]+/g, " ") || source;
-  const r = new Random(seedOf("url", source, url));
-  const post = makePost(r, source, topic, url, { window: null, country: "US", language: "en", numComments });
+  const post = makePost(seedOf("url", source, url), originRequest(source, topic, url, { window: null, country: "US", language: "en", numComments }));
   return { ok: true, post };
 }
