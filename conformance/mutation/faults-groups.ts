@@ -192,6 +192,18 @@ export const groupFaults: Fault[] = [
     request: (q, s) => (is(q, "GET", PREVIEW) && q.key === s.keys.foreign ? { ...q, key: s.keys.main, headers: { ...q.headers, "x-api-key": s.keys.main! } } : q),
   },
   {
+    id: "preview-402-as-400",
+    breaks: "An unfundable preview is 402 insufficient_credits_research_preview",
+    expect: "preview-402-before-work",
+    response: (q, res) => (is(q, "POST", PREVIEWS) && res.status === 402 ? err(res, 400, "bad_request") : res),
+  },
+  {
+    id: "preview-402-required-wrong",
+    breaks: "A preview 402 states required = URLs × price",
+    expect: "preview-402-before-work",
+    response: (q, res) => (is(q, "POST", PREVIEWS) && res.status === 402 && res.json?.detail?.required ? json(res, { ...res.json, detail: { ...res.json.detail, required: "1.000000" } }) : res),
+  },
+  {
     id: "preview-future-since-accepted",
     breaks: "A preview window starting in the future is 422",
     expect: "preview-future-window",
@@ -462,6 +474,12 @@ export const groupFaults: Fault[] = [
     breaks: "Chat messages honour order=asc",
     expect: "ask-202-polls-to-completion",
     response: (q, res) => (is(q, "GET", /^\/v1\/chats\/[^/]+\/messages$/) && q.url.searchParams.get("order") === "asc" && Array.isArray(res.json?.data) ? withData(res, (d) => [...d].reverse()) : res),
+  },
+  {
+    id: "ask-spent-balance-accepted",
+    breaks: "Ask with a spent balance is 402 insufficient_credits_ask",
+    expect: "ask-402-creates-nothing",
+    response: (q, res) => (is(q, "POST", /^\/v1\/ask$/) && res.status === 402 ? json(res, { status: "success", data: { chat_id: "ch_injected", message_id: "msg_injected", status: "working" } }, 202) : res),
   },
   {
     id: "citation-numbering-starts-at-2",
