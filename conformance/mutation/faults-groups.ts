@@ -372,6 +372,28 @@ export const groupFaults: Fault[] = [
     },
   },
   {
+    id: "cp-run-unknown-dataset-400",
+    breaks: "A custom parameter run scoped to an unknown dataset is 404 dataset_not_found",
+    expect: "custom-parameter-run-codes",
+    response: (q, res) => (is(q, "POST", CP_RUNS) && res.status === 404 && res.json?.error_code === "dataset_not_found" ? err(res, 400, "nothing_to_analyze") : res),
+  },
+  {
+    id: "cp-run-empty-dataset-402",
+    breaks: "A run on a dataset without mentions is 400 nothing_to_analyze",
+    expect: "custom-parameter-run-codes",
+    response: (q, res) => (is(q, "POST", CP_RUNS) && res.json?.error_code === "nothing_to_analyze" ? err(res, 402, "insufficient_credits_content_analysis") : res),
+  },
+  {
+    id: "cp-deleted-name-still-taken",
+    breaks: "Deleting a parameter frees its name",
+    expect: "custom-parameter-delete-frees-name",
+    request: async (q, s) => {
+      if (q.method === "DELETE" && CP_ONE.test(P(q))) s.memo.set("cp-deleted-name", (await s.forward({ ...q, method: "GET", body: undefined })).json?.data?.name);
+      return q;
+    },
+    response: (q, res, s) => (is(q, "POST", CP) && res.status === 201 && body(q)?.name === s.memo.get("cp-deleted-name") ? err(res, 409, "custom_parameter_duplicate_name") : res),
+  },
+  {
     id: "cp-delete-200",
     breaks: "Deleting a custom parameter answers 204",
     expect: "empty-body-204",

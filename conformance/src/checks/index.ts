@@ -64,6 +64,8 @@ import c_pattern_item_post_count from "./pattern-item-post-count.ts";
 import c_pattern_detection_codes from "./pattern-detection-codes.ts";
 import c_pattern_assignments_real_items from "./pattern-assignments-real-items.ts";
 import c_custom_parameter_name_rules from "./custom-parameter-name-rules.ts";
+import c_custom_parameter_run_codes from "./custom-parameter-run-codes.ts";
+import c_custom_parameter_delete_frees_name from "./custom-parameter-delete-frees-name.ts";
 import c_custom_parameter_preview_free from "./custom-parameter-preview-free.ts";
 import c_custom_parameter_run_counters from "./custom-parameter-run-counters.ts";
 import c_custom_parameter_values_via_parameter_ids from "./custom-parameter-values-via-parameter-ids.ts";
@@ -141,6 +143,8 @@ export const allChecks: Check[] = [
   c_pattern_detection_codes,
   c_pattern_assignments_real_items,
   c_custom_parameter_name_rules,
+  c_custom_parameter_run_codes,
+  c_custom_parameter_delete_frees_name,
   c_custom_parameter_preview_free,
   c_custom_parameter_run_counters,
   c_custom_parameter_values_via_parameter_ids,

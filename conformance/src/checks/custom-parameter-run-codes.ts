@@ -1,0 +1,41 @@
+import type { ActiveCheck } from "../types.ts";
+import { createDataset, MISSING_DATASET_ID, seen } from "./_util.ts";
+import { balanceOf, errorCode } from "./_groups.ts";
+import { cpRuns, createParameter } from "./_custom-parameters.ts";
+
+/** Refused custom parameter runs: unknown parameter, unknown scope dataset, empty dataset; none creates a run or charges. */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "custom-parameter-run-codes",
+  rule: "A run of an unknown parameter is 404 custom_parameter_not_found; a run scoped to an unknown dataset is 404 dataset_not_found; a run on a dataset without mentions is 400 nothing_to_analyze; none creates a run or changes the balance",
+  section: "Endpoints › Custom parameters (runs errors); decisions D-CPR-SCOPE-404, D-CPR-CHECK-ORDER, D-400",
+  severity: "major",
+  decisions: ["D-CPR-SCOPE-404", "D-CPR-CHECK-ORDER"],
+  profiles: ["standard", "full"],
+  mock: false,
+  requires: ["POST /v1/custom_parameters/{parameter_id}/runs", "GET /v1/custom_parameters/{parameter_id}/runs", "GET /v1/me"],
+  async run(ctx) {
+    const cp = await createParameter(ctx, "cp-codes");
+    const empty = await createDataset(ctx, "cp-empty");
+    const { balance: before } = await balanceOf(ctx);
+    const cases: Array<{ label: string; path: string; scope: string; status: number; code: string }> = [
+      { label: "an unknown parameter", path: cpRuns("cp_slkmissing00000000"), scope: empty.id, status: 404, code: "custom_parameter_not_found" },
+      { label: "an unknown scope dataset", path: cpRuns(cp.id), scope: MISSING_DATASET_ID, status: 404, code: "dataset_not_found" },
+      { label: "a dataset without mentions", path: cpRuns(cp.id), scope: empty.id, status: 400, code: "nothing_to_analyze" },
+    ];
+    for (const c of cases) {
+      const ex = await ctx.req({ method: "POST", path: c.path, body: { scope: { kind: "dataset", id: c.scope } } });
+      if (c.code === "dataset_not_found" && ex.status === 404 && errorCode(ex) === "custom_parameter_not_found") {
+        ctx.warn("D-CPR-SCOPE-404 (lenient): an unknown scope dataset answered custom_parameter_not_found", ex);
+        ctx.pass(ex);
+        continue;
+      }
+      ctx.expect(ex.status === c.status && errorCode(ex) === c.code, { title: `custom-parameter-run-codes: a run on ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: c.status, error_code: c.code } }, ex);
+    }
+    const runs = await ctx.req({ method: "GET", path: cpRuns(cp.id) });
+    ctx.expect(runs.status === 200 && Array.isArray((runs.json as any)?.data) && (runs.json as any).data.length === 0, { title: "custom-parameter-run-codes: refused runs left runs behind", received: seen(runs), expected: { data: [] } }, runs);
+    const { balance: after, ex: me } = await balanceOf(ctx);
+    ctx.expect(after.equals(before), { title: "custom-parameter-run-codes: refused runs changed the balance", received: after.toFixed(), expected: before.toFixed() }, me);
+  },
+};
+export default check;
