@@ -144,3 +144,4 @@ console.log(await (await import("./audiences.ts")).audienceBench());
 console.log(await (await import("./assistant.ts")).assistantBench());
 console.log(await (await import("./mcp.ts")).mcpBench());
 console.log(await (await import("./hardening.ts")).hardeningBench());
+console.log(await (await import("./stall.ts")).stallBench());

@@ -3,6 +3,7 @@
 // anything starts; each mistake is one line (see config.ts for the list).
 import { readConfig, SETTINGS } from "./config.ts";
 import { demoBearerTokens, demoKeys } from "./fixtures.ts";
+import { preloadNlp } from "./nlp-preload.ts";
 import { toDecimalString } from "./platform/billing/money.ts";
 import { startServer } from "./server.ts";
 
@@ -21,6 +22,8 @@ if (!read.ok) {
 const config = read.config;
 
 try {
+  // Issue 11: the NLP models (a few hundred ms to build) are ready before the first request, not built inside one.
+  preloadNlp();
   const running = await startServer(config);
   const { directory, ledger } = running.handle;
   const base = running.url;

@@ -8,12 +8,16 @@
 //
 // Work stays bounded whatever the dataset size: the vocabulary is capped,
 // k-means is fitted on an evenly spaced sample, and every post is then
-// assigned to its nearest centroid in one pass.
+// assigned to its nearest centroid in one pass. The work is a sliced
+// generator (platform/pipeline.ts): it yields every POSTS_PER_PIECE posts
+// and fits k-means on a worker thread, so a detection over 10,000 posts never
+// holds the event loop for long.
 import { createRequire } from "node:module";
-import { kmeans } from "ml-kmeans";
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import type bm25VectorizerType from "wink-nlp/utilities/bm25-vectorizer";
+import { drainNow, runOffThread, type Sliced } from "../../platform/pipeline.ts";
+import { fitInThread, fitOffThread, flatten } from "./kmeans-thread.ts";
 
 // The vectorizer is a CommonJS file without an `exports` map; require keeps
 // its resolution independent of the ESM loader in use (tsx, vitest, node).
@@ -29,6 +33,8 @@ export const MAX_TERMS = 256;
 export const MAX_FIT_SAMPLE = 1000;
 /** Largest number of clusters (pattern items). */
 export const MAX_CLUSTERS = 8;
+/** Posts handled between two yields of the sliced clustering (about 2-5 ms of work each). */
+export const POSTS_PER_PIECE = 100;
 /** Multiplier applied to the research question's terms. */
 export const QUESTION_WEIGHT = 3;
 /** A term in more than this share of posts cannot tell posts apart (e.g. the search query itself). */
@@ -71,6 +77,11 @@ function wink() {
   // Only tokens, their normal forms and stop-word flags are read; an empty
   // pipe skips sentence, POS, entity and sentiment stages.
   return (nlp ??= winkNLP(model, []));
+}
+
+/** Build the tokenizer now (about 0.1 s), at server start rather than inside the first detection. */
+export function preloadClusteringNlp(): void {
+  wink();
 }
 
 /** Content words of a text, lower-cased: no stop words (five languages), punctuation, numbers or one/two-letter words. */
@@ -125,7 +136,16 @@ function dot(a: number[], b: number[]): number {
  * posts and question always give the same clusters.
  */
 export function clusterPosts(posts: readonly ClusterInput[], researchQuestion: string): Clustering {
-  const docs = posts.map((p) => contentTerms(p.text));
+  return drainNow(clusterPostsSliced(posts, researchQuestion));
+}
+
+/** clusterPosts as sliced work: yields between pieces of at most POSTS_PER_PIECE posts; the k-means fit runs off the thread. */
+export function* clusterPostsSliced(posts: readonly ClusterInput[], researchQuestion: string): Sliced<Clustering> {
+  const docs: string[][] = [];
+  for (let i = 0; i < posts.length; i++) {
+    docs.push(contentTerms(posts[i]!.text));
+    if ((i + 1) % POSTS_PER_PIECE === 0) yield;
+  }
   const asked = new Set(contentTerms(researchQuestion));
   const vocab = vocabulary(docs, asked);
   const terms = [...vocab].sort();
@@ -136,17 +156,24 @@ export function clusterPosts(posts: readonly ClusterInput[], researchQuestion: s
   // a zero vector and ends with confidence 0 in whichever cluster is nearest.
   const vectorizer = bm25Vectorizer({ k: 1, k1: 1.2, b: 0.75, norm: "l2" });
   const pruned = docs.map((d) => d.filter((t) => vocab.has(t)));
+  yield;
   // The vectorizer needs at least one learned document and one term.
-  for (const d of pruned) vectorizer.learn(d.length ? d : ["\u0000"]);
+  for (let i = 0; i < pruned.length; i++) {
+    const d = pruned[i]!;
+    vectorizer.learn(d.length ? d : ["\u0000"]);
+    if ((i + 1) % POSTS_PER_PIECE === 0) yield;
+  }
   const { its } = wink();
   const weight = terms.map((t) => (asked.has(t) ? QUESTION_WEIGHT : 1));
-  const vectors = pruned.map((_, i) => {
+  const vectors: number[][] = [];
+  for (let i = 0; i < pruned.length; i++) {
     const bow = vectorizer.doc(i).out(its.bow) as Record<string, number>;
-    return normalise(terms.map((t, j) => (bow[t] ?? 0) * weight[j]!));
-  });
+    vectors.push(normalise(terms.map((t, j) => (bow[t] ?? 0) * weight[j]!)));
+    if ((i + 1) % POSTS_PER_PIECE === 0) yield;
+  }
 
   const k = Math.min(clusterCountFor(posts.length), distinctCount(vectors));
-  const assignment = k <= 1 ? vectors.map(() => 0) : fitAndAssign(vectors, k);
+  const assignment = k <= 1 ? vectors.map(() => 0) : yield* fitAndAssign(vectors, k);
 
   const groups = new Map<number, number[]>();
   assignment.forEach((c, i) => {
@@ -157,6 +184,7 @@ export function clusterPosts(posts: readonly ClusterInput[], researchQuestion: s
 
   const clusters: Cluster[] = [];
   for (const indices of groups.values()) {
+    yield;
     const centroid = new Array<number>(terms.length).fill(0);
     for (const i of indices) for (let j = 0; j < terms.length; j++) centroid[j]! += vectors[i]![j]!;
     const unit = normalise(centroid.map((x) => x / indices.length));
@@ -184,14 +212,24 @@ function distinctCount(vectors: number[][]): number {
   return seen.size;
 }
 
-/** Fit k-means on an evenly spaced sample, then give every post its nearest centroid. */
-function fitAndAssign(vectors: number[][], k: number): number[] {
+/**
+ * Fit k-means on an evenly spaced sample, then give every post its nearest
+ * centroid. The fit is one library call that cannot be sliced (about 0.1 s
+ * for 1,000 points), so a sliced run hands it to a worker thread
+ * (kmeans-thread.ts); fixtures seeded inline fit here. Same answer either way.
+ */
+function* fitAndAssign(vectors: number[][], k: number): Sliced<number[]> {
   const step = Math.max(1, Math.ceil(vectors.length / MAX_FIT_SAMPLE));
   const sample: number[][] = [];
   for (let i = 0; i < vectors.length; i += step) sample.push(vectors[i]!);
   // A sample with fewer distinct points than k would make k-means++ fail.
   const kk = Math.min(k, distinctCount(sample));
   if (kk <= 1) return vectors.map(() => 0);
-  const result = kmeans(sample, kk, { initialization: "kmeans++", seed: 7, maxIterations: 60, tolerance: 1e-6 });
-  return step === 1 ? result.clusters : result.nearest(vectors);
+  const options = { initialization: "kmeans++", seed: 7, maxIterations: 60, tolerance: 1e-6 } as const;
+  const points = step === 1 ? null : vectors;
+  const dims = vectors[0]!.length;
+  return yield* runOffThread({
+    offThread: () => fitOffThread(flatten(sample, dims), points && flatten(points, dims), dims, kk, options),
+    inThread: () => fitInThread({ sample, points, k: kk, options }),
+  });
 }

@@ -21,7 +21,7 @@ import type { Row } from "../../platform/store.ts";
 import type { MentionRecord } from "../mention-index.ts";
 import type { Services } from "../services.ts";
 import { assignToPattern } from "./assignments.ts";
-import { clusterPosts, type Clustering } from "./clustering.ts";
+import { clusterPostsSliced, POSTS_PER_PIECE, type Clustering } from "./clustering.ts";
 import { itemLabel, patternSummary, type ItemLabel, type LabelInput } from "./labels.ts";
 
 type StatusType = PatternsPatternDetectionStatus["type"];
@@ -199,14 +199,15 @@ export class PatternService {
       steps: [
         {
           name: "clustering",
-          run: () => {
+          // Sliced (platform/pipeline.ts): 10,000 posts would otherwise hold the event loop for most of a second.
+          run: function* () {
             // D-PDR-DATASET-DELETED: a dataset deleted before the work starts fails the run (full refund).
             if (!services.datasets.lookup(row.account_id, row.dataset_id)) {
               throw new Error(`Dataset ${row.dataset_id} was deleted before its posts could be clustered.`);
             }
             const index = services.mentions(row.account_id);
             records = row.post_keys.map((k) => index.get(k)).filter((r): r is MentionRecord => !!r);
-            clustering = clusterPosts(
+            clustering = yield* clusterPostsSliced(
               records.map((r) => ({ text: `${r.post.title} ${r.post.text}` })),
               row.research_question,
             );
@@ -214,14 +215,19 @@ export class PatternService {
         },
         {
           name: "labeling",
-          run: () => {
+          run: function* () {
             const c = clustering!;
-            inputs = records.map((r, i) => ({
-              text: r.post.text,
-              sentiment: r.analysis.sentiment?.label ?? null,
-              terms: new Set(c.postTerms[i]),
-            }));
-            labels = c.clusters.map((cluster) => itemLabel(cluster, inputs, records.length));
+            inputs = [];
+            for (let i = 0; i < records.length; i++) {
+              const r = records[i]!;
+              inputs.push({ text: r.post.text, sentiment: r.analysis.sentiment?.label ?? null, terms: new Set(c.postTerms[i]) });
+              if ((i + 1) % POSTS_PER_PIECE === 0) yield;
+            }
+            labels = [];
+            for (const cluster of c.clusters) {
+              labels.push(itemLabel(cluster, inputs, records.length));
+              yield;
+            }
             summary = patternSummary(row.research_question, c, labels.map((l) => l.title), inputs);
           },
         },

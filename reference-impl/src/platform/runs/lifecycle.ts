@@ -10,7 +10,7 @@ import type { Ledger, Reservation } from "../billing/ledger.ts";
 import type { Category } from "../billing/plans.ts";
 import { unixSeconds, type Clock } from "../clock.ts";
 import type { ErrorCode } from "../errors.ts";
-import type { Pipeline, PipelineStep } from "../pipeline.ts";
+import { isSliced, type Pipeline, type PipelineStep, type Sliced } from "../pipeline.ts";
 
 export type Phase = "pending" | "working" | "completed" | "failed";
 
@@ -47,6 +47,7 @@ export interface RunStep {
   name: string;
   /** Stamp `{name, completed_at}` on the status when the step ends (default true). */
   record?: boolean;
+  /** May return sliced work (a generator, see pipeline.ts) so a long step lets other requests in. */
   run: () => unknown | Promise<unknown>;
 }
 
@@ -123,6 +124,7 @@ export class RunLifecycle {
             if (i === last) return this.complete(plan);
           };
           const result = step.run();
+          if (isSliced(result)) return this.guarded(plan, result, after);
           return result instanceof Promise ? result.then(after) : after();
         },
       })),
@@ -137,6 +139,22 @@ export class RunLifecycle {
     };
     if (plan.inline) this.pipeline.runNow(job);
     else this.pipeline.start(job);
+  }
+
+  /**
+   * Sliced step work, stopped between pieces when the run was failed from
+   * outside meanwhile (e.g. its parent deleted), then the step's ending.
+   */
+  private *guarded<S extends string>(plan: RunPlan<S>, work: Sliced, after: () => unknown): Sliced {
+    let input: unknown;
+    for (;;) {
+      const r = work.next(input);
+      if (r.done) break;
+      // Pieces run off the thread hand their result back in.
+      input = yield r.value;
+      if (!this.guard(plan)) return;
+    }
+    return after();
   }
 
   /** A run failed from outside (fail()) must not go on. */
