@@ -407,6 +407,17 @@ export const groupFaults: Fault[] = [
     response: (q, res) => (is(q, "GET", TA_ONE) && res.json?.data?.paused === true ? withData(res, (d) => ({ ...d, next_run_at: d.created_at + 86400 })) : res),
   },
   {
+    id: "ta-patch-ignores-schedule",
+    breaks: "PATCH replaces the agent's schedule",
+    expect: "tracking-agent-patch",
+    request: (q) => {
+      const b = body(q);
+      if (q.method !== "PATCH" || !TA_ONE.test(P(q)) || !b?.schedule) return q;
+      const { schedule: _s, ...rest } = b;
+      return { ...q, body: JSON.stringify(rest) };
+    },
+  },
+  {
     id: "ta-pause-200-with-body",
     breaks: "Pause answers 204 with an empty body",
     expect: "tracking-agent-pause-resume",

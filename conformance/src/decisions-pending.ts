@@ -29,7 +29,6 @@ export const PENDING_DECISIONS: Record<string, string> = {
   "D-CP-INSTRUCTIONS": "custom parameter group rule: instructions without bound (lenient)",
   "D-TA-INTEGRATION": "tracking agent group rule: integration items (lenient)",
   "D-TA-LIMIT": "tracking agent group rule: 409 at plan.limits.tracking_agents",
-  "D-TA-PATCH": "tracking agent group rule: updatable fields",
   "D-TA-CYCLE": "tracking agent group rule: params of the dataset runs a cycle starts; 402 starts nothing",
   "D-TAR-OBSERVE": "tracking agent group rule: one feed message once a triggered cycle's dataset runs are terminal",
   "D-TA-ALERT-EVERY-CYCLE": "tracking agent group rule: a message per triggered cycle, also with nothing new",

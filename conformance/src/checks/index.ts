@@ -71,6 +71,7 @@ import c_custom_parameter_run_counters from "./custom-parameter-run-counters.ts"
 import c_custom_parameter_values_via_parameter_ids from "./custom-parameter-values-via-parameter-ids.ts";
 import c_custom_parameter_run_409_in_flight from "./custom-parameter-run-409-in-flight.ts";
 import c_tracking_agent_pause_resume from "./tracking-agent-pause-resume.ts";
+import c_tracking_agent_patch from "./tracking-agent-patch.ts";
 import c_tracking_agent_trigger_202_then_409 from "./tracking-agent-trigger-202-then-409.ts";
 import c_tracking_agent_cycle_billing from "./tracking-agent-cycle-billing.ts";
 import c_tracking_agent_no_queries_400 from "./tracking-agent-no-queries-400.ts";
@@ -150,6 +151,7 @@ export const allChecks: Check[] = [
   c_custom_parameter_values_via_parameter_ids,
   c_custom_parameter_run_409_in_flight,
   c_tracking_agent_pause_resume,
+  c_tracking_agent_patch,
   c_tracking_agent_trigger_202_then_409,
   c_tracking_agent_cycle_billing,
   c_tracking_agent_no_queries_400,
