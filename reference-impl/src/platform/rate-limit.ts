@@ -93,6 +93,7 @@ export function rateLimit(limiter: RateLimiter, stamp: RateLimitStamp = {}): Mid
     const decision = limiter.take(principal.keyDigest, limiter.limitFor(principal));
     if (!decision.allowed) throw new TooManyRequestsError(decision.retryAfterSeconds, decision.headers);
     await next();
-    for (const [k, v] of Object.entries(decision.headers)) c.res.headers.set(k, v);
+    const headers = c.res.headers;
+    for (const k in decision.headers) headers.set(k, decision.headers[k]!);
   };
 }
