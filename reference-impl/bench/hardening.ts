@@ -154,6 +154,9 @@ type ScaleInfo = {
   rssBytesPerMention: number;
   heapBytesPerMention: number;
   rss: number;
+  rssRightAfterGc: number;
+  heapTotal: number;
+  heapTotalRightAfterGc: number;
   warmRss: number;
   warmHeapUsed: number;
   firstSortedAfterRunMs: number;
@@ -217,6 +220,7 @@ async function scale(n: number, withStall: boolean): Promise<string[]> {
   try {
     const lines = [
       `${info.mentions} mentions (loaded in ${(info.loadMs / 1000).toFixed(1)} s): resident ${(info.rss / 1024 / 1024).toFixed(0)} MB, ${info.rssBytesPerMention.toFixed(0)} B/mention resident, ${info.heapBytesPerMention.toFixed(0)} B/mention heap (goal: 1M in <= 1.5 GB, ${info.rss <= 1.5 * 1024 ** 3 || n < 1_000_000 ? "n/a or met" : "NOT met"})`,
+      `  (resident after a memory-reducing collection, heap committed ${(info.heapTotal / 1024 / 1024).toFixed(0)} MB; right after loading and one collection: resident ${(info.rssRightAfterGc / 1024 / 1024).toFixed(0)} MB, heap committed ${(info.heapTotalRightAfterGc / 1024 / 1024).toFixed(0)} MB)`,
       `  with every sort and the text index built (after the searches below): resident ${(info.warmRss / 1024 / 1024).toFixed(0)} MB, heap ${(info.warmHeapUsed / 1024 / 1024).toFixed(0)} MB`,
       `  first search after a 1000-mention run (median of 5): sorted by likes ${info.firstSortedAfterRunMs.toFixed(1)} ms, text q ${info.firstTextAfterRunMs.toFixed(1)} ms; steady sorted ${info.steadySortedMs.toFixed(1)} ms`,
     ];
