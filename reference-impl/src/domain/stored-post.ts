@@ -1,4 +1,4 @@
-// The compact form a post takes once it is in the mention pool (issue 11:
+// The compact form a post takes once it is in the mention pool (D-REF-COMPACT-POOL, issue 11:
 // 1M mentions in at most 1.5 GB). The provider hands over plain `Post`
 // objects; the pool keeps one `StoredPost` per post, which reads the same
 // through the `Post` interface but
