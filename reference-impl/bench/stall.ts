@@ -36,8 +36,21 @@ function percentile(samples: number[], p: number): number {
 
 type Handle = ReturnType<typeof createApp>;
 
+/**
+ * The system clock with unref'd timers: the apps' own schedules (agent
+ * cycles, reveals) must not keep the bench process alive once it has
+ * printed. The probes' sleeps are ordinary timers, so nothing stops early.
+ */
+class BenchClock extends SystemClock {
+  override schedule(delayMs: number, task: () => unknown): () => void {
+    const handle = setTimeout(() => void task(), Math.max(0, delayMs));
+    handle.unref();
+    return () => clearTimeout(handle);
+  }
+}
+
 function freshApp(): Handle {
-  const handle = createApp({ clock: new SystemClock(), stepDelayMs: 1, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+  const handle = createApp({ clock: new BenchClock(), stepDelayMs: 1, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
   handle.services.ledger.open(WORKER, "pro", money(1_000_000));
   return handle;
 }

@@ -1,5 +1,6 @@
 // Client of kmeans-worker.mjs: one long-lived worker thread, started on first
-// use and unref'd (it never keeps the process alive). A worker that fails is
+// use and ref'd only while a fit is pending (an idle worker never keeps the
+// process alive). A worker that fails is
 // dropped and the next fit starts a new one. The in-thread answer is the same
 // function of the same library with the same seed, so where the fit runs
 // never changes the clusters.
@@ -48,11 +49,11 @@ function thread(): Worker {
   if (worker) return worker;
   // execArgv []: the worker is plain JavaScript and need not load the parent's TypeScript loader.
   const w = new Worker(new URL("./kmeans-worker.mjs", import.meta.url), { execArgv: [] });
-  w.unref();
   w.on("message", (m: { id: number; assignment?: Int32Array; error?: string }) => {
     const p = pending.get(m.id);
     if (!p) return;
     pending.delete(m.id);
+    if (pending.size === 0) w.unref();
     if (m.error !== undefined) p.reject(new Error(`k-means failed: ${m.error}`));
     else p.resolve(Array.from(m.assignment!));
   });
@@ -75,7 +76,10 @@ export function fitOffThread(sample: Float64Array, points: Float64Array | null, 
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });
+    // Ref'd only while a fit is pending: a script awaiting one must not exit, an idle worker must not hold the process.
+    const w = thread();
+    w.ref();
     const transfer = points ? [sample.buffer, points.buffer] : [sample.buffer];
-    thread().postMessage({ id, sample, points, dims, k, options }, transfer as ArrayBuffer[]);
+    w.postMessage({ id, sample, points, dims, k, options }, transfer as ArrayBuffer[]);
   });
 }
