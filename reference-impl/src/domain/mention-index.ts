@@ -207,6 +207,9 @@ function mergeInto(view: SortedView, changed: Set<MentionRecord>, added: Mention
 /** Distinct terms a semantic query searches at most (D-REF-SEARCH-COST). */
 export const MAX_QUERY_TERMS = 8;
 
+/** Posts added to the text index per event-loop turn while catching up. */
+const TEXT_INDEX_SLICE = 1000;
+
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 
 /** The query's terms as MiniSearch indexes them (lower case, split on punctuation and space). */
@@ -341,6 +344,7 @@ export class MentionIndex {
    * the caller does not use. AND stops at the first term that empties it.
    */
   async textSearchSliced(q: string, mode: "semantic" | "keyword"): Promise<Set<string>> {
+    await this.catchUpTextIndex();
     const search = this.textIndex();
     const distinct = [...new Set(tokenizeQuery(q))];
     const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2).slice(0, MAX_QUERY_TERMS) : distinct;
@@ -385,8 +389,36 @@ export class MentionIndex {
     return new Set(hits.map((h) => String(h.id)));
   }
 
+  /**
+   * Feed what landed since into the text index, TEXT_INDEX_SLICE posts at a
+   * time with an event-loop turn between slices, so building the index over a
+   * large pool (the first `q` or assistant turn) never blocks other tenants.
+   * A synchronous search meanwhile still sees everything (textIndex() adds
+   * whatever is left).
+   */
+  async catchUpTextIndex(): Promise<void> {
+    while (this.unindexed.length > 0) {
+      const batch = this.unindexed.splice(0, TEXT_INDEX_SLICE);
+      this.ensureTextIndex().addAll(batch);
+      this.textIndexSlices++;
+      if (this.unindexed.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    }
+  }
+
+  /** Slices fed by catchUpTextIndex so far (tests count slices, never time them). */
+  textIndexSlices = 0;
+
   /** The MiniSearch index, created on first use and fed what landed since. */
   private textIndex(): MiniSearch<MentionRecord> {
+    const search = this.ensureTextIndex();
+    if (this.unindexed.length) {
+      search.addAll(this.unindexed);
+      this.unindexed = [];
+    }
+    return search;
+  }
+
+  private ensureTextIndex(): MiniSearch<MentionRecord> {
     if (!this.search) {
       this.search = new MiniSearch<MentionRecord>({
         idField: "key",
@@ -399,10 +431,6 @@ export class MentionIndex {
           return "";
         },
       });
-    }
-    if (this.unindexed.length) {
-      this.search.addAll(this.unindexed);
-      this.unindexed = [];
     }
     return this.search;
   }

@@ -78,7 +78,12 @@ export class TurnRunner {
   /** Schedule the turn; returns at once. */
   start(req: TurnRequest): void {
     const delay = this.services.pipeline.options.stepDelayMs;
-    this.services.clock.schedule(delay, () => this.write(req));
+    // Bring the account's text index up to date a slice at a time first, so
+    // the first turn over a large pool does not stall other tenants (issue 11).
+    this.services.clock.schedule(delay, async () => {
+      await this.services.mentions(req.caller.account.id).catchUpTextIndex();
+      this.write(req);
+    });
   }
 
   /** Write the whole reply now (the bench calls this directly to time a turn). */
