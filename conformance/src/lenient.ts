@@ -31,6 +31,9 @@ export const LENIENT = {
   "D-MENTIONS-SORT-DEFAULT": {
     tolerates: "a mention search without sort returning an order other than date desc",
   },
+  "D-CITE-ESCAPE": {
+    tolerates: "a bracketed number in an assistant or agent text that no post reference cites (a stray number not escaped as [N\\])",
+  },
   "D-RUN-404": {
     tolerates: "an unknown run id answering 404 with a code other than dataset_not_found",
   },

@@ -5,10 +5,24 @@ import { agentCycles, agentPath } from "./_tracking.ts";
 
 const ENTITY_TYPES = ["pattern", "research_preview", "dataset", "audience_dataset", "custom_parameter_run", "pattern_detection_run"];
 
-/** Every way one message (text + references) can break the citation rules; empty when it holds them. */
+const cited = (refs: unknown[]) => new Set((refs as any[]).filter((r) => r?.type === "post").map((r) => r.citation));
+
+/**
+ * Bracketed numbers of the text that no post reference cites. A conformant
+ * server escapes such numbers (`[12\]`, D-CITE-ESCAPE), so each one is either a
+ * stray number left unescaped or a marker that lost its reference: the two
+ * cannot be told apart, and the decision tolerates them with a warning.
+ */
+export function strayNumbers(text: string, refs: unknown[]): number[] {
+  const c = cited(refs);
+  return [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].filter((n) => !c.has(n));
+}
+
+/** Every way one message (text + references) can break the citation rules; empty when it holds them (stray numbers aside, see strayNumbers). */
 export function citationProblems(text: string, refs: unknown[]): string[] {
   const out: string[] = [];
-  const markers = [...text.matchAll(/\[(\d+)\]/g)].map((m) => ({ n: Number(m[1]), at: m.index! }));
+  const c = cited(refs);
+  const markers = [...text.matchAll(/\[(\d+)\]/g)].map((m) => ({ n: Number(m[1]), at: m.index! })).filter((m) => c.has(m.n));
   const firstAt = new Map<number, number>();
   for (const m of markers) if (!firstAt.has(m.n)) firstAt.set(m.n, m.at);
   const order = [...firstAt.keys()];
@@ -26,7 +40,6 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
     if (!firstAt.has(r.citation)) out.push(`post ${key} has citation ${r.citation} but [${r.citation}] is not in the text`);
     else if (r.start_index !== firstAt.get(r.citation) || text.slice(r.start_index, r.end_index) !== `[${r.citation}]`) out.push(`post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${r.citation}] at ${firstAt.get(r.citation)}`);
   }
-  for (const n of firstAt.keys()) if (!citations.has(n)) out.push(`[${n}] in the text has no post reference`);
   for (const e of entities) if (!ENTITY_TYPES.includes(e?.type) || typeof e?.id !== "string" || Object.keys(e).length !== 2) out.push(`entity reference ${JSON.stringify(e)} is not {type: ${ENTITY_TYPES.join(" | ")}, id}`);
   return out;
 }
@@ -40,10 +53,10 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
 const check: ActiveCheck = {
   kind: "active",
   id: "ask-citation-invariants",
-  rule: "In a completed assistant message (and agent alert messages) markers [N] first appear as 1, 2, 3… (a re-cited post reuses its N); each post reference {type: post, source, id, citation, start_index, end_index} is unique per post and text.slice(start, end) is exactly the first [citation]; every [N] has a reference; every post reference resolves through POST /v1/mentions post_refs; entity references are {type, id} of the six allowed types (more than 3 warns)",
+  rule: "In a completed assistant message (and agent alert messages) markers [N] first appear as 1, 2, 3… (a re-cited post reuses its N); each post reference {type: post, source, id, citation, start_index, end_index} is unique per post and text.slice(start, end) is exactly the first [citation]; a bracketed number no post reference cites warns (D-CITE-ESCAPE: strays are escaped as [N\\]); every post reference resolves through POST /v1/mentions post_refs; entity references are {type, id} of the six allowed types (more than 3 warns)",
   section: "Resources › References (assistant and agent messages)",
   severity: "major",
-  decisions: ["D-TA-MESSAGE"],
+  decisions: ["D-TA-MESSAGE", "D-CITE-UNITS", "D-CITE-ESCAPE"],
   profiles: ["standard", "full"],
   mock: false,
   requires: ["POST /v1/ask", "GET /v1/chats/{chat_id}/messages/{message_id}", "POST /v1/mentions"],
@@ -62,6 +75,8 @@ const check: ActiveCheck = {
     for (const m of messages) {
       const problems = citationProblems(m.text, m.refs);
       ctx.expect(problems.length === 0, { title: `ask-citation-invariants: ${m.label}: ${problems[0] ?? ""}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ""}`, received: { text: m.text.slice(0, 400), references: m.refs }, expected: problems }, m.ex);
+      const strays = strayNumbers(m.text, m.refs);
+      if (strays.length && ctx.lenient("D-CITE-ESCAPE", m.ex)) ctx.warn(`${m.label}: ${strays.map((n) => `[${n}]`).join(", ")} in the text without a post reference`);
       const entities = m.refs.filter((r: any) => r?.type !== "post");
       if (entities.length > 3) ctx.warn(`${m.label} carries ${entities.length} entity references (the seed says usually at most 3)`);
       const posts = m.refs.filter((r: any) => r?.type === "post" && isObj(r));

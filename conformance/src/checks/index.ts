@@ -10,6 +10,9 @@ import c_auth_missing_key_401 from "./auth-missing-key-401.ts";
 import c_auth_invalid_key_401 from "./auth-invalid-key-401.ts";
 import c_invalid_request_rejected from "./invalid-request-rejected.ts";
 import c_malformed_json_rejected from "./malformed-json-rejected.ts";
+import c_body_limit_413 from "./body-limit-413.ts";
+import c_content_type_415 from "./content-type-415.ts";
+import c_me_usage_adds_up from "./me-usage-adds-up.ts";
 import c_valid_request_accepted from "./valid-request-accepted.ts";
 import c_created_readable_at_once from "./created-readable-at-once.ts";
 import c_deleted_gone_everywhere from "./deleted-gone-everywhere.ts";
@@ -103,6 +106,8 @@ export const allChecks: Check[] = [
   c_auth_invalid_key_401,
   c_invalid_request_rejected,
   c_malformed_json_rejected,
+  c_body_limit_413,
+  c_content_type_415,
   c_date_range_order_422,
   c_valid_request_accepted,
   c_created_readable_at_once,
@@ -120,6 +125,7 @@ export const allChecks: Check[] = [
   c_mentions_filters_applied,
   c_usage_history_newest_first_shared,
   c_prices_match_unit_ratios,
+  c_me_usage_adds_up,
   c_billing_reservation_at_create,
   c_billing_settlement_exact,
   c_billing_refund_on_failure,

@@ -1,0 +1,34 @@
+import { Decimal } from "decimal.js";
+import type { ActiveCheck } from "../types.ts";
+import type { KeyRole } from "../http.ts";
+import { data, seen } from "./_util.ts";
+import { dec } from "./_billing.ts";
+
+/**
+ * GET /v1/me: usage.balance + usage.balance_used equals usage.balance_total
+ * exactly, on every configured account (D-ME-USAGE is strict on the sum; how
+ * a held reservation is shown is lenient and not judged here).
+ */
+const check: ActiveCheck = {
+  kind: "active",
+  id: "me-usage-adds-up",
+  rule: "GET /v1/me: usage.balance + usage.balance_used == usage.balance_total exactly (decimal arithmetic), for the main key and, when configured, the foreign and poor keys",
+  section: "Endpoints › Account (usage covers the current billing period); decision D-ME-USAGE",
+  severity: "major",
+  decisions: ["D-ME-USAGE"],
+  profiles: ["readonly", "standard", "full"],
+  mock: false,
+  requires: ["GET /v1/me"],
+  async run(ctx) {
+    const roles: KeyRole[] = ["main", "foreign", "poor"];
+    for (const key of roles.filter((k) => ctx.settings.keys[k])) {
+      const ex = await ctx.req({ method: "GET", path: "/v1/me", key });
+      const u = data(ex)?.usage;
+      const [balance, used, total] = [dec(u?.balance), dec(u?.balance_used), dec(u?.balance_total)];
+      if (!ctx.expect(ex.status === 200 && !!balance && !!used && !!total, { title: `me-usage-adds-up: GET /v1/me (${key}) gave no decimal usage.balance / balance_used / balance_total`, received: seen(ex), expected: { status: 200, data: { usage: { balance: "…", balance_used: "…", balance_total: "…" } } } }, ex)) continue;
+      const sum = (balance as Decimal).plus(used as Decimal);
+      ctx.expect(sum.equals(total as Decimal), { title: `me-usage-adds-up: (${key}) balance ${u.balance} + balance_used ${u.balance_used} = ${sum.toFixed()}, not balance_total ${u.balance_total}`, received: u, expected: { balance_total: sum.toFixed() } }, ex);
+    }
+  },
+};
+export default check;
