@@ -1,6 +1,7 @@
 // Single-rule faults for the mutation harness. Each breaks exactly one rule of
 // the contract; the named check must fail behind it, and the kit must pass
 // behind no fault at all.
+import { Decimal } from "decimal.js";
 import { json, type Fault, type ProxyRequest, type ProxyResponse } from "./proxy.ts";
 import { groupFaults } from "./faults-groups.ts";
 import { mcpFaults } from "./faults-mcp.ts";
@@ -467,6 +468,32 @@ export const faults: Fault[] = [
     expect: "money-six-decimals",
     only: ["money-six-decimals"],
     response: (q, res) => (q.url.pathname === "/v1/prices" && res.status === 200 ? json(res, { ...res.json, data: { ...res.json.data, prices: { ...res.json.data.prices, mention: res.json.data.prices.mention + 0.1 + 0.2 - 0.3 } } }) : res),
+  },
+  {
+    id: "body-limit-400",
+    breaks: "A body over 1 MiB is 413 payload_too_large (D-BODY-LIMIT)",
+    expect: "body-limit-413",
+    response: (_q, res) => (res.status === 413 ? json(res, { status: "client_error", error_code: "bad_request", detail: "Injected by the mutation proxy.", transient: false }, 400) : res),
+  },
+  {
+    id: "content-type-ignored",
+    breaks: "A JSON body sent as text/plain is 415 unsupported_media_type (D-CONTENT-TYPE)",
+    expect: "content-type-415",
+    // the server never sees the declared type: the body is treated as JSON
+    request: (q) => (q.body !== undefined && /^text\/plain/i.test(q.headers["content-type"] ?? "") ? { ...q, headers: { ...q.headers, "content-type": "application/json" } } : q),
+  },
+  {
+    id: "me-usage-total-off",
+    breaks: "usage.balance + usage.balance_used == usage.balance_total (D-ME-USAGE)",
+    expect: "me-usage-adds-up",
+    response: (q, res) => {
+      const total = res.json?.data?.usage?.balance_total;
+      if (q.method !== "GET" || q.url.pathname !== "/v1/me" || res.status !== 200 || total === undefined) return res;
+      const body = structuredClone(res.json);
+      // one cent more than the period's funds: the three no longer add up
+      body.data.usage.balance_total = typeof total === "number" ? Math.round((total + 0.01) * 1e6) / 1e6 : new Decimal(String(total)).plus("0.01").toFixed(6);
+      return json(res, body);
+    },
   },
   // a control: the lenient rule must not fail the kit
   {
