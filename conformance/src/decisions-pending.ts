@@ -4,9 +4,9 @@
 // can only shrink). Group-specific rules and the MCP surface are being added
 // on top of the generic kit (issue 10, sections 2 and 3).
 export const PENDING_DECISIONS: Record<string, string> = {
-  "D-BOUND-STRINGS": "Platform-wide: no check yet (strict (an over-long string is 422))",
-  "D-BOUND-ARRAYS": "Platform-wide: no check yet (strict (an over-long array is 422))",
-  "D-BOUND-DATE": "Platform-wide: no check yet (strict)",
+  "D-BOUND-STRINGS": "invalid-request-rejected crosses maxLength of top-level and one-level-nested body fields and of query parameters, not of path ids or strings inside arrays",
+  "D-BOUND-ARRAYS": "invalid-request-rejected crosses maxItems of top-level and one-level-nested body arrays only, not of arrays inside array items (e.g. filter `values`)",
+  "D-BOUND-DATE": "invalid-request-rejected sends a pattern mismatch, not a well-formed date that does not exist (2026-02-30)",
   "D-TRANSPORT-ERRORS": "Platform-wide: no check yet (lenient (an empty body is accepted with a warning))",
   "D-OPTIONAL-BODY": "Platform-wide: no check yet (strict)",
   "D-MENTION-AUTHOR": "lenient nullability of author fields: needs a registry entry tolerating absent vs null",
@@ -32,8 +32,8 @@ export const PENDING_DECISIONS: Record<string, string> = {
   "D-TA-ALERT-EVERY-CYCLE": "tracking agent group rule: a message per triggered cycle, also with nothing new",
   "D-TA-MESSAGE-COUNTS": "tracking agent group rule: meaning of the alert counts (lenient)",
   "D-TA-PATTERN-REF": "tracking agent group rule: pattern reference of alerts (lenient)",
-  "D-ASK-CHARGE": "ask rule: post_processing usage row after the reply; 402 creates nothing",
-  "D-ASK-ENTITIES": "ask rule: at most 3 entity references of the allowed types",
+  "D-ASK-CHARGE": "ask rule: ask-402-creates-nothing checks the 402 creating nothing; the post_processing usage row after the reply is not checked",
+  "D-ASK-ENTITIES": "ask rule: ask-citation-invariants checks the allowed types but only warns above 3 entity references (the seed says usually at most 3)",
   "D-ASK-SCOPE": "ask rule: unknown context ids are skipped, not 404 (lenient)",
   "D-PLAN-TYPE": "account rule: open plan.type strings (lenient)",
   "D-MCP-PLAN-GATE": "MCP: no check yet (needs a key whose plan lacks `mcp`; the demo plans all include it)",
