@@ -20,7 +20,10 @@ const check: ActiveCheck = {
     ctx.expect(!brk, { title: `pagination-default-order: order=desc walk is not newest first: ${brk?.why}`, received: walk.items.slice(Math.max(0, (brk?.index ?? 0) - 1), (brk?.index ?? 0) + 1).map((x) => ({ id: x?.id, created_at: x?.created_at })), expected: "created_at non-increasing, present on every item" }, walk.pages[Math.floor((brk?.index ?? 0) / 2)]);
     if (ids.length) {
       const pos = ids.map((id) => walk.items.findIndex((x) => x?.id === id));
-      const inOrder = pos.every((p, i) => i === 0 || p < pos[i - 1]);
+      const createdAt = ids.map((id) => walk.items.find((x) => x?.id === id)?.created_at);
+      // Two creations within one timestamp tick tie on created_at, and a tie may
+      // list either way: only a strictly later creation must come first.
+      const inOrder = pos.every((p, i) => i === 0 || p < pos[i - 1]! || (createdAt[i] !== undefined && createdAt[i] === createdAt[i - 1]));
       ctx.expect(inOrder, { title: "pagination-default-order: datasets created in sequence are not listed newest first", received: pos, expected: "later creations at lower positions" }, walk.pages[0]);
     }
     await paginationFixture(ctx);
