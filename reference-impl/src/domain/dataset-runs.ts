@@ -19,6 +19,7 @@ import { hasFeature } from "../platform/plan-features.ts";
 import type { Reservation } from "../platform/billing/ledger.ts";
 import type { PageResult } from "../platform/pagination.ts";
 import type { RunKind, RunStatus } from "../platform/runs/lifecycle.ts";
+import { SEED_RUN_STATES } from "../platform/runs/lifecycle.ts";
 import type { Row } from "../platform/store.ts";
 import { analyse } from "../simulators/analysis.ts";
 import { describeMedia, withTranscript } from "../simulators/media-enrichment.ts";
@@ -47,7 +48,7 @@ export interface RunRow extends Row {
 /** Dataset runs in the shared lifecycle: the seed's four states, steps listed, 1 unit per mention. */
 export const DATASET_RUN: RunKind<CommonRunStatus["type"]> = {
   label: "dataset run",
-  states: { pending: "pending", working: "working", completed: "completed", failed: "failed" },
+  states: SEED_RUN_STATES,
   recordsSteps: true,
   category: "mention",
   insufficientCode: "insufficient_credits_dataset_run",

@@ -16,6 +16,7 @@ import { newId } from "../../platform/ids.ts";
 import { paginate, type PageResult } from "../../platform/pagination.ts";
 import { requireFeature } from "../../platform/plan-features.ts";
 import type { RunKind, RunPlan } from "../../platform/runs/lifecycle.ts";
+import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Table } from "../../platform/store.ts";
 import type { Post } from "../../simulators/provider.ts";
 import type { DatasetRow } from "../datasets.ts";
@@ -37,7 +38,7 @@ import {
 /** D-AUD-CHARGE: 3 units per profile, reserved for `total_profile_count`, settled to the profiles collected. */
 export const AUDIENCE_RUN: RunKind<CommonRunStatusType> = {
   label: "audience run",
-  states: { pending: "pending", working: "working", completed: "completed", failed: "failed" },
+  states: SEED_RUN_STATES,
   recordsSteps: true,
   category: "audience_profile",
   insufficientCode: "insufficient_credits_audience_dataset_run",

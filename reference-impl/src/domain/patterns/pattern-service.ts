@@ -17,6 +17,7 @@ import type { Caller } from "../../platform/env.ts";
 import { BadRequestError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
+import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Row } from "../../platform/store.ts";
 import type { MentionRecord } from "../mention-index.ts";
 import type { Services } from "../services.ts";
@@ -29,7 +30,7 @@ type StatusType = PatternsPatternDetectionStatus["type"];
 /** D-PDR-STATES, D-PDR-STEPS: the shared run states, steps listed, `post_processing`, its own 402. */
 export const PATTERN_DETECTION: RunKind<StatusType> = {
   label: "pattern detection",
-  states: { pending: "pending", working: "working", completed: "completed", failed: "failed" },
+  states: SEED_RUN_STATES,
   recordsSteps: true,
   category: "post_processing",
   insufficientCode: "insufficient_credits_pattern_detection",

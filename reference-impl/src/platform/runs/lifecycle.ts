@@ -32,6 +32,9 @@ export interface LifecycleRow<S extends string = string> {
   updated_ms: number;
 }
 
+/** The seed's four run states, used as they are by dataset, audience and pattern detection runs. */
+export const SEED_RUN_STATES = { pending: "pending", working: "working", completed: "completed", failed: "failed" } as const;
+
 export interface RunKind<S extends string = string> {
   /** For messages and logs, e.g. "dataset run". */
   label: string;
