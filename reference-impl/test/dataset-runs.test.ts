@@ -239,3 +239,13 @@ describe("dataset runs", () => {
     expect((await t.call("GET", `/v1/datasets/${a}/runs/${run.id}`, { key: KEYS.bOwner })).status).toBe(404);
   });
 });
+
+describe("URL resolution words", () => {
+  it("a path word says gone or private; an id that merely contains 404 resolves", async () => {
+    const { resolveUrl } = await import("../src/simulators/provider.ts");
+    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/20261122-a404b3_src_0/oat_milk", undefined, 0).ok).toBe(true);
+    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/404/oat_milk", undefined, 0)).toEqual({ ok: false, reason: "not_found" });
+    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/deleted_1/x", undefined, 0)).toEqual({ ok: false, reason: "not_found" });
+    expect(resolveUrl("instagram", "https://www.instagram.com/a_private_kitchen/", undefined, 0)).toEqual({ ok: false, reason: "private" });
+  });
+});

@@ -294,8 +294,12 @@ export type UrlOutcome = { ok: true; post: Post } | { ok: false; reason: "unsupp
 /**
  * Resolve one URL. A URL whose host is not the source's platform, or whose
  * path says it is gone or private, fails; everything else resolves to a
- * post seeded by the URL.
+ * post seeded by the URL. "Says" means a whole word of the path (split on
+ * anything but letters and digits), so an id that merely contains "404"
+ * (a random hex run id, say) still resolves.
  */
+const GONE_WORDS = ["deleted", "removed", "missing", "404"];
+
 export function resolveUrl(source: Source, url: string, text: string | undefined, numComments: number): UrlOutcome {
   let parsed: URL;
   try {
@@ -304,8 +308,9 @@ export function resolveUrl(source: Source, url: string, text: string | undefined
     return { ok: false, reason: "not_found" };
   }
   if (!HOSTS[source].test(parsed.hostname.toLowerCase())) return { ok: false, reason: "unsupported_host" };
-  if (/(deleted|removed|missing|404)/i.test(parsed.pathname)) return { ok: false, reason: "not_found" };
-  if (/private/i.test(parsed.pathname)) return { ok: false, reason: "private" };
+  const words = new Set(parsed.pathname.toLowerCase().split(/[^a-z0-9]+/));
+  if (GONE_WORDS.some((w) => words.has(w))) return { ok: false, reason: "not_found" };
+  if (words.has("private")) return { ok: false, reason: "private" };
   const segments = parsed.pathname.split("/").filter(Boolean);
   const topic = text?.trim() || segments[segments.length - 1]?.replace(/[-_]+/g, " ") || source;
   const post = makePost(seedOf("url", source, url), originRequest(source, topic, url, { window: null, country: "US", language: "en", numComments }));
