@@ -6,18 +6,14 @@ import type { Exchange } from "../http.ts";
 import { seen } from "./_util.ts";
 import { usageRows } from "./_billing.ts";
 import { balanceOf, priceOf, runIdOf } from "./_groups.ts";
+import type { BilledCreate } from "./_groups.ts";
 import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./_audiences.ts";
 
 export const AUDIENCE_TARGET = 8;
 
-export interface BilledAudienceRun {
+export interface BilledAudienceRun extends BilledCreate {
   ad: string;
   sourceId: string;
-  price: Decimal;
-  before: Decimal;
-  afterCreate: Decimal;
-  after: Decimal;
-  create: Exchange;
   final: any;
   finalEx: Exchange;
   rowsBefore: any[];

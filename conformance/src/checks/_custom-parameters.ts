@@ -5,6 +5,7 @@ import type { CheckContext } from "../types.ts";
 import type { Exchange } from "../http.ts";
 import { data, seen } from "./_util.ts";
 import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, type SourceDataset } from "./_groups.ts";
+import type { BilledCreate } from "./_groups.ts";
 
 export const CP = "/v1/custom_parameters";
 export const cpRuns = (cp: string) => `${CP}/${encodeURIComponent(cp)}/runs`;
@@ -27,15 +28,10 @@ export async function createParameter(ctx: CheckContext, label: string, instruct
   return { id, name, ex };
 }
 
-export interface ParameterRun {
+export interface ParameterRun extends BilledCreate {
   cp: string;
   datasetId: string;
   datasetMentions: number;
-  price: Decimal;
-  before: Decimal;
-  afterCreate: Decimal;
-  after: Decimal;
-  create: Exchange;
   runId?: string;
   observations: Array<{ ex: Exchange; d: any }>;
   final?: any;

@@ -42,6 +42,15 @@ export async function pollUntil(ctx: CheckContext, path: string, done: (d: any) 
 
 export const terminalType = (d: any) => ["completed", "failed"].includes(d?.status?.type);
 
+/** Balances around one chargeable create: what every group's billing rule compares. */
+export interface BilledCreate {
+  price: Decimal;
+  before: Decimal;
+  afterCreate: Decimal;
+  after: Decimal;
+  create: Exchange;
+}
+
 export interface SourceDataset {
   id: string;
   runId: string;

@@ -6,16 +6,12 @@ import type { CheckContext } from "../types.ts";
 import type { Exchange } from "../http.ts";
 import { data, seen } from "./_util.ts";
 import { balanceOf, pollUntil, postUrls, priceOf, runIdOf, sourceDataset, terminalType } from "./_groups.ts";
+import type { BilledCreate } from "./_groups.ts";
 
-export interface Detection {
+export interface Detection extends BilledCreate {
   datasetId: string;
   latestRun: any;
   datasetMentions: number;
-  price: Decimal;
-  before: Decimal;
-  afterCreate: Decimal;
-  after: Decimal;
-  create: Exchange;
   final: any;
   finalEx: Exchange;
   pattern?: any;
