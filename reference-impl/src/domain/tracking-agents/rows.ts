@@ -1,7 +1,6 @@
 // Stored shapes of tracking agents, their runs (cycles) and their alert
 // messages, and the contract views built from them.
 import type {
-  CommonReference,
   TrackingAgentsAgentMessage,
   TrackingAgentsAgentRun,
   TrackingAgentsAgentRunStatusType,
@@ -10,6 +9,7 @@ import type {
 import type { Reservation } from "../../platform/billing/ledger.ts";
 import { unixSeconds } from "../../platform/clock.ts";
 import type { Row } from "../../platform/store.ts";
+import type { AlertContent } from "./alert.ts";
 import { integrationOf } from "./integrations.ts";
 import type { Schedule } from "./schedule.ts";
 
@@ -38,15 +38,10 @@ export interface AgentRunRow extends Row {
   origin: "trigger" | "schedule";
 }
 
-export interface AgentMessageRow extends Row {
+/** A stored alert: the content a cycle composed, plus whose feed it is in. */
+export interface AgentMessageRow extends Row, AlertContent {
   agent_id: string;
   agent_name: string;
-  new_mention_count: number;
-  comment_count: number;
-  sentiment_score: number;
-  short_preview_message: string;
-  text: string;
-  references: CommonReference[];
 }
 
 const seconds = (ms: number | null) => (ms === null ? null : unixSeconds(ms));
