@@ -1,13 +1,17 @@
 // Per-account pool of mentions. A post (source, id) is stored once and
 // remembers every dataset that collected it, with the largest extrapolation
 // coefficient seen per dataset. Sorted arrays per sort key (rebuilt lazily
-// when dirty) back keyset pagination; a MiniSearch index (fed lazily) backs `q`.
-import MiniSearch from "minisearch";
+// when dirty) back keyset pagination; a compact inverted index of our own
+// (text-index.ts: MiniSearch's tokenizer and radix-tree vocabulary, our own
+// postings; fed lazily, then kept current) backs `q`.
 import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
 import type { SortKey } from "../platform/pagination.ts";
 import type { Analysis } from "../simulators/analysis.ts";
 import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
 import { compactAnalysis, StoredPost } from "./stored-post.ts";
+import { TextIndex, type SearchMode, type TextHits } from "./text-index.ts";
+
+export { MAX_QUERY_TERMS } from "./text-index.ts";
 
 export type MentionSort = MentionsMentionSort;
 
@@ -85,6 +89,8 @@ export class ParameterValues {
 
 export interface MentionRecord {
   key: string;
+  /** Order the post joined the pool (0, 1, ...): its number in the text index. */
+  readonly doc: number;
   /** The compact stored form; reads as a `Post` (see stored-post.ts). */
   post: StoredPost;
   analysis: Analysis;
@@ -204,19 +210,12 @@ function mergeInto(view: SortedView, changed: Set<MentionRecord>, added: Mention
   view.values = outValues.slice(0, n);
 }
 
-/** Distinct terms a semantic query searches at most (D-REF-SEARCH-COST). */
-export const MAX_QUERY_TERMS = 8;
-
 /** Posts added to the text index per event-loop turn while catching up. */
 const TEXT_INDEX_SLICE = 1000;
 
-const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
-
-/** The query's terms as MiniSearch indexes them (lower case, split on punctuation and space). */
-export function tokenizeQuery(q: string): string[] {
-  return tokenize(q)
-    .map((t) => t.toLowerCase())
-    .filter((t) => t !== "");
+/** The texts a post is found by: title, text, and its author's names. */
+function textFields(r: MentionRecord): (string | null | undefined)[] {
+  return [r.post.title, r.post.text, `${r.post.author.display_name} ${r.post.author.username}`];
 }
 
 export class MentionIndex {
@@ -229,8 +228,10 @@ export class MentionIndex {
    * every post after each run (issue 11: a 3 s rebuild at 1M mentions).
    */
   private changes: MentionRecord[] = [];
-  private search: MiniSearch<MentionRecord> | undefined;
+  private text: TextIndex<MentionRecord> | undefined;
+  /** Posts not in the text index yet, in pool order, from `unindexedFrom` on. */
   private unindexed: MentionRecord[] = [];
+  private unindexedFrom = 0;
   private readonly runs = new Map<string, MentionRecord[]>();
 
   get size(): number {
@@ -262,6 +263,8 @@ export class MentionIndex {
     if (!record) {
       record = {
         key,
+        // Never removed from the pool, so the count so far is unique and in order.
+        doc: this.byKey.size,
         post: new StoredPost(post),
         analysis: compactAnalysis(analysis),
         metrics,
@@ -278,7 +281,9 @@ export class MentionIndex {
       this.byKey.set(key, record);
       // Once the text index exists it is kept current as mentions land, so
       // the first `q` after a run does not index the whole run (issue 11).
-      if (this.search) this.search.add(record);
+      // Documents enter the index in pool order, so while a catch-up is
+      // under way a new post waits behind the others.
+      if (this.text && this.unindexed.length === 0) this.text.add(record, textFields(record));
       else this.unindexed.push(record);
     } else {
       record.previous = record.metrics;
@@ -338,55 +343,24 @@ export class MentionIndex {
   }
 
   /**
-   * The same keys as `textSearch`, one term at a time with an event-loop turn
-   * between terms (issue 11): OR is the union and AND the intersection of the
-   * per-term matches, which is what MiniSearch computes, without the scores
-   * the caller does not use. AND stops at the first term that empties it.
+   * The same posts as `textSearch`, one query term at a time with an
+   * event-loop turn between terms (issue 11).
    */
-  async textSearchSliced(q: string, mode: "semantic" | "keyword"): Promise<Set<string>> {
+  async textSearchSliced(q: string, mode: SearchMode): Promise<TextHits<MentionRecord>> {
     await this.catchUpTextIndex();
-    const search = this.textIndex();
-    const distinct = [...new Set(tokenizeQuery(q))];
-    const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2).slice(0, MAX_QUERY_TERMS) : distinct;
-    let out: Set<string> | undefined;
-    for (const term of terms) {
-      const hits =
-        mode === "semantic"
-          ? search.search(term, { prefix: term.length >= 3, fuzzy: term.length >= 4 && term.length <= 24 ? 0.2 : false, maxFuzzy: 2 })
-          : search.search(term, { prefix: false, fuzzy: false });
-      const keys = new Set(hits.map((h) => String(h.id)));
-      if (!out) out = keys;
-      else if (mode === "semantic") for (const k of keys) out.add(k);
-      else for (const k of out) if (!keys.has(k)) out.delete(k);
-      if (mode === "keyword" && out.size === 0) break;
-      await new Promise<void>((resolve) => setImmediate(resolve));
-    }
-    return out ?? new Set();
+    return this.textIndex().searchSliced(q, mode);
   }
 
-  /** Keys matching a free-text query. */
-  textSearch(q: string, mode: "semantic" | "keyword"): Set<string> {
-    const search = this.textIndex();
-    // Bounded cost (issue 11, D-REF-SEARCH-COST): distinct terms only, at most
-    // MAX_QUERY_TERMS (8) of them in the OR (semantic) mode; prefix expansion from
-    // 3 characters and fuzzy matching (at most 2 edits) only for 4-24
-    // characters, since a one-letter prefix or a long fuzzy term walks the
-    // whole vocabulary (250 one-letter words once exhausted the heap).
-    // One-letter terms ("a", "i") match nearly every post and mean nothing in
-    // an OR search, so the semantic mode leaves them out.
-    const distinct = [...new Set(tokenizeQuery(q))];
-    const terms = mode === "semantic" ? distinct.filter((t) => t.length >= 2) : distinct;
-    if (terms.length === 0) return new Set();
-    const hits =
-      mode === "semantic"
-        ? search.search(terms.slice(0, MAX_QUERY_TERMS).join(" "), {
-            prefix: (term) => term.length >= 3,
-            fuzzy: (term) => (term.length >= 4 && term.length <= 24 ? 0.2 : false),
-            maxFuzzy: 2,
-            combineWith: "OR",
-          })
-        : search.search(terms.join(" "), { prefix: false, fuzzy: false, combineWith: "AND" });
-    return new Set(hits.map((h) => String(h.id)));
+  /**
+   * Posts matching a free-text query (D-REF-SEARCH-COST): semantic = OR over
+   * at most MAX_QUERY_TERMS distinct terms of 2+ characters, each widened by
+   * prefix (3+ characters) and fuzzy matching (4-24 characters, at most 2
+   * edits); keyword = AND over every distinct term, exact. A one-letter
+   * prefix or a long fuzzy term would walk the whole vocabulary (250
+   * one-letter words once exhausted the heap).
+   */
+  textSearch(q: string, mode: SearchMode): TextHits<MentionRecord> {
+    return this.textIndex().search(q, mode);
   }
 
   /**
@@ -397,41 +371,33 @@ export class MentionIndex {
    * whatever is left).
    */
   async catchUpTextIndex(): Promise<void> {
-    while (this.unindexed.length > 0) {
-      const batch = this.unindexed.splice(0, TEXT_INDEX_SLICE);
-      this.ensureTextIndex().addAll(batch);
+    const text = this.ensureTextIndex();
+    while (this.unindexedFrom < this.unindexed.length) {
+      // Advance a cursor rather than splice: removing each slice from the
+      // front of a 1M-entry array moved the rest of it every time.
+      const end = Math.min(this.unindexedFrom + TEXT_INDEX_SLICE, this.unindexed.length);
+      for (let i = this.unindexedFrom; i < end; i++) text.add(this.unindexed[i]!, textFields(this.unindexed[i]!));
+      this.unindexedFrom = end;
       this.textIndexSlices++;
-      if (this.unindexed.length > 0) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (end < this.unindexed.length) await new Promise<void>((resolve) => setImmediate(resolve));
     }
+    this.unindexed = [];
+    this.unindexedFrom = 0;
   }
 
   /** Slices fed by catchUpTextIndex so far (tests count slices, never time them). */
   textIndexSlices = 0;
 
-  /** The MiniSearch index, created on first use and fed what landed since. */
-  private textIndex(): MiniSearch<MentionRecord> {
-    const search = this.ensureTextIndex();
-    if (this.unindexed.length) {
-      search.addAll(this.unindexed);
-      this.unindexed = [];
-    }
-    return search;
+  /** The text index, created on first use and fed what landed since. */
+  private textIndex(): TextIndex<MentionRecord> {
+    const text = this.ensureTextIndex();
+    for (let i = this.unindexedFrom; i < this.unindexed.length; i++) text.add(this.unindexed[i]!, textFields(this.unindexed[i]!));
+    this.unindexed = [];
+    this.unindexedFrom = 0;
+    return text;
   }
 
-  private ensureTextIndex(): MiniSearch<MentionRecord> {
-    if (!this.search) {
-      this.search = new MiniSearch<MentionRecord>({
-        idField: "key",
-        fields: ["title", "text", "author"],
-        extractField: (doc, field) => {
-          if (field === "key") return doc.key;
-          if (field === "title") return doc.post.title;
-          if (field === "text") return doc.post.text;
-          if (field === "author") return `${doc.post.author.display_name} ${doc.post.author.username}`;
-          return "";
-        },
-      });
-    }
-    return this.search;
+  private ensureTextIndex(): TextIndex<MentionRecord> {
+    return (this.text ??= new TextIndex<MentionRecord>());
   }
 }

@@ -9,6 +9,7 @@ import { ValidationFailed } from "../platform/errors.ts";
 import { paginate, paginateSliced, type PageRequest, type PageResult } from "../platform/pagination.ts";
 import { matchesGroups } from "./mention-filters.ts";
 import { mentionKey, sortKeyOf, type MentionRecord } from "./mention-index.ts";
+import type { TextHits } from "./text-index.ts";
 import { mentionView } from "./mention-view.ts";
 import type { Services } from "./services.ts";
 
@@ -68,7 +69,7 @@ function checkSearch(services: Services, accountId: string, body: SearchBody): v
 }
 
 /** Everything a search decides before it walks the rows, and how it renders the page. */
-function planSearch(services: Services, accountId: string, body: SearchBody, precomputedHits?: Set<string>) {
+function planSearch(services: Services, accountId: string, body: SearchBody, precomputedHits?: TextHits<MentionRecord>) {
   checkSearch(services, accountId, body);
   let scope: Set<string>;
   if (body.dataset_ids) {
@@ -96,7 +97,7 @@ function planSearch(services: Services, accountId: string, body: SearchBody, pre
     if (!inScope) return false;
     if (sources && !sources.has(r.post.source)) return false;
     if (refs && !refs.has(r.key)) return false;
-    if (textHits && !textHits.has(r.key)) return false;
+    if (textHits && !textHits.has(r)) return false;
     return matchesGroups(r, body.filters);
   };
 
@@ -104,16 +105,15 @@ function planSearch(services: Services, accountId: string, body: SearchBody, pre
   const keyOf = sortKeyOf(body.sort);
   let rows: readonly MentionRecord[];
   // Likewise for a text query with few hits: sort the hits, do not scan the pool.
-  const narrowest = refs && textHits ? (refs.size <= textHits.size ? refs : textHits) : (refs ?? (textHits && textHits.size <= 5000 ? textHits : undefined));
-  if (narrowest) {
-    rows = [...narrowest]
-      .map((k) => index.get(k))
-      .filter((r): r is MentionRecord => !!r)
-      .sort((a, b) => {
-        const ka = keyOf(a);
-        const kb = keyOf(b);
-        return ka[0] !== kb[0] ? (ka[0] < kb[0] ? -1 : 1) : ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0;
-      });
+  const byRefs = refs && (!textHits || refs.size <= textHits.size);
+  const byText = !byRefs && textHits && (refs || textHits.size <= 5000);
+  if (byRefs || byText) {
+    const narrowest = byRefs ? [...refs!].map((k) => index.get(k)).filter((r): r is MentionRecord => !!r) : [...textHits!];
+    rows = narrowest.sort((a, b) => {
+      const ka = keyOf(a);
+      const kb = keyOf(b);
+      return ka[0] !== kb[0] ? (ka[0] < kb[0] ? -1 : 1) : ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0;
+    });
   } else {
     rows = index.sortedBy(body.sort);
   }

@@ -31,12 +31,8 @@ export function toolsFor(services: Services, caller: Caller, datasetIds: string[
     search(words) {
       if (scope.size === 0) return [];
       if (words.length === 0) return [...index.all()].filter(inScope);
-      const keys = index.textSearch(words.join(" "), "semantic");
       const out: MentionRecord[] = [];
-      for (const k of keys) {
-        const r = index.get(k);
-        if (r && inScope(r)) out.push(r);
-      }
+      for (const r of index.textSearch(words.join(" "), "semantic")) if (inScope(r)) out.push(r);
       return out;
     },
     patternsOf(datasetId) {
