@@ -107,6 +107,8 @@ const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info
       firstSortedAfterRunMs: firstSortedAfterRun,
       firstTextAfterRunMs: firstTextAfterRun,
       steadySortedMs: steadySorted,
+      // The text index's size (D-REF-SEARCH-COST): distinct terms and (term, post) pairs.
+      textIndex: index.textIndexStats(),
     }),
   );
 });

@@ -388,6 +388,11 @@ export class MentionIndex {
   /** Slices fed by catchUpTextIndex so far (tests count slices, never time them). */
   textIndexSlices = 0;
 
+  /** Size of the text index once it exists (the scale bench reports it). */
+  textIndexStats(): { documents: number; terms: number; postings: number } | undefined {
+    return this.text && { documents: this.text.size, terms: this.text.terms, postings: this.text.postings };
+  }
+
   /** The text index, created on first use and fed what landed since. */
   private textIndex(): TextIndex<MentionRecord> {
     const text = this.ensureTextIndex();

@@ -243,15 +243,21 @@ class Matching {
 export class TextIndex<T extends Numbered> {
   private readonly vocabulary = new SearchableMap<Postings>();
   private readonly records: T[] = [];
+  private postingCount = 0;
 
   /** Documents indexed; the next one added gets this number. */
   get size(): number {
     return this.records.length;
   }
 
-  /** Distinct terms indexed (the bench reports it). */
+  /** Distinct terms indexed (walks the vocabulary: for the bench and tests). */
   get terms(): number {
     return this.vocabulary.size;
+  }
+
+  /** (term, document) pairs stored: each document counts each distinct term once. */
+  get postings(): number {
+    return this.postingCount;
   }
 
   /** Add the next document (its `doc` must be `size`: documents come in order). */
@@ -263,10 +269,11 @@ export class TextIndex<T extends Numbered> {
       if (text == null) continue;
       for (const term of termsOf(text)) {
         const p = this.vocabulary.get(term);
-        if (p === undefined) this.vocabulary.set(term, doc);
         // Documents arrive in ascending order, so a term this document
         // already added ends its postings.
-        else if (lastDoc(p) === doc) continue;
+        if (p !== undefined && lastDoc(p) === doc) continue;
+        this.postingCount++;
+        if (p === undefined) this.vocabulary.set(term, doc);
         else if (typeof p === "number") this.vocabulary.set(term, [p, doc]);
         else if (Array.isArray(p)) this.vocabulary.set(term, p.length < SMALL_POSTINGS ? [...p, doc] : new PackedPostings([...p, doc]));
         else p.push(doc);
