@@ -127,7 +127,7 @@ function forEachDoc(p: Postings, visit: (doc: number) => void): void {
   else p.forEach(visit);
 }
 
-function docsOf(p: Postings): number[] {
+function docsOf(p: Postings): readonly number[] {
   if (typeof p === "number") return [p];
   if (Array.isArray(p)) return p;
   const out: number[] = [];
@@ -179,8 +179,8 @@ export class TextHits<T extends Numbered> {
 class Matching {
   private readonly marks: Uint8Array;
   private size = 0;
-  /** Keyword mode: the documents holding every term so far (undefined before the first). */
-  private common: number[] | undefined;
+  /** Keyword mode: the documents holding every term so far (undefined before the first); read only, it may be a term's own postings array. */
+  private common: readonly number[] | undefined;
   private next = 0;
 
   constructor(
@@ -203,7 +203,7 @@ class Matching {
     if (this.mode === "keyword") {
       const p = this.vocabulary.get(term);
       const docs = p === undefined ? [] : docsOf(p);
-      this.common = this.common === undefined ? docs.slice() : intersect(this.common, docs);
+      this.common = this.common === undefined ? docs : intersect(this.common, docs);
       return;
     }
     // Semantic: the exact term, every term it begins, every term within the
