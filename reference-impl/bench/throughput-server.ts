@@ -2,7 +2,8 @@
 // GET /v1/datasets/{id} with the same bytes, on 127.0.0.1 and a free port:
 //   full  the reference exactly as `npm start` runs it (server.ts: timeouts,
 //         transport errors, CORS, auth, rate limit, body guards) with request
-//         logging ON (pino, written to /dev/null so the parent's pipe is not
+//         logging ON (pino through the batched destination `npm start` uses,
+//         written to /dev/null so the parent's pipe is not
 //         the bottleneck)
 //   hono  a bare Hono route on @hono/node-server
 //   node  a bare node:http handler
@@ -10,9 +11,9 @@
 import { createServer } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
-import { pino } from "pino";
 import { readConfig } from "../src/config.ts";
 import { demoKeys } from "../src/fixtures.ts";
+import { batchedStdout } from "../src/platform/log-destination.ts";
 import { createLogger } from "../src/platform/request-log.ts";
 import { startServer } from "../src/server.ts";
 
@@ -20,7 +21,7 @@ const mode = process.argv[2] ?? "full";
 const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
 const read = readConfig({ PORT: "0", HOST: "127.0.0.1", RATE_LIMIT_RPS: "1000000", LOG_REQUESTS: "true" });
 if (!read.ok) throw new Error(read.errors.join("; "));
-const log = createLogger({ destination: pino.destination({ dest: "/dev/null", sync: false, minLength: 4096 }) });
+const log = createLogger({ destination: batchedStdout("/dev/null") });
 // Every mode serves the bytes the full stack answers for the same dataset.
 const running = await startServer(read.config, log);
 const list = await running.handle.app.request("/v1/datasets", { headers: { "x-api-key": key } });

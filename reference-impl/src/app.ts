@@ -1,7 +1,7 @@
 // createApp(options): the Hono app plus handles tests need (clock, services,
 // rate limiter). One Hono per resource, mounted with app.route; auth and the
 // rate limit guard /v1/*; errors render in one onError.
-import { Hono } from "hono";
+import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AssistantFault } from "./domain/assistant/service.ts";
 import { Services } from "./domain/services.ts";
@@ -16,6 +16,8 @@ import { Pipeline } from "./platform/pipeline.ts";
 import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
 import { bodyGuards } from "./platform/body-guards.ts";
 import { requestLog, type Logger } from "./platform/request-log.ts";
+import { requestHeader } from "./platform/request-headers.ts";
+import { sequence } from "./platform/sequence.ts";
 import { healthResource } from "./resources/health.ts";
 import { accountResource } from "./resources/account.ts";
 import { askResource } from "./resources/ask.ts";
@@ -76,7 +78,6 @@ export function createApp(options: AppOptions = {}) {
   // never stamp its headers on an unknown /v1 route (D-AUTH-ORDER).
   app.notFound((c) => renderError(new NotFoundError("not_found", "No such route."), c));
 
-  if (options.requestLogger) app.use("*", requestLog(options.requestLogger));
   // Before auth, so a browser's preflight OPTIONS is answered without a key.
   // Only requests that carry an Origin (browsers) pay for it: CORS headers
   // mean nothing to other clients, and setting them forces Hono to build a
@@ -88,13 +89,16 @@ export function createApp(options: AppOptions = {}) {
     exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate", "Mcp-Session-Id"],
     maxAge: 600,
   });
-  app.use("*", (c, next) => (c.req.header("origin") === undefined ? next() : corsHeaders(c, next)));
+  const corsForBrowsers: MiddlewareHandler<AppEnv> = function corsForBrowsers(c, next) {
+    return requestHeader(c, "origin") === undefined ? next() : corsHeaders(c, next);
+  };
+  app.use("*", options.requestLogger ? sequence(requestLog(options.requestLogger), corsForBrowsers) : corsForBrowsers);
   app.route("/", healthResource());
   app.route("/", docsResource());
 
   // Body size and media type are judged after the key (D-AUTH-ORDER) and
   // before any handler reads the body (D-BODY-LIMIT, D-CONTENT-TYPE).
-  app.use("/v1/*", apiKeyAuth(directory), rateLimit(limiter, { beforeHandler: true }), bodyGuards());
+  app.use("/v1/*", sequence(apiKeyAuth(directory), rateLimit(limiter, { beforeHandler: true }), bodyGuards()));
   app.route("/v1/datasets", datasetsResource(services));
   app.route("/v1/datasets", datasetRunsResource(services));
   app.route("/v1/mentions", mentionsResource(services));

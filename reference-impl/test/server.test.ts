@@ -106,6 +106,50 @@ describe("transport answers (D-TRANSPORT-ERRORS)", () => {
   });
 });
 
+describe("platform headers on a real socket (issue 11: throughput)", () => {
+  // On Node the rate limiter writes its headers onto the ServerResponse, and
+  // the key is read from Node's parsed headers: both paths exist only on a
+  // socket, never through app.request().
+  const rateHeaders = (res: Response) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => res.headers.get(h));
+
+  it("stamps RateLimit-* on a success, with the remaining count going down", async () => {
+    const first = await fetch(`${running.url}/v1/datasets`, { headers: { "x-api-key": KEYS.bOwner } });
+    const second = await fetch(`${running.url}/v1/datasets`, { headers: { "x-api-key": KEYS.bOwner } });
+    expect(first.status).toBe(200);
+    const [limit, remaining1, reset] = rateHeaders(first);
+    expect(Number(limit)).toBeGreaterThan(0);
+    expect(Number(reset)).toBeGreaterThanOrEqual(1);
+    // Same one-second window (or a fresh one): never more left after a request.
+    expect(Number(rateHeaders(second)[1])).toBeLessThanOrEqual(Number(limit) - 1);
+    expect(first.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(remaining1).not.toBeNull();
+  });
+
+  it("keeps RateLimit-* on an error answered after the limiter, and on an unknown /v1 route", async () => {
+    const missing = await fetch(`${running.url}/v1/datasets/ds_doesnotexist`, { headers: { "x-api-key": KEYS.bOwner } });
+    expect(missing.status).toBe(404);
+    expect(rateHeaders(missing).every((v) => v !== null)).toBe(true);
+    expect((await missing.json()).error_code).toBeDefined();
+    const unknown = await fetch(`${running.url}/v1/no_such_route`, { headers: { "x-api-key": KEYS.bOwner } });
+    expect(unknown.status).toBe(404);
+    expect(rateHeaders(unknown).every((v) => v !== null)).toBe(true);
+  });
+
+  it("reads the key from Node's headers: a repeated x-api-key is refused like any unknown key", async () => {
+    const res = await raw(port, (s) => s.write(`GET /v1/datasets HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.bOwner}\r\nx-api-key: ${KEYS.bOwner}\r\nConnection: close\r\n\r\n`));
+    expect(res).toMatch(/^HTTP\/1.1 401/);
+    expect(res.toLowerCase()).not.toContain("ratelimit-limit");
+  });
+
+  it("logs one line per request with method, path, status and account, never the key", async () => {
+    await fetch(`${running.url}/v1/datasets?limit=1`, { headers: { "x-api-key": KEYS.bOwner } });
+    await new Promise<void>((resolve) => quietLog.flush(() => resolve()));
+    const line = lines.findLast((l) => l.msg === "request" && l.path === "/v1/datasets");
+    expect(line).toMatchObject({ method: "GET", status: 200, account: "acc_demoB" });
+    expect(JSON.stringify(lines)).not.toContain(KEYS.bOwner);
+  });
+});
+
 describe("starting", () => {
   it("reports a port in use as one sentence", async () => {
     const again = startServer(config({ PORT: String(port) }), quietLog);

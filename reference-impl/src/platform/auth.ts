@@ -5,12 +5,13 @@ import { UnauthorizedError } from "./errors.ts";
 import type { AccountDirectory } from "./accounts.ts";
 import { hasFeature } from "./plan-features.ts";
 import type { AppEnv } from "./env.ts";
+import { requestHeader } from "./request-headers.ts";
 
 export function apiKeyAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> {
   // Not async: handing back next()'s promise spares an async frame per
   // request (issue 11); a throw here still reaches onError through compose.
   return function authenticate(c, next) {
-    const presented = c.req.header("x-api-key");
+    const presented = requestHeader(c, "x-api-key");
     const found = presented ? directory.resolve(presented) : undefined;
     if (!found) throw new UnauthorizedError();
     if (!hasFeature(found.account, "api_access")) throw new UnauthorizedError("The plan does not include API access.");

@@ -5,11 +5,11 @@
 // a chunked body is counted while it streams (hono's bodyLimit) and dropped as
 // soon as it passes the limit. A body the client stops sending half-way is a
 // 400 `bad_request`, never a 500 with a stack in the log (issue 11).
-import type { IncomingMessage } from "node:http";
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "./errors.ts";
 import type { AppEnv } from "./env.ts";
+import { nodeBindings, requestHeader } from "./request-headers.ts";
 
 /** The contract's body limit (D-BODY-LIMIT). */
 export const MAX_BODY_BYTES = 1024 * 1024;
@@ -39,13 +39,13 @@ export function bodyGuards(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv>
     // Most requests (every GET) carry neither header: node's parser has them
     // in `incoming.headers` exactly when the raw request does, so one look
     // there skips three Headers reads (issue 11: throughput).
-    const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+    const incoming = nodeBindings(c).incoming;
     if (incoming && incoming.headers["content-length"] === undefined && incoming.headers["transfer-encoding"] === undefined) return next();
-    const declared = c.req.header("content-length");
-    const chunked = c.req.header("transfer-encoding") !== undefined;
+    const declared = requestHeader(c, "content-length");
+    const chunked = requestHeader(c, "transfer-encoding") !== undefined;
     if (!chunked && declared !== undefined && Number(declared) > maxBytes) tooLarge(maxBytes);
     const hasBody = chunked || (declared !== undefined && declared.trim() !== "0");
-    if (hasBody && !isJsonMediaType(c.req.header("content-type"))) {
+    if (hasBody && !isJsonMediaType(requestHeader(c, "content-type"))) {
       throw new ApiError("unsupported_media_type", "Send Content-Type: application/json with a request body.");
     }
     if (chunked) {

@@ -91,6 +91,16 @@ export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }
 
+/** Recently formatted instants: rows are read far more often than written (issue 11: throughput). */
+const isoMemo = new Map<number, string>();
+const ISO_MEMO_SIZE = 4096;
+
 export function isoTimestamp(ms: number): string {
-  return new Date(ms).toISOString();
+  let iso = isoMemo.get(ms);
+  if (iso === undefined) {
+    iso = new Date(ms).toISOString();
+    if (isoMemo.size >= ISO_MEMO_SIZE) isoMemo.clear();
+    isoMemo.set(ms, iso);
+  }
+  return iso;
 }

@@ -6,6 +6,7 @@ import type { MiddlewareHandler } from "hono";
 import type { Clock } from "./clock.ts";
 import { TooManyRequestsError } from "./errors.ts";
 import type { AppEnv, Principal } from "./env.ts";
+import { nodeBindings } from "./request-headers.ts";
 
 export interface RateLimitOptions {
   /** Requests per second per key (default 5). */
@@ -82,9 +83,21 @@ export function rateLimit(limiter: RateLimiter, stamp: RateLimitStamp = {}): Mid
       const decision = limiter.take(principal.keyDigest, limiter.limitFor(principal));
       if (!decision.allowed) throw new TooManyRequestsError(decision.retryAfterSeconds, decision.headers);
       const h = decision.headers;
-      c.header("RateLimit-Limit", h["RateLimit-Limit"]);
-      c.header("RateLimit-Remaining", h["RateLimit-Remaining"]);
-      c.header("RateLimit-Reset", h["RateLimit-Reset"]);
+      // On Node the headers go straight onto the ServerResponse, which merges
+      // them into whatever the handler answers (errors included). Through
+      // c.header() every answer would carry a WHATWG Headers object that
+      // @hono/node-server then copies header by header: about a fifth of a
+      // cheap request's cost (issue 11: throughput).
+      const outgoing = nodeBindings(c).outgoing;
+      if (outgoing) {
+        outgoing.setHeader("RateLimit-Limit", h["RateLimit-Limit"]!);
+        outgoing.setHeader("RateLimit-Remaining", h["RateLimit-Remaining"]!);
+        outgoing.setHeader("RateLimit-Reset", h["RateLimit-Reset"]!);
+      } else {
+        c.header("RateLimit-Limit", h["RateLimit-Limit"]);
+        c.header("RateLimit-Remaining", h["RateLimit-Remaining"]);
+        c.header("RateLimit-Reset", h["RateLimit-Reset"]);
+      }
       return next();
     };
   }

@@ -2,22 +2,23 @@
 // id; never the key, never a body), written by pino so logging costs a few
 // microseconds rather than a console write. A client that went away before
 // its answer is logged as one short "request aborted" line (issue 11).
-import type { IncomingMessage } from "node:http";
 import type { Context, MiddlewareHandler } from "hono";
 import { pino, type DestinationStream, type Logger } from "pino";
 import type { AppEnv } from "./env.ts";
+import { batchedStdout } from "./log-destination.ts";
+import { nodeBindings } from "./request-headers.ts";
 
 export type { Logger };
 
 export interface LoggerOptions {
   /** pino level: fatal, error, warn, info, debug, trace or silent (default info). */
   level?: string;
-  /** Where lines go; default stdout through an asynchronous sonic-boom buffer. */
+  /** Where lines go; default stdout, batched per event-loop turn into pino's sonic-boom writer. */
   destination?: DestinationStream;
 }
 
 export function createLogger(options: LoggerOptions = {}): Logger {
-  const destination = options.destination ?? pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const destination = options.destination ?? batchedStdout();
   return pino({ level: options.level ?? "info", base: undefined, timestamp: pino.stdTimeFunctions.epochTime }, destination);
 }
 
@@ -28,7 +29,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
  * Elsewhere (app.request in tests) the signal is all there is.
  */
 function clientWentAway(c: Context<AppEnv>): boolean {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming;
+  const incoming = nodeBindings(c).incoming;
   if (incoming) return incoming.socket?.destroyed === true;
   return c.req.raw.signal?.aborted === true;
 }
