@@ -35,9 +35,7 @@ function clientWentAway(c: Context<AppEnv>): boolean {
 }
 
 export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
-  return async function logRequest(c, next) {
-    const started = performance.now();
-    await next();
+  function write(c: Context<AppEnv>, started: number): void {
     const entry = {
       method: c.req.method,
       path: c.req.path,
@@ -47,5 +45,12 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
     };
     if (clientWentAway(c)) log.info(entry, "request aborted");
     else log.info(entry, "request");
+  }
+  // Not async: Hono's next() already returns a promise, and an async frame
+  // around it made a cheap request cost a third more in some processes
+  // (issue 11: throughput).
+  return function logRequest(c, next) {
+    const started = performance.now();
+    return next().then(() => write(c, started));
   };
 }
