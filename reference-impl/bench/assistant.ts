@@ -4,7 +4,7 @@
 //  2. A whole turn with the pipeline delay at 0: CPU time (process.cpuUsage,
 //     user + system) from the POST to `completed` — search, summary, quotes,
 //     citation rewrite, token count, charge. The first turn also loads the
-//     wink-nlp model and builds the account's full-text index (MiniSearch)
+//     wink-nlp model and builds the account's full-text index (text-index.ts)
 //     over every mention, so it is reported apart from the p50 of the warm
 //     turns. Goal <= 200 ms.
 import { createApp } from "../src/app.ts";

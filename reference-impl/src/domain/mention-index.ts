@@ -105,7 +105,8 @@ export interface MentionRecord {
   runs: string[];
   /** Comments to show: the largest num_comments_per_post of the runs that saw it. */
   numComments: number;
-  parameters: ParameterValues;
+  /** Made on the first value: most posts never get one (an empty holder per post was 32 B at 1M posts). */
+  parameters: ParameterValues | undefined;
 }
 
 export function mentionKey(source: string, id: string): string {
@@ -294,7 +295,7 @@ export class MentionIndex {
         // Exactly sized: an empty array grows to 17 slots on its first push.
         runs: [ctx.runId],
         numComments: ctx.numComments,
-        parameters: new ParameterValues(),
+        parameters: undefined,
       };
       this.collectedBy(ctx.runId, record);
       this.byKey.set(key, record);

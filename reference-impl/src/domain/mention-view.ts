@@ -14,7 +14,7 @@ export function mentionView(
   const a = r.analysis;
   const parameters: MentionsMention["parameters"] = {};
   for (const id of parameterIds) {
-    const v = r.parameters.get(id);
+    const v = r.parameters?.get(id);
     if (v) parameters[id] = v;
   }
   const datasets = [...r.datasets.keys()].map(datasetName).filter((d): d is { id: string; name: string | null } => !!d);

@@ -15,7 +15,7 @@
 // stored fields: readers that need `url`, `media` or `avatar_url` read them
 // as properties.
 import type { Analysis } from "../simulators/analysis.ts";
-import { avatarUrl, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type PostOrigin, type Source } from "../simulators/provider.ts";
+import { avatarUrl, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type OriginRequest, type PostOrigin, type Source } from "../simulators/provider.ts";
 
 /**
  * Distinct strings the intern table holds at most. Past this the table stops
@@ -122,12 +122,20 @@ export class StoredPost implements Post {
   readonly language: string;
   readonly country: string;
   readonly created_ms: number;
-  readonly base: Post["base"];
+  // The base metrics and the generator origin are held as plain fields rather
+  // than one small object each (about 64 B a post at 1M posts, issue 11);
+  // `base` is rebuilt on read, and `{ ...post }` leaves it out like the other
+  // derived fields.
+  private readonly baseViews: number;
+  private readonly baseLikes: number;
+  private readonly baseComments: number;
+  private readonly baseShares: number;
   readonly views_estimated: boolean;
   /** The comments, or how many of the regenerated post's comments they are. */
   private readonly commentsStored: number | PostComment[];
-  /** Set when the comments are stored as a count. */
-  private readonly origin: PostOrigin | undefined;
+  /** Set when the comments are stored as a count: the generator origin's seed and shared request. */
+  private readonly originSeed: number = 0;
+  private readonly originRequest: OriginRequest | undefined;
   /** Null when the URL is the platform's address derived from source, id and username. */
   private readonly ownUrl: string | null;
   private readonly mediaStored: number | MediaItem[];
@@ -141,14 +149,19 @@ export class StoredPost implements Post {
     this.language = intern(p.language);
     this.country = intern(p.country);
     this.created_ms = p.created_ms;
-    this.base = { views: p.base.views, likes: p.base.likes, comments: p.base.comments, shares: p.base.shares };
+    const base = p.base;
+    this.baseViews = base.views;
+    this.baseLikes = base.likes;
+    this.baseComments = base.comments;
+    this.baseShares = base.shares;
     this.views_estimated = p.views_estimated;
     const origin = p instanceof StoredPost ? p.origin : originOf(p);
     if (comments.length === 0) {
       this.commentsStored = 0;
     } else if (origin && sameComments(regenerate(origin).comments, comments)) {
       this.commentsStored = comments.length;
-      this.origin = origin;
+      this.originSeed = origin.seed;
+      this.originRequest = origin.request;
     } else {
       this.commentsStored = comments.map(compactComment);
     }
@@ -162,6 +175,14 @@ export class StoredPost implements Post {
     if (typeof c !== "number") return c;
     if (c === 0) return [];
     return regenerate(this.origin!).comments.slice(0, c);
+  }
+
+  get base(): Post["base"] {
+    return { views: this.baseViews, likes: this.baseLikes, comments: this.baseComments, shares: this.baseShares };
+  }
+
+  private get origin(): PostOrigin | undefined {
+    return this.originRequest && { seed: this.originSeed, request: this.originRequest };
   }
 
   /** How many comments the post carries, without regenerating them. */

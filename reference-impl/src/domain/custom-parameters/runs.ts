@@ -12,7 +12,7 @@ import { unixSeconds } from "../../platform/clock.ts";
 import type { Reservation } from "../../platform/billing/ledger.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { MentionIndex } from "../mention-index.ts";
+import { ParameterValues, type MentionIndex } from "../mention-index.ts";
 import type { Services } from "../services.ts";
 import { compileInstructions, type CompiledInstructions } from "./extractor.ts";
 import { PARAMETER_RUN, type ParameterRow, type ParameterRunRow } from "./rows.ts";
@@ -119,7 +119,7 @@ export class ParameterRuns {
       this.active.delete(parameter.id);
     }
     for (const run of this.table.childrenOf(parameter.account_id, "byParameter", parameter.id)) this.table.softDelete(run, atMs);
-    for (const record of this.services.mentions(parameter.account_id).all()) record.parameters.delete(parameter.id);
+    for (const record of this.services.mentions(parameter.account_id).all()) record.parameters?.delete(parameter.id);
   }
 
   /**
@@ -134,10 +134,10 @@ export class ParameterRuns {
       const record = index.get(key);
       const result = record ? extractor.extract({ ...record.post, metrics: record.metrics }) : ({ ok: false } as const);
       if (result.ok) {
-        record!.parameters.set(row.parameter_id, { value: result.value, status: "completed", computed_at: computedAt });
+        (record!.parameters ??= new ParameterValues()).set(row.parameter_id, { value: result.value, status: "completed", computed_at: computedAt });
         row.mentions_done++;
       } else {
-        record?.parameters.set(row.parameter_id, { value: null, status: "failed", computed_at: computedAt });
+        if (record) (record.parameters ??= new ParameterValues()).set(row.parameter_id, { value: null, status: "failed", computed_at: computedAt });
         row.mentions_error++;
       }
     }
