@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchesFilter } from "../src/domain/mention-filters.ts";
-import { DatasetCoefficients, MentionIndex, normalizeWords, type MentionRecord } from "../src/domain/mention-index.ts";
+import { collectingRuns, DatasetCoefficients, MentionIndex, normalizeWords, type MentionRecord } from "../src/domain/mention-index.ts";
 import { mentionView } from "../src/domain/mention-view.ts";
 import { analyse, type AnalysisAction } from "../src/simulators/analysis.ts";
 import { describeMedia } from "../src/simulators/media-enrichment.ts";
@@ -89,14 +89,19 @@ describe("compacted mention records", () => {
     const index = new MentionIndex();
     const [few] = searchPosts({ source: "youtube", query: "cold brew", count: 1, window, country: "US", language: "en", numComments: 1 });
     const [more] = searchPosts({ source: "youtube", query: "cold brew", count: 1, window, country: "US", language: "en", numComments: 4 });
+    const first = index.upsert(few!, analyse(few!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_1", coefficient: 2, runAtMs: now, numComments: 1 });
+    // One run: the id alone, no array (issue 11); the same run again adds nothing.
     index.upsert(few!, analyse(few!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_1", coefficient: 2, runAtMs: now, numComments: 1 });
+    expect(first.record.runs).toBe("dsr_1");
+    expect(collectingRuns(first.record)).toEqual(["dsr_1"]);
+    expect(index.byRun("dsr_1")).toHaveLength(1);
     const { record } = index.upsert(more!, analyse(more!.text, ["sentiment"]), { datasetId: "ds_a", runId: "dsr_2", coefficient: 3, runAtMs: now, numComments: 4 });
     index.upsert(more!, analyse(more!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_3", coefficient: 5, runAtMs: now, numComments: 4 });
     expect(more!.comments.length).toBeGreaterThan(1);
     expect(record.post.comments).toEqual(more!.comments);
     expect([...record.datasets.keys()]).toEqual(["ds_b", "ds_a"]);
     expect([record.datasets.get("ds_b"), record.datasets.get("ds_a"), record.datasets.get("ds_c")]).toEqual([5, 3, undefined]);
-    expect(record.runs).toEqual(["dsr_1", "dsr_2", "dsr_3"]);
+    expect(collectingRuns(record)).toEqual(["dsr_1", "dsr_2", "dsr_3"]);
     expect(index.byRun("dsr_2").map((r) => r.key)).toEqual([record.key]);
   });
 

@@ -101,12 +101,22 @@ export interface MentionRecord {
   datasetRunMs: number;
   /** dataset id -> largest extrapolation coefficient (1 when none). */
   datasets: DatasetCoefficients;
-  /** Ids of the runs that collected the post, in the order they did. */
-  runs: string[];
+  /**
+   * Ids of the runs that collected the post, in the order they did: the one
+   * id while there is one (nearly every post; a one-entry array was 56 B of
+   * each mention, issue 11), an array from the second on. Read it with
+   * `collectingRuns(record)`.
+   */
+  runs: string | string[];
   /** Comments to show: the largest num_comments_per_post of the runs that saw it. */
   numComments: number;
   /** Made on the first value: most posts never get one (an empty holder per post was 32 B at 1M posts). */
   parameters: ParameterValues | undefined;
+}
+
+/** The runs that collected a record, oldest first. */
+export function collectingRuns(record: Pick<MentionRecord, "runs">): readonly string[] {
+  return typeof record.runs === "string" ? [record.runs] : record.runs;
 }
 
 export function mentionKey(source: string, id: string): string {
@@ -292,8 +302,7 @@ export class MentionIndex {
         engagementRate: engagementRate(metrics),
         datasetRunMs: ctx.runAtMs,
         datasets: new DatasetCoefficients(),
-        // Exactly sized: an empty array grows to 17 slots on its first push.
-        runs: [ctx.runId],
+        runs: ctx.runId,
         numComments: ctx.numComments,
         parameters: undefined,
       };
@@ -316,8 +325,10 @@ export class MentionIndex {
     }
     const before = record.datasets.get(ctx.datasetId);
     record.datasets.set(ctx.datasetId, Math.max(before ?? 0, ctx.coefficient));
-    if (record.runs[record.runs.length - 1] !== ctx.runId) {
-      record.runs.push(ctx.runId);
+    const runs = record.runs;
+    if ((typeof runs === "string" ? runs : runs[runs.length - 1]) !== ctx.runId) {
+      if (typeof runs === "string") record.runs = [runs, ctx.runId];
+      else runs.push(ctx.runId);
       this.collectedBy(ctx.runId, record);
     }
     this.changes.push(record);

@@ -9,7 +9,7 @@ import { BadRequestError, ConflictError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { DatasetRow } from "../datasets.ts";
 import type { RunBody, RunRow } from "../dataset-runs.ts";
-import type { MentionRecord } from "../mention-index.ts";
+import { collectingRuns, type MentionRecord } from "../mention-index.ts";
 import type { Services } from "../services.ts";
 import { composeAlert, type CycleOutcome } from "./alert.ts";
 import { findMatchingPattern } from "./pattern-match.ts";
@@ -100,8 +100,9 @@ export class AgentCycles {
     const index = this.services.mentions(accountId);
     const out: MentionRecord[] = [];
     for (const record of index.byRun(datasetRun.id)) {
-      const at = record.runs.indexOf(datasetRun.id);
-      const seenBefore = record.runs.slice(0, at).some((id) => this.services.tables.datasetRuns.raw(id)?.dataset_id === datasetRun.dataset_id);
+      const runs = collectingRuns(record);
+      const at = runs.indexOf(datasetRun.id);
+      const seenBefore = runs.slice(0, at).some((id) => this.services.tables.datasetRuns.raw(id)?.dataset_id === datasetRun.dataset_id);
       if (!seenBefore) out.push(record);
     }
     return out;
