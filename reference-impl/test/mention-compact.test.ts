@@ -129,6 +129,24 @@ describe("compacted mention records", () => {
     );
   });
 
+  it("shares one-dataset coefficients between records and copies them before a second dataset", () => {
+    const index = new MentionIndex();
+    const posts = searchPosts({ source: "reddit", query: "matcha", count: 3, window, country: "US", language: "en", numComments: 0 });
+    const records = posts.map((p) => index.upsert(p, analyse(p.text, ["sentiment"]), { datasetId: "ds_a", runId: "dsr_1", coefficient: 1.5, runAtMs: now, numComments: 0 }).record);
+    expect(records[0]!.datasets).toBe(records[1]!.datasets);
+    const again = index.upsert(posts[0]!, analyse(posts[0]!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_2", coefficient: 2, runAtMs: now, numComments: 0 });
+    expect(again.newToDataset).toBe(true);
+    expect([...records[0]!.datasets.keys()]).toEqual(["ds_a", "ds_b"]);
+    // The other records still read their one dataset, unchanged.
+    expect([...records[1]!.datasets.keys()]).toEqual(["ds_a"]);
+    expect(records[1]!.datasets.get("ds_a")).toBe(1.5);
+    // A larger coefficient for the same dataset moves the record to another shared instance.
+    index.upsert(posts[2]!, analyse(posts[2]!.text, ["sentiment"]), { datasetId: "ds_a", runId: "dsr_3", coefficient: 4, runAtMs: now, numComments: 0 });
+    expect(records[2]!.datasets.get("ds_a")).toBe(4);
+    expect(records[1]!.datasets.get("ds_a")).toBe(1.5);
+    expect(() => records[1]!.datasets.set("ds_z", 1)).toThrow(/shared/);
+  });
+
   it("DatasetCoefficients reads like a Map", () => {
     fc.assert(
       fc.property(fc.array(fc.tuple(fc.constantFrom("a", "b", "c", "d"), fc.integer({ min: 0, max: 9 }))), (ops) => {
