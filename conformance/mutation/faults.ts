@@ -449,6 +449,22 @@ export const faults: Fault[] = [
     },
   },
   {
+    id: "impossible-date-accepted",
+    breaks: "A well-formed date that does not exist (2026-02-30) is 422 request validation (D-BOUND-DATE)",
+    expect: "impossible-date-422",
+    only: ["impossible-date-422"],
+    // The deployment only checks the pattern: the impossible day reaches it as the last real day of that month.
+    request: (q) => {
+      if (q.method !== "POST" || !/\/runs$/.test(q.url.pathname) || !q.body) return q;
+      const b = JSON.parse(q.body);
+      const from = b.date_range?.from;
+      if (typeof from !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(from) || !Number.isNaN(Date.parse(`${from}T00:00:00Z`)) && new Date(`${from}T00:00:00Z`).toISOString().startsWith(from)) return q;
+      const [y, m] = from.split("-").map(Number);
+      b.date_range.from = new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10);
+      return { ...q, body: JSON.stringify(b) };
+    },
+  },
+  {
     id: "credit-prices-still-served",
     breaks: "The removed credit prices route is not served",
     expect: "credit-prices-removed-404",

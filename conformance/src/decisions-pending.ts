@@ -6,7 +6,6 @@
 export const PENDING_DECISIONS: Record<string, string> = {
   "D-BOUND-STRINGS": "invalid-request-rejected crosses maxLength of top-level and one-level-nested body fields and of query parameters, not of path ids or strings inside arrays",
   "D-BOUND-ARRAYS": "invalid-request-rejected crosses maxItems of top-level and one-level-nested body arrays only, not of arrays inside array items (e.g. filter `values`)",
-  "D-BOUND-DATE": "invalid-request-rejected sends a pattern mismatch, not a well-formed date that does not exist (2026-02-30)",
   "D-TRANSPORT-ERRORS": "Platform-wide: no check yet (lenient (an empty body is accepted with a warning))",
   "D-OPTIONAL-BODY": "Platform-wide: no check yet (strict)",
   "D-MENTION-AUTHOR": "lenient nullability of author fields: needs a registry entry tolerating absent vs null",

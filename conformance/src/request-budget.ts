@@ -10,6 +10,7 @@ export const REQUESTS_PER_CHECK: Record<string, number> = {
   "body-limit-413": 1,
   "content-type-415": 1,
   "date-range-order-422": 2,
+  "impossible-date-422": 3,
   "valid-request-accepted": 10,
   "created-readable-at-once": 12,
   "deleted-gone-everywhere": 25,

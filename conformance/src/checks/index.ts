@@ -6,6 +6,7 @@ import c_money_six_decimals from "./money-six-decimals.ts";
 import c_unauthenticated_no_ratelimit_headers from "./unauthenticated-no-ratelimit-headers.ts";
 import c_credit_prices_removed_404 from "./credit-prices-removed-404.ts";
 import c_date_range_order_422 from "./date-range-order-422.ts";
+import c_impossible_date_422 from "./impossible-date-422.ts";
 import c_auth_missing_key_401 from "./auth-missing-key-401.ts";
 import c_auth_invalid_key_401 from "./auth-invalid-key-401.ts";
 import c_invalid_request_rejected from "./invalid-request-rejected.ts";
@@ -109,6 +110,7 @@ export const allChecks: Check[] = [
   c_body_limit_413,
   c_content_type_415,
   c_date_range_order_422,
+  c_impossible_date_422,
   c_valid_request_accepted,
   c_created_readable_at_once,
   c_deleted_gone_everywhere,
