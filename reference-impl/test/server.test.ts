@@ -50,7 +50,8 @@ let running: RunningServer;
 let port: number;
 
 beforeAll(async () => {
-  running = await startServer(config(), quietLog);
+  // A generous rate limit: these tests send a few requests per second with one key.
+  running = await startServer(config({ RATE_LIMIT_RPS: "1000" }), quietLog);
   port = Number(new URL(running.url).port);
 });
 afterAll(async () => {
@@ -139,6 +140,22 @@ describe("platform headers on a real socket (issue 11: throughput)", () => {
     const res = await raw(port, (s) => s.write(`GET /v1/datasets HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.bOwner}\r\nx-api-key: ${KEYS.bOwner}\r\nConnection: close\r\n\r\n`));
     expect(res).toMatch(/^HTTP\/1.1 401/);
     expect(res.toLowerCase()).not.toContain("ratelimit-limit");
+  });
+
+  it("stamps RateLimit-* on MCP answers, the SDK's own Response and the quick path alike", async () => {
+    const mcp = (body: object) =>
+      fetch(`${running.url}/mcp/`, {
+        method: "POST",
+        headers: { "x-api-key": KEYS.bOwner, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(body),
+      });
+    const list = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    const call = await mcp({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "svc__get_me", arguments: {} } });
+    for (const res of [list, call]) {
+      expect(res.status).toBe(200);
+      expect(rateHeaders(res).every((v) => v !== null)).toBe(true);
+      expect((await res.json()).result).toBeDefined();
+    }
   });
 
   it("logs one line per request with method, path, status and account, never the key", async () => {

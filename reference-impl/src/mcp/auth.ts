@@ -13,6 +13,7 @@ import type { AppEnv } from "../platform/env.ts";
 import { UnauthorizedError } from "../platform/errors.ts";
 import { hasFeature } from "../platform/plan-features.ts";
 import { MCP_PATH, METADATA_PATH } from "./settings.ts";
+import { requestHeader } from "../platform/request-headers.ts";
 
 const BEARER = /^Bearer[ \t]+([A-Za-z0-9\-._~+/]+=*)[ \t]*$/i;
 
@@ -35,10 +36,10 @@ export function mcpAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> 
   // (issue 9); a throw here still reaches onError through Hono's compose.
   return function authenticateMcp(c, next) {
     const challenge = () => ({ "WWW-Authenticate": `Bearer resource_metadata="${metadataUrl(c)}"` });
-    const key = c.req.header("x-api-key");
+    const key = requestHeader(c, "x-api-key");
     let found = key ? directory.resolve(key) : undefined;
     if (!found) {
-      const token = BEARER.exec(c.req.header("authorization") ?? "")?.[1];
+      const token = BEARER.exec(requestHeader(c, "authorization") ?? "")?.[1];
       found = token ? directory.resolveBearer(token) : undefined;
     }
     if (!found) throw new UnauthorizedError("Missing or invalid x-api-key or bearer token.", challenge());

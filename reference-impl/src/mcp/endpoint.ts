@@ -17,6 +17,7 @@ import { originGuard } from "./origin-guard.ts";
 import { answerQuickCall, asQuickCall } from "./quick-call.ts";
 import { createProtocolServer } from "./protocol-server.ts";
 import { MCP_PATH, METADATA_PATH, type McpSettings } from "./settings.ts";
+import { requestHeader } from "../platform/request-headers.ts";
 
 export interface McpDeps {
   services: Services;
@@ -69,7 +70,7 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     }
     const longPollTool = `${deps.settings.toolPrefix}get_message`;
     if (deps.settings.quickCalls) {
-      const headers = { accept: c.req.header("accept"), contentType: c.req.header("content-type"), protocolVersion: c.req.header("mcp-protocol-version") };
+      const headers = { accept: requestHeader(c, "accept"), contentType: requestHeader(c, "content-type"), protocolVersion: requestHeader(c, "mcp-protocol-version") };
       const quick = asQuickCall(message, headers, longPollTool);
       if (quick) return c.json(await answerQuickCall(deps, caller, quick));
     }

@@ -7,6 +7,7 @@
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "../platform/env.ts";
 import { jsonRpcError } from "./json-rpc.ts";
+import { requestHeader } from "../platform/request-headers.ts";
 
 const LOOPBACK = ["localhost", "127.0.0.1", "[::1]", "::1"];
 
@@ -19,9 +20,9 @@ function hostnameOf(hostHeader: string): string {
 export function originGuard(allowedHosts: string[]): MiddlewareHandler<AppEnv> {
   const allowed = new Set([...LOOPBACK, ...allowedHosts.map((h) => h.toLowerCase())]);
   return async function checkOrigin(c, next) {
-    const host = hostnameOf(c.req.header("host") ?? new URL(c.req.url).host);
+    const host = hostnameOf(requestHeader(c, "host") ?? new URL(c.req.url).host);
     if (!allowed.has(host)) return jsonRpcError(c, 403, `Forbidden: host ${host} is not one this server answers to.`);
-    const origin = c.req.header("origin");
+    const origin = requestHeader(c, "origin");
     if (origin !== undefined && origin !== "null") {
       let originHost: string;
       try {
