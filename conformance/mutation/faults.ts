@@ -449,6 +449,25 @@ export const faults: Fault[] = [
     },
   },
   {
+    id: "filter-value-length-unchecked",
+    breaks: "A string inside a filter's values (an array inside array items) is bounded like any other (D-BOUND-STRINGS, D-BOUND-ARRAYS)",
+    expect: "invalid-request-rejected",
+    only: ["invalid-request-rejected"],
+    // The deployment bounds top-level fields only: what reaches it inside filter values is cut to 200 characters and 3 items.
+    request: (q) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || !q.body) return q;
+      const b = JSON.parse(q.body);
+      if (!Array.isArray(b.filters)) return q;
+      for (const group of b.filters) {
+        if (!Array.isArray(group)) continue;
+        for (const f of group) {
+          if (f && Array.isArray(f.values)) f.values = f.values.slice(0, 3).map((v: unknown) => (typeof v === "string" ? v.slice(0, 200) : v));
+        }
+      }
+      return { ...q, body: JSON.stringify(b) };
+    },
+  },
+  {
     id: "impossible-date-accepted",
     breaks: "A well-formed date that does not exist (2026-02-30) is 422 request validation (D-BOUND-DATE)",
     expect: "impossible-date-422",

@@ -4,8 +4,7 @@
 // can only shrink). Group-specific rules and the MCP surface are being added
 // on top of the generic kit (issue 10, sections 2 and 3).
 export const PENDING_DECISIONS: Record<string, string> = {
-  "D-BOUND-STRINGS": "invalid-request-rejected crosses maxLength of top-level and one-level-nested body fields and of query parameters, not of path ids or strings inside arrays",
-  "D-BOUND-ARRAYS": "invalid-request-rejected crosses maxItems of top-level and one-level-nested body arrays only, not of arrays inside array items (e.g. filter `values`)",
+  "D-BOUND-STRINGS": "invalid-request-rejected crosses maxLength of body fields (one level into objects, three levels into arrays through the first item of each) and of query parameters, not of ids in paths",
   "D-TRANSPORT-ERRORS": "Platform-wide: no check yet (lenient (an empty body is accepted with a warning))",
   "D-OPTIONAL-BODY": "Platform-wide: no check yet (strict)",
   "D-MENTION-AUTHOR": "lenient nullability of author fields: needs a registry entry tolerating absent vs null",

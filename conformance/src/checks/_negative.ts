@@ -10,6 +10,8 @@ export interface NegCase {
   loc: string[]; // where the 422 must point
   body?: unknown;
   query?: Record<string, string>;
+  /** set while building: a case inside an array, whose loc the oracle settles */
+  fromItems?: boolean;
 }
 
 const typeOf = (s: any): string[] => {
@@ -77,8 +79,77 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
       }
     }
   }
+  // Inside arrays (D-BOUND-STRINGS, D-BOUND-ARRAYS): the first item of each
+  // array the example holds, its fields, and arrays within, a few levels down
+  // (filter groups hold filters that hold `values`).
+  const seen = new Set(cases.map((c) => c.label));
+  for (const [name, prop] of Object.entries<any>(schema.properties)) {
+    if (prop.readOnly) continue;
+    for (const c of itemCases(prop, (base as any)[name], ITEM_DEPTH)) {
+      const label = `${name}${c.at}: ${c.why}`;
+      if (seen.has(label)) continue;
+      seen.add(label);
+      cases.push({ label, loc: ["body", name, ...c.loc], body: { ...(base as object), [name]: c.value }, fromItems: true });
+    }
+  }
   // The contract is the oracle: keep only bodies the generated zod rejects.
-  return zod ? cases.filter((c) => !zod.safeParse(c.body).success) : cases;
+  // Inside arrays the oracle also says where the body breaks (a union item is
+  // refused as a whole, not at the field), and the case points there.
+  if (!zod) return cases;
+  const out: NegCase[] = [];
+  for (const c of cases) {
+    const r = zod.safeParse(c.body);
+    if (r.success) continue;
+    if (c.fromItems) c.loc = closestLoc(c.loc, r.error.issues.map((i) => ["body", ...i.path.map(String)]));
+    delete c.fromItems;
+    out.push(c);
+  }
+  return out;
+}
+
+/** How deep into nested arrays the sweep goes. */
+const ITEM_DEPTH = 3;
+
+const mergedOf = (s: any): any => ({ ...s, ...Object.assign({}, ...((s.anyOf ?? s.oneOf ?? []) as any[]).filter((a) => a.type !== "null")) });
+
+/** Bound-crossing cases inside the first item of an array value: the item, its fields, and arrays within them. */
+function itemCases(s0: any, value: unknown, depth: number): Array<{ at: string; loc: string[]; why: string; value: unknown }> {
+  if (depth === 0 || !Array.isArray(value) || value.length === 0 || !s0) return [];
+  const items: any = mergedOf(s0).items;
+  if (!items) return [];
+  const first = value[0];
+  const put = (v: unknown) => [v, ...value.slice(1)];
+  const out: Array<{ at: string; loc: string[]; why: string; value: unknown }> = [];
+  for (const c of boundCases(items)) out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value) });
+  for (const c of itemCases(items, first, depth - 1)) out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value) });
+  if (first && typeof first === "object" && !Array.isArray(first)) {
+    // every variant of a union item offers its fields; the example's item decides which exist
+    const variants = [items, ...((items.anyOf ?? items.oneOf ?? []) as any[])].filter((v) => v?.properties);
+    for (const variant of variants) {
+      for (const [sub, sp] of Object.entries<any>(variant.properties)) {
+        if (!(sub in first)) continue;
+        const field = (v: unknown) => put({ ...first, [sub]: v });
+        for (const c of boundCases(sp)) out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value) });
+        for (const c of itemCases(sp, (first as any)[sub], depth - 1)) out.push({ at: `[0].${sub}${c.at}`, loc: ["0", sub, ...c.loc], why: c.why, value: field(c.value) });
+      }
+    }
+  }
+  return out;
+}
+
+/** Of the oracle's issue paths, the one sharing the longest prefix with the intended loc (the intended loc if none). */
+function closestLoc(intended: string[], issues: string[][]): string[] {
+  let best: string[] | undefined;
+  let bestLen = -1;
+  for (const loc of issues) {
+    let n = 0;
+    while (n < loc.length && n < intended.length && loc[n] === intended[n]) n++;
+    if (n > bestLen) {
+      best = loc;
+      bestLen = n;
+    }
+  }
+  return best ?? intended;
 }
 
 export function queryCases(op: Operation): NegCase[] {

@@ -15,10 +15,10 @@ import { SkipError } from "../skip.ts";
 const check: ActiveCheck = {
   kind: "active",
   id: "invalid-request-rejected",
-  rule: "An invalid body or query (bound crossed, wrong type, unknown enum value, missing required field) gets 422 with the validation body",
+  rule: "An invalid body or query (a bound crossed, also inside array items; wrong type; unknown enum value; missing required field) gets 422 with the validation body",
   section: "Endpoints (bounds per operation); Limits; decision D-422",
   severity: "critical",
-  decisions: ["D-422", "D-UNPROCESSABLE", "D-SEARCH-MODE", "D-MENTIONS-OPERATION", "D-FILTER-TOTAL", "D-METRIC-CHANGE-OPERATOR", "D-TIME-FILTER", "D-PREVIEW-QUERY-BOUNDS", "D-PREVIEW-URL-CAP", "D-PREVIEW-DATES", "D-PREVIEW-WINDOW", "D-PDR-BODY", "D-TA-NAME", "D-TA-SCHEDULE", "D-TA-SCHEDULE-TZ", "D-TA-CREATE", "D-CP-VALUE-TYPE", "D-AUD-PATCH", "D-AUD-PROFILE-FILTERS", "D-AUD-FILTER-CAP"],
+  decisions: ["D-422", "D-UNPROCESSABLE", "D-SEARCH-MODE", "D-MENTIONS-OPERATION", "D-FILTER-TOTAL", "D-METRIC-CHANGE-OPERATOR", "D-TIME-FILTER", "D-PREVIEW-QUERY-BOUNDS", "D-PREVIEW-URL-CAP", "D-PREVIEW-DATES", "D-PREVIEW-WINDOW", "D-PDR-BODY", "D-TA-NAME", "D-TA-SCHEDULE", "D-TA-SCHEDULE-TZ", "D-TA-CREATE", "D-CP-VALUE-TYPE", "D-AUD-PATCH", "D-AUD-PROFILE-FILTERS", "D-AUD-FILTER-CAP", "D-BOUND-ARRAYS"],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   invalidRequests: true,
