@@ -18,6 +18,20 @@ const setBalance = (res: ProxyResponse, f: (b: number) => number) => {
   return json(res, body);
 };
 
+/** Whether a YYYY-MM-DD string names a day that exists (2026-02-30 does not: Date rolls it over to March). */
+function isRealDay(day: string): boolean {
+  const t = Date.parse(`${day}T00:00:00Z`);
+  return !Number.isNaN(t) && new Date(t).toISOString().startsWith(day);
+}
+
+/** A dataset-run request with its JSON body changed by `change` in place; every other request passes unchanged. */
+function runBody(q: ProxyRequest, change: (body: any) => void): ProxyRequest {
+  if (q.method !== "POST" || !/\/runs$/.test(q.url.pathname) || !q.body) return q;
+  const body = JSON.parse(q.body);
+  change(body);
+  return { ...q, body: JSON.stringify(body) };
+}
+
 export const faults: Fault[] = [
   {
     id: "missing-ratelimit-remaining",
@@ -441,12 +455,10 @@ export const faults: Fault[] = [
     breaks: "A reversed date_range is 422 request validation",
     expect: "date-range-order-422",
     only: ["date-range-order-422"],
-    request: (q) => {
-      if (q.method !== "POST" || !/\/runs$/.test(q.url.pathname) || !q.body) return q;
-      const b = JSON.parse(q.body);
-      if (b.date_range && b.date_range.from >= b.date_range.to) delete b.date_range;
-      return { ...q, body: JSON.stringify(b) };
-    },
+    request: (q) =>
+      runBody(q, (b) => {
+        if (b.date_range && b.date_range.from >= b.date_range.to) delete b.date_range;
+      }),
   },
   {
     id: "filter-value-length-unchecked",
@@ -473,15 +485,13 @@ export const faults: Fault[] = [
     expect: "impossible-date-422",
     only: ["impossible-date-422"],
     // The deployment only checks the pattern: the impossible day reaches it as the last real day of that month.
-    request: (q) => {
-      if (q.method !== "POST" || !/\/runs$/.test(q.url.pathname) || !q.body) return q;
-      const b = JSON.parse(q.body);
-      const from = b.date_range?.from;
-      if (typeof from !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(from) || !Number.isNaN(Date.parse(`${from}T00:00:00Z`)) && new Date(`${from}T00:00:00Z`).toISOString().startsWith(from)) return q;
-      const [y, m] = from.split("-").map(Number);
-      b.date_range.from = new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10);
-      return { ...q, body: JSON.stringify(b) };
-    },
+    request: (q) =>
+      runBody(q, (b) => {
+        const from = b.date_range?.from;
+        if (typeof from !== "string" || !/^\d{4}-\d{2}-\d{2}$/.test(from) || isRealDay(from)) return;
+        const [y, m] = from.split("-").map(Number);
+        b.date_range.from = new Date(Date.UTC(y!, m!, 0)).toISOString().slice(0, 10);
+      }),
   },
   {
     id: "credit-prices-still-served",
