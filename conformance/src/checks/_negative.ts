@@ -10,8 +10,6 @@ export interface NegCase {
   loc: string[]; // where the 422 must point
   body?: unknown;
   query?: Record<string, string>;
-  /** set while building: a case inside an array, whose loc the oracle settles */
-  fromItems?: boolean;
 }
 
 const typeOf = (s: any): string[] => {
@@ -82,27 +80,25 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
   // Inside arrays (D-BOUND-STRINGS, D-BOUND-ARRAYS): the first item of each
   // array the example holds, its fields, and arrays within, a few levels down
   // (filter groups hold filters that hold `values`).
-  const seen = new Set(cases.map((c) => c.label));
+  const inner: NegCase[] = [];
+  const seen = new Set<string>();
   for (const [name, prop] of Object.entries<any>(schema.properties)) {
     if (prop.readOnly) continue;
     for (const c of itemCases(prop, (base as any)[name], ITEM_DEPTH)) {
       const label = `${name}${c.at}: ${c.why}`;
       if (seen.has(label)) continue;
       seen.add(label);
-      cases.push({ label, loc: ["body", name, ...c.loc], body: { ...(base as object), [name]: c.value }, fromItems: true });
+      inner.push({ label, loc: ["body", name, ...c.loc], body: { ...(base as object), [name]: c.value } });
     }
   }
   // The contract is the oracle: keep only bodies the generated zod rejects.
   // Inside arrays the oracle also says where the body breaks (a union item is
   // refused as a whole, not at the field), and the case points there.
-  if (!zod) return cases;
-  const out: NegCase[] = [];
-  for (const c of cases) {
+  if (!zod) return [...cases, ...inner];
+  const out = cases.filter((c) => !zod.safeParse(c.body).success);
+  for (const c of inner) {
     const r = zod.safeParse(c.body);
-    if (r.success) continue;
-    if (c.fromItems) c.loc = closestLoc(c.loc, r.error.issues.map((i) => ["body", ...i.path.map(String)]));
-    delete c.fromItems;
-    out.push(c);
+    if (!r.success) out.push({ ...c, loc: closestLoc(c.loc, r.error.issues.map((i) => ["body", ...i.path.map(String)])) });
   }
   return out;
 }
