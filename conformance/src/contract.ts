@@ -2,6 +2,8 @@
 // operation × documented status to the generated zod schema of its body.
 // Nothing here restates a schema: bodies are validated with generated/client/zod.gen.ts.
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { dirname, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
 import type { ZodType } from "zod";
@@ -56,15 +58,31 @@ export function zodNameOf(schemaRef: string): string {
   return "z" + parts.map((p) => p.charAt(0).toUpperCase() + p.slice(1)).join("");
 }
 
-const zodTable = generatedZod as unknown as Record<string, ZodType | undefined>;
+type ZodTable = Record<string, ZodType | undefined>;
+const bundledZod = generatedZod as unknown as ZodTable;
+
+/**
+ * The generated zod that belongs to a document: `client/zod.gen.ts` beside it
+ * when there is one (a frozen release under releases/<version>/ has the same
+ * layout as the bundled contract), else the bundled one. Loaded synchronously
+ * (require of an ES module), so `Contract.load` stays synchronous.
+ */
+function zodBeside(docPath: string): ZodTable {
+  const beside = join(dirname(docPath), "client", "zod.gen.ts");
+  if (!existsSync(beside) || resolvePath(beside) === fileURLToPath(new URL("client/zod.gen.ts", contractDir))) return bundledZod;
+  return createRequire(import.meta.url)(resolvePath(beside)) as ZodTable;
+}
 
 export class Contract {
   readonly doc: Record<string, any>;
   readonly operations: Operation[] = [];
   private byKey = new Map<string, Operation>();
 
-  constructor(doc: Record<string, any>) {
+  private readonly zodTable: ZodTable;
+
+  constructor(doc: Record<string, any>, zodTable: ZodTable = bundledZod) {
     this.doc = doc;
+    this.zodTable = zodTable;
     const globalSecurity = Array.isArray(doc.security) && doc.security.length > 0;
     for (const [path, item] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
       const shared: any[] = item.parameters ?? [];
@@ -87,12 +105,12 @@ export class Contract {
           const ref: string | undefined = json?.schema?.$ref;
           let schemaRef = ref ? ref.replace("#/components/schemas/", "") : undefined;
           let zodName = schemaRef ? zodNameOf(schemaRef) : undefined;
-          let zod = zodName ? zodTable[zodName] : undefined;
+          let zod = zodName ? this.zodTable[zodName] : undefined;
           // a response that is a union of named schemas: the union of their generated zod
           const alts: any[] | undefined = json?.schema?.anyOf ?? json?.schema?.oneOf;
           if (!ref && Array.isArray(alts) && alts.every((a) => typeof a?.$ref === "string")) {
             const names = alts.map((a) => a.$ref.replace("#/components/schemas/", "") as string);
-            const members = names.map((n) => zodTable[zodNameOf(n)]);
+            const members = names.map((n) => this.zodTable[zodNameOf(n)]);
             if (members.every(Boolean) && members.length >= 2) {
               schemaRef = names.join(" | ");
               zodName = names.map(zodNameOf).join(" | ");
@@ -130,7 +148,7 @@ export class Contract {
   }
 
   static load(path = defaultContractPath, scope?: string[]): Contract {
-    const c = new Contract(JSON.parse(readFileSync(path, "utf8")));
+    const c = new Contract(JSON.parse(readFileSync(path, "utf8")), zodBeside(path));
     if (scope?.length) c.restrict(scope);
     return c;
   }
@@ -170,7 +188,7 @@ export class Contract {
 
   /** The generated zod schema of a component (`Common.ValidationError`). */
   zodOf(schemaRef: string): ZodType | undefined {
-    return zodTable[zodNameOf(schemaRef)];
+    return this.zodTable[zodNameOf(schemaRef)];
   }
 
   deref(node: any): any {
