@@ -35,6 +35,8 @@ export function buildProgram(): Command {
     .addOption(new Option("--operations <scope...>", "check only these operations: path prefixes (/v1/datasets) or operationId groups (Account); default all").env("SLK_OPERATIONS"))
     .addOption(new Option("--mcp-url <url>", "MCP endpoint, trailing slash included (default: <base-url>/mcp/)").env("SLK_MCP_URL"))
     .addOption(new Option("--bearer-token <token>", "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)").env("SLK_BEARER_TOKEN"))
+    .addOption(new Option("--require-groups", "fail the run when the served-groups preflight finds a group of the contract not served (default: one warning per group, its checks skipped)").env("SLK_REQUIRE_GROUPS"))
+    .addOption(new Option("--request-timeout <seconds>", "how long one request may take, answer included, before it is reported as no answer").default("30").env("SLK_REQUEST_TIMEOUT"))
     .addOption(new Option("--min-coverage <pct>", "exit 1 when less than this percentage of documented operation × status pairs was exercised").env("SLK_MIN_COVERAGE"))
     .addOption(new Option("--config <path>", "settings file (JSON, keys as the long flags: base-url, profile, budget, …); default ./sl-conformance.config.json when present").env("SLK_CONFIG"))
     .addOption(new Option("--list", "print the check ids and rules and exit"))
@@ -67,6 +69,8 @@ export function settingsFrom(o: Record<string, any>): Settings {
     mcpUrl: o.mcpUrl,
     bearerToken: o.bearerToken,
     minCoverage: o.minCoverage !== undefined ? Number(o.minCoverage) : undefined,
+    requireGroups: flag(o.requireGroups),
+    requestTimeoutMs: Number(o.requestTimeout ?? 30) * 1000,
   };
 }
 
@@ -132,6 +136,7 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
   checkBaseUrl(settings.baseUrl);
   if (settings.budgetUsd !== undefined && !(settings.budgetUsd >= 0)) return usage("--budget must be a non-negative number of US dollars");
   if (!Number.isInteger(settings.seed)) return usage("--seed must be an integer");
+  if (!(settings.requestTimeoutMs! > 0)) return usage("--request-timeout must be a positive number of seconds");
   if (settings.minCoverage !== undefined && !(settings.minCoverage >= 0 && settings.minCoverage <= 100)) return usage("--min-coverage must be a percentage between 0 and 100");
   const unknown = (settings.only ?? []).filter((id) => !allChecks.some((c) => c.id === id));
   if (unknown.length) return usage(`unknown check id(s): ${unknown.join(", ")} (see --list)`);

@@ -39,6 +39,43 @@ export interface ExchangeMeta {
   path?: string;
   /** an MCP (JSON-RPC) exchange: REST response-level checks do not apply to it */
   mcp?: boolean;
+  /** sent around the limiter as part of a planned burst */
+  burst?: boolean;
+  /** the served-groups probe of a group found not served: its finding is that one line, response-level checks leave it alone */
+  unserved?: boolean;
+  /** a 429 the client answered by waiting and sending the request again (the next exchange is the retry) */
+  retried?: boolean;
+}
+
+/**
+ * The deployment gave no HTTP answer: it timed out, closed the connection or
+ * refused it. Thrown by `HttpClient.request`; the runner turns it into a
+ * finding of the check that sent the request, never a crash of the kit.
+ */
+export class TransportError extends Error {
+  constructor(
+    readonly kind: "timeout" | "closed" | "refused" | "other",
+    readonly method: string,
+    readonly url: string,
+    readonly detail: string,
+    readonly check: string,
+    /** what was sent, for a curl line (the key is redacted by `curlOf`) */
+    readonly sent: Pick<Exchange, "requestHeaders" | "requestBody" | "keyRole">,
+  ) {
+    super(`${method} ${url}: ${detail}`);
+    this.name = "TransportError";
+  }
+}
+
+/** What went wrong on the wire, in one line (undici hides the socket error in `cause`). */
+export function transportFailure(e: unknown, timeoutMs: number): { kind: TransportError["kind"]; detail: string } {
+  const err = e as Error & { cause?: { code?: string; message?: string } };
+  const code = err.cause?.code ?? (err as { code?: string }).code;
+  const text = `${err.message ?? ""} ${err.cause?.message ?? ""}`;
+  if (err.name === "TimeoutError" || err.name === "AbortError" || /aborted due to timeout/i.test(text)) return { kind: "timeout", detail: `no answer within ${timeoutMs / 1000} s (timed out)` };
+  if (code === "ECONNREFUSED") return { kind: "refused", detail: "connection refused (ECONNREFUSED)" };
+  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE" || /other side closed|socket hang up|terminated/i.test(text)) return { kind: "closed", detail: `connection closed before a complete answer (${code ?? err.cause?.message ?? err.message})` };
+  return { kind: "other", detail: [err.message, err.cause?.message].filter(Boolean).join(": ") };
 }
 
 export interface Exchange {
@@ -57,6 +94,8 @@ export interface Exchange {
   jsonError?: string;
   op?: Operation;
   meta: ExchangeMeta;
+  /** when the request was sent (epoch ms) */
+  started?: number;
   ms: number;
   retriedAfter429?: number;
 }
@@ -128,6 +167,8 @@ export class HttpClient {
   currentCheck = "setup";
   requestCount = 0;
   unplanned429 = 0;
+  /** requests that got no HTTP answer (timeouts, closed or refused connections) */
+  readonly transportErrors: TransportError[] = [];
 
   constructor(private opts: ClientOptions) {
     this.baseUrl = opts.baseUrl.replace(/\/+$/, "");
@@ -170,19 +211,26 @@ export class HttpClient {
     // the limiter is shared by everything sent with one key; invalid/no key share one too
     const limiter = this.limiter(keyRole === "invalid" || keyRole === "none" ? "anonymous" : keyRole);
     let retried = 0;
+    const timeoutMs = this.opts.timeoutMs ?? 30_000;
     for (;;) {
       if (!o.burst) await limiter.take();
       else limiter.note();
       const started = Date.now();
       const url = o.url ?? this.baseUrl + o.path;
       let res: Response;
+      let text: string;
       try {
-        res = await fetch(url, { method: o.method, headers, body: bodyText, redirect: o.redirect ?? "follow", signal: AbortSignal.timeout(this.opts.timeoutMs ?? 30_000) });
+        // the timeout covers the whole answer, body included (a server that stalls mid-body is a timeout too)
+        res = await fetch(url, { method: o.method, headers, body: bodyText, redirect: o.redirect ?? "follow", signal: AbortSignal.timeout(timeoutMs) });
+        text = await res.text();
       } catch (e) {
-        throw new Error(`${o.method} ${url}: ${(e as Error).message}`);
+        this.requestCount++;
+        const { kind, detail } = transportFailure(e, timeoutMs);
+        const err = new TransportError(kind, o.method, url, detail, o.check ?? this.currentCheck, { requestHeaders: headers, requestBody: bodyText, keyRole });
+        this.transportErrors.push(err);
+        throw err;
       }
       this.requestCount++;
-      const text = await res.text();
       const resHeaders: Record<string, string> = {};
       res.headers.forEach((v, k) => (resHeaders[k.toLowerCase()] = v));
       if (keyRole !== "none" && keyRole !== "invalid") limiter.observe(resHeaders);
@@ -210,7 +258,8 @@ export class HttpClient {
         json,
         jsonError,
         op: this.opts.contract.match(o.method, o.path.split("?")[0]),
-        meta: { ...(o.meta ?? {}) },
+        meta: { ...(o.meta ?? {}), ...(o.burst ? { burst: true } : {}) },
+        started,
         ms: Date.now() - started,
         retriedAfter429: retried || undefined,
       };
@@ -219,6 +268,7 @@ export class HttpClient {
       if (res.status === 429 && !o.burst && !o.meta?.planned429 && retried < 4) {
         // an unplanned 429: wait as told, then try again
         this.unplanned429++;
+        ex.meta.retried = true;
         retried++;
         const wait = Number(resHeaders["retry-after"]);
         limiter.block((Number.isFinite(wait) && wait > 0 ? wait : 2 ** retried) * 1000 + Math.random() * 200);

@@ -4,14 +4,16 @@
 import { randomBytes } from "node:crypto";
 import { Decimal } from "decimal.js";
 import { Contract } from "./contract.ts";
-import { HttpClient, curlOf, type Exchange, type KeyRole, type RequestOptions } from "./http.ts";
+import { HttpClient, TransportError, curlOf, type Exchange, type KeyRole, type RequestOptions } from "./http.ts";
 import { Ledger } from "./ledger.ts";
 import { allChecks, trafficDriver } from "./checks/index.ts";
 import type { Check, CheckContext, CheckResult, Failure, InspectContext, Settings } from "./types.ts";
 
 import { SkipError } from "./skip.ts";
 import { preflight } from "./preflight.ts";
+import { probeGroups, servedGroupsResult, withoutUnserved, type ServedGroups } from "./preflight-groups.ts";
 import { LENIENT, lenientWarning, type LenientId } from "./lenient.ts";
+import { settle, type Verdict } from "./verdict.ts";
 export { SkipError };
 
 export interface RunReport {
@@ -26,6 +28,10 @@ export interface RunReport {
   spentUsd: string;
   cleanup: { deleted: number; failed: string[] };
   unplanned429: number;
+  /** what the served-groups preflight found (absent when the preflight was skipped) */
+  servedGroups?: ServedGroups;
+  /** each finding attributed (seed rule or contract decision), --level and --deviations applied */
+  verdict: Verdict;
 }
 
 export interface Progress {
@@ -55,7 +61,7 @@ export interface RunHooks {
 }
 
 /** Which checks apply, and why the others do not. */
-export function selectChecks(settings: Settings, contract: Contract, checks: Check[] = allChecks): Array<{ check: Check; skip?: string }> {
+export function selectChecks(settings: Settings, contract: Contract, checks: Check[] = allChecks, notServed?: Map<string, string>): Array<{ check: Check; skip?: string }> {
   return checks
     .filter((c) => !settings.only || settings.only.includes(c.id))
     .map((check) => {
@@ -63,6 +69,8 @@ export function selectChecks(settings: Settings, contract: Contract, checks: Che
       if (settings.mock && !check.mock) return { check, skip: "needs a stateful deployment (not mock-applicable)" };
       if (settings.validatingProxy && check.invalidRequests) return { check, skip: "sends contract-invalid requests, which a validating proxy answers itself" };
       const missing = (check.requires ?? []).filter((k) => !contract.op(k));
+      const unserved = missing.map((k) => notServed?.get(k)).find(Boolean);
+      if (unserved) return { check, skip: unserved };
       if (missing.length) return { check, skip: `contract lacks ${missing.join(", ")}` };
       const keys = (check.keys ?? []).filter((k) => !settings.keys[k]);
       if (keys.length) return { check, skip: `no ${keys.map((k) => `--${k === "second" ? "second-seat" : k}-key`).join(", ")} given` };
@@ -74,14 +82,25 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   const started = Date.now();
   const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(3).toString("hex")}`;
   const contract = Contract.load(settings.contractPath, settings.operations);
-  const client = new HttpClient({ baseUrl: settings.baseUrl, keys: settings.keys, contract });
-  const ledger = new Ledger(contract);
+  const client = new HttpClient({ baseUrl: settings.baseUrl, keys: settings.keys, contract, timeoutMs: settings.requestTimeoutMs });
   const results: CheckResult[] = [];
+  // preflight first: an unserved group leaves the contract of this run before checks are selected
+  let servedGroups: ServedGroups | undefined;
+  if (!settings.skipPreflight) {
+    await preflight(settings, client);
+    const t0 = Date.now();
+    const before = client.requestCount;
+    servedGroups = await probeGroups(contract, client);
+    withoutUnserved(contract, servedGroups);
+    results.push(servedGroupsResult(servedGroups, !!settings.requireGroups, client.requestCount - before, Date.now() - t0));
+    for (const p of servedGroups.probes.filter((x) => !x.served)) hooks.log?.(`${settings.requireGroups ? "FAIL" : "WARN"} served-groups: ${p.reason}`);
+  }
+  const ledger = new Ledger(contract);
   const created = new Map<string, { kind: string; key: KeyRole }>();
   const sharedMemo = new Map<string, Promise<unknown>>();
   let spent = new Decimal(0);
   const log = hooks.log ?? (() => undefined);
-  const selection = selectChecks(settings, contract, hooks.checks ?? allChecks);
+  const selection = selectChecks(settings, contract, hooks.checks ?? allChecks, servedGroups?.notServed);
 
   const makeResult = (id: string): CheckResult => ({ id, outcome: "pass", failures: [], warnings: [], ms: 0, requests: 0, exercised: 0, unexercised: [] });
   const tolerated = (result: CheckResult, decision: LenientId, ex: Exchange): boolean => {
@@ -182,7 +201,6 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   };
 
   let cleanup = { deleted: 0, failed: [] as string[] };
-  if (!settings.skipPreflight) await preflight(settings, client);
   hooks.onStart?.();
   try {
     const active = selection.filter((s) => s.check.kind === "active");
@@ -211,8 +229,12 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
               result.skipReason = e.message;
             }
           } else {
-            result.outcome = "error";
-            result.error = (e as Error).stack ?? String(e);
+            const finding = answerFinding(e, client.exchanges.filter((x) => x.check === check.id).at(-1), check.id);
+            if (finding) ctxFail(result, finding);
+            else {
+              result.outcome = "error";
+              result.error = (e as Error).stack ?? String(e);
+            }
           }
         }
         if (result.failures.length > 0) result.outcome = "fail";
@@ -283,7 +305,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
           },
         };
         try {
-          for (const ex of client.exchanges) if (!ex.meta.mcp) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
+          for (const ex of client.exchanges) if (!ex.meta.mcp && !ex.meta.unserved) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
         } catch (e) {
           result.outcome = "error";
           result.error = (e as Error).stack ?? String(e);
@@ -317,7 +339,34 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     spentUsd: spent.toFixed(),
     cleanup,
     unplanned429: client.unplanned429,
+    servedGroups,
+    verdict: settle(results, settings),
   };
+}
+
+function ctxFail(result: CheckResult, f: Failure): void {
+  result.failures.push(f);
+  result.exercised = (result.exercised ?? 0) + 1;
+}
+
+/**
+ * A check stopped by the deployment's answer rather than by a bug of the kit:
+ * no answer at all (timeout, closed or refused connection), or an answer the
+ * check could not read (not JSON, e.g. an HTML error page). Either is a
+ * finding of that check, with the request to reproduce it; anything else
+ * stays an error of the kit (outcome "error", with its stack).
+ */
+export function answerFinding(e: unknown, last: Exchange | undefined, id: string): Failure | undefined {
+  if (e instanceof TransportError) {
+    const curl = curlOf({ method: e.method, url: e.url, ...e.sent });
+    return { check: id, title: `${id}: no answer: ${e.method} ${new URL(e.url).pathname} ${e.detail}`, received: e.detail, expected: "an HTTP answer", curl };
+  }
+  const ct = last?.headers["content-type"] ?? "";
+  if (last && e instanceof TypeError && (last.jsonError !== undefined || (last.text.length > 0 && !/json/i.test(ct)))) {
+    const head = last.text.replace(/\s+/g, " ").slice(0, 80);
+    return { check: id, title: `${id}: unreadable answer: ${last.method} ${last.path} → ${last.status} ${ct || "(no content-type)"}`, received: head + (last.text.length > 80 ? "…" : ""), expected: "a JSON body (application/json)", curl: curlOf(last), operation: last.op?.operationId, status: last.status };
+  }
+  return undefined;
 }
 
 async function cleanUp(client: HttpClient, created: Map<string, { kind: string; key: KeyRole }>, log: (l: string) => void) {

@@ -2,6 +2,8 @@
 import type { Contract } from "./contract.ts";
 import type { Exchange, HttpClient, KeyRole, RequestOptions } from "./http.ts";
 import type { LenientId } from "./lenient.ts";
+import type { Attribution } from "./attribution.ts";
+import type { DeviationEntry } from "./deviations.ts";
 
 export type Profile = "readonly" | "standard" | "full";
 export const PROFILES: Profile[] = ["readonly", "standard", "full"];
@@ -39,6 +41,16 @@ export interface Settings {
   bearerToken?: string;
   /** skip the preflight (tests that drive the runner directly against a known target) */
   skipPreflight?: boolean;
+  /** an unserved group (served-groups preflight) fails the run instead of a warning */
+  requireGroups?: boolean;
+  /** how long one request may take, answer included, before it is a "no answer" finding (default 30 s) */
+  requestTimeoutMs?: number;
+  /** contract (default): every strict decision fails; seed: only seed rules fail, decisions on open points warn */
+  level?: "contract" | "seed";
+  /** accepted deviations (--deviations FILE), already validated */
+  deviations?: DeviationEntry[];
+  /** where the deviations came from (reports) */
+  deviationsFile?: string;
 }
 
 export interface Failure {
@@ -53,6 +65,10 @@ export interface Failure {
   seed?: number;
   path?: string;
   replay?: string;
+  /** the seed rule or contract decision this failure enforces (attribution.ts) */
+  attribution?: Attribution;
+  /** the deviations-file entry that accepts this failure */
+  deviation?: { reason: string; expires: string; entry: number };
 }
 
 export type Outcome = "pass" | "fail" | "skip" | "error";
@@ -70,6 +86,10 @@ export interface CheckResult {
   exercised?: number;
   /** parts of the rule the check could not exercise (e.g. a group whose create was refused), with the reason */
   unexercised?: string[];
+  /** --level seed: failures of contract decisions, reported as warnings */
+  demoted?: Failure[];
+  /** failures a deviations-file entry accepts */
+  accepted?: Failure[];
 }
 
 export interface CheckMeta {

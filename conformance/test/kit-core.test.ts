@@ -323,24 +323,27 @@ describe("generic rules of section 2: sorts, filters and usage history are reall
 });
 
 describe("a group the deployment does not serve", () => {
-  it("shows up as failures of the specific rules or as skips with a reason, never as a crash", async () => {
+  it("is one served-groups finding, its checks skip with that reason, and the other groups' rules still pass", async () => {
     const notServed: Fault = {
       id: "no-audiences",
       breaks: "(test) the audience group is not deployed",
-      expect: "created-readable-at-once",
+      expect: "served-groups",
       request: (q) => (q.url.pathname.startsWith("/v1/audience_") ? { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "client_error", error_code: "not_found", detail: "No such route.", transient: false }) } : q),
     };
     const r = await behind(notServed, { operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/audience_profiles", "/v1/me", "/v1/prices"], numRuns: 1 });
     expect(r.results.filter((x) => x.outcome === "error").map((x) => `${x.id}: ${x.error?.split("\n")[0]}`)).toEqual([]);
-    expect(result(r, "created-readable-at-once").failures.map((f) => f.title).join()).toMatch(/POST \/v1\/audience_datasets .* answered 404/);
-    expect(result(r, "documented-status-only").outcome).toBe("fail");
+    // one line per missing group (issue 15 § 4), not dozens of failures from every rule that touches it
+    expect(result(r, "served-groups").warnings.map((w) => w.split(";")[0])).toEqual([
+      "group audiences not served: 404 (error_code not_found), as the unserved /v1/slk-unserved-route-probe on GET /v1/audience_datasets?limit=1",
+      "group audience-profiles not served: 404 (error_code not_found), as the unserved /v1/slk-unserved-route-probe on POST /v1/audience_profiles",
+    ]);
+    expect(result(r, "audience-run-409-in-flight")).toMatchObject({ outcome: "skip", skipReason: expect.stringMatching(/^group audiences not served/) });
     for (const x of r.results.filter((y) => y.outcome === "skip")) expect(x.skipReason, x.id).toBeTruthy();
-    // the datasets group still passes its own rules
-    for (const id of ["patch-semantics", "billing-settlement-exact", "run-state-machine"]) expect(result(r, id).outcome, id).toBe("pass");
-    // and a generic rule that covers both groups fails only on the missing one
-    const walk = result(r, "pagination-full-walk");
-    expect(walk.outcome).toBe("fail");
-    for (const f of walk.failures) expect(f.title).toMatch(/AudienceDatasets/);
+    // the datasets group still passes its own rules, and generic rules no longer fail on the missing group
+    for (const id of ["patch-semantics", "billing-settlement-exact", "run-state-machine", "created-readable-at-once", "pagination-full-walk", "documented-status-only"]) expect(result(r, id).outcome, id).toBe("pass");
+    // without the preflight (old behaviour) the missing group shows up as failures of the specific rules
+    const raw = await behind(notServed, { operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/me"], only: ["created-readable-at-once"], skipPreflight: true });
+    expect(result(raw, "created-readable-at-once").failures.map((f) => f.title).join()).toMatch(/POST \/v1\/audience_datasets .* answered 404/);
   }, 120_000);
 });
 
