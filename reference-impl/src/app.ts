@@ -15,6 +15,8 @@ import { consoleErrorLogger, errorRenderer, NotFoundError, type ErrorLogger } fr
 import { Pipeline } from "./platform/pipeline.ts";
 import { RateLimiter, rateLimit } from "./platform/rate-limit.ts";
 import { bodyGuards } from "./platform/body-guards.ts";
+import { faults, type FaultOptions } from "./platform/faults.ts";
+import { latency, type LatencyOptions } from "./platform/latency.ts";
 import { requestLog, type Logger } from "./platform/request-log.ts";
 import { requestHeader } from "./platform/request-headers.ts";
 import { sequence } from "./platform/sequence.ts";
@@ -55,6 +57,10 @@ export interface AppOptions {
   assistantFault?: AssistantFault;
   /** MCP endpoint settings (tool prefix, long-poll length, allowed hosts); defaults in mcp/settings.ts. */
   mcp?: Partial<McpSettings>;
+  /** Development backend: simulated latency of /v1 answers (LATENCY, PREFER_DELAY). */
+  latency?: Omit<LatencyOptions, "seed"> & { seed?: number };
+  /** Development backend: injected faults (FAULTS, PREFER_FAULTS; `Prefer: fault=` is honoured by default). */
+  faults?: FaultOptions;
 }
 
 export function createApp(options: AppOptions = {}) {
@@ -98,7 +104,21 @@ export function createApp(options: AppOptions = {}) {
 
   // Body size and media type are judged after the key (D-AUTH-ORDER) and
   // before any handler reads the body (D-BODY-LIMIT, D-CONTENT-TYPE).
-  app.use("/v1/*", sequence(apiKeyAuth(directory), rateLimit(limiter, { beforeHandler: true }), bodyGuards()));
+  // Simulated latency wraps every /v1 answer, errors included, and nothing
+  // else (/health, /openapi.json and the docs answer at once).
+  const lat = options.latency;
+  if (lat && (lat.spec || lat.preferDelay)) app.use("/v1/*", latency({ seed: 1, ...lat }));
+  // Injected faults come after the real key, rate-limit and body checks, so
+  // a real 401/429/413/415 still wins; they answer before the handler.
+  app.use(
+    "/v1/*",
+    sequence(
+      apiKeyAuth(directory),
+      rateLimit(limiter, { beforeHandler: true }),
+      bodyGuards(),
+      faults({ rateLimitPerSecond: options.rateLimitPerSecond ?? 5, ...options.faults }),
+    ),
+  );
   app.route("/v1/datasets", datasetsResource(services));
   app.route("/v1/datasets", datasetRunsResource(services));
   app.route("/v1/mentions", mentionsResource(services));

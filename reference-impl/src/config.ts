@@ -3,7 +3,13 @@
 // one clear line naming the setting and what it accepts, never a NaN that
 // surfaces later as odd behaviour (issue 11).
 
+import { FAULT_KINDS, parseFaults, type FaultRates } from "./platform/faults.ts";
+import { parseLatency, type LatencySpec } from "./platform/latency.ts";
+
 export type AssistantFaultSetting = "unavailable" | "timeout";
+
+export const SCENARIOS = ["empty", "demo", "large"] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
 
 export interface ServerConfig {
   host: string;
@@ -25,6 +31,28 @@ export interface ServerConfig {
   mcpLongPollMs: number;
   /** Extra host names the MCP endpoint answers to besides loopback (MCP_ALLOWED_HOSTS). */
   mcpAllowedHosts: string[];
+  /** Development backend (issue 17): simulated latency of /v1 answers (LATENCY / --latency). */
+  latency?: LatencySpec;
+  /** Honour `Prefer: delay=N` (PREFER_DELAY / --prefer-delay). */
+  preferDelay: boolean;
+  /** Injected fault rates by kind (FAULTS / --faults). */
+  faults: FaultRates;
+  /** Honour `Prefer: fault=KIND` (PREFER_FAULTS). */
+  preferFaults: boolean;
+  /** How long a `timeout` fault holds a request before dropping it (FAULT_TIMEOUT_MS). */
+  faultTimeoutMs: number;
+  /** Seed of the latency and fault draws (SEED / --seed). */
+  seed: number;
+  /** The data loaded at start and restored by POST /_reference/reset (SCENARIO / --scenario). */
+  scenario: ScenarioName;
+  /** A folder of the user's own fixtures, loaded instead of the scenario's (FIXTURES_DIR / --fixtures). */
+  fixturesDir?: string;
+  /** File the state is saved to and restored from (STATE_FILE / --state); none = in memory only. */
+  stateFile?: string;
+  /** Interval of the periodic state snapshot, ms (STATE_INTERVAL_MS). */
+  stateIntervalMs: number;
+  /** The only key POST /_reference/reset accepts (RESET_KEY); unset = any API key of the loaded data. */
+  resetKey?: string;
 }
 
 /** Each setting: its name, default, meaning (printed in the README and by `--help`). */
@@ -44,7 +72,31 @@ export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: "MCP_TOOL_PREFIX", default: "svc__", meaning: "prefix of the MCP tool names: letters, digits, `_` or `-`, ending in `_` or `-`" },
   { name: "MCP_LONG_POLL_MS", default: "45000", meaning: "longest hold of the MCP svc__get_message long poll, integer ms 0-120000" },
   { name: "MCP_ALLOWED_HOSTS", default: "(loopback)", meaning: "comma-separated host names the MCP endpoint accepts in Host/Origin besides localhost, 127.0.0.1 and [::1]" },
+  { name: "LATENCY", default: "(none)", meaning: "dev backend: delay of each /v1 answer, `50`, `50-400` or `lognormal:120,0.5` (ms; seeded); `--latency X`" },
+  { name: "PREFER_DELAY", default: "false", meaning: "dev backend: honour the request header `Prefer: delay=N` (ms, at most 60000); `--prefer-delay`" },
+  { name: "FAULTS", default: "(none)", meaning: `dev backend: seeded fault rates, KIND:P,... with KIND in ${FAULT_KINDS.join(", ")}; \`--faults X\`` },
+  { name: "PREFER_FAULTS", default: "true", meaning: "dev backend: honour the request header `Prefer: fault=KIND` (only that request fails)" },
+  { name: "FAULT_TIMEOUT_MS", default: "15000", meaning: "dev backend: how long a `timeout` fault holds a request before dropping the connection, integer ms" },
+  { name: "SEED", default: "1", meaning: "seed of the latency and fault draws (same seed, same sequence); `--seed N`" },
+  { name: "SCENARIO", default: "demo", meaning: "data loaded at start: `empty` (accounts only), `demo` (fixtures/) or `large` (100k mentions); `--scenario X`" },
+  { name: "FIXTURES_DIR", default: "(none)", meaning: "load your own fixtures (accounts.json, demo-keys.json, datasets.json, ...) from this folder; `--fixtures DIR`" },
+  { name: "STATE_FILE", default: "(none)", meaning: "save every store to this SQLite file on stop and periodically, restore it at start; `--state FILE`" },
+  { name: "STATE_INTERVAL_MS", default: "5000", meaning: "interval of the periodic state snapshot, integer ms >= 100 (what a kill -9 can lose)" },
+  { name: "RESET_KEY", default: "(any key)", meaning: "the only x-api-key POST /_reference/reset accepts; unset = any API key of the loaded data" },
 ];
+
+/** Command-line options and the setting each one sets (a flag without value sets "true"). */
+const OPTIONS: Record<string, { setting: string; flag?: string }> = {
+  "--quiet": { setting: "LOG_REQUESTS", flag: "false" },
+  "--port": { setting: "PORT" },
+  "--latency": { setting: "LATENCY" },
+  "--prefer-delay": { setting: "PREFER_DELAY", flag: "true" },
+  "--faults": { setting: "FAULTS" },
+  "--seed": { setting: "SEED" },
+  "--scenario": { setting: "SCENARIO" },
+  "--fixtures": { setting: "FIXTURES_DIR" },
+  "--state": { setting: "STATE_FILE" },
+};
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"];
 
@@ -55,10 +107,14 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
   const vars = { ...env };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
-    if (arg === "--quiet") vars.LOG_REQUESTS = "false";
-    else if (arg === "--port") vars.PORT = argv[++i] ?? "";
-    else if (arg.startsWith("--port=")) vars.PORT = arg.slice("--port=".length);
-    else errors.push(`${arg}: unknown option (accepted: --quiet, --port N)`);
+    const eq = arg.indexOf("=");
+    const name = eq < 0 ? arg : arg.slice(0, eq);
+    const option = OPTIONS[name];
+    if (!option) errors.push(`${arg}: unknown option (accepted: ${Object.keys(OPTIONS).join(", ")}; npm start -- --help)`);
+    else if (option.flag !== undefined) vars[option.setting] = eq < 0 ? option.flag : arg.slice(eq + 1);
+    else if (eq >= 0) vars[option.setting] = arg.slice(eq + 1);
+    else if (i + 1 < argv.length) vars[option.setting] = argv[++i]!;
+    else errors.push(`${arg}: needs a value`);
   }
 
   const integer = (name: string, fallback: number, min: number, max = Number.MAX_SAFE_INTEGER): number => {
@@ -132,6 +188,30 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
     if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(h)) errors.push(`MCP_ALLOWED_HOSTS: "${h}" is not a host name (no scheme, port or path)`);
   }
 
+  let latency: LatencySpec | undefined;
+  if (vars.LATENCY?.trim()) {
+    const parsed = parseLatency(vars.LATENCY);
+    if (parsed.ok) latency = parsed.spec;
+    else errors.push(`LATENCY=${parsed.error}`);
+  }
+  const preferDelay = boolean("PREFER_DELAY", false);
+  let faults: FaultRates = {};
+  if (vars.FAULTS?.trim()) {
+    const parsed = parseFaults(vars.FAULTS);
+    if (parsed.ok) faults = parsed.rates;
+    else errors.push(`FAULTS=${parsed.error}`);
+  }
+  const preferFaults = boolean("PREFER_FAULTS", true);
+  const faultTimeoutMs = integer("FAULT_TIMEOUT_MS", 15_000, 0, 600_000);
+  const seed = integer("SEED", 1, -2_147_483_648, 2_147_483_647);
+  const scenarioRaw = (vars.SCENARIO ?? "demo").trim() || "demo";
+  if (!(SCENARIOS as readonly string[]).includes(scenarioRaw)) errors.push(`SCENARIO=${scenarioRaw}: expected one of ${SCENARIOS.join(", ")}`);
+  const scenario = scenarioRaw as ScenarioName;
+  const fixturesDir = vars.FIXTURES_DIR?.trim() || undefined;
+  const stateFile = vars.STATE_FILE?.trim() || undefined;
+  const stateIntervalMs = integer("STATE_INTERVAL_MS", 5000, 100, 3_600_000);
+  const resetKey = vars.RESET_KEY?.trim() || undefined;
+
   if (errors.length) return { ok: false, errors };
   return {
     ok: true,
@@ -151,6 +231,17 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
       mcpToolPrefix,
       mcpLongPollMs,
       mcpAllowedHosts,
+      latency,
+      preferDelay,
+      faults,
+      preferFaults,
+      faultTimeoutMs,
+      seed,
+      scenario,
+      fixturesDir,
+      stateFile,
+      stateIntervalMs,
+      resetKey,
     },
   };
 }

@@ -26,6 +26,8 @@ export function startServer(config: ServerConfig, log: Logger = createLogger({ l
     assistantFault: config.assistantFault,
     mcp: { toolPrefix: config.mcpToolPrefix, longPollMs: config.mcpLongPollMs, allowedHosts: config.mcpAllowedHosts },
     corsOrigins: config.corsOrigins,
+    latency: { spec: config.latency, preferDelay: config.preferDelay, seed: config.seed },
+    faults: { rates: config.faults, preferFaults: config.preferFaults, timeoutMs: config.faultTimeoutMs, seed: config.seed + 1 },
     requestLogger: config.logRequests ? log : undefined,
     logger: (entry) => log.error(entry, String(entry.msg ?? "error")),
   });

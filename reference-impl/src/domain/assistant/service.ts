@@ -15,7 +15,8 @@ import type {
 import type { zAskAskBody } from "../../../../generated/client/zod.gen.ts";
 import type { Cancel } from "../../platform/clock.ts";
 import type { Caller } from "../../platform/env.ts";
-import { ApiError, NotFoundError } from "../../platform/errors.ts";
+import { NotFoundError } from "../../platform/errors.ts";
+import { faultError } from "../../platform/faults.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
 import { Table } from "../../platform/store.ts";
@@ -81,8 +82,9 @@ export class AssistantService {
   private checkAvailable(message: string): void {
     const fault =
       this.settings.fault ?? (message.includes(FAULT_PHRASES.unavailable) ? "unavailable" : message.includes(FAULT_PHRASES.timeout) ? "timeout" : undefined);
-    if (fault === "unavailable") throw new ApiError("ai_assistant_unavailable", "The assistant is temporarily unavailable. Retry in a few seconds.");
-    if (fault === "timeout") throw new ApiError("ai_assistant_timeout", "The assistant did not start the turn in time. Retry in a few seconds.");
+    // The same answers as `Prefer: fault=503` / `fault=504` (platform/faults.ts).
+    if (fault === "unavailable") throw faultError("Ask_ask", "503");
+    if (fault === "timeout") throw faultError("Ask_ask", "504");
   }
 
   /** POST /v1/ask: 202 at once; the reply is written on the clock. */

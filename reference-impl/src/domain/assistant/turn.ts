@@ -5,6 +5,7 @@
 // turn, charges its tokens (D-ASK-CHARGE) and names the chat after a few turns.
 import type { CommonReference } from "../../../../generated/client/types.gen.ts";
 import type { Caller } from "../../platform/env.ts";
+import { injectedRunFailure } from "../../platform/faults.ts";
 import { rewriteCitations } from "../citations.ts";
 import { mentionKey, type MentionRecord } from "../mention-index.ts";
 import type { Services } from "../services.ts";
@@ -78,20 +79,23 @@ export class TurnRunner {
   /** Schedule the turn; returns at once. */
   start(req: TurnRequest): void {
     const delay = this.services.pipeline.options.stepDelayMs;
+    // Prefer: fault=run-failed on the ask: this turn fails like an engine fault.
+    const injectedFailure = injectedRunFailure();
     // Bring the account's text index up to date a slice at a time first, so
     // the first turn over a large pool does not stall other tenants (issue 11).
     this.services.clock.schedule(delay, async () => {
       await this.services.mentions(req.caller.account.id).catchUpTextIndex();
-      this.write(req);
+      this.write(req, injectedFailure);
     });
   }
 
   /** Write the whole reply now (the bench calls this directly to time a turn). */
-  write(req: TurnRequest): void {
+  write(req: TurnRequest, injectedFailure?: string): void {
     const { reply } = req;
     let text: string;
     let references: CommonReference[];
     try {
+      if (injectedFailure !== undefined) throw new Error(injectedFailure);
       ({ text, references } = this.compose(req));
     } catch (error) {
       reply.status = "failed";

@@ -6,6 +6,7 @@
 // are written here and nowhere else, numbered per account.
 import type { Clock } from "../clock.ts";
 import { InsufficientCreditsError, type ErrorCode } from "../errors.ts";
+import { shortfallForced } from "../faults.ts";
 import { money, toDecimalString, ZERO, type Money } from "./money.ts";
 import { CATALOG_VERSION, PLANS, UNIT_RATIOS, type Category, type PlanName } from "./plans.ts";
 
@@ -128,7 +129,8 @@ export class Ledger {
       return this.quote(accountId, p.category, p.quantity);
     });
     const total = amounts.reduce((sum, a) => sum.add(a), ZERO);
-    if (b.balance.lt(total)) throw this.shortfall(errorCode, total, b.balance);
+    // An injected 402 (Prefer: fault=402) fails here with the real amounts, before anything is held.
+    if (b.balance.lt(total) || shortfallForced()) throw this.shortfall(errorCode, total, b.balance);
     b.balance = b.balance.sub(total);
     b.held = b.held.add(total);
     const rate = PLANS[b.plan].rate;
@@ -146,7 +148,7 @@ export class Ledger {
   /** Throw the 402 unless the balance holds at least `minimum` dollars. */
   requireBalance(accountId: string, minimum: Money, errorCode: ErrorCode): void {
     const b = this.book(accountId);
-    if (b.balance.lt(minimum) || b.balance.isZero()) throw this.shortfall(errorCode, minimum, b.balance);
+    if (b.balance.lt(minimum) || b.balance.isZero() || shortfallForced()) throw this.shortfall(errorCode, minimum, b.balance);
   }
 
   private shortfall(errorCode: ErrorCode, required: Money, available: Money): InsufficientCreditsError {

@@ -10,6 +10,7 @@ import type { Ledger, Reservation } from "../billing/ledger.ts";
 import type { Category } from "../billing/plans.ts";
 import { unixSeconds, type Clock } from "../clock.ts";
 import type { ErrorCode } from "../errors.ts";
+import { injectedRunFailure } from "../faults.ts";
 import { isSliced, type Pipeline, type PipelineStep, type Sliced } from "../pipeline.ts";
 
 export type Phase = "pending" | "working" | "completed" | "failed";
@@ -105,6 +106,9 @@ export class RunLifecycle {
 
   start<S extends string>(plan: RunPlan<S>): void {
     const { kind, row } = plan;
+    // An injected run failure (Prefer: fault=run-failed) makes the first step
+    // throw: the run fails like any other, reservation refunded in full.
+    const injectedFailure = injectedRunFailure();
     // Completion rides on the last step (no extra clock delay after it).
     // Synchronous steps stay synchronous, so inline (fixture) runs finish
     // before createApp returns and their errors reach onFailure.
@@ -122,6 +126,7 @@ export class RunLifecycle {
         name: step.name,
         run: () => {
           if (!this.guard(plan)) return;
+          if (injectedFailure !== undefined && i === 0) throw new Error(injectedFailure);
           const after = () => {
             if (step.record ?? true) this.stamp(kind, row, step.name);
             if (i === last) return this.complete(plan);
