@@ -6,8 +6,10 @@
 // postings; fed lazily, then kept current) backs `q`.
 import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
 import type { SortKey } from "../platform/pagination.ts";
+import { drainNow, drainSliced, type Sliced } from "../platform/pipeline.ts";
 import type { Analysis } from "../simulators/analysis.ts";
 import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
+import { KeyOrder, ROWS_PER_PIECE, sortByKey, sortByValue } from "./mention-order.ts";
 import { compactAnalysis, StoredPost } from "./stored-post.ts";
 import { TextIndex, type SearchMode, type TextHits } from "./text-index.ts";
 
@@ -214,10 +216,19 @@ interface SortedView {
   rows: MentionRecord[];
   /** Sort value of each row, so merging compares numbers and allocates nothing. */
   values: Float64Array;
-  /** How many entries of the change log this view has merged. */
+  /** Position in the change log (counted from the pool's start) up to which this view has merged. */
   applied: number;
   /** Posts in the pool when the view was last brought up to date: every post numbered below is in it. */
   covers: number;
+}
+
+/** Changed posts a merge sorts with a comparator in one go; a larger batch takes the sliced key and radix sorts. */
+const SMALL_BATCH = 2048;
+
+/** The numeric sort value, with -0 read as 0 (the radix sort and `<` then agree). */
+function valueOf(r: MentionRecord, sort: MentionSort): number {
+  const v = sortValue(r, sort);
+  return v === 0 ? 0 : v;
 }
 
 function compareKeys(a: SortKey, b: SortKey): number {
@@ -232,16 +243,17 @@ function sortRecords(records: MentionRecord[], keyOf: (r: MentionRecord) => Sort
 
 /**
  * Drop the changed records from a sorted view and merge the re-sorted ones
- * back in: each added record finds its place by binary search and the rows
- * between are copied without comparing (a sort value most posts share, such
- * as 0 likes, made a linear merge compare keys across long runs of ties).
- * Only posts the view already held can need dropping: a run of new posts
- * (the usual case) skips that test for every row, and otherwise the test
- * reads a mark per post number rather than probing a Set with a million
- * rows (issue 11: 150-200 ms at 1M mentions before the first search after a
- * run could answer).
+ * back in, into new arrays (readers keep the old view until the new one is
+ * installed): each added record finds its place by binary search and the
+ * rows between are copied without comparing (a sort value most posts share,
+ * such as 0 likes, made a linear merge compare keys across long runs of
+ * ties). Only posts the view already held can need dropping: a run of new
+ * posts (the usual case) skips that test for every row, and otherwise the
+ * test reads a mark per post number rather than probing a Set with a million
+ * rows (issue 11). Yields every ROWS_PER_PIECE rows copied (issue 18: the
+ * merge alone was 28-57 ms at 1M).
  */
-function mergeInto(view: SortedView, changed: readonly MentionRecord[], added: MentionRecord[], addedValues: Float64Array): void {
+function* mergeInto(view: SortedView, changed: readonly MentionRecord[], added: MentionRecord[], addedValues: Float64Array): Sliced<{ rows: MentionRecord[]; values: Float64Array }> {
   const { rows, values } = view;
   let drop: Uint8Array | undefined;
   for (const r of changed) {
@@ -252,34 +264,42 @@ function mergeInto(view: SortedView, changed: readonly MentionRecord[], added: M
   const outRows = new Array<MentionRecord>(rows.length + added.length);
   const outValues = new Float64Array(rows.length + added.length);
   let n = 0;
-  const copyRows = (from: number, to: number) => {
-    for (let i = from; i < to; i++) {
-      if (drop && drop[rows[i]!.doc] === 1) continue;
-      outRows[n] = rows[i]!;
-      outValues[n++] = values[i]!;
-    }
-  };
+  let copied = 0;
   let i = 0;
-  for (let j = 0; j < added.length; j++) {
-    // First row from i on that sorts after added[j] (ties on the value go by key).
-    const value = addedValues[j]!;
-    const key = added[j]!.key;
-    let low = i;
-    let high = rows.length;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      if (values[mid]! < value || (values[mid] === value && rows[mid]!.key <= key)) low = mid + 1;
-      else high = mid;
+  for (let j = 0; j <= added.length; j++) {
+    // First row from i on that sorts after added[j] (ties on the value go by key); all the rest after the last.
+    let low = rows.length;
+    if (j < added.length) {
+      const value = addedValues[j]!;
+      const key = added[j]!.key;
+      low = i;
+      let high = rows.length;
+      while (low < high) {
+        const mid = (low + high) >>> 1;
+        if (values[mid]! < value || (values[mid] === value && rows[mid]!.key <= key)) low = mid + 1;
+        else high = mid;
+      }
     }
-    copyRows(i, low);
-    i = low;
-    outRows[n] = added[j]!;
-    outValues[n++] = value;
+    while (i < low) {
+      const end = Math.min(low, i + (ROWS_PER_PIECE - copied));
+      copied += end - i;
+      for (; i < end; i++) {
+        if (drop && drop[rows[i]!.doc] === 1) continue;
+        outRows[n] = rows[i]!;
+        outValues[n++] = values[i]!;
+      }
+      if (copied >= ROWS_PER_PIECE) {
+        copied = 0;
+        yield;
+      }
+    }
+    if (j < added.length) {
+      outRows[n] = added[j]!;
+      outValues[n++] = addedValues[j]!;
+    }
   }
-  copyRows(i, rows.length);
   outRows.length = n;
-  view.rows = outRows;
-  view.values = n === outValues.length ? outValues : outValues.slice(0, n);
+  return { rows: outRows, values: n === outValues.length ? outValues : outValues.slice(0, n) };
 }
 
 /** Posts added to the text index per event-loop turn while catching up. */
@@ -292,15 +312,28 @@ function textFields(r: MentionRecord): (string | null | undefined)[] {
 
 export class MentionIndex {
   private readonly byKey = new Map<string, MentionRecord>();
+  /** Every record by its post number (`doc`). */
+  private readonly byDoc: MentionRecord[] = [];
   private readonly sorted = new Map<MentionSort, SortedView>();
   /**
    * Records added or re-collected, in order; each sorted view remembers how
    * far it has applied this log. A view catches up by dropping the changed
    * records and merging them back in order (linear), instead of re-sorting
    * every post after each run (issue 11: a 3 s rebuild at 1M mentions).
+   * Positions count from the pool's start: `changes[0]` is at `changesBase`.
    */
   private changes: MentionRecord[] = [];
+  private changesBase = 0;
+  /** Log positions that sliced work under way still reads from (compaction keeps them). */
+  private readonly pins = new Set<{ at: number }>();
+  /** Post numbers by key, the tie-break every view starts from; kept current in the background. */
+  private readonly keyOrder = new KeyOrder();
+  private keyOrderWork: Promise<unknown> | undefined;
+  /** The sliced build or merge under way per sort: a reader that needs the view waits for it. */
+  private readonly viewWork = new Map<MentionSort, Promise<void>>();
+  private upkeepDue = false;
   private text: TextIndex<MentionRecord> | undefined;
+  private textWork: Promise<void> | undefined;
   /** Posts not in the text index yet, in pool order, from `unindexedFrom` on. */
   private unindexed: MentionRecord[] = [];
   private unindexedFrom = 0;
@@ -350,12 +383,14 @@ export class MentionIndex {
       };
       this.collectedBy(ctx.runId, record);
       this.byKey.set(key, record);
+      this.byDoc.push(record);
       // Once the text index exists it is kept current as mentions land, so
-      // the first `q` after a run does not index the whole run (issue 11).
-      // Documents enter the index in pool order, so while a catch-up is
-      // under way a new post waits behind the others.
-      if (this.text && this.unindexed.length === 0) this.text.add(record, textFields(record));
-      else this.unindexed.push(record);
+      // the first `q` after a run does not index the whole run (issue 11);
+      // that happens in the background upkeep, not here, so a run of 1,000
+      // posts landing is not also 1,000 documents indexed in the same turn
+      // (issue 18). Documents enter the index in pool order.
+      this.unindexed.push(record);
+      this.scheduleUpkeep();
     } else {
       record.previous = record.metrics;
       record.metrics = metrics;
@@ -384,36 +419,176 @@ export class MentionIndex {
     collected.push(record);
   }
 
-  /** Records ascending by (sort value, key). */
-  sortedBy(sort: MentionSort): readonly MentionRecord[] {
-    const keyOf = sortKeyOf(sort);
-    let view = this.sorted.get(sort);
-    if (!view || this.changes.length - view.applied > this.byKey.size / 2) {
-      // First use, or so much changed that one sort is cheaper than merging.
-      const rows = sortRecords([...this.byKey.values()], keyOf);
-      view = { rows, values: Float64Array.from(rows, (r) => sortValue(r, sort)), applied: this.changes.length, covers: this.byKey.size };
-      this.sorted.set(sort, view);
-    } else if (view.applied < this.changes.length) {
-      const changed = [...new Set(this.changes.slice(view.applied))];
-      const added = sortRecords(changed, keyOf);
-      mergeInto(view, changed, added, Float64Array.from(added, (r) => sortValue(r, sort)));
-      view.applied = this.changes.length;
-      view.covers = this.byKey.size;
-    }
-    this.compactChanges();
-    return view.rows;
+  /** Position after the last entry of the change log. */
+  private get changesEnd(): number {
+    return this.changesBase + this.changes.length;
   }
 
-  /** Forget the part of the change log every sorted view has applied. */
+  /**
+   * Records ascending by (sort value, key), brought up to date at once. The
+   * REST search uses `sortedBySliced`; this is for synchronous callers
+   * (tests, fixtures), and at 1M mentions a cold view costs it a few hundred
+   * ms in one turn.
+   */
+  sortedBy(sort: MentionSort): readonly MentionRecord[] {
+    const view = this.sorted.get(sort);
+    if (view && view.applied === this.changesEnd) return view.rows;
+    if (view && !this.stale(view)) drainNow(this.mergeView(sort, view));
+    else {
+      drainNow(this.keyOrder.catchUp(this.byDoc));
+      drainNow(this.buildView(sort));
+    }
+    return this.sorted.get(sort)!.rows;
+  }
+
+  /**
+   * The same rows, built or merged in slices with event-loop turns between
+   * (issue 18: a cold view at 1M mentions was 9 s in one turn). A reader
+   * that finds the view's work under way waits for it rather than starting
+   * its own; other tenants' requests run in between the slices.
+   */
+  async sortedBySliced(sort: MentionSort): Promise<readonly MentionRecord[]> {
+    // A steady stream of runs could keep a view a little behind forever:
+    // after a few rounds the small rest is merged at once.
+    for (let round = 0; round < 4; round++) {
+      const pending = this.viewWork.get(sort);
+      if (pending) {
+        await pending;
+        continue;
+      }
+      const view = this.sorted.get(sort);
+      if (view && view.applied === this.changesEnd) return view.rows;
+      const work = this.refreshView(sort, view).finally(() => this.viewWork.delete(sort));
+      this.viewWork.set(sort, work);
+      await work;
+    }
+    return this.sortedBy(sort);
+  }
+
+  private async refreshView(sort: MentionSort, view: SortedView | undefined): Promise<void> {
+    if (view && !this.stale(view)) return drainSliced(this.mergeView(sort, view));
+    // The build starts from the key order of every post: wait until it is
+    // current (the background upkeep usually has it so already).
+    while (this.keyOrder.covers < this.byDoc.length) await this.keyOrderReady();
+    return drainSliced(this.buildView(sort));
+  }
+
+  /**
+   * A view from scratch over the posts the key order covers (all of them
+   * when it starts): their values into a typed array, the key order
+   * re-sorted stably by value (radix passes), then the rows. Posts changed or
+   * added meanwhile are in the change log after the pinned position, so the
+   * next merge applies them.
+   */
+  private *buildView(sort: MentionSort): Sliced<void> {
+    const order = this.keyOrder.docs;
+    const n = order.length;
+    const pin = { at: this.changesEnd };
+    this.pins.add(pin);
+    try {
+      const values = new Float64Array(n);
+      for (let d = 0; d < n; d++) {
+        values[d] = valueOf(this.byDoc[d]!, sort);
+        if ((d & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
+      }
+      const sorted = yield* sortByValue(order, values);
+      const rows = new Array<MentionRecord>(n);
+      const rowValues = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        rows[i] = this.byDoc[sorted[i]!]!;
+        rowValues[i] = values[sorted[i]!]!;
+        if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
+      }
+      const current = this.sorted.get(sort);
+      // Another reader may have installed a newer view meanwhile (the sync path).
+      if (!current || current.applied <= pin.at) this.sorted.set(sort, { rows, values: rowValues, applied: pin.at, covers: n });
+    } finally {
+      this.pins.delete(pin);
+    }
+    this.compactChanges();
+  }
+
+  /** So much changed since the view was made that building it again is cheaper than merging. */
+  private stale(view: SortedView): boolean {
+    return this.changesEnd - view.applied > this.byKey.size / 2;
+  }
+
+  /** Merge what the change log holds past the view into a new copy of it, then install that copy. */
+  private *mergeView(sort: MentionSort, view: SortedView): Sliced<void> {
+    const upto = this.changesEnd;
+    const covers = this.byKey.size;
+    const pin = { at: view.applied };
+    this.pins.add(pin);
+    try {
+      // Each changed post once (a post re-collected twice is logged twice).
+      const seen = new Uint8Array(covers);
+      const changed: MentionRecord[] = [];
+      for (let at = view.applied; at < upto; at++) {
+        const r = this.changes[at - this.changesBase]!;
+        if (seen[r.doc] === 0) {
+          seen[r.doc] = 1;
+          changed.push(r);
+        }
+        if ((at & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
+      }
+      let added: MentionRecord[];
+      let addedValues: Float64Array;
+      if (changed.length <= SMALL_BATCH) {
+        added = sortRecords(changed, sortKeyOf(sort));
+        addedValues = Float64Array.from(added, (r) => valueOf(r, sort));
+      } else {
+        // As a build does, over the batch: key order, then stably by value.
+        const positions = new Uint32Array(changed.length);
+        for (let i = 0; i < positions.length; i++) positions[i] = i;
+        const byKey = yield* sortByKey(positions, changed);
+        const values = Float64Array.from(changed, (r) => valueOf(r, sort));
+        const order = yield* sortByValue(byKey, values);
+        added = Array.from(order, (p) => changed[p]!);
+        addedValues = Float64Array.from(order, (p) => values[p]!);
+      }
+      const merged = yield* mergeInto(view, changed, added, addedValues);
+      // Installed only over the view it started from (a sync reader may have moved on).
+      if (this.sorted.get(sort) === view) this.sorted.set(sort, { ...merged, applied: upto, covers });
+    } finally {
+      this.pins.delete(pin);
+    }
+    this.compactChanges();
+  }
+
+  /** Forget the part of the change log every sorted view and every pinned piece of work has applied. */
   private compactChanges(): void {
-    // A view that fell this far behind would be re-sorted anyway; dropping it
+    // A view that fell this far behind would be rebuilt anyway; dropping it
     // keeps the log from growing for a sort nobody asks for.
-    for (const [sort, v] of this.sorted) if (this.changes.length - v.applied > this.byKey.size / 2) this.sorted.delete(sort);
-    let low = this.changes.length;
+    for (const [sort, v] of this.sorted) if (this.stale(v) && !this.viewWork.has(sort)) this.sorted.delete(sort);
+    let low = this.changesEnd;
     for (const v of this.sorted.values()) low = Math.min(low, v.applied);
-    if (low === 0) return;
-    this.changes = this.changes.slice(low);
-    for (const v of this.sorted.values()) v.applied -= low;
+    for (const pin of this.pins) low = Math.min(low, pin.at);
+    // Dropping a short head is not worth a copy of the whole log.
+    if (low - this.changesBase < Math.max(1024, this.changes.length / 4)) return;
+    this.changes = this.changes.slice(low - this.changesBase);
+    this.changesBase = low;
+  }
+
+  /** The key order brought up to date in slices (one catch-up at a time). */
+  private keyOrderReady(): Promise<unknown> {
+    return (this.keyOrderWork ??= drainSliced(this.keyOrder.catchUp(this.byDoc)).finally(() => {
+      this.keyOrderWork = undefined;
+    }));
+  }
+
+  /**
+   * After posts land, keep the key order (and the text index, once it
+   * exists) current in the background, sliced, so the first cold sort or
+   * `q` afterwards does not pay for the whole pool (issue 18). One upkeep is
+   * scheduled however many posts land in the turn.
+   */
+  private scheduleUpkeep(): void {
+    if (this.upkeepDue) return;
+    this.upkeepDue = true;
+    setImmediate(() => {
+      this.upkeepDue = false;
+      void this.keyOrderReady().then(() => (this.text ? this.catchUpTextIndex() : undefined));
+    }).unref();
   }
 
   /**
@@ -444,7 +619,14 @@ export class MentionIndex {
    * A synchronous search meanwhile still sees everything (textIndex() adds
    * whatever is left).
    */
-  async catchUpTextIndex(): Promise<void> {
+  catchUpTextIndex(): Promise<void> {
+    // One catch-up at a time: the background upkeep and a search share it.
+    return (this.textWork ??= this.feedTextIndex().finally(() => {
+      this.textWork = undefined;
+    }));
+  }
+
+  private async feedTextIndex(): Promise<void> {
     const text = this.ensureTextIndex();
     while (this.unindexedFrom < this.unindexed.length) {
       // Advance a cursor rather than splice: removing each slice from the

@@ -46,13 +46,17 @@ export class MentionSearchService {
     const q = body.q?.trim();
     const hits = q ? await this.services.mentions(accountId).textSearchSliced(q, body.search_mode) : undefined;
     const plan = planSearch(this.services, accountId, body, hits);
-    return plan.finish(await paginateSliced(plan.rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET, SCAN_SLICE));
+    // A sort view that is cold or behind is built or merged in slices, and a
+    // search that needs one under way waits for it (issue 18).
+    const rows = plan.rows ?? (await this.services.mentions(accountId).sortedBySliced(body.sort));
+    return plan.finish(await paginateSliced(rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET, SCAN_SLICE));
   }
 }
 
 export function searchMentions(services: Services, accountId: string, body: SearchBody): PageResult<MentionsMention> {
   const plan = planSearch(services, accountId, body);
-  return plan.finish(paginate(plan.rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET));
+  const rows = plan.rows ?? services.mentions(accountId).sortedBy(body.sort);
+  return plan.finish(paginate(rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET));
 }
 
 /** The 422 and 404 answers a search gives before any work. */
@@ -68,7 +72,11 @@ function checkSearch(services: Services, accountId: string, body: SearchBody): v
   for (const id of body.dataset_ids ?? []) services.datasets.find(accountId, id);
 }
 
-/** Everything a search decides before it walks the rows, and how it renders the page. */
+/**
+ * Everything a search decides before it walks the rows, and how it renders
+ * the page. `rows` is the narrowed set when post_refs or a text query with
+ * few hits decide it, undefined when the search walks the sort's view.
+ */
 function planSearch(services: Services, accountId: string, body: SearchBody, precomputedHits?: TextHits<MentionRecord>) {
   checkSearch(services, accountId, body);
   let scope: Set<string>;
@@ -103,7 +111,7 @@ function planSearch(services: Services, accountId: string, body: SearchBody, pre
 
   // When post_refs narrow the set, sort just those instead of scanning.
   const keyOf = sortKeyOf(body.sort);
-  let rows: readonly MentionRecord[];
+  let rows: readonly MentionRecord[] | undefined;
   // Likewise for a text query with few hits: sort the hits, do not scan the pool.
   const byRefs = refs && (!textHits || refs.size <= textHits.size);
   const byText = !byRefs && textHits && (refs || textHits.size <= 5000);
@@ -114,8 +122,6 @@ function planSearch(services: Services, accountId: string, body: SearchBody, pre
       const kb = keyOf(b);
       return ka[0] !== kb[0] ? (ka[0] < kb[0] ? -1 : 1) : ka[1] < kb[1] ? -1 : ka[1] > kb[1] ? 1 : 0;
     });
-  } else {
-    rows = index.sortedBy(body.sort);
   }
 
   const request: PageRequest = {

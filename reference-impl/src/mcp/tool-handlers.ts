@@ -68,7 +68,8 @@ export const HANDLERS: Record<ToolName, Handler> = {
   svc__list_audience_profiles: ({ services, caller }, a) =>
     toolList(services.audiences.searchProfiles(caller, parseWith(zAudienceProfilesSearchBody, "body", a))),
 
-  svc__list_mentions: ({ services, caller }, a) => toolList(services.mentionSearch.search(caller, parseWith(zMentionsSearchBody, "body", a))),
+  // Sliced as REST is: a cold sort view at scale is built without holding the event loop (issue 18).
+  svc__list_mentions: async ({ services, caller }, a) => toolList(await services.mentionSearch.searchSliced(caller, parseWith(zMentionsSearchBody, "body", a))),
 
   svc__get_pattern_detection_run: ({ services, caller }, a) => {
     const run = services.patterns.read(caller, a.run_id);
