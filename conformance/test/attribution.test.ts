@@ -1,0 +1,125 @@
+// Attribution, levels and the deviations file, without a deployment: every
+// check of the registry is classified once (attribution.ts), every decision
+// it names is a row of spec/DECISIONS.md, a failure is attributed per rule
+// (not per check), --level seed turns only contract decisions into warnings,
+// and a bad deviations file is one line.
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { allChecks } from "../src/checks/index.ts";
+import { CHECK_RULES, STATUS_DECISIONS, attribute, attributeWarning, decisionTable, describeAttribution } from "../src/attribution.ts";
+import { DeviationsError, loadDeviations, writeDeviations } from "../src/deviations.ts";
+import { settle } from "../src/verdict.ts";
+import type { CheckResult, Failure } from "../src/types.ts";
+
+const ids = allChecks.map((c) => c.id);
+const dir = mkdtempSync(join(tmpdir(), "slk-dev-"));
+const file = (name: string, body: string) => {
+  const p = join(dir, name);
+  writeFileSync(p, body);
+  return p;
+};
+const result = (id: string, failures: Array<Partial<Failure>>, exercised = failures.length + 1): CheckResult => ({ id, outcome: failures.length ? "fail" : "pass", failures: failures.map((f) => ({ check: id, title: `${id}: x`, ...f })), warnings: [], ms: 0, requests: 0, exercised });
+
+describe("attribution data", () => {
+  it("classifies every check of the registry (a seed rule, a decision, or both), and nothing else but the kit's own served-groups finding", () => {
+    expect(allChecks.length).toBeGreaterThanOrEqual(97);
+    const unclassified = ids.filter((id) => !CHECK_RULES[id] || (!CHECK_RULES[id]!.seed && !CHECK_RULES[id]!.decisions?.length));
+    expect(unclassified).toEqual([]);
+    expect(Object.keys(CHECK_RULES).filter((id) => !ids.includes(id))).toEqual(["served-groups"]);
+  });
+
+  it("names only decisions that are rows of spec/DECISIONS.md", () => {
+    const table = decisionTable();
+    expect(table.size).toBeGreaterThan(150);
+    const named = [...Object.values(CHECK_RULES).flatMap((r) => (r.decisions ?? []).map((d) => d.decision)), ...STATUS_DECISIONS.map((s) => s.decision)];
+    expect(named.filter((d) => !table.has(d))).toEqual([]);
+  });
+
+  it("attributes per failure: a reversed date range that is accepted breaks the seed, one refused with another status breaks D-DATE-RANGE-ORDER", () => {
+    const accepted = attribute({ check: "date-range-order-422", title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 202", operation: "DatasetRuns_create", status: 202 });
+    expect(accepted.kind).toBe("seed");
+    expect(accepted.seed).toMatch(/`from` must precede `to`/);
+    const refused = attribute({ check: "date-range-order-422", title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 400", operation: "DatasetRuns_create", status: 400 });
+    expect(refused).toMatchObject({ kind: "decision", decision: "D-DATE-RANGE-ORDER" });
+    expect(describeAttribution(refused)).toMatch(/contract decision D-DATE-RANGE-ORDER: .*the seed leaves this open/);
+  });
+
+  it("attributes a 200 where the contract chose 201 (seed silent) to D-CREATE-201 in any check, but not in a check whose request must be refused", () => {
+    expect(attribute({ check: "documented-status-only", title: "x", operation: "TrackingAgents_create", status: 200 }).decision).toBe("D-CREATE-201");
+    expect(attribute({ check: "documented-status-only", title: "x", operation: "Datasets_create", status: 200 }).kind).toBe("seed");
+    expect(attribute({ check: "invalid-request-rejected", title: "invalid-request-rejected: CustomParameters_create value_type: unknown enum value → 200", operation: "CustomParameters_create", status: 200 }).decision).toBe("D-CP-VALUE-TYPE");
+  });
+
+  it("attributes a lenient warning to the row it names", () => {
+    expect(attributeWarning("status-string-mapping", 'D-STATUS-STRING (lenient): 2xx body with status "info"')).toMatchObject({ kind: "decision", decision: "D-STATUS-STRING" });
+  });
+});
+
+describe("levels", () => {
+  const results = () => [
+    result("date-range-order-422", [{ title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 }, { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 }]),
+    result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+  ];
+
+  it("contract level: every failure fails, counted apart by kind", () => {
+    const r = results();
+    const v = settle(r, {});
+    expect(r.map((x) => x.outcome)).toEqual(["fail", "fail"]);
+    expect(v.counts).toMatchObject({ seedFailures: 1, decisionFailures: 2 });
+  });
+
+  it("seed level: decision failures become warnings naming the decision; a seed-rule failure inside the same check still fails", () => {
+    const r = results();
+    const v = settle(r, { level: "seed" });
+    expect(r[0]!.outcome).toBe("fail");
+    expect(r[0]!.failures.map((f) => f.attribution?.kind)).toEqual(["seed"]);
+    expect(r[1]!.outcome).toBe("pass");
+    expect(v.demotedDecisions.map((d) => d.decision)).toEqual(["D-BODY-LIMIT", "D-DATE-RANGE-ORDER"]);
+    expect(v.counts).toMatchObject({ seedFailures: 1, decisionFailures: 0, decisionWarnings: 2 });
+  });
+});
+
+describe("deviations file", () => {
+  const future = "2999-12-31";
+  it("accepts a listed difference, and fails the run on an entry that matches nothing", () => {
+    const p = file("ok.json", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "our framework answers 400", expires: future }, { decision: "D-CURSOR", reason: "422 for cursors", expires: future }] }));
+    const entries = loadDeviations(p, ids);
+    const r = [result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]), result("pagination-garbage-cursor-400", [])];
+    const v = settle(r, { deviations: entries });
+    expect(r[0]!.outcome).toBe("pass");
+    expect(r[0]!.accepted?.[0]?.deviation?.reason).toBe("our framework answers 400");
+    expect(v.deviations.map((d) => [d.label, d.matched, d.stale])).toEqual([["D-BODY-LIMIT", 1, false], ["D-CURSOR", 0, true]]);
+    expect(v.ok).toBe(false);
+  });
+
+  it("writes today's contract-decision failures as a starting file that then loads", () => {
+    const r = [result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }])];
+    settle(r, {});
+    const p = join(dir, "written.json");
+    writeDeviations(p, r.flatMap((x) => x.failures));
+    expect(loadDeviations(p, ids).map((e) => e.decision)).toEqual(["D-BODY-LIMIT"]);
+    expect(JSON.parse(readFileSync(p, "utf8")).deviations[0].reason).toMatch(/^TODO/);
+  });
+
+  it.each([
+    ["not JSON", "{deviations: [", /not valid JSON/],
+    ["an unknown decision", JSON.stringify({ deviations: [{ decision: "D-NO-SUCH-ROW", reason: "r", expires: future }] }), /unknown decision D-NO-SUCH-ROW/],
+    ["an unknown check", JSON.stringify({ deviations: [{ check: "no-such-check", reason: "r", expires: future }] }), /unknown check no-such-check/],
+    ["a past date", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "r", expires: "2020-01-01" }] }), /expired on 2020-01-01/],
+    ["no reason", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", expires: future }] }), /reason/],
+    ["both a decision and a check", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", check: "body-limit-413", reason: "r", expires: future }] }), /exactly one of decision or check/],
+  ])("refuses a file with %s in one line", (_what, body, msg) => {
+    const p = file(`bad-${Math.random()}.json`, body);
+    let err: unknown;
+    try {
+      loadDeviations(p, ids);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DeviationsError);
+    expect((err as Error).message).toMatch(msg);
+    expect((err as Error).message).not.toContain("\n");
+  });
+});
