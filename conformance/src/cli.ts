@@ -11,6 +11,8 @@ import { catalogueMarkdown } from "./catalogue.ts";
 import { Contract } from "./contract.ts";
 import { progressLine, summary } from "./reporters/console.ts";
 import { writeReports } from "./reporters/files.ts";
+import { writeCassettes } from "./cassettes/write.ts";
+import { replayMain } from "./cassettes/replay-cli.ts";
 import { PROFILES, type Profile, type Settings } from "./types.ts";
 
 export function buildProgram(): Command {
@@ -103,6 +105,7 @@ export function applyConfig(program: Command, path: string | undefined, cwd = pr
 }
 
 export async function main(argv = process.argv): Promise<number> {
+  if (argv[2] === "replay") return replayMain(argv.slice(3));
   const program = buildProgram();
   program.exitOverride();
   program.configureOutput({ writeErr: (str) => process.stderr.write(str.startsWith("error:") ? `sl-conformance: ${str.slice(7)}` : str) });
@@ -174,8 +177,11 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
     },
   });
   clearProgress();
+  // cassettes first: each failure then names its file in the console and in every report
+  const cassettes = settings.reportDir ? writeCassettes(settings.reportDir, report) : [];
   console.log(summary(report));
   if (settings.reportDir) log(`reports: ${writeReports(settings.reportDir, report).join(", ")}`);
+  if (cassettes.length) log(`cassettes: ${cassettes.length} HAR file(s) in ${settings.reportDir}/cassettes (keys redacted); re-send one with: sl-conformance replay <file> --base-url <url> --api-key …`);
   const ok = report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") && report.results.some((r) => r.outcome === "pass");
   const cov = coverageVerdict(report, settings.minCoverage);
   if (cov) console.log(cov.line);

@@ -28,6 +28,8 @@ export interface RunReport {
   spentUsd: string;
   cleanup: { deleted: number; failed: string[] };
   unplanned429: number;
+  /** requests that got no HTTP answer (their cassettes end with a status-0 entry) */
+  transportErrors: TransportError[];
   /** what the served-groups preflight found (absent when the preflight was skipped) */
   servedGroups?: ServedGroups;
   /** each finding attributed (seed rule or contract decision), --level and --deviations applied */
@@ -127,6 +129,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
         const failure: Failure = { check: check.id, ...f, title: titled(check.id, f.title) };
         if (ex) {
           failure.curl ??= curlOf(ex);
+          failure.seq ??= ex.seq;
           failure.operation ??= ex.op?.operationId;
           failure.status ??= ex.status;
           if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, false);
@@ -290,7 +293,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
             if (seen.has(k)) return;
             seen.add(k);
             result.exercised = (result.exercised ?? 0) + 1;
-            result.failures.push({ check: check.id, curl: curlOf(ex), operation: ex.op?.operationId ?? `${ex.method} ${ex.path}`, status: ex.status, seed: ex.meta.seed, path: ex.meta.path, ...f, title: titled(check.id, f.title), message: `${f.message ?? ""}${f.message ? " " : ""}(exchange #${ex.seq}, sent by ${ex.check})` });
+            result.failures.push({ check: check.id, seq: ex.seq, curl: curlOf(ex), operation: ex.op?.operationId ?? `${ex.method} ${ex.path}`, status: ex.status, seed: ex.meta.seed, path: ex.meta.path, ...f, title: titled(check.id, f.title), message: `${f.message ?? ""}${f.message ? " " : ""}(exchange #${ex.seq}, sent by ${ex.check})` });
           },
           pass(ex) {
             result.exercised = (result.exercised ?? 0) + 1;
@@ -340,6 +343,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     cleanup,
     unplanned429: client.unplanned429,
     servedGroups,
+    transportErrors: client.transportErrors,
     verdict: settle(results, settings),
   };
 }

@@ -65,6 +65,10 @@ export interface Failure {
   seed?: number;
   path?: string;
   replay?: string;
+  /** the recorded exchange the failure is about (its cassette ends there) */
+  seq?: number;
+  /** the HAR cassette written for this failure (relative to the report folder) */
+  cassette?: string;
   /** the seed rule or contract decision this failure enforces (attribution.ts) */
   attribution?: Attribution;
   /** the deviations-file entry that accepts this failure */

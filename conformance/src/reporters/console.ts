@@ -27,6 +27,7 @@ export function formatFailure(f: Failure): string {
   if (f.received !== undefined) lines.push(`  - received:   ${stringify(f.received)}`);
   if (f.expected !== undefined) lines.push(`  + documented: ${stringify(f.expected)}`);
   if (f.curl) lines.push(`  reproduce: ${f.curl}`);
+  if (f.cassette) lines.push(`  cassette: ${f.cassette} (sl-conformance replay)`);
   if (f.replay) lines.push(`  replay: ${f.replay}`);
   else if (f.seed !== undefined) lines.push(`  replay: --seed ${f.seed}${f.path ? ` --fc-path ${f.path}` : ""} --only ${f.check}`);
   return lines.join("\n");

@@ -1,0 +1,99 @@
+// Issue 15 § 6: every failing finding writes its exchanges as a HAR 1.2
+// cassette (keys redacted), and `sl-conformance replay` sends them again and
+// judges the same check: the finding shows again behind the same fault, and
+// not against the reference without it.
+import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main } from "../src/cli.ts";
+import { parseCassette } from "../src/cassettes/har.ts";
+import { replay } from "../src/cassettes/replay.ts";
+import { writeCassettes } from "../src/cassettes/write.ts";
+import { runKit } from "../src/runner.ts";
+import { faults } from "../mutation/faults.ts";
+import { startProxy, type RunningProxy } from "../mutation/proxy.ts";
+import { demoKeys, settings, startReference, type Target } from "./helpers.ts";
+
+const fault = (id: string) => faults.find((f) => f.id === id)!;
+const keys = demoKeys();
+
+describe("cassettes and replay", () => {
+  let ref: Target;
+  let createdAs200: RunningProxy;
+  let notReadable: RunningProxy;
+  let dir: string;
+  beforeAll(async () => {
+    ref = await startReference({ rateLimitPerSecond: 100 });
+    createdAs200 = await startProxy(ref.baseUrl, fault("create-answers-200"), keys);
+    notReadable = await startProxy(ref.baseUrl, fault("created-not-readable-at-once"), keys);
+    dir = mkdtempSync(join(tmpdir(), "slk-cassettes-"));
+  });
+  afterAll(async () => {
+    await createdAs200?.close();
+    await notReadable?.close();
+    await ref?.close();
+  });
+
+  it("writes one redacted HAR 1.2 file per failing finding and names it on the failure", async () => {
+    const r = await runKit(settings(createdAs200.baseUrl, { only: ["valid-request-accepted", "documented-status-only"] }));
+    const failures = r.results.flatMap((x) => x.failures);
+    expect(failures.length).toBeGreaterThan(0);
+    const files = writeCassettes(dir, r);
+    expect(files).toHaveLength(failures.length);
+    for (const f of failures) expect(f.cassette).toMatch(/^cassettes\/.+\.har$/);
+    for (const file of files) {
+      const text = readFileSync(file, "utf8");
+      for (const k of Object.values(keys)) expect(text.includes(k!), `a key in ${file}`).toBe(false);
+      const har = parseCassette(text, file);
+      expect(har.log.version).toBe("1.2");
+      expect(har.log.creator.name).toBe("sl-conformance");
+      for (const e of har.log.entries) {
+        // the fields HAR 1.2 requires of an entry
+        expect(Object.keys(e)).toEqual(expect.arrayContaining(["startedDateTime", "time", "request", "response", "cache", "timings"]));
+        expect(Object.keys(e.request)).toEqual(expect.arrayContaining(["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"]));
+        expect(Object.keys(e.response)).toEqual(expect.arrayContaining(["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"]));
+        expect(Number.isNaN(Date.parse(e.startedDateTime))).toBe(false);
+      }
+      expect(text).toContain("${SLK_API_KEY}");
+    }
+  });
+
+  it("replays a response-level finding: again behind the fault, gone on the reference", async () => {
+    const file = readdirSync(join(dir, "cassettes")).find((f) => f.startsWith("documented-status-only-"))!;
+    const har = parseCassette(readFileSync(join(dir, "cassettes", file), "utf8"), file);
+    expect(har.log.entries[har.log._slConformance.failing].request.method).toBe("POST");
+    const again = await replay(har, { baseUrl: createdAs200.baseUrl, keys, rerun: false });
+    expect(again.reproduced).toBe(true);
+    expect(again.verdict[0]).toMatch(/documented-status-only fails again on the replayed answer: .*undocumented 200/);
+    // what the replay created is deleted again
+    expect(again.cleanup.failed).toEqual([]);
+    const fixed = await replay(har, { baseUrl: ref.baseUrl, keys, rerun: false });
+    expect(fixed.reproduced).toBe(false);
+    expect(fixed.steps.find((s) => s.index === har.log._slConformance.failing)!.differs).toEqual(["status 200 → 201"]);
+    // the command line: exit 1 while the finding shows, 0 once it is gone
+    const path = join(dir, "cassettes", file);
+    expect(await main(["node", "sl-conformance", "replay", path, "--base-url", createdAs200.baseUrl, "--api-key", keys.main!])).toBe(1);
+    expect(await main(["node", "sl-conformance", "replay", path, "--base-url", ref.baseUrl, "--api-key", keys.main!])).toBe(0);
+    // a missing key the cassette needs is a usage error naming the flag
+    expect(await main(["node", "sl-conformance", "replay", path, "--base-url", ref.baseUrl])).toBe(2);
+  }, 60_000);
+
+  it("replays an active check's finding, mapping the ids the new run hands out, and runs the check again", async () => {
+    const r = await runKit(settings(notReadable.baseUrl, { only: ["created-readable-at-once"] }));
+    const adir = mkdtempSync(join(tmpdir(), "slk-cassettes-"));
+    const [file] = writeCassettes(adir, r);
+    const har = parseCassette(readFileSync(file, "utf8"), file);
+    expect(har.log._slConformance).toMatchObject({ check: "created-readable-at-once", kind: "active" });
+    const again = await replay(har, { baseUrl: notReadable.baseUrl, keys, rerun: true });
+    expect(again.reproduced).toBe(true);
+    expect(again.rerun?.outcome).toBe("fail");
+    // the recorded read named the recorded id; the replayed one names the id the replayed create returned
+    const failing = again.steps[har.log._slConformance.failing];
+    expect(failing.replayed).toBe("404 dataset_not_found");
+    expect(failing.request).not.toContain(new URL(har.log.entries[har.log._slConformance.failing].request.url).pathname);
+    const fixed = await replay(har, { baseUrl: ref.baseUrl, keys, rerun: true });
+    expect(fixed.reproduced).toBe(false);
+    expect(fixed.rerun?.outcome).toBe("pass");
+  }, 60_000);
+});
