@@ -50,6 +50,26 @@ function withoutExamples(node: unknown): unknown {
   return out;
 }
 
+const TOOL_PREFIX = "/mcp/tools/";
+
+/**
+ * The MCP tool models (`Mcp.<Name>Tool`: a name, an args schema and a result
+ * schema) become one synthetic operation each, `POST /mcp/tools/<name>` with
+ * the args as request body and the result as 200 response, so the diff
+ * library judges them in the right direction (a tool's args break like a
+ * request, its result like a response).
+ */
+function withTools(doc: Doc): Doc {
+  const paths: Doc = { ...doc.paths };
+  for (const [name, schema] of Object.entries<any>(doc.components?.schemas ?? {})) {
+    if (!/^Mcp\..+Tool$/.test(name)) continue;
+    const tool = schema?.properties?.name?.enum?.[0] ?? name;
+    const json = (s: unknown) => ({ content: { "application/json": { schema: s } } });
+    paths[`${TOOL_PREFIX}${tool}`] = { post: { requestBody: json(schema.properties?.args ?? {}), responses: { "200": { description: "tool result", ...json(schema.properties?.result ?? {}) } } } };
+  }
+  return { ...doc, paths };
+}
+
 function refName(ref: string): string {
   return ref.replace(/^#\/components\/[^/]+\//, "").replace(/~1/g, "/").replace(/~0/g, "~");
 }
@@ -149,6 +169,7 @@ function describe(d: Diff, located: Located): { rule: string; change: string } {
   const last = p[p.length - 1];
   const prev = p[p.length - 2];
   const verb = d.action === "add" ? "added" : d.action === "remove" ? "removed" : d.action === "rename" ? "renamed" : "changed";
+  if (prev === "enum" && d.action === "replace") return { rule: "enum-value-renamed", change: `value \`${show(d.before)}\` renamed to \`${show(d.after)}\`` };
   if (prev === "enum") return { rule: `enum-value-${verb}`, change: `value \`${show(d.action === "add" ? d.after : d.before)}\` ${verb}` };
   if (last === "enum") return { rule: "enum-changed", change: `values ${show(d.before)} → ${show(d.after)}` };
   if (prev === "required" || last === "required") {
@@ -202,13 +223,19 @@ interface Raw {
   field?: { parent: string; name: string; action: string };
 }
 
+function opName(method: string, path: string): string {
+  return path.startsWith(TOOL_PREFIX) ? `MCP ${path.slice(TOOL_PREFIX.length)}` : `${method.toUpperCase()} ${path}`;
+}
+
+function groupFor(path: string): Group {
+  return path.startsWith(TOOL_PREFIX) ? MCP_GROUP : groupOf(path);
+}
+
 /** Compares two documents; `base` is the release a client was built against. */
 export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
-  const before = withoutExamples(baseDoc) as Doc;
-  const after = withoutExamples(currentDoc) as Doc;
+  const before = withTools(withoutExamples(baseDoc) as Doc);
+  const after = withTools(withoutExamples(currentDoc) as Doc);
   const { diffs } = apiCompare(before, after);
-  const reachBefore = reachable(before);
-  const reachAfter = reachable(after);
   const raws: Raw[] = [];
   let annotations = 0;
 
@@ -226,14 +253,15 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
       if (p.length === 2) {
         // a whole path item appeared or disappeared: one finding per operation
         for (const m of Object.keys(side.paths?.[path] ?? {}).filter((x) => METHODS.includes(x))) {
-          raws.push({ kind: d.action === "add" ? "additive" : "breaking", rule: `operation-${d.action === "add" ? "added" : "removed"}`, subject: `${m.toUpperCase()} ${path}`, change: `operation ${d.action === "add" ? "added" : "removed"}`, operation: `${m.toUpperCase()} ${path}`, group: groupOf(path) });
+          const op = opName(m, path);
+          raws.push({ kind: d.action === "add" ? "additive" : "breaking", rule: `operation-${d.action === "add" ? "added" : "removed"}`, subject: op, change: `operation ${d.action === "add" ? "added" : "removed"}`, operation: op, group: groupFor(path) });
         }
         continue;
       }
       const method = p[2];
       if (!METHODS.includes(method)) continue; // path-level parameters/servers: reached through each operation below
-      const operation = `${method.toUpperCase()} ${path}`;
-      const group = groupOf(path);
+      const operation = opName(method, path);
+      const group = groupFor(path);
       if (p.length === 3) {
         raws.push({ kind: d.action === "add" ? "additive" : d.action === "remove" ? "breaking" : kind, rule: `operation-${d.action === "add" ? "added" : "removed"}`, subject: operation, change: `operation ${d.action === "add" ? "added" : "removed"}`, operation, group });
         continue;
@@ -255,6 +283,10 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
           kind = "breaking";
           reason = "a new error status on an existing operation: clients of the release do not handle its error code";
         }
+      }
+      if (rule === "enum-value-renamed") {
+        // a renamed value is one removed and one added: a client or a deployment of the release misses it either way
+        kind = "breaking";
       }
       if (rule === "enum-value-removed" && inResponse && kind !== "breaking") {
         // Decision D-DIFF-ENUM-REMOVED: a deployment built to the release may
@@ -280,17 +312,8 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
       continue;
     }
 
-    if (p[0] === "components" && p[1] === "schemas") {
-      const name = p[2];
-      if (reachBefore.has(name) || reachAfter.has(name)) continue; // reported through every operation that reaches it
-      if (!name.startsWith("Mcp.")) continue; // unreferenced and not a tool model: no client sees it
-      const located = locate(side, side.components.schemas[name], p.slice(3));
-      const subject = [located.component ?? name, ...located.tail].join(" › ");
-      const { rule, change } = describe(d, located);
-      raws.push({ kind: kind === "additive" ? "additive" : "unclassified", rule, subject, change, operation: name, group: MCP_GROUP });
-      continue;
-    }
-    if (p[0] === "components" && p[1] === "parameters") continue; // reached through the operations that use them
+    // a component reached by an operation (or a tool) is reported there; an unreachable one reaches no client
+    if (p[0] === "components" && (p[1] === "schemas" || p[1] === "parameters")) continue;
     if (p[0] === "tags" || p[0] === "info" || p[0] === "externalDocs") {
       annotations++;
       continue;
@@ -328,13 +351,24 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
   });
 }
 
-/** A field removed or added takes its `required` entry with it: that entry says nothing more. */
+/**
+ * A field removed or added takes its `required` entry with it: the entry is
+ * folded into the field's finding (a new field that is required at once is a
+ * `required-field-added`).
+ */
 function dropRedundantRequired(raws: Raw[]): Raw[] {
-  const fields = new Set(raws.filter((r) => r.field).map((r) => `${r.operation}|${r.subject}`));
+  const fields = new Map(raws.filter((r) => r.field).map((r) => [`${r.operation}|${r.subject}`, r]));
   return raws.filter((r) => {
     if (r.rule !== "field-made-required" && r.rule !== "field-made-optional") return true;
     const name = r.change.match(/^`([^`]+)`/)?.[1];
-    return !name || !fields.has(`${r.operation}|${r.subject} › ${name}`);
+    const field = name ? fields.get(`${r.operation}|${r.subject} › ${name}`) : undefined;
+    if (!field) return true;
+    if (field.rule === "field-added" && r.rule === "field-made-required") {
+      field.rule = "required-field-added";
+      field.change = `required field \`${name}\` added`;
+      if (r.kind === "breaking") field.kind = "breaking";
+    }
+    return false;
   });
 }
 
@@ -379,7 +413,7 @@ function aggregate(raws: Raw[]): Finding[] {
       subject: rs[0].subject,
       change: rs[0].change,
       operations: [...new Set(rs.map((r) => r.operation))].sort(),
-      groups: [...new Set(rs.map((r) => r.group.name))].sort(),
+      groups: sortGroups(rs.map((r) => r.group.name)),
       reason: [...new Set(rs.map((r) => r.reason).filter(Boolean)), reason].filter(Boolean).join("; "),
     };
   });
@@ -396,10 +430,10 @@ function foldMcp(findings: Finding[], goneCodes: string[]): Finding[] {
   const out = [...rest];
   for (const f of findings.filter((x) => !rest.includes(x))) {
     if (/ErrorCode$/.test(component(f)) && goneCodes.some((c) => f.change.includes(`\`${c}\``))) continue;
-    const twin = rest.find((r) => component(r) === component(f));
+    const twin = rest.find((r) => component(r) === component(f) && r.change === f.change);
     if (twin) {
       twin.operations = [...new Set([...twin.operations, ...f.operations])].sort();
-      if (!twin.groups.includes(MCP_GROUP.name)) twin.groups.push(MCP_GROUP.name);
+      twin.groups = sortGroups([...twin.groups, MCP_GROUP.name]);
       continue;
     }
     out.push(f);
@@ -426,6 +460,11 @@ function judge(kind: Kind, ...groupsIn: Array<Group | Group[]>): { severity: Sev
 }
 
 const KIND_ORDER: Record<Kind, number> = { breaking: 0, unclassified: 1, additive: 2, compatible: 3 };
+
+/** Group names, /v1 groups first (alphabetically), the MCP tools last. */
+function sortGroups(names: string[]): string[] {
+  return [...new Set(names)].sort((a, b) => Number(a === MCP_GROUP.name) - Number(b === MCP_GROUP.name) || a.localeCompare(b));
+}
 
 function names(groups: Group[]): string {
   return groups.map((g) => g.name).join(", ");

@@ -1,0 +1,244 @@
+// The breaking-change gate over real TypeSpec edits. Each edit is made to a
+// scratch copy of main.tsp + spec/ (examples updated the way an author would,
+// since @opExample values are type-checked), compiled by tsp, and compared
+// with release 0.1.0. Compiles are batched to keep the file cheap on a shared
+// machine: one compile holds every breaking edit (each must come out as its
+// own error), one holds every additive edit plus a breaking edit in a group
+// the seed says may change (exit 0), one holds a single rename run through
+// the CLI (exit 1, Markdown and JUnit), one does not compile (exit 2).
+import { spawnSync } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { diffContracts, type DiffReport, type Finding } from "../../scripts/lib/contract-diff.ts";
+import { compileTypeSpec, readDocument, releases, root } from "../../scripts/lib/contract-source.ts";
+
+const scratchRoot = path.join(root, "tmp");
+const made: string[] = [];
+const base = () => readDocument(path.join(root, "releases", "0.1.0", "openapi.json"));
+
+/** A scratch TypeSpec project (under tmp/ so @typespec/* resolve from the repository's node_modules). */
+function scratch(): string {
+  mkdirSync(scratchRoot, { recursive: true });
+  const dir = mkdtempSync(path.join(scratchRoot, "contract-edit-"));
+  made.push(dir);
+  cpSync(path.join(root, "main.tsp"), path.join(dir, "main.tsp"));
+  cpSync(path.join(root, "tspconfig.yaml"), path.join(dir, "tspconfig.yaml"));
+  cpSync(path.join(root, "spec"), path.join(dir, "spec"), { recursive: true });
+  return dir;
+}
+
+/** Replaces every `from` in a file of the scratch copy, insisting on how many there are (an edit that silently missed would make the test vacuous). */
+function edit(dir: string, file: string, from: string, to: string, times = 1): void {
+  const p = path.join(dir, file);
+  const text = readFileSync(p, "utf8");
+  expect(text.split(from).length - 1, `${file}: occurrences of ${JSON.stringify(from.slice(0, 60))}`).toBe(times);
+  writeFileSync(p, text.split(from).join(to));
+}
+
+function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", "contract-diff.ts"), ...args], { cwd: root, encoding: "utf8", env: { ...process.env, PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH}` } });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+function find(r: DiffReport, pred: (f: Finding) => boolean): Finding {
+  const f = r.findings.find(pred);
+  expect(f, `no such finding among:\n${r.findings.map((x) => `${x.severity} ${x.rule} ${x.subject} ${x.change}`).join("\n")}`).toBeDefined();
+  return f!;
+}
+
+afterAll(() => {
+  for (const d of made) rmSync(d, { recursive: true, force: true });
+});
+
+describe("releases", () => {
+  it("0.1.0 is frozen and equals today's generated contract (info version 0.1.0)", () => {
+    expect(releases()).toContain("0.1.0");
+    const frozen = base();
+    expect(frozen.info.version).toBe("0.1.0");
+    expect(frozen).toEqual(readDocument(path.join(root, "generated", "openapi.json")));
+    expect(readFileSync(path.join(root, "releases", "0.1.0", "client", "zod.gen.ts"), "utf8")).toBe(readFileSync(path.join(root, "generated", "client", "zod.gen.ts"), "utf8"));
+  });
+
+  it("the release command refuses an existing, older or malformed version before writing anything", () => {
+    for (const [v, words] of [["0.1.0", "already exists"], ["0.0.9", "already exists|not newer"], ["v1", "semantic version"]] as const) {
+      const r = spawnSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(root, "scripts", "contract-release.ts"), v], { cwd: root, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(2);
+      expect(r.stderr.trim().split("\n")).toHaveLength(1);
+      expect(r.stderr).toMatch(new RegExp(words));
+    }
+  });
+});
+
+describe("breaking edits to stable groups and error codes are errors", () => {
+  let report: DiffReport;
+  beforeAll(() => {
+    const dir = scratch();
+    // rename a Mention field (model and examples, as a search-and-replace would)
+    edit(dir, "spec/mentions/models.tsp", "are_views_estimated", "views_estimated", 2);
+    edit(dir, "spec/mentions/routes.tsp", "are_views_estimated", "views_estimated");
+    // rename an error code of tracking agents (a group that may change: the code rule still applies)
+    edit(dir, "spec/common/errors.tsp", "dataset_has_no_queries: \"dataset_has_no_queries\"", "dataset_without_queries: \"dataset_without_queries\"");
+    edit(dir, "spec/tracking-agents/models.tsp", "ClientError<\"dataset_has_no_queries\">", "ClientError<\"dataset_without_queries\">");
+    // tighten `count` of a dataset run
+    edit(dir, "spec/datasets/runs.models.tsp", "  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(1000)", "  /** Mentions to collect, 20-500; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(500)");
+    // a new required request field (and the example that must now carry it)
+    edit(dir, "spec/datasets/models.tsp", "model CreateDatasetBody {\n  /** 1-255 characters. */\n  name: ResourceName;", "model CreateDatasetBody {\n  /** 1-255 characters. */\n  name: ResourceName;\n\n  /** Where the dataset is filed. */\n  folder: string;");
+    edit(dir, "spec/datasets/routes.tsp", "parameters: #{ body: #{ name: \"Oat milk launch\" } },", "parameters: #{ body: #{ name: \"Oat milk launch\", folder: \"launches\" } },");
+    // remove an enum value (sentiment labels: a search filter and part of every mention)
+    edit(dir, "spec/mentions/models.tsp", "  /** Neutral. */\n  neutral,\n", "");
+    // a new price category while the contract no longer tells clients to expect new keys
+    edit(dir, "spec/account/models.tsp", " * New categories ship as additive keys.\n", "");
+    edit(dir, "spec/account/models.tsp", "  /** Per preview source (1 unit). */\n  preview_generation: Dollars;\n}", "  /** Per preview source (1 unit). */\n  preview_generation: Dollars;\n\n  /** Per transcribed minute. */\n  transcription?: Dollars;\n}");
+    report = diffContracts(base(), compileTypeSpec(dir).doc);
+  }, 120_000);
+
+  it("renaming a Mention field", () => {
+    const f = find(report, (x) => x.rule === "field-renamed" && x.change.includes("`are_views_estimated` renamed to `views_estimated`"));
+    expect(f.severity).toBe("error");
+    expect(f.subject).toBe("Mentions.Mention › are_views_estimated");
+    expect(f.groups).toContain("mentions");
+    expect(f.operations).toContain("POST /v1/mentions");
+  });
+
+  it("renaming an error code, even in a group that may change", () => {
+    const f = find(report, (x) => x.rule === "error-code-removed" && x.subject === "error_code `dataset_has_no_queries`");
+    expect(f.severity).toBe("error");
+    expect(f.change).toContain("dataset_without_queries");
+  });
+
+  it("tightening `count`", () => {
+    const f = find(report, (x) => x.rule === "bound-changed" && x.subject === "Datasets.CreateDatasetRunBody › count");
+    expect(f.change).toBe("maximum 1000 → 500");
+    expect([f.severity, f.kind]).toEqual(["error", "breaking"]);
+    expect(f.operations).toEqual(["POST /v1/datasets/{dataset_id}/runs"]);
+  });
+
+  it("adding a required request field", () => {
+    const f = find(report, (x) => x.rule === "required-field-added" && x.change === "required field `folder` added");
+    expect([f.severity, f.kind, f.subject, f.groups.join()]).toEqual(["error", "breaking", "Datasets.CreateDatasetBody › folder", "datasets"]);
+  });
+
+  it("removing an enum value, in requests and in responses", () => {
+    const removed = report.findings.filter((x) => x.rule === "enum-value-removed" && x.change === "value `neutral` removed");
+    expect(removed.length).toBeGreaterThan(0);
+    expect(removed.every((x) => x.severity === "error" || !x.groups.some((g) => ["mentions", "datasets"].includes(g)))).toBe(true);
+    expect(removed.some((x) => x.severity === "error" && x.groups.includes("mentions"))).toBe(true);
+  });
+
+  it("a new price category the contract does not tell clients to tolerate", () => {
+    const f = find(report, (x) => x.rule === "field-added" && x.subject === "Account.CategoryPrices › transcription");
+    expect([f.severity, f.kind]).toEqual(["error", "breaking"]);
+    expect(f.reason).toMatch(/does not tell clients/);
+  });
+});
+
+describe("additive edits pass; a breaking edit in a group that may change warns", () => {
+  let run: ReturnType<typeof cli>;
+  let report: DiffReport & { labels: unknown };
+  beforeAll(() => {
+    const dir = scratch();
+    // a new operation (with a new error code on the new path)
+    writeFileSync(path.join(dir, "spec", "datasets", "stats.tsp"), `import "@typespec/http";
+import "./models.tsp";
+using Http;
+using SocialListening.Common;
+namespace SocialListening.Datasets;
+/** How much a dataset holds. */
+model DatasetStats {
+  /** Mentions in the dataset. */
+  mentions: int32;
+}
+/** 409 \`dataset_busy\`. */
+model DatasetBusyError is ClientError<"dataset_busy">;
+/** Statistics of a dataset. */
+@route("/v1/datasets/{dataset_id}/stats")
+@tag("Datasets")
+interface DatasetStatistics {
+  /** Read a dataset's statistics. */
+  @summary("Dataset statistics")
+  @get stats(...DatasetIdParam): Ok<DatasetStats> | DatasetNotFound | ErrorResponse<409, DatasetBusyError>;
+}
+`);
+    edit(dir, "spec/datasets/main.tsp", 'import "./routes.tsp";', 'import "./routes.tsp";\nimport "./stats.tsp";');
+    // an optional request field and a new response field
+    edit(dir, "spec/datasets/runs.models.tsp", "  /** What to collect. */\n  search_query: SearchQuery;\n", "  /** What to collect. */\n  search_query: SearchQuery;\n\n  /** A note kept with the run. */\n  note?: string;\n");
+    edit(dir, "spec/datasets/models.tsp", "model Dataset {\n  /** Opaque id with the `ds_` prefix. */\n  id: string;\n", "model Dataset {\n  /** Opaque id with the `ds_` prefix. */\n  id: string;\n\n  /** Free text about the dataset. */\n  description?: string;\n");
+    // a new price category: the contract says new categories ship as additive keys
+    edit(dir, "spec/account/models.tsp", "  /** Per preview source (1 unit). */\n  preview_generation: Dollars;\n}", "  /** Per preview source (1 unit). */\n  preview_generation: Dollars;\n\n  /** Per transcribed minute. */\n  transcription?: Dollars;\n}");
+    // a loosened bound (compatible) and a tightened one in tracking agents (may change: warning)
+    edit(dir, "spec/datasets/runs.models.tsp", "  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(1000)", "  /** Mentions to collect, 20-2000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(2000)");
+    edit(dir, "spec/tracking-agents/models.tsp", "  /** Posts to collect per dataset per cycle, 20-1000. */\n  @minValue(20)\n  @maxValue(1000)\n  count?: int32 = 200;", "  /** Posts to collect per dataset per cycle, 20-500. */\n  @minValue(20)\n  @maxValue(500)\n  count?: int32 = 200;");
+    const json = path.join(dir, "diff.json");
+    run = cli(["--base", "0.1.0", "--project", dir, "--json", json]);
+    report = JSON.parse(readFileSync(json, "utf8"));
+  }, 120_000);
+
+  it("exits 0 with no error", () => {
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(report.counts.error).toBe(0);
+  });
+
+  it("lists each additive change as additive", () => {
+    expect(find(report, (x) => x.rule === "operation-added" && x.subject === "GET /v1/datasets/{dataset_id}/stats").kind).toBe("additive");
+    expect(find(report, (x) => x.subject === "Datasets.CreateDatasetRunBody › note").kind).toBe("additive");
+    expect(find(report, (x) => x.subject === "Datasets.Dataset › description").kind).toBe("additive");
+    const price = find(report, (x) => x.subject === "Account.CategoryPrices › transcription");
+    expect([price.kind, price.severity]).toEqual(["additive", "info"]);
+    expect(price.reason).toMatch(/additive keys/);
+    expect(find(report, (x) => x.change === "maximum 1000 → 2000").kind).toBe("compatible");
+  });
+
+  it("warns, naming the group, for a breaking change in tracking agents", () => {
+    const w = find(report, (x) => x.severity === "warning" && x.change === "maximum 1000 → 500");
+    expect(w.kind).toBe("breaking");
+    expect(w.subject).toBe("TrackingAgents.CreateTrackingAgentBody › count");
+    expect(w.groups).toEqual(["tracking agents"]);
+    expect(w.reason).toMatch(/tracking agents, which the seed says may change/);
+    expect(run.stdout).toMatch(/warning +breaking +maximum 1000 → 500/);
+  });
+});
+
+describe("the CLI", () => {
+  it("fails (exit 1) on a renamed Mention field, with the table, Markdown and JUnit", () => {
+    const dir = scratch();
+    edit(dir, "spec/mentions/models.tsp", "are_views_estimated", "views_estimated", 2);
+    edit(dir, "spec/mentions/routes.tsp", "are_views_estimated", "views_estimated");
+    const md = path.join(dir, "diff.md");
+    const xml = path.join(dir, "junit.xml");
+    const r = cli(["--project", dir, "--markdown", md, "--junit", xml]);
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/error +breaking +field `are_views_estimated` renamed to `views_estimated`/);
+    expect(r.stdout).toMatch(/1 error, 0 warnings/);
+    const text = readFileSync(md, "utf8");
+    expect(text).toContain("### Breaking changes");
+    expect(text).toContain("| field `are_views_estimated` renamed to `views_estimated` (removed and added) | `Mentions.Mention › are_views_estimated` | mentions, MCP tools |");
+    expect(readFileSync(xml, "utf8")).toMatch(/<failure[^>]*message="field `are_views_estimated` renamed/);
+  }, 120_000);
+
+  it("passes (exit 0) on today's contract against the latest release", () => {
+    const r = cli(["--current", "generated/openapi.json"]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("No change a client or a deployment would notice.");
+  });
+
+  it("says in one line, exit 2, when the base or the TypeSpec is unusable", () => {
+    const dir = scratch();
+    const old = path.join(dir, "old.json");
+    writeFileSync(old, JSON.stringify({ openapi: "3.0.3", info: { title: "x", version: "1" }, paths: {} }));
+    edit(dir, "spec/datasets/models.tsp", "model CreateDatasetBody {", "model CreateDatasetBody { oops");
+    const cases: Array<[string[], RegExp]> = [
+      [["--base", "9.9.9", "--current", "generated/openapi.json"], /release 9\.9\.9 does not exist \(released: 0\.1\.0/],
+      [["--base", old, "--current", "generated/openapi.json"], /is not an OpenAPI 3\.1 document \(openapi: "3\.0\.3"\)/],
+      [["--base", "no-such-ref-h16", "--current", "generated/openapi.json"], /neither a release .* a file, nor a git ref/],
+      [["--current", old], /is not an OpenAPI 3\.1 document/],
+      [["--project", dir], /TypeSpec does not compile: .*datasets\/models\.tsp/],
+    ];
+    for (const [args, words] of cases) {
+      const r = cli(args);
+      expect(r.status, `${args.join(" ")}: ${r.stderr}`).toBe(2);
+      expect(r.stderr.trim().split("\n"), args.join(" ")).toHaveLength(1);
+      expect(r.stderr).toMatch(words);
+    }
+  }, 120_000);
+});
