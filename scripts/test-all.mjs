@@ -17,6 +17,8 @@ const gates = [
   { name: "contract: generated/ matches the TypeSpec", cmd: "node", args: ["scripts/generate.mjs", "--check"] },
   { name: "contract: TypeSpec compiles with its linter clean", cmd: "tsp", args: ["compile", ".", "--no-emit", "--warn-as-error"] },
   { name: "contract: redocly lint of generated/openapi.json", cmd: "redocly", args: ["lint", "generated/openapi.json", "--config", "redocly.yaml"] },
+  // generated/ was just checked against the TypeSpec, so the diff reads it instead of compiling again
+  { name: "contract: no breaking change against the latest release (seed's versioning rules)", cmd: "tsx", args: ["scripts/contract-diff.ts", "--current", "generated/openapi.json", "--junit", "reports/contract-diff.xml"] },
   { name: "typecheck: tsc --noEmit", cmd: "tsc", args: ["-p", "tsconfig.json", "--noEmit"] },
 ];
 
