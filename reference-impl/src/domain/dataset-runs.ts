@@ -23,7 +23,9 @@ import { SEED_RUN_STATES } from "../platform/runs/lifecycle.ts";
 import type { Row } from "../platform/store.ts";
 import { analyse } from "../simulators/analysis.ts";
 import { describeMedia, withTranscript } from "../simulators/media-enrichment.ts";
-import { estimatedVolume, resolveUrl, searchPosts, type Post } from "../simulators/provider.ts";
+import { estimatedVolume, resolveUrl, searchPostsRange, type Post } from "../simulators/provider.ts";
+import type { Sliced } from "../platform/pipeline.ts";
+import { preparePost, type PreparedPost } from "./mention-index.ts";
 import type { Account } from "../platform/accounts.ts";
 import type { DatasetRow, ListQuery } from "./datasets.ts";
 import type { Services } from "./services.ts";
@@ -245,8 +247,9 @@ export class DatasetRunService {
       steps: [
         {
           name: "scraping",
-          run: () => {
-            posts = scrape(body, run.count, window);
+          // Sliced: generating 1,000 posts was 10-30 ms in one turn (issue 18).
+          run: function* () {
+            posts = yield* scrape(body, run.count, window);
             if (body.search_query.type === "url" && posts.length === 0) {
               throw new Error(`None of the ${body.search_query.source_urls.length} URLs could be retrieved.`);
             }
@@ -258,6 +261,8 @@ export class DatasetRunService {
           run: function* () {
             for (const [i, p] of posts.entries()) {
               if (i > 0 && i % POSTS_PER_ANALYSIS_PIECE === 0) yield;
+              // Nothing to change (the usual run): no copy of the post (issue 18, garbage while loading).
+              if (!body.enable_visual_recognition && !body.enable_transcribing && p.post.comments.length <= body.num_comments_per_post) continue;
               p.post = {
                 ...p.post,
                 comments: p.post.comments.slice(0, body.num_comments_per_post),
@@ -272,25 +277,34 @@ export class DatasetRunService {
           name: "analysis",
           // Sliced (platform/pipeline.ts): the text analysis of 1,000 posts is a few hundred ms. Posts
           // enter the pool together once all are analysed, so a search never sees half a run.
+          // Each post is analysed and put in the form the pool keeps in the
+          // same piece, and the provider's post is let go, so only compact
+          // posts wait for the last turn, which adds them (issue 18: storing
+          // 1,000 posts in that turn was 40-60 ms, and the run's full posts
+          // lived long enough to be promoted to the old generation).
           run: function* (this: void) {
             const actions = body.content_analysis_actions ?? [];
-            const analyses: ReturnType<typeof analyse>[] = [];
+            const prepared: PreparedPost[] = [];
+            const media = new Uint8Array(posts.length);
             for (let i = 0; i < posts.length; i++) {
-              analyses.push(analyse(`${posts[i]!.post.text}`, actions));
+              const post = posts[i]!.post;
+              prepared.push(preparePost(post, analyse(`${post.text}`, actions)));
+              media[i] = (post.media.some((m) => m.type === "image") ? IMAGES : 0) | (post.media.some((m) => m.type === "video") ? VIDEOS : 0);
+              posts[i]!.post = undefined as unknown as Post;
               if ((i + 1) % POSTS_PER_ANALYSIS_PIECE === 0) yield;
             }
             const index = services.mentions(account.id);
             const at = clock.now();
-            for (const [i, { post, coefficient }] of posts.entries()) {
-              const result = index.upsert(post, analyses[i]!, {
+            for (const [i, { coefficient }] of posts.entries()) {
+              const result = index.upsertPrepared(prepared[i]!, {
                 datasetId: dataset.id,
                 runId: run.id,
                 coefficient,
                 runAtMs: at,
                 numComments: body.num_comments_per_post,
               });
-              const images = post.media.some((m) => m.type === "image");
-              const videos = post.media.some((m) => m.type === "video");
+              const images = (media[i]! & IMAGES) !== 0;
+              const videos = (media[i]! & VIDEOS) !== 0;
               run.mentions_count++;
               if (images) run.images_count++;
               if (videos) run.videos_count++;
@@ -310,12 +324,16 @@ export class DatasetRunService {
   }
 }
 
-function scrape(body: RunBody, count: number, window: { fromMs: number; toMs: number } | null): { post: Post; coefficient: number }[] {
+const IMAGES = 1;
+const VIDEOS = 2;
+
+function* scrape(body: RunBody, count: number, window: { fromMs: number; toMs: number } | null): Sliced<{ post: Post; coefficient: number }[]> {
   const sq = body.search_query;
   if (sq.type === "url") {
     const out: { post: Post; coefficient: number }[] = [];
     const seen = new Set<string>();
-    for (const u of sq.source_urls.slice(0, count)) {
+    for (const [i, u] of sq.source_urls.slice(0, count).entries()) {
+      if (i > 0 && i % POSTS_PER_ANALYSIS_PIECE === 0) yield;
       const outcome = resolveUrl(u.source, u.url, u.text, body.num_comments_per_post);
       if (!outcome.ok) continue;
       const key = `${outcome.post.source}:${outcome.post.id}`;
@@ -328,9 +346,9 @@ function scrape(body: RunBody, count: number, window: { fromMs: number; toMs: nu
   const query = [sq.search_query, ...(sq.fragments ?? [])].join(" ");
   const sources = [...new Set(sq.sources)];
   const out: { post: Post; coefficient: number }[] = [];
-  sources.forEach((source, i) => {
+  for (const [i, source] of sources.entries()) {
     const share = Math.floor(count / sources.length) + (i < count % sources.length ? 1 : 0);
-    const found = searchPosts({
+    const request = {
       source,
       query,
       count: share,
@@ -338,10 +356,17 @@ function scrape(body: RunBody, count: number, window: { fromMs: number; toMs: nu
       country: body.country_code,
       language: body.language ?? null,
       numComments: body.num_comments_per_post,
-    });
+    };
+    const found: Post[] = [];
+    for (let from = 0; from < share; from += POSTS_PER_ANALYSIS_PIECE) {
+      const piece = searchPostsRange(request, from, from + POSTS_PER_ANALYSIS_PIECE);
+      found.push(...piece);
+      if (piece.length < POSTS_PER_ANALYSIS_PIECE) break;
+      yield;
+    }
     const volume = estimatedVolume(source, query.trim().toLowerCase());
     const coefficient = found.length ? Math.max(1, Math.round((volume / found.length) * 100) / 100) : 1;
     for (const post of found) out.push({ post, coefficient });
-  });
+  }
   return out;
 }

@@ -203,6 +203,21 @@ export function sortKeyOf(sort: MentionSort): (r: MentionRecord) => SortKey {
   return (r) => [sortValue(r, sort), r.key];
 }
 
+/**
+ * A post in the form the pool keeps (compact post, shared analysis values),
+ * made before it lands: a run prepares its posts in slices and then adds
+ * them all in one short turn (issue 18).
+ */
+export interface PreparedPost {
+  readonly post: StoredPost;
+  readonly analysis: Analysis;
+}
+
+/** The stored form of a post and its analysis (see PreparedPost). */
+export function preparePost(post: Post, analysis: Analysis): PreparedPost {
+  return { post: post instanceof StoredPost ? post : new StoredPost(post), analysis: compactAnalysis(analysis) };
+}
+
 export interface UpsertContext {
   datasetId: string;
   /** The run (dataset run or agent cycle's dataset run) that collected the post. */
@@ -361,6 +376,12 @@ export class MentionIndex {
    * that dataset and the coefficient it had there before.
    */
   upsert(post: Post, analysis: Analysis, ctx: UpsertContext): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
+    return this.upsertPrepared(preparePost(post, analysis), ctx);
+  }
+
+  /** `upsert` of a post prepared beforehand (`preparePost`). */
+  upsertPrepared(prepared: PreparedPost, ctx: UpsertContext): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
+    const post = prepared.post;
     const key = mentionKey(post.source, post.id);
     let record = this.byKey.get(key);
     // Metrics come from the first-seen post, so its age is stable across runs.
@@ -370,8 +391,8 @@ export class MentionIndex {
         key,
         // Never removed from the pool, so the count so far is unique and in order.
         doc: this.byKey.size,
-        post: new StoredPost(post),
-        analysis: compactAnalysis(analysis),
+        post,
+        analysis: prepared.analysis,
         metrics,
         previous: null,
         engagementRate: engagementRate(metrics),
@@ -397,8 +418,8 @@ export class MentionIndex {
       record.engagementRate = engagementRate(metrics);
       record.datasetRunMs = Math.max(record.datasetRunMs, ctx.runAtMs);
       record.numComments = Math.max(record.numComments, ctx.numComments);
-      if (post.comments.length > record.post.commentCount) record.post = record.post.withComments(post.comments);
-      Object.assign(record.analysis, compactAnalysis(analysis));
+      if (post.commentCount > record.post.commentCount) record.post = record.post.withComments(post.comments);
+      Object.assign(record.analysis, prepared.analysis);
     }
     const before = record.datasets.get(ctx.datasetId);
     record.datasets = record.datasets.with(ctx.datasetId, Math.max(before ?? 0, ctx.coefficient));

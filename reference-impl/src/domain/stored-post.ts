@@ -15,7 +15,7 @@
 // stored fields: readers that need `url`, `media` or `avatar_url` read them
 // as properties.
 import type { Analysis } from "../simulators/analysis.ts";
-import { avatarUrl, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type OriginRequest, type PostOrigin, type Source } from "../simulators/provider.ts";
+import { areGeneratedComments, avatarUrl, isGeneratedMedia, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type OriginRequest, type PostOrigin, type Source } from "../simulators/provider.ts";
 
 /**
  * Distinct strings the intern table holds at most. Past this the table stops
@@ -87,6 +87,8 @@ const VIDEO = 2;
 
 function mediaCode(source: Source, id: string, media: MediaItem[]): number | MediaItem[] {
   if (media.length === 0) return NO_MEDIA;
+  // The provider's own frozen item: known standard without building and serialising two more (issue 18).
+  if (media.length === 1 && isGeneratedMedia(media[0]!, source, id)) return media[0]!.type === "video" ? VIDEO : IMAGE;
   if (media.length === 1) {
     const own = JSON.stringify(media[0]);
     if (own === JSON.stringify(standardMedia(source, id, "image"))) return IMAGE;
@@ -158,7 +160,7 @@ export class StoredPost implements Post {
     const origin = p instanceof StoredPost ? p.origin : originOf(p);
     if (comments.length === 0) {
       this.commentsStored = 0;
-    } else if (origin && sameComments(regenerate(origin).comments, comments)) {
+    } else if (origin && (areGeneratedComments(origin, comments) || sameComments(regenerate(origin).comments, comments))) {
       this.commentsStored = comments.length;
       this.originSeed = origin.seed;
       this.originRequest = origin.request;

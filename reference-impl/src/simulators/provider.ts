@@ -55,6 +55,13 @@ export interface Post {
 export interface PostOrigin {
   readonly seed: number;
   readonly request: OriginRequest;
+  /**
+   * The comments as generated, each frozen: a post whose comments are these
+   * very objects (in order) has the generated comments, so the pool can
+   * tell without generating the post again (issue 18: that regeneration and
+   * its JSON comparison were most of storing a post).
+   */
+  readonly comments?: readonly PostComment[];
 }
 /** The part of an origin every post of one request shares. */
 export interface OriginRequest {
@@ -64,6 +71,22 @@ export interface OriginRequest {
   readonly opts: Readonly<Omit<PromptRequest, "source" | "query" | "count">>;
 }
 const ORIGIN = Symbol("post origin");
+
+/** Whether `comments` are the first comments the origin generated, by identity (each is frozen). */
+export function areGeneratedComments(origin: PostOrigin, comments: readonly PostComment[]): boolean {
+  const generated = origin.comments;
+  if (!generated || comments.length > generated.length) return false;
+  for (let i = 0; i < comments.length; i++) if (comments[i] !== generated[i]) return false;
+  return true;
+}
+
+/** Media items `makePost` generated, frozen, with the (source, id) they were made for. */
+const generatedMedia = new WeakMap<MediaItem, string>();
+
+/** Whether `item` is the standard item `makePost` generated for this post (by identity; it is frozen). */
+export function isGeneratedMedia(item: MediaItem, source: Source, id: string): boolean {
+  return generatedMedia.get(item) === `${source}:${id}`;
+}
 
 /** The origin of a post the provider generated (undefined for any other post). */
 export function originOf(post: Post): PostOrigin | undefined {
@@ -236,20 +259,24 @@ function makePost(seed: number, origin: OriginRequest): Post {
   const media: MediaItem[] = [];
   const videoFirst = source === "tiktok" || source === "youtube";
   if (videoFirst || r.chance(source === "instagram" ? 0.95 : 0.35)) {
-    media.push(standardMedia(source, id, videoFirst || (source === "instagram" && r.chance(0.4)) ? "video" : "image"));
+    const item = standardMedia(source, id, videoFirst || (source === "instagram" && r.chance(0.4)) ? "video" : "image");
+    for (const v of item.version_list) Object.freeze(v);
+    Object.freeze(item.version_list);
+    generatedMedia.set(Object.freeze(item), `${source}:${id}`);
+    media.push(item);
   }
 
   const comments: PostComment[] = [];
   const nComments = Math.min(opts.numComments, commentsCount);
   for (let i = 0; i < nComments; i++) {
-    comments.push({
+    comments.push(Object.freeze({
       id: `${source === "reddit" ? "t1_" : "c_"}${r.token(9)}`,
       author_username: `${r.pick(FIRST_NAMES).toLowerCase()}_${r.int(10, 9999)}`,
       body: fill(r.pick(corpus.comments), query, r.pick(BRANDS)),
       num_likes: r.logInt(1, Math.max(2, Math.round(likes / 10))),
       num_replies: r.int(0, 12),
       created_ms: Math.min(created_ms + r.int(60, 7 * 86_400) * 1000, Math.max(created_ms, window.toMs)),
-    });
+    }));
   }
 
   const post: Post & { [ORIGIN]: PostOrigin } = {
@@ -272,18 +299,27 @@ function makePost(seed: number, origin: OriginRequest): Post {
     base: { views, likes, comments: commentsCount, shares },
     views_estimated: source === "instagram" || source === "linkedin",
     comments,
-    [ORIGIN]: { seed, request: origin },
+    [ORIGIN]: { seed, request: origin, comments: comments.slice() },
   };
   return post;
 }
 
 /** Up to `count` posts for a keyword query on one source; deterministic. */
 export function searchPosts(request: PromptRequest): Post[] {
+  return searchPostsRange(request, 0, request.count);
+}
+
+/**
+ * Results `from` to `to - 1` of the same search (fewer past its volume), so a
+ * run can generate a large result in pieces (issue 18: 1,000 posts were
+ * 10-30 ms in one turn); the posts equal those `searchPosts` gives.
+ */
+export function searchPostsRange(request: PromptRequest, from: number, to: number): Post[] {
   const key = request.query.trim().toLowerCase();
-  const available = Math.min(request.count, estimatedVolume(request.source, key));
+  const available = Math.min(request.count, to, estimatedVolume(request.source, key));
   const posts: Post[] = [];
   const origin = originRequest(request.source, request.query.trim(), null, request);
-  for (let i = 0; i < available; i++) {
+  for (let i = from; i < available; i++) {
     posts.push(makePost(seedOf("post", request.source, key, request.country, request.language ?? "*", i), origin));
   }
   return posts;
