@@ -2,7 +2,8 @@
 // printing the demo accounts and keys. Every setting is checked before
 // anything starts; each mistake is one line (see config.ts for the list).
 import { readConfig, SETTINGS } from "./config.ts";
-import { demoBearerTokens, demoKeys } from "./fixtures.ts";
+import { DEMO_FIXTURES, demoBearerTokens, demoKeys } from "./fixtures.ts";
+import { FixtureError, fixturesUrl } from "./scenarios/scenario.ts";
 import { preloadNlp } from "./nlp-preload.ts";
 import { toDecimalString } from "./platform/billing/money.ts";
 import { startServer } from "./server.ts";
@@ -27,25 +28,32 @@ try {
   const running = await startServer(config);
   const { directory, ledger } = running.handle;
   const base = running.url;
+  const fixtures = config.fixturesDir ? fixturesUrl(config.fixturesDir) : DEMO_FIXTURES;
   console.log(`Social Listening reference server on ${base}  (docs: ${base}/docs, contract: ${base}/openapi.json, health: ${base}/health)`);
-  console.log("Demo API keys (send as x-api-key):");
-  for (const k of demoKeys()) {
+  console.log(`Data: ${running.backend.origin}; POST ${base}/_reference/reset puts back ${config.fixturesDir ? `fixtures ${config.fixturesDir}` : `scenario ${config.scenario}`}.`);
+  if (config.stateFile) console.log(`State: saved to ${config.stateFile} every ${config.stateIntervalMs} ms while it changes, and on stop.`);
+  console.log("API keys (send as x-api-key):");
+  for (const k of demoKeys(fixtures)) {
     const account = directory.account(k.account_id);
     const balance = account ? toDecimalString(ledger.balance(account.id)) : "?";
     console.log(`  ${k.api_key}  ${k.label}  [${account?.plan ?? "?"}, balance $${balance}]`);
   }
   console.log(`MCP endpoint: ${base}/mcp/  (x-api-key as above, or one of these demo OAuth bearer tokens as Authorization: Bearer <token>):`);
-  for (const t of demoBearerTokens()) console.log(`  ${t.access_token}  ${t.label}`);
+  for (const t of demoBearerTokens(fixtures)) console.log(`  ${t.access_token}  ${t.label}`);
   if (!config.logRequests) console.log("Request logging is off (--quiet / LOG_REQUESTS=false).");
 
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     process.on(signal, () => {
-      running.log.flush();
+      // close() saves the state first (synchronously), then the exit timer starts.
       void running.close().then(() => process.exit(0));
+      running.log.flush();
       setTimeout(() => process.exit(0), 2000).unref();
     });
   }
 } catch (error) {
-  console.error(`start: ${(error as Error).message}`);
+  if (error instanceof FixtureError) {
+    for (const line of error.problems) console.error(`fixtures: ${line}`);
+    console.error(`fixtures: the server did not start (${error.dir} is not in the fixture format; see README)`);
+  } else console.error(`start: ${(error as Error).message}`);
   process.exit(1);
 }

@@ -4,22 +4,50 @@
 import type { AddressInfo } from "node:net";
 import type { Server } from "node:http";
 import { serve } from "@hono/node-server";
-import { createApp, type AppHandle } from "./app.ts";
+import type { AppHandle } from "./app.ts";
 import type { ServerConfig } from "./config.ts";
 import { createLogger, type Logger } from "./platform/request-log.ts";
 import { installTransportErrors } from "./platform/transport-errors.ts";
+import { Backend } from "./scenarios/backend.ts";
 
 export interface RunningServer {
-  handle: AppHandle;
+  /** The app serving now (POST /_reference/reset replaces it: read it again after a reset). */
+  readonly handle: AppHandle;
+  /** Scenario, reset and --state (scenarios/backend.ts). */
+  backend: Backend;
   server: Server;
   url: string;
   log: Logger;
   close(): Promise<void>;
 }
 
-/** Listen with `config`; rejects with a one-line message when the port is taken. */
+/**
+ * Listen with `config`; rejects with a one-line message when the port is
+ * taken, a fixture folder is wrong or a state file cannot be read.
+ */
 export function startServer(config: ServerConfig, log: Logger = createLogger({ level: config.logLevel })): Promise<RunningServer> {
-  const handle = createApp({
+  let backend: Backend;
+  try {
+    backend = createBackend(config, log);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return listen(config, log, backend);
+}
+
+export function createBackend(config: ServerConfig, log: Logger): Backend {
+  return new Backend({
+    scenario: { scenario: config.scenario, fixturesDir: config.fixturesDir },
+    resetKey: config.resetKey,
+    stateFile: config.stateFile,
+    stateIntervalMs: config.stateIntervalMs,
+    log: (line) => log.error(line),
+    app: appOptions(config, log),
+  });
+}
+
+function appOptions(config: ServerConfig, log: Logger) {
+  return {
     stepDelayMs: config.stepDelayMs,
     rateLimitPerSecond: config.rateLimitPerSecond,
     agentCycleSeconds: config.agentCycleSeconds,
@@ -29,12 +57,15 @@ export function startServer(config: ServerConfig, log: Logger = createLogger({ l
     latency: { spec: config.latency, preferDelay: config.preferDelay, seed: config.seed },
     faults: { rates: config.faults, preferFaults: config.preferFaults, timeoutMs: config.faultTimeoutMs, seed: config.seed + 1 },
     requestLogger: config.logRequests ? log : undefined,
-    logger: (entry) => log.error(entry, String(entry.msg ?? "error")),
-  });
+    logger: (entry: Record<string, unknown>) => log.error(entry, String(entry.msg ?? "error")),
+  };
+}
+
+function listen(config: ServerConfig, log: Logger, backend: Backend): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
       {
-        fetch: handle.app.fetch,
+        fetch: backend.fetch,
         hostname: config.host,
         port: config.port,
         serverOptions: {
@@ -49,12 +80,17 @@ export function startServer(config: ServerConfig, log: Logger = createLogger({ l
       (info: AddressInfo) => {
         const host = config.host.includes(":") ? `[${config.host}]` : config.host;
         resolve({
-          handle,
+          get handle() {
+            return backend.handle;
+          },
+          backend,
           server: server as Server,
           url: `http://${host}:${info.port}`,
           log,
           close: () =>
             new Promise<void>((done) => {
+              // Saved first (with --state): a clean stop loses nothing.
+              backend.close();
               (server as Server).closeAllConnections?.();
               server.close(() => done());
             }),

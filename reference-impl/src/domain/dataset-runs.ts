@@ -122,6 +122,8 @@ export interface StartOptions {
   reservation?: Reservation;
   /** Called once the run is completed or failed (an agent cycle waits for all of its runs). */
   onSettled?: (run: RunRow) => void;
+  /** The posts the run collects instead of scraping (a user's own fixture posts, scenarios/). */
+  posts?: Post[];
 }
 
 /**
@@ -179,7 +181,7 @@ export class DatasetRunService {
       body,
     };
     this.table.insert(run);
-    this.execute(account, dataset, run, body, window, reservation, options.inline ?? false, options.onSettled);
+    this.execute(account, dataset, run, body, window, reservation, options);
     return run;
   }
 
@@ -227,8 +229,7 @@ export class DatasetRunService {
     body: RunBody,
     window: { fromMs: number; toMs: number } | null,
     reservation: Reservation,
-    inline: boolean,
-    onSettled?: (run: RunRow) => void,
+    { inline = false, onSettled, posts: given }: StartOptions,
   ): void {
     const { services } = this;
     const { clock } = services;
@@ -249,7 +250,7 @@ export class DatasetRunService {
           name: "scraping",
           // Sliced: generating 1,000 posts was 10-30 ms in one turn (issue 18).
           run: function* () {
-            posts = yield* scrape(body, run.count, window);
+            posts = given ? given.map((post) => ({ post, coefficient: 1 })) : yield* scrape(body, run.count, window);
             if (body.search_query.type === "url" && posts.length === 0) {
               throw new Error(`None of the ${body.search_query.source_urls.length} URLs could be retrieved.`);
             }

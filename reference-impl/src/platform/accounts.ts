@@ -59,6 +59,11 @@ export class AccountDirectory {
     return [...this.accounts.values()];
   }
 
+  /** Key and token digests (state snapshots; the plaintext is never held). */
+  credentials(): { keys: ApiKeyRecord[]; bearerTokens: ApiKeyRecord[] } {
+    return { keys: [...this.keys.values()], bearerTokens: [...this.bearerTokens.values()] };
+  }
+
   /** Resolve a presented key by its SHA-256 digest. */
   resolve(presented: string): { account: Account; seat: Seat; digest: string } | undefined {
     return this.lookup(this.keys, presented);

@@ -75,6 +75,11 @@ export class Table<T extends Row> {
     return this.byId.get(id);
   }
 
+  /** Every row of every account, soft-deleted ones included, in insertion order (state snapshots). */
+  everyRow(): T[] {
+    return [...this.byId.values()];
+  }
+
   live(accountId: string, where: (row: T) => boolean = () => true): T[] {
     return (this.byAccount.get(accountId) ?? []).filter((r) => r.deleted_ms === null && where(r));
   }

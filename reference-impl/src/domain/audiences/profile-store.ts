@@ -94,4 +94,19 @@ export class ProfileStore {
   sortedBy(accountId: string, sort: ProfileSort): readonly ProfileRow[] {
     return this.of(accountId).sortedBy(sort);
   }
+
+  /** Every profile row by account (state snapshots, --state). */
+  snapshot(): { accountId: string; rows: ProfileRow[]; counts: [string, number][] }[] {
+    return [...this.accounts].map(([accountId, a]) => ({ accountId, rows: [...a.byPerson.values()], counts: [...a.countByDataset] }));
+  }
+
+  /** Load what `snapshot` returned (into an empty store). */
+  restore(image: ReturnType<ProfileStore["snapshot"]>): void {
+    for (const { accountId, rows, counts } of image) {
+      const a = this.of(accountId);
+      for (const r of rows) a.byPerson.set(`${r.audience_dataset_id}\u0000${r.person_key}`, r);
+      for (const [id, n] of counts) a.countByDataset.set(id, n);
+      a.changed();
+    }
+  }
 }

@@ -219,6 +219,13 @@ export class TrackingAgentService {
     this.arm(account, agent);
   }
 
+  /** Set the timer of every live, unpaused agent (after a state restore: timers are not saved). */
+  armAll(): void {
+    for (const account of this.services.directory.all()) {
+      for (const agent of this.tables.agents.live(account.id)) this.arm(account, agent);
+    }
+  }
+
   /** Cancel every timer (server shutdown, tests). */
   stop(): void {
     for (const cancel of this.timers.values()) cancel();

@@ -229,4 +229,53 @@ export class Ledger {
   }
 
   static catalogVersion = CATALOG_VERSION;
+
+  /** Every book as plain data with decimal strings (state snapshots, --state). */
+  snapshot(): LedgerImage {
+    const s = (m: Money) => m.toString();
+    return {
+      nextReservation: this.nextReservation,
+      books: [...this.books].map(([accountId, b]) => ({
+        accountId,
+        plan: b.plan,
+        balance: s(b.balance),
+        held: s(b.held),
+        periodStartMs: b.periodStartMs,
+        periodCharged: s(b.periodCharged),
+        periodTotal: s(b.periodTotal),
+        nextRow: b.nextRow,
+        rows: b.rows.map((r) => ({ ...r, amount: s(r.amount), units: s(r.units), rate: s(r.rate) })),
+      })),
+    };
+  }
+
+  /**
+   * Load books saved by `snapshot`. Nothing is in flight after a restart, so
+   * whatever was held for work under way goes back to the balance (the runs
+   * it was held for are failed with a full refund: persistence/restore.ts).
+   */
+  restore(image: LedgerImage): void {
+    this.books.clear();
+    this.nextReservation = image.nextReservation;
+    for (const b of image.books) {
+      this.books.set(b.accountId, {
+        plan: b.plan,
+        balance: money(b.balance).add(money(b.held)),
+        held: ZERO,
+        periodStartMs: b.periodStartMs,
+        periodCharged: money(b.periodCharged),
+        periodTotal: money(b.periodTotal),
+        nextRow: b.nextRow,
+        rows: b.rows.map((r) => ({ ...r, amount: money(r.amount), units: money(r.units), rate: money(r.rate) })),
+      });
+    }
+  }
+}
+
+type Stringed<T> = { [K in keyof T]: T[K] extends Money ? string : T[K] };
+
+/** The ledger as plain data (Ledger.snapshot / restore). */
+export interface LedgerImage {
+  nextReservation: number;
+  books: (Stringed<Omit<AccountBook, "rows">> & { accountId: string; rows: Stringed<UsageRow>[] })[];
 }

@@ -1,0 +1,179 @@
+// The whole state of a running reference server as one plain value (an
+// "image"), and back (issue 17: `--state FILE` and POST /_reference/reset).
+// Taken in one synchronous turn, so it is consistent: no run is half landed.
+//
+// What is in it: accounts with seats and key digests, the ledger (balances,
+// holds, usage rows), every Table of every group (datasets, runs, custom
+// parameters and their runs, previews, pattern detections and patterns,
+// audience datasets and runs, tracking agents with runs and alerts, chats and
+// messages), audience profiles, and each account's mention pool. What is not:
+// timers and runs in flight (see restoreImage), rate-limit windows, caches
+// that rebuild themselves (sorted views, text indexes).
+import type { Services } from "../domain/services.ts";
+import { DatasetCoefficients, ParameterValues, type MentionRecord } from "../domain/mention-index.ts";
+import { StoredAuthor, StoredPost } from "../domain/stored-post.ts";
+import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
+import type { LedgerImage } from "../platform/billing/ledger.ts";
+import { Money } from "../platform/billing/money.ts";
+import type { Row, Table } from "../platform/store.ts";
+import type { Post } from "../simulators/provider.ts";
+import { failInterrupted } from "./interrupted.ts";
+
+/** Bumped whenever the image's shape changes; an older file is refused, not guessed at. */
+export const IMAGE_FORMAT = 1;
+
+export interface StateImage {
+  format: number;
+  savedAtMs: number;
+  directory: { accounts: Account[]; keys: ApiKeyRecord[]; bearerTokens: ApiKeyRecord[] };
+  ledger: LedgerImage;
+  /** Encoded rows per table name (see `tablesOf`). */
+  tables: Record<string, unknown[]>;
+  profiles: ReturnType<Services["audiences"]["profiles"]["snapshot"]>;
+  /** Each account's pool, records in the order they joined it. */
+  mentions: { accountId: string; records: MentionRecord[] }[];
+}
+
+/**
+ * Every Table of the services, by a stable name. A group that adds a table
+ * adds it here; test/dev-backend-state.test.ts fails on a Table it cannot find.
+ */
+export function tablesOf(services: Services): Record<string, Table<Row>> {
+  const t = services.tables as unknown as Record<string, Table<Row>>;
+  return {
+    ...t,
+    agents: services.trackingAgents.tables.agents as unknown as Table<Row>,
+    agentRuns: services.trackingAgents.tables.runs as unknown as Table<Row>,
+    agentMessages: services.trackingAgents.tables.messages as unknown as Table<Row>,
+    chats: services.assistant.chats as unknown as Table<Row>,
+    chatMessages: services.assistant.messages as unknown as Table<Row>,
+  };
+}
+
+export function captureImage(services: Services): StateImage {
+  const tables: Record<string, unknown[]> = {};
+  for (const [name, table] of Object.entries(tablesOf(services))) tables[name] = table.everyRow().map((row) => encode(row, name));
+  const accounts = services.directory.all();
+  return {
+    format: IMAGE_FORMAT,
+    savedAtMs: services.clock.now(),
+    directory: { accounts, ...services.directory.credentials() },
+    ledger: services.ledger.snapshot(),
+    tables,
+    profiles: services.audiences.profiles.snapshot(),
+    // The records themselves: the serializer copies them (structured clone
+    // keeps shared sub-objects shared), and restoreImage gives their class
+    // instances back their prototypes.
+    mentions: accounts.map((a) => ({ accountId: a.id, records: [...services.mentions(a.id).all()] })),
+  };
+}
+
+/**
+ * Load an image into the services of a fresh app (no accounts, no seeded
+ * data). Then runs that were in flight are failed with a full refund, and
+ * tracking agents' timers are set again.
+ */
+export function restoreImage(services: Services, image: StateImage): void {
+  if (image.format !== IMAGE_FORMAT) throw new Error(`state format ${image.format} is not the supported format ${IMAGE_FORMAT}`);
+  for (const account of image.directory.accounts) services.directory.addAccount(account);
+  for (const k of image.directory.keys) services.directory.addKey(k);
+  for (const t of image.directory.bearerTokens) services.directory.addBearerToken(t);
+  services.ledger.restore(image.ledger);
+  const tables = tablesOf(services);
+  for (const [name, rows] of Object.entries(image.tables)) {
+    const table = tables[name];
+    if (!table) throw new Error(`state has a table "${name}" this server does not know`);
+    for (const row of rows) table.insert(decode(row) as Row);
+  }
+  services.audiences.profiles.restore(image.profiles);
+  for (const { accountId, records } of image.mentions) restoreMentions(services, accountId, records);
+  failInterrupted(services);
+  services.trackingAgents.armAll();
+}
+
+/**
+ * Put records back through the pool's public API (`upsert`, then `get`):
+ * each record is upserted once per run that collected it, with a light
+ * stand-in post (no comments to regenerate), and then given its saved fields.
+ * The pool's own indexes (by run, sort views, text) are built by the pool.
+ */
+function restoreMentions(services: Services, accountId: string, records: MentionRecord[]): void {
+  const index = services.mentions(accountId);
+  for (const saved of records) {
+    reviveRecord(saved);
+    const stand = standIn(saved.post);
+    const runs = typeof saved.runs === "string" ? [saved.runs] : saved.runs;
+    const datasetId = (saved.datasets.keys().next().value as string | undefined) ?? "";
+    for (const runId of runs) index.upsert(stand, {}, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
+    const live = index.get(saved.key);
+    if (!live) throw new Error(`mention ${saved.key} did not land`);
+    live.post = saved.post;
+    live.analysis = saved.analysis;
+    live.metrics = saved.metrics;
+    live.previous = saved.previous;
+    live.engagementRate = saved.engagementRate;
+    live.datasetRunMs = saved.datasetRunMs;
+    live.datasets = saved.datasets;
+    live.runs = saved.runs;
+    live.numComments = saved.numComments;
+    live.parameters = saved.parameters;
+  }
+}
+
+/** Class instances inside a record come back as plain objects: give them their prototypes. */
+function reviveRecord(r: MentionRecord): void {
+  Object.setPrototypeOf(r.post, StoredPost.prototype);
+  Object.setPrototypeOf(r.post.author, StoredAuthor.prototype);
+  Object.setPrototypeOf(r.datasets, DatasetCoefficients.prototype);
+  if (r.parameters) Object.setPrototypeOf(r.parameters, ParameterValues.prototype);
+}
+
+/** A post with the saved identity and metrics but no comments or media, so upsert has nothing to regenerate. */
+function standIn(p: StoredPost): Post {
+  return {
+    source: p.source,
+    id: p.id,
+    author: p.author,
+    title: p.title,
+    text: p.text,
+    url: p.url,
+    language: p.language,
+    country: p.country,
+    media: [],
+    created_ms: p.created_ms,
+    base: p.base,
+    views_estimated: p.views_estimated,
+    comments: [],
+  };
+}
+
+// ---- rows: plain data, with Money as decimal strings ------------------------------
+
+/** A row as plain data. Anything that is not plain data fails loudly, naming the table and class. */
+function encode(value: unknown, table: string): unknown {
+  if (value === null || typeof value !== "object") {
+    if (typeof value === "function" || typeof value === "symbol") throw new Error(`table ${table}: cannot save a ${typeof value}`);
+    return value;
+  }
+  if (value instanceof Money) return { $money: value.toString() };
+  if (Array.isArray(value)) return value.map((v) => encode(v, table));
+  if (value instanceof Map) return { $map: [...value].map(([k, v]) => [encode(k, table), encode(v, table)]) };
+  if (value instanceof Set) return { $set: [...value].map((v) => encode(v, table)) };
+  const proto = Object.getPrototypeOf(value);
+  if (proto !== Object.prototype && proto !== null) throw new Error(`table ${table}: cannot save a ${proto?.constructor?.name ?? "class instance"}`);
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) out[k] = encode(v, table);
+  return out;
+}
+
+function decode(value: unknown): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map(decode);
+  const o = value as Record<string, unknown>;
+  if (typeof o.$money === "string") return new Money(o.$money);
+  if (Array.isArray(o.$map)) return new Map((o.$map as [unknown, unknown][]).map(([k, v]) => [decode(k), decode(v)]));
+  if (Array.isArray(o.$set)) return new Set((o.$set as unknown[]).map(decode));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(o)) out[k] = decode(v);
+  return out;
+}
