@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { Command, CommanderError, Option } from "commander";
-import { runKit, selectChecks, type RunReport } from "./runner.ts";
+import { runKit, selectChecks, type RunHooks, type RunReport } from "./runner.ts";
 import { UsageError, checkBaseUrl } from "./preflight.ts";
 import { progressEnabled, progressWriter } from "./reporters/progress.ts";
 import { allChecks } from "./checks/index.ts";
@@ -13,6 +13,7 @@ import { progressLine, summary } from "./reporters/console.ts";
 import { writeReports } from "./reporters/files.ts";
 import { writeCassettes } from "./cassettes/write.ts";
 import { replayMain } from "./cassettes/replay-cli.ts";
+import { differentialText, runDifferential, writeDifferential, type DifferentialRun } from "./differential/run.ts";
 import { PROFILES, type Profile, type Settings } from "./types.ts";
 
 export function buildProgram(): Command {
@@ -39,6 +40,9 @@ export function buildProgram(): Command {
     .addOption(new Option("--bearer-token <token>", "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)").env("SLK_BEARER_TOKEN"))
     .addOption(new Option("--require-groups", "fail the run when the served-groups preflight finds a group of the contract not served (default: one warning per group, its checks skipped)").env("SLK_REQUIRE_GROUPS"))
     .addOption(new Option("--request-timeout <seconds>", "how long one request may take, answer included, before it is reported as no answer").default("30").env("SLK_REQUEST_TIMEOUT"))
+    .addOption(new Option("--differential", "run the same checks with the same seed against the reference server too (started in-process when the kit runs from the repository) and report per step where the two differ").env("SLK_DIFFERENTIAL"))
+    .addOption(new Option("--reference-url <url>", "--differential against this running reference instead of one started in-process (an installed kit does not carry the reference)").env("SLK_REFERENCE_URL"))
+    .addOption(new Option("--reference-keys <file>", "--differential: the reference's demo-keys.json (default: the repository's fixtures/demo-keys.json)").env("SLK_REFERENCE_KEYS"))
     .addOption(new Option("--min-coverage <pct>", "exit 1 when less than this percentage of documented operation × status pairs was exercised").env("SLK_MIN_COVERAGE"))
     .addOption(new Option("--config <path>", "settings file (JSON, keys as the long flags: base-url, profile, budget, …); default ./sl-conformance.config.json when present").env("SLK_CONFIG"))
     .addOption(new Option("--list", "print the check ids and rules and exit"))
@@ -71,6 +75,9 @@ export function settingsFrom(o: Record<string, any>): Settings {
     mcpUrl: o.mcpUrl,
     bearerToken: o.bearerToken,
     minCoverage: o.minCoverage !== undefined ? Number(o.minCoverage) : undefined,
+    differential: flag(o.differential),
+    referenceUrl: o.referenceUrl,
+    referenceKeys: o.referenceKeys,
     requireGroups: flag(o.requireGroups),
     requestTimeoutMs: Number(o.requestTimeout ?? 30) * 1000,
   };
@@ -163,7 +170,9 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
     stop.abort();
     console.error("interrupted: finishing the current request, then cleaning up what the kit created");
   });
-  const report = await runKit(settings, {
+  let diff: DifferentialRun | undefined;
+  const run = settings.differential ? (s: Settings, h: RunHooks) => runDifferential(s, { referenceUrl: settings.referenceUrl, referenceKeysFile: settings.referenceKeys }, h).then((d) => (diff = d).deployment) : runKit;
+  const report = await run(settings, {
     onStart: banner,
     log: (l) => {
       clearProgress();
@@ -181,6 +190,10 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
   const cassettes = settings.reportDir ? writeCassettes(settings.reportDir, report) : [];
   console.log(summary(report));
   if (settings.reportDir) log(`reports: ${writeReports(settings.reportDir, report).join(", ")}`);
+  if (diff) {
+    console.log(differentialText(diff));
+    if (settings.reportDir) log(`differential: ${writeDifferential(settings.reportDir, diff).join(", ")}`);
+  }
   if (cassettes.length) log(`cassettes: ${cassettes.length} HAR file(s) in ${settings.reportDir}/cassettes (keys redacted); re-send one with: sl-conformance replay <file> --base-url <url> --api-key …`);
   const ok = report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") && report.results.some((r) => r.outcome === "pass");
   const cov = coverageVerdict(report, settings.minCoverage);

@@ -45,6 +45,12 @@ export interface Settings {
   requireGroups?: boolean;
   /** how long one request may take, answer included, before it is a "no answer" finding (default 30 s) */
   requestTimeoutMs?: number;
+  /** also run against the reference server and report per step where the two differ */
+  differential?: boolean;
+  /** --differential against this running reference (default: one started in-process) */
+  referenceUrl?: string;
+  /** --differential: the reference's demo-keys.json */
+  referenceKeys?: string;
   /** contract (default): every strict decision fails; seed: only seed rules fail, decisions on open points warn */
   level?: "contract" | "seed";
   /** accepted deviations (--deviations FILE), already validated */
