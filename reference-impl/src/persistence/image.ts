@@ -11,6 +11,7 @@
 // that rebuild themselves (sorted views, text indexes).
 import type { Services } from "../domain/services.ts";
 import { DatasetCoefficients, ParameterValues, type MentionRecord } from "../domain/mention-index.ts";
+import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
 import { StoredAuthor, StoredPost } from "../domain/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
 import type { LedgerImage } from "../platform/billing/ledger.ts";
@@ -30,8 +31,12 @@ export interface StateImage {
   /** Encoded rows per table name (see `tablesOf`). */
   tables: Record<string, unknown[]>;
   profiles: ReturnType<Services["audiences"]["profiles"]["snapshot"]>;
-  /** Each account's pool, records in the order they joined it. */
-  mentions: { accountId: string; records: MentionRecord[] }[];
+  /**
+   * Each account's pool, records in the order they joined it, and the
+   * pattern assignments of those that have any (kept beside the records by
+   * patterns/assignments.ts): [position in records, pattern id -> items].
+   */
+  mentions: { accountId: string; records: MentionRecord[]; assignments: [number, Record<string, Assignment[]>][] }[];
 }
 
 /**
@@ -64,7 +69,18 @@ export function captureImage(services: Services): StateImage {
     // The records themselves: the serializer copies them (structured clone
     // keeps shared sub-objects shared), and restoreImage gives their class
     // instances back their prototypes.
-    mentions: accounts.map((a) => ({ accountId: a.id, records: [...services.mentions(a.id).all()] })),
+    mentions: accounts.map((a) => {
+      const records = [...services.mentions(a.id).all()];
+      const assignments: [number, Record<string, Assignment[]>][] = [];
+      records.forEach((r, i) => {
+        const of = patternAssignmentsOf(r);
+        for (const _ in of) {
+          assignments.push([i, of]);
+          break;
+        }
+      });
+      return { accountId: a.id, records, assignments };
+    }),
   };
 }
 
@@ -86,7 +102,14 @@ export function restoreImage(services: Services, image: StateImage): void {
     for (const row of rows) table.insert(decode(row) as Row);
   }
   services.audiences.profiles.restore(image.profiles);
-  for (const { accountId, records } of image.mentions) restoreMentions(services, accountId, records);
+  for (const { accountId, records, assignments } of image.mentions) {
+    restoreMentions(services, accountId, records);
+    const index = services.mentions(accountId);
+    for (const [i, byPattern] of assignments) {
+      const record = index.get(records[i]!.key)!;
+      for (const [patternId, items] of Object.entries(byPattern)) assignToPattern(record, patternId, items);
+    }
+  }
   failInterrupted(services);
   services.trackingAgents.armAll();
 }

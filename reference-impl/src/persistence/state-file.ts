@@ -46,7 +46,8 @@ export function writeStateFile(file: string, image: StateImage): SaveFigures {
     section("ledger", image.ledger);
     section("tables", image.tables);
     section("profiles", image.profiles);
-    for (const { accountId, records } of image.mentions) {
+    for (const { accountId, records, assignments } of image.mentions) {
+      section(`assignments\u0000${accountId}`, assignments);
       for (let i = 0, chunk = 0; i < records.length || chunk === 0; i += MENTIONS_PER_CHUNK, chunk++) {
         section(`mentions\u0000${accountId}\u0000${String(chunk).padStart(6, "0")}`, records.slice(i, i + MENTIONS_PER_CHUNK));
       }
@@ -82,6 +83,7 @@ export function readStateFile(file: string): StateImage {
     const rows = db.prepare("SELECT name, data FROM sections ORDER BY name").all() as { name: string; data: Uint8Array }[];
     const sections = new Map<string, unknown>();
     const mentions = new Map<string, StateImage["mentions"][number]["records"]>();
+    const assignments = new Map<string, StateImage["mentions"][number]["assignments"]>();
     for (const { name, data } of rows) {
       let value: unknown;
       try {
@@ -94,7 +96,8 @@ export function readStateFile(file: string): StateImage {
         let list = mentions.get(accountId);
         if (!list) mentions.set(accountId, (list = []));
         for (const r of value as typeof list) list.push(r);
-      } else sections.set(name, value);
+      } else if (name.startsWith("assignments\u0000")) assignments.set(name.split("\u0000")[1]!, value as StateImage["mentions"][number]["assignments"]);
+      else sections.set(name, value);
     }
     for (const name of ["directory", "ledger", "tables", "profiles"]) {
       if (!sections.has(name)) throw new Error(`state file ${file} has no ${name} section`);
@@ -106,7 +109,7 @@ export function readStateFile(file: string): StateImage {
       ledger: sections.get("ledger") as StateImage["ledger"],
       tables: sections.get("tables") as StateImage["tables"],
       profiles: sections.get("profiles") as StateImage["profiles"],
-      mentions: [...mentions].map(([accountId, records]) => ({ accountId, records })),
+      mentions: [...mentions].map(([accountId, records]) => ({ accountId, records, assignments: assignments.get(accountId) ?? [] })),
     };
   } catch (error) {
     // A file SQLite itself rejects (garbage bytes) surfaces here too.
