@@ -60,6 +60,26 @@ describe("installable package", () => {
     // asynchronously: the reference answers from this process's event loop
     const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--foreign-key", k.foreign!, "--only", "credit-prices-removed-404,pagination-garbage-cursor-400", "--seed", "1"], { cwd: project, env: { ...process.env, CI: "1" } });
     expect(r.status, r.stdout + r.stderr).toBe(0);
-    expect(r.stdout).toMatch(/2 passed, 0 failed/);
+    // the two checks and the served-groups preflight row
+    expect(r.stdout).toMatch(/3 passed, 0 failed/);
   }, 60_000);
+
+  it("--differential: an installed kit says how to point at a running reference, and compares against one", async () => {
+    const k = demoKeys();
+    const alone = spawnSync(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--differential", "--only", "credit-prices-removed-404"], { cwd: project, encoding: "utf8" });
+    expect(alone.status).toBe(2);
+    expect(alone.stderr).toMatch(/does not carry the reference server .* --reference-url http:\/\/127\.0\.0\.1:3000 --reference-keys fixtures\/demo-keys\.json/);
+    const keysFile = fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url));
+    const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--only", "credit-prices-removed-404", "--seed", "1", "--differential", "--reference-url", ref.baseUrl, "--reference-keys", keysFile], { cwd: project, env: { ...process.env, CI: "1" } });
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/Differential: deployment .* vs reference /);
+    expect(r.stdout).toMatch(/no difference/);
+  }, 60_000);
+
+  it("replay is a subcommand of the installed bin (a file that is not a cassette is one line, exit 2)", () => {
+    const notHar = join(project, "package.json");
+    const r = spawnSync(bin, ["replay", notHar, "--base-url", ref.baseUrl, "--api-key", demoKeys().main!], { cwd: project, encoding: "utf8" });
+    expect(r.status).toBe(2);
+    expect(r.stderr.trim()).toMatch(/^sl-conformance replay: .*package\.json is not a HAR 1\.2 file/);
+  });
 });
