@@ -208,6 +208,7 @@ export const CHECK_RULES: Record<string, CheckRules> = {
       D("D-BODY-LIMIT", { sentBy: ["body-limit-413"] }),
       D("D-PDR-STATES", { ops: /^PatternDetections_(read|create)$/, status: (s) => s < 300 }),
       D("D-TAR-STATES", { ops: /^TrackingAgents_trigger$/ }),
+      D("D-CPR-STATES", { ops: /^CustomParameters_(readRun|listRuns)$/, status: (s) => s < 300 }),
       D("D-MONEY-NUMBER", { ops: /^(Pricing_read|Account_read|Account_usageHistory)$/, status: (s) => s < 300 }),
       D("D-RUN-422", { ops: /^DatasetRuns_create$/, status: (s) => s === 422 }),
       D("D-STATUS-STRING", { title: /D-STATUS-STRING/ }),

@@ -15,6 +15,8 @@ import { writeCassettes } from "./cassettes/write.ts";
 import { replayMain } from "./cassettes/replay-cli.ts";
 import { differentialText, runDifferential, writeDifferential, type DifferentialRun } from "./differential/run.ts";
 import { PROFILES, type Profile, type Settings } from "./types.ts";
+import { DeviationsError, loadDeviations, writeDeviations } from "./deviations.ts";
+import { settle } from "./verdict.ts";
 
 export function buildProgram(): Command {
   const program = new Command("sl-conformance")
@@ -40,6 +42,9 @@ export function buildProgram(): Command {
     .addOption(new Option("--bearer-token <token>", "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)").env("SLK_BEARER_TOKEN"))
     .addOption(new Option("--require-groups", "fail the run when the served-groups preflight finds a group of the contract not served (default: one warning per group, its checks skipped)").env("SLK_REQUIRE_GROUPS"))
     .addOption(new Option("--request-timeout <seconds>", "how long one request may take, answer included, before it is reported as no answer").default("30").env("SLK_REQUEST_TIMEOUT"))
+    .addOption(new Option("--level <level>", "contract: every strict decision of the contract fails; seed: only the seed's own rules fail, decisions on points the seed leaves open are warnings naming the decision").choices(["contract", "seed"]).default("contract").env("SLK_LEVEL"))
+    .addOption(new Option("--deviations <file>", "accepted deviations (JSON: decision or check, optional operation, reason, expires); a covered finding is reported as accepted, an entry that matches nothing fails the run as stale").env("SLK_DEVIATIONS"))
+    .addOption(new Option("--write-deviations <file>", "after the run, write today's contract-decision failures to this file as a starting deviations file").env("SLK_WRITE_DEVIATIONS"))
     .addOption(new Option("--differential", "run the same checks with the same seed against the reference server too (started in-process when the kit runs from the repository) and report per step where the two differ").env("SLK_DIFFERENTIAL"))
     .addOption(new Option("--reference-url <url>", "--differential against this running reference instead of one started in-process (an installed kit does not carry the reference)").env("SLK_REFERENCE_URL"))
     .addOption(new Option("--reference-keys <file>", "--differential: the reference's demo-keys.json (default: the repository's fixtures/demo-keys.json)").env("SLK_REFERENCE_KEYS"))
@@ -80,6 +85,8 @@ export function settingsFrom(o: Record<string, any>): Settings {
     referenceKeys: o.referenceKeys,
     requireGroups: flag(o.requireGroups),
     requestTimeoutMs: Number(o.requestTimeout ?? 30) * 1000,
+    level: o.level === "seed" ? "seed" : "contract",
+    deviationsFile: o.deviations,
   };
 }
 
@@ -150,6 +157,14 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
   if (settings.minCoverage !== undefined && !(settings.minCoverage >= 0 && settings.minCoverage <= 100)) return usage("--min-coverage must be a percentage between 0 and 100");
   const unknown = (settings.only ?? []).filter((id) => !allChecks.some((c) => c.id === id));
   if (unknown.length) return usage(`unknown check id(s): ${unknown.join(", ")} (see --list)`);
+  if (settings.deviationsFile) {
+    try {
+      settings.deviations = loadDeviations(resolve(settings.deviationsFile), allChecks.map((c) => c.id));
+    } catch (e) {
+      if (e instanceof DeviationsError) return usage(e.message);
+      throw e;
+    }
+  }
   let contract: Contract;
   try {
     contract = Contract.load(settings.contractPath, settings.operations);
@@ -182,6 +197,8 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
     onProgress: showProgress,
     onCheckEnd: (c, r) => {
       clearProgress();
+      // the line shows the check at the run's --level and with its deviations (the final verdict recomputes the same)
+      settle([r], settings);
       log(progressLine(c, r));
     },
   });
@@ -195,7 +212,11 @@ async function runFromOptions(o: Record<string, any>, configFile: string | undef
     if (settings.reportDir) log(`differential: ${writeDifferential(settings.reportDir, diff).join(", ")}`);
   }
   if (cassettes.length) log(`cassettes: ${cassettes.length} HAR file(s) in ${settings.reportDir}/cassettes (keys redacted); re-send one with: sl-conformance replay <file> --base-url <url> --api-key …`);
-  const ok = report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") && report.results.some((r) => r.outcome === "pass");
+  if (o.writeDeviations) {
+    const written = writeDeviations(resolve(o.writeDeviations), report.results.flatMap((r) => [...r.failures, ...(r.demoted ?? [])]));
+    log(`deviations: wrote ${written.length} entr${written.length === 1 ? "y" : "ies"} (one per contract decision that failed) to ${o.writeDeviations}; give each a reason, then pass it with --deviations`);
+  }
+  const ok = report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") && report.results.some((r) => r.outcome === "pass") && report.verdict.ok;
   const cov = coverageVerdict(report, settings.minCoverage);
   if (cov) console.log(cov.line);
   return interrupted ? 130 : ok && (!cov || cov.ok) ? 0 : 1;
