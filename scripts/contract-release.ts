@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 // `npm run contract:release -- <version>`: freezes the contract as released.
-//   1. main.tsp's @info version becomes <version> and generated/ is rebuilt
+//   1. the TypeSpec, compiled afresh, is compared with the previous release:
+//      an error (a breaking change in a stable group needs /v2 first, an
+//      error code removed) refuses the release before anything is written;
+//   2. main.tsp's @info version becomes <version> and generated/ is rebuilt
 //      from the TypeSpec (so the frozen document is what the TypeSpec says);
-//   2. the diff against the previous release must have no error (a breaking
-//      change in a stable group needs /v2 first, so it is never released);
 //   3. releases/<version>/ gets openapi.json and client/zod.gen.ts (the layout
 //      of the kit's bundled contract: `sl-conformance --contract
 //      releases/<version>/openapi.json` checks against that release);
 //   4. CHANGELOG.md gets a section: the diff's Markdown, or a summary for the
 //      first release.
 // Exit 1 when the diff has errors, 2 for bad input; nothing is written then.
+// Paths are those of the checkout this script lives in (a scratch copy of the
+// repository releases into itself, which is how the tests exercise it).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { diffContracts, gateStatus } from "./lib/contract-diff.ts";
 import { consoleTable, markdown } from "./lib/contract-report.ts";
-import { BadInput, childEnv, compareVersions, isVersion, readDocument, releases, releasesDir, root, type Doc } from "./lib/contract-source.ts";
+import { BadInput, childEnv, compareVersions, compileTypeSpec, isVersion, readDocument, releases, releasesDir, root, type Doc } from "./lib/contract-source.ts";
 
 const mainTsp = path.join(root, "main.tsp");
 const changelog = path.join(root, "CHANGELOG.md");
@@ -41,13 +44,6 @@ function regenerate(): boolean {
   return spawnSync(process.execPath, [path.join(root, "scripts", "generate.mjs")], { cwd: root, env: childEnv, stdio: "inherit" }).status === 0;
 }
 
-/** Puts main.tsp (and so generated/) back as they were when a release is refused. */
-function restore(text: string, bumped: boolean): void {
-  if (!bumped) return;
-  writeFileSync(mainTsp, text);
-  regenerate();
-}
-
 function setInfoVersion(version: string): boolean {
   const text = readFileSync(mainTsp, "utf8");
   const m = text.match(INFO_VERSION);
@@ -67,27 +63,28 @@ function main(argv: string[]): number {
     const latest = known[known.length - 1];
     if (latest && compareVersions(version, latest) <= 0) throw new BadInput(`release ${version} is not newer than the latest release ${latest}`);
 
-    const original = readFileSync(mainTsp, "utf8");
-    const bumped = setInfoVersion(version);
-    if (!regenerate()) {
-      restore(original, bumped);
-      throw new BadInput("npm run generate failed: the TypeSpec does not compile (see above)");
-    }
-    const current = readDocument(path.join(generated, "openapi.json"));
-
-    let section: string;
+    // the gate first, on the TypeSpec as it stands: a refused release writes nothing
+    let section: string | undefined;
     if (latest) {
       const base = readDocument(path.join(releasesDir, latest, "openapi.json"));
-      const report = diffContracts(base, current);
+      const report = diffContracts(base, compileTypeSpec(root).doc);
       const labels = { base: `release ${latest}`, current: `release ${version}` };
       console.log(consoleTable(report, labels));
       if (gateStatus(report) !== 0) {
         console.error("contract:release: not released: the changes above break /v1 for a stable group or remove an error code");
-        restore(original, bumped);
         return 1;
       }
       section = markdown(report, labels, "###");
-    } else section = firstRelease(current);
+    }
+
+    const original = readFileSync(mainTsp, "utf8");
+    const bumped = setInfoVersion(version);
+    if (!regenerate()) {
+      if (bumped) writeFileSync(mainTsp, original); // generate.mjs replaces generated/ only when it succeeded
+      throw new BadInput("npm run generate failed (see above); nothing was released");
+    }
+    const current = readDocument(path.join(generated, "openapi.json"));
+    section ??= firstRelease(current);
 
     const dir = path.join(releasesDir, version);
     mkdirSync(path.join(dir, "client"), { recursive: true });

@@ -5,9 +5,11 @@
 // machine: one compile holds every breaking edit (each must come out as its
 // own error), one holds every additive edit plus a breaking edit in a group
 // the seed says may change (exit 0), one holds a single rename run through
-// the CLI (exit 1, Markdown and JUnit), one does not compile (exit 2).
+// the CLI (exit 1, Markdown and JUnit), one does not compile (exit 2); a
+// scratch checkout releases an additive edit (one `npm run generate`) and is
+// refused a breaking one.
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { diffContracts, type DiffReport, type Finding } from "../../scripts/lib/contract-diff.ts";
@@ -68,6 +70,46 @@ describe("releases", () => {
       expect(r.stderr).toMatch(new RegExp(words));
     }
   });
+});
+
+describe("releasing (in a scratch checkout, which the release script writes into)", () => {
+  let repo: string;
+  const release = (...args: string[]) => spawnSync(path.join(root, "node_modules", ".bin", "tsx"), [path.join(repo, "scripts", "contract-release.ts"), ...args], { cwd: repo, encoding: "utf8", env: { ...process.env, PATH: `${path.join(root, "node_modules", ".bin")}${path.delimiter}${process.env.PATH}` } });
+  beforeAll(() => {
+    repo = scratch();
+    for (const f of ["openapi-ts.config.ts", "CHANGELOG.md", "package.json"]) cpSync(path.join(root, f), path.join(repo, f));
+    for (const d of ["generated", "releases"]) cpSync(path.join(root, d), path.join(repo, d), { recursive: true });
+    mkdirSync(path.join(repo, "scripts", "lib"), { recursive: true });
+    for (const f of ["generate.mjs", "contract-release.ts", "contract-diff.ts", "lib/contract-diff.ts", "lib/contract-policy.ts", "lib/contract-report.ts", "lib/contract-source.ts"]) cpSync(path.join(root, "scripts", f), path.join(repo, "scripts", f));
+    symlinkSync(path.join(root, "node_modules"), path.join(repo, "node_modules"), "dir");
+  });
+
+  it("freezes an additive edit as 0.2.0: info version, generated/, releases/0.2.0 and the changelog section", () => {
+    edit(repo, "spec/datasets/runs.models.tsp", "  /** What to collect. */\n  search_query: SearchQuery;\n", "  /** What to collect. */\n  search_query: SearchQuery;\n\n  /** A note kept with the run. */\n  note?: string;\n");
+    const r = release("0.2.0", "--date=2026-12-01");
+    expect(r.status, r.stdout + r.stderr).toBe(0);
+    expect(readFileSync(path.join(repo, "main.tsp"), "utf8")).toContain('version: "0.2.0"');
+    const frozen = readDocument(path.join(repo, "releases", "0.2.0", "openapi.json"));
+    expect(frozen.info.version).toBe("0.2.0");
+    expect(frozen).toEqual(readDocument(path.join(repo, "generated", "openapi.json")));
+    expect(frozen.components.schemas["Datasets.CreateDatasetRunBody"].properties.note).toBeDefined();
+    expect(readFileSync(path.join(repo, "releases", "0.2.0", "client", "zod.gen.ts"), "utf8")).toMatch(/note: z\.string\(\)\.optional\(\)/);
+    const log = readFileSync(path.join(repo, "CHANGELOG.md"), "utf8");
+    expect(log.indexOf("## 0.2.0 — 2026-12-01")).toBeGreaterThan(0);
+    expect(log.indexOf("## 0.2.0")).toBeLessThan(log.indexOf("## 0.1.0"));
+    expect(log).toContain("| field `note` added | `Datasets.CreateDatasetRunBody › note` | datasets |");
+  }, 120_000);
+
+  it("refuses a breaking edit and writes nothing", () => {
+    const before = ["main.tsp", "CHANGELOG.md", "generated/openapi.json"].map((f) => readFileSync(path.join(repo, f), "utf8"));
+    edit(repo, "spec/datasets/runs.models.tsp", "  @minValue(20)\n  @maxValue(1000)\n  count?: int32 = 200;", "  @minValue(20)\n  @maxValue(500)\n  count?: int32 = 200;");
+    const r = release("0.3.0");
+    expect(r.status, r.stdout + r.stderr).toBe(1);
+    expect(r.stdout).toMatch(/error +breaking +maximum 1000 → 500/);
+    expect(r.stderr).toMatch(/not released/);
+    expect(releases(path.join(repo, "releases"))).toEqual(["0.1.0", "0.2.0"]);
+    expect(["main.tsp", "CHANGELOG.md", "generated/openapi.json"].map((f) => readFileSync(path.join(repo, f), "utf8"))).toEqual(before);
+  }, 120_000);
 });
 
 describe("breaking edits to stable groups and error codes are errors", () => {
