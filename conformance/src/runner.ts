@@ -366,9 +366,10 @@ export function answerFinding(e: unknown, last: Exchange | undefined, id: string
     return { check: id, title: `${id}: no answer: ${e.method} ${new URL(e.url).pathname} ${e.detail}`, received: e.detail, expected: "an HTTP answer", curl };
   }
   const ct = last?.headers["content-type"] ?? "";
-  if (last && e instanceof TypeError && (last.jsonError !== undefined || (last.text.length > 0 && !/json/i.test(ct)))) {
+  // an SSE stream (MCP long poll) is read by the MCP client, not as one JSON body
+  if (last && !/event-stream/i.test(ct) && (last.jsonError !== undefined || (last.text.length > 0 && !/json/i.test(ct)))) {
     const head = last.text.replace(/\s+/g, " ").slice(0, 80);
-    return { check: id, title: `${id}: unreadable answer: ${last.method} ${last.path} → ${last.status} ${ct || "(no content-type)"}`, received: head + (last.text.length > 80 ? "…" : ""), expected: "a JSON body (application/json)", curl: curlOf(last), operation: last.op?.operationId, status: last.status };
+    return { check: id, title: `${id}: unreadable answer: ${last.method} ${last.path} → ${last.status} ${ct || "(no content-type)"}`, received: head + (last.text.length > 80 ? "…" : ""), expected: "a JSON body (application/json)", curl: curlOf(last), operation: last.op?.operationId, status: last.status, seq: last.seq };
   }
   return undefined;
 }

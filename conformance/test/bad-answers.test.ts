@@ -12,6 +12,8 @@ import { allChecks } from "../src/checks/index.ts";
 import { runKit } from "../src/runner.ts";
 import type { ActiveCheck } from "../src/types.ts";
 import { writeReports } from "../src/reporters/files.ts";
+import { parseCassette } from "../src/cassettes/har.ts";
+import { writeCassettes } from "../src/cassettes/write.ts";
 import { settings, startReference, type Target } from "./helpers.ts";
 
 async function bodyOf(req: IncomingMessage): Promise<string | undefined> {
@@ -89,7 +91,13 @@ describe("a deployment that times out, answers HTML or closes connections", () =
     expect(r.servedGroups!.probes.find((p) => p.group === "prices")).toMatchObject({ served: true, reason: expect.stringMatching(/^no answer/) });
     expect(r.servedGroups!.probes.find((p) => p.group === "mentions")).toMatchObject({ served: true, reason: expect.stringMatching(/^no answer/) });
     const dir = mkdtempSync(join(tmpdir(), "slk-bad-"));
+    writeCassettes(dir, r);
     writeReports(dir, r);
+    // the cassette of a request without an answer ends with a status-0 entry (as browsers record one)
+    const timeout = by("prices-match-unit-ratios").failures[0];
+    const har = parseCassette(readFileSync(join(dir, timeout.cassette!), "utf8"), timeout.cassette!);
+    expect(har.log.entries[har.log._slConformance.failing]).toMatchObject({ request: { method: "GET" }, response: { status: 0 }, _slc: { noAnswer: "no answer within 1 s (timed out)" } });
+    expect(by("naive-reader").failures[0].cassette).toBeTruthy();
     expect(existsSync(join(dir, "report.html"))).toBe(true);
     const json = JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));
     expect(json.results.find((x: { id: string }) => x.id === "prices-match-unit-ratios").outcome).toBe("fail");
