@@ -4,8 +4,10 @@
 //     node:http returning the same bytes, and the Prism mock.
 //  2. No tenant stalls another: p50/p99 of GET /v1/prices with account B's key
 //     while account A sends the most expensive valid searches, at 100k mentions.
-//  3. Scale at 100k and 1M mentions: resident memory per mention, and the
-//     first sorted and first text search after a 1000-mention run lands.
+//  3. Scale at 100k and 1M mentions (scale-server.ts): seeded through real
+//     runs while the event loop's delay, another account's cheap request and
+//     resident memory are gauged; every sort, filter type and q cold then
+//     warm; memory per mention; the first searches after a run lands.
 // Every server is a child process on 127.0.0.1 and a free port, stopped by PID.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -25,7 +27,7 @@ function percentile(samples: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
 }
 
-async function child<T>(args: string[], startupMs = 900_000): Promise<{ proc: ChildProcess; info: T }> {
+async function child<T>(args: string[], startupMs = 1_800_000): Promise<{ proc: ChildProcess; info: T }> {
   const proc = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   let buffer = "";
   proc.stdout!.setEncoding("utf8");
@@ -150,17 +152,25 @@ type ScaleInfo = {
   keyA: string;
   keyB: string;
   mentions: number;
+  runs: number;
   loadMs: number;
+  loopDelayMaxMs: number;
+  loopDelayP99Ms: number;
+  loadLoopDelay: { maxMs: number; p99Ms: number };
+  queryLoopDelay: { maxMs: number; p99Ms: number };
+  probeP99Ms: number;
+  probeMaxMs: number;
+  longestOwnCpu: { cpuMs: number; wallMs: number; phase: string }[];
+  gcPauses: Record<string, { count: number; totalMs: number; maxMs: number }>;
+  firstColdSortMs: number;
+  searchTimes: { label: string; coldMs: number; warmMs: number }[];
+  rssMaxWhileLoading: number;
   rssBytesPerMention: number;
   heapBytesPerMention: number;
-  rss: number;
-  rssRightAfterGc: number;
-  heapTotal: number;
-  heapTotalRightAfterGc: number;
+  rssRightAfterLoad: number;
   warmRss: number;
   warmHeapUsed: number;
   warmRssIdle: number;
-  warmHeapTotalIdle: number;
   textIndex?: { documents: number; terms: number; postings: number };
   firstSortedAfterRunMs: number;
   firstTextAfterRunMs: number;
@@ -221,10 +231,19 @@ async function stall(info: ScaleInfo): Promise<string[]> {
 async function scale(n: number, withStall: boolean): Promise<string[]> {
   const { proc, info } = await child<ScaleInfo>(["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", "reference-impl/bench/scale-server.ts", String(n)]);
   try {
+    const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
+    const ms = (x: number) => x.toFixed(0);
+    const slowest = [...info.searchTimes].sort((a, b) => b.coldMs - a.coldMs).slice(0, 3);
+    const own = info.longestOwnCpu[0];
+    const major = info.gcPauses.major;
+    const minor = info.gcPauses.minor;
+    const GiB = 1024 ** 3;
     const lines = [
-      `${info.mentions} mentions (loaded in ${(info.loadMs / 1000).toFixed(1)} s): resident ${(info.rss / 1024 / 1024).toFixed(0)} MB, ${info.rssBytesPerMention.toFixed(0)} B/mention resident, ${info.heapBytesPerMention.toFixed(0)} B/mention heap`,
-      `  (resident after a memory-reducing collection, heap committed ${(info.heapTotal / 1024 / 1024).toFixed(0)} MB; right after loading and one collection: resident ${(info.rssRightAfterGc / 1024 / 1024).toFixed(0)} MB, heap committed ${(info.heapTotalRightAfterGc / 1024 / 1024).toFixed(0)} MB)`,
-      `  with every sort and the text index built (after the searches below): resident ${(info.warmRss / 1024 / 1024).toFixed(0)} MB right after a collection, ${(info.warmRssIdle / 1024 / 1024).toFixed(0)} MB once idle; heap used ${(info.warmHeapUsed / 1024 / 1024).toFixed(0)} MB${info.textIndex ? `; text index ${info.textIndex.terms} terms, ${info.textIndex.postings} postings` : ""} (goal: 1M in <= 1.5 GB once idle, ${n < 1_000_000 ? "n/a below 1M" : info.warmRssIdle <= 1.5 * 1024 ** 3 ? "met" : "NOT met"})`,
+      `${info.mentions} mentions seeded through ${info.runs} dataset runs in ${(info.loadMs / 1000).toFixed(1)} s; resident every second while loading: at most ${mb(info.rssMaxWhileLoading)} MB (goal <= 1.5 GiB: ${info.rssMaxWhileLoading <= 1.5 * GiB ? "met" : "NOT met"}), ${mb(info.rssRightAfterLoad)} MB right after`,
+      `  event-loop delay over the whole scenario (load, a search per sort, filter type and q cold then warm, 5 more runs): max ${ms(info.loopDelayMaxMs)} ms, p99 ${ms(info.loopDelayP99Ms)} ms (load max ${ms(info.loadLoopDelay.maxMs)}, searches max ${ms(info.queryLoopDelay.maxMs)}); goal: none above 50 ms: ${info.loopDelayMaxMs <= 50 ? "met" : "NOT met"}`,
+      `  account B's cheap request every 10 ms: p99 ${ms(info.probeP99Ms)} ms, max ${ms(info.probeMaxMs)} ms; longest own-CPU stretch between 5 ms ticks ${own ? `${ms(own.cpuMs)} ms (${own.phase})` : "under 20 ms"}; GC pauses: minor max ${ms(minor?.maxMs ?? 0)} ms, major max ${ms(major?.maxMs ?? 0)} ms`,
+      `  first cold sort answered in ${ms(info.firstColdSortMs)} ms (goal <= 500 ms: ${info.firstColdSortMs <= 500 ? "met" : "NOT met"}); slowest cold searches: ${slowest.map((s) => `${s.label} ${ms(s.coldMs)} ms`).join(", ")}`,
+      `  with every sort and the text index built: resident ${mb(info.warmRss)} MB right after a collection, ${mb(info.warmRssIdle)} MB once idle; heap used ${mb(info.warmHeapUsed)} MB, ${info.heapBytesPerMention.toFixed(0)} B/mention${info.textIndex ? `; text index ${info.textIndex.terms} terms, ${info.textIndex.postings} postings` : ""}`,
       `  first search after a 1000-mention run (median of 5): sorted by likes ${info.firstSortedAfterRunMs.toFixed(1)} ms, text q ${info.firstTextAfterRunMs.toFixed(1)} ms; steady sorted ${info.steadySortedMs.toFixed(1)} ms`,
     ];
     if (withStall) lines.push(...(await stall(info)));
