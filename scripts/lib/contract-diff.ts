@@ -70,6 +70,48 @@ function withTools(doc: Doc): Doc {
   return { ...doc, paths };
 }
 
+/**
+ * api-smart-diff does not follow a `$ref` in a response header's schema, so
+ * moving an inline header schema to a named one would read as a type change:
+ * header schemas are inlined first (they are small scalars).
+ */
+function inlineHeaderSchemas(doc: Doc): Doc {
+  for (const item of Object.values<any>(doc.paths ?? {})) {
+    for (const op of Object.values<any>(item ?? {})) {
+      for (const res of Object.values<any>(op?.responses ?? {})) {
+        for (const h of Object.values<any>(res?.headers ?? {})) {
+          let guard = 0;
+          while (h?.schema?.$ref && guard++ < 10) {
+            const { $ref, ...rest } = h.schema;
+            h.schema = { ...lookup(doc, $ref), ...rest };
+          }
+        }
+      }
+    }
+  }
+  return doc;
+}
+
+/** Error codes an (error) response can carry: the `error_code` enums under it, through $refs. */
+function errorCodesUnder(doc: Doc, node: unknown): Set<string> {
+  const codes = new Set<string>();
+  const seen = new Set<unknown>();
+  const visit = (n: any, depth: number): void => {
+    if (!n || typeof n !== "object" || depth > 12 || seen.has(n)) return;
+    seen.add(n);
+    if (typeof n.$ref === "string") return visit(lookup(doc, n.$ref), depth + 1);
+    const ec = n.properties?.error_code;
+    if (ec) {
+      const target = ec.$ref ? lookup(doc, ec.$ref) : ec;
+      for (const v of target?.enum ?? []) if (typeof v === "string") codes.add(v);
+      if (typeof target?.const === "string") codes.add(target.const);
+    }
+    for (const v of Object.values(n)) visit(v, depth + 1);
+  };
+  visit(node, 0);
+  return codes;
+}
+
 function refName(ref: string): string {
   return ref.replace(/^#\/components\/[^/]+\//, "").replace(/~1/g, "/").replace(/~0/g, "~");
 }
@@ -233,14 +275,21 @@ function groupFor(path: string): Group {
 
 /** Compares two documents; `base` is the release a client was built against. */
 export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
-  const before = withTools(withoutExamples(baseDoc) as Doc);
-  const after = withTools(withoutExamples(currentDoc) as Doc);
+  const before = inlineHeaderSchemas(withTools(withoutExamples(baseDoc) as Doc));
+  const after = inlineHeaderSchemas(withTools(withoutExamples(currentDoc) as Doc));
   const { diffs } = apiCompare(before, after);
+  const codesBefore = codesIn(before);
+  const known = new Set([...codesBefore.catalogue, ...codesBefore.bodies]);
   const raws: Raw[] = [];
   let annotations = 0;
 
   for (const d of diffs) {
-    if (d.type === "annotation") {
+    const lastSegment = String(d.path[d.path.length - 1]);
+    const holder = String(d.path[d.path.length - 2] ?? "");
+    // the library leaves some text changes unclassified (in header schemas): text is text wherever it is
+    // (a property *named* description is not text)
+    const text = ["description", "summary", "title", "externalDocs"].includes(lastSegment) && !["properties", "required", "enum"].includes(holder);
+    if (d.type === "annotation" || text) {
       annotations++;
       continue;
     }
@@ -269,20 +318,32 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
       const located = locate(side, side.paths[path][method], p.slice(3));
       const inResponse = p[3] === "responses";
       const where = inResponse ? `response ${p[4]}` : p[3] === "requestBody" ? "request body" : p[3];
-      const subject = located.component ? [located.component, ...located.tail].join(" › ") : [operation, where, ...located.tail].join(" › ");
+      // a response header is one element across every operation and status that sends it
+      const subject = inResponse && p[5] === "headers" && p[6] ? `response header ${p[6]}` : located.component ? [located.component, ...located.tail].join(" › ") : [operation, where, ...located.tail].join(" › ");
       let { rule, change } = describe(d, located);
       let reason: string | undefined;
 
       if (inResponse && p.length === 5) {
         rule = `status-${d.action === "add" ? "added" : "removed"}`;
         change = `status ${p[4]} ${d.action === "add" ? "added" : "removed"}`;
-        // Decision D-DIFF-NEW-ERROR: a new error status on an existing operation
-        // is a new error code the client has to handle; only new operations
-        // bring new error codes additively.
+        // Decision D-DIFF-NEW-ERROR: a new error status on an existing
+        // operation is breaking when it brings an error code the release's
+        // clients never saw; one that documents codes of the release's
+        // catalogue on one more operation is compatible. New operations bring
+        // their codes additively.
         if (d.action === "add" && /^[45]/.test(p[4])) {
-          kind = "breaking";
-          reason = "a new error status on an existing operation: clients of the release do not handle its error code";
+          const codes = [...errorCodesUnder(after, located.node)];
+          const unknown = codes.filter((c) => !known.has(c));
+          kind = unknown.length || !codes.length ? "breaking" : "compatible";
+          reason = unknown.length || !codes.length ? `a new error status on an existing operation${unknown.length ? ` with codes the release does not know: ${unknown.map((c) => `\`${c}\``).join(", ")}` : ""}` : `documents codes the release already has: ${codes.map((c) => `\`${c}\``).join(", ")}`;
         }
+      }
+      if (rule === "enum-value-added" && inResponse && located.props[located.props.length - 1] === "error_code" && kind === "breaking") {
+        const code = String(d.after);
+        if (known.has(code)) {
+          kind = "compatible";
+          reason = `\`${code}\` is in the release's catalogue already (D-DIFF-NEW-ERROR)`;
+        } else reason = `\`${code}\` is new: clients of the release do not handle it (D-DIFF-NEW-ERROR)`;
       }
       if (rule === "enum-value-renamed") {
         // a renamed value is one removed and one added: a client or a deployment of the release misses it either way
@@ -327,7 +388,6 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
   // (seed, Versioning 6): a code that is gone from the whole document is an
   // error whatever group used it; a code that one operation stops listing is
   // a breaking change of that operation, judged by its group.
-  const codesBefore = codesIn(before);
   const codesAfter = codesIn(after);
   const minus = (a: Set<string>, b: Set<string>) => [...a].filter((c) => !b.has(c));
   const gone = [...new Set([...minus(codesBefore.catalogue, codesAfter.catalogue), ...minus(codesBefore.bodies, codesAfter.bodies)])].sort();

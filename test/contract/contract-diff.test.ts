@@ -132,6 +132,9 @@ describe("breaking edits to stable groups and error codes are errors", () => {
     // a new price category while the contract no longer tells clients to expect new keys
     edit(dir, "spec/account/models.tsp", " * New categories ship as additive keys.\n", "");
     edit(dir, "spec/account/models.tsp", "  /** Per preview source (1 unit). */\n  preview_generation: Dollars;\n}", "  /** Per preview source (1 unit). */\n  preview_generation: Dollars;\n\n  /** Per transcribed minute. */\n  transcription?: Dollars;\n}");
+    // a new error code on an existing operation
+    edit(dir, "spec/datasets/models.tsp", "/** Body of `POST /v1/datasets`. */", "/** 409 `dataset_locked`. */\nmodel DatasetLockedError is ClientError<\"dataset_locked\">;\n\n/** Body of `POST /v1/datasets`. */");
+    edit(dir, "spec/datasets/routes.tsp", "read(...DatasetIdParam): Ok<DatasetEnvelope> | InputErrors | DatasetNotFound;", "read(...DatasetIdParam): Ok<DatasetEnvelope> | InputErrors | DatasetNotFound | ErrorResponse<409, DatasetLockedError>;");
     report = diffContracts(base(), compileTypeSpec(dir).doc);
   }, 120_000);
 
@@ -166,6 +169,12 @@ describe("breaking edits to stable groups and error codes are errors", () => {
     expect(removed.length).toBeGreaterThan(0);
     expect(removed.every((x) => x.severity === "error" || !x.groups.some((g) => ["mentions", "datasets"].includes(g)))).toBe(true);
     expect(removed.some((x) => x.severity === "error" && x.groups.includes("mentions"))).toBe(true);
+  });
+
+  it("a new error code on an existing operation", () => {
+    const f = find(report, (x) => x.rule === "status-added" && x.subject === "GET /v1/datasets/{dataset_id} › response 409");
+    expect([f.severity, f.kind]).toEqual(["error", "breaking"]);
+    expect(f.reason).toContain("`dataset_locked`");
   });
 
   it("a new price category the contract does not tell clients to tolerate", () => {
@@ -211,6 +220,8 @@ interface DatasetStatistics {
     // a loosened bound (compatible) and a tightened one in tracking agents (may change: warning)
     edit(dir, "spec/datasets/runs.models.tsp", "  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(1000)", "  /** Mentions to collect, 20-2000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(2000)");
     edit(dir, "spec/tracking-agents/models.tsp", "  /** Posts to collect per dataset per cycle, 20-1000. */\n  @minValue(20)\n  @maxValue(1000)\n  count?: int32 = 200;", "  /** Posts to collect per dataset per cycle, 20-500. */\n  @minValue(20)\n  @maxValue(500)\n  count?: int32 = 200;");
+    // a code the release already has, documented on one more operation
+    edit(dir, "spec/account/routes.tsp", "  read(): Ok<PricesEnvelope> | CommonErrors;", "  read(): Ok<PricesEnvelope> | CommonErrors | DatasetNotFound;");
     const json = path.join(dir, "diff.json");
     run = cli(["--base", "0.1.0", "--project", dir, "--json", json]);
     report = JSON.parse(readFileSync(json, "utf8"));
@@ -229,6 +240,9 @@ interface DatasetStatistics {
     expect([price.kind, price.severity]).toEqual(["additive", "info"]);
     expect(price.reason).toMatch(/additive keys/);
     expect(find(report, (x) => x.change === "maximum 1000 → 2000").kind).toBe("compatible");
+    const known = find(report, (x) => x.subject === "GET /v1/prices › response 404");
+    expect([known.kind, known.severity]).toEqual(["compatible", "info"]);
+    expect(known.reason).toContain("`dataset_not_found`");
   });
 
   it("warns, naming the group, for a breaking change in tracking agents", () => {
