@@ -53,8 +53,27 @@ export function isEligible(post: Post): boolean {
  * writings. The caller keeps the first `total_profile_count`.
  */
 export function collectPeople(postsNewestFirst: Iterable<Post>): Person[] {
-  const people = new Map<string, Person>();
-  const order: Person[] = [];
+  const collector = new PeopleCollector();
+  for (const post of postsNewestFirst) collector.add(post);
+  return collector.people;
+}
+
+/**
+ * `collectPeople` one post at a time, so a run can walk a large source in
+ * slices (issue 18: a million posts in one turn); `people` after the last
+ * post equals what `collectPeople` returns.
+ */
+export class PeopleCollector {
+  private readonly byKey = new Map<string, Person>();
+  /** People in the order they were first met. */
+  readonly people: Person[] = [];
+
+  add(post: Post): void {
+    collectFrom(post, this.byKey, this.people);
+  }
+}
+
+function collectFrom(post: Post, people: Map<string, Person>, order: Person[]): void {
   const personFor = (source: Source, username: string): Person => {
     const key = personKey(source, username);
     let p = people.get(key);
@@ -65,45 +84,42 @@ export function collectPeople(postsNewestFirst: Iterable<Post>): Person[] {
     }
     return p;
   };
-  for (const post of postsNewestFirst) {
-    if (!isEligible(post)) continue;
-    const author = personFor(post.source, post.author.username);
-    author.creator = true;
-    author.displayName ??= post.author.display_name;
-    author.followers = Math.max(author.followers ?? 0, post.author.followers);
-    author.headline ??= post.author.headline;
-    author.avatarUrl ??= post.author.avatar_url;
-    author.country ??= post.country;
-    const first = post.media[0]?.version_list[0];
-    author.writings.push({
-      kind: "post",
-      text: `${post.title}. ${post.text}`,
+  if (!isEligible(post)) return;
+  const author = personFor(post.source, post.author.username);
+  author.creator = true;
+  author.displayName ??= post.author.display_name;
+  author.followers = Math.max(author.followers ?? 0, post.author.followers);
+  author.headline ??= post.author.headline;
+  author.avatarUrl ??= post.author.avatar_url;
+  author.country ??= post.country;
+  const first = post.media[0]?.version_list[0];
+  author.writings.push({
+    kind: "post",
+    text: `${post.title}. ${post.text}`,
+    language: post.language,
+    created_ms: post.created_ms,
+    likes: post.base.likes,
+    replies: post.base.comments,
+    views: post.base.views,
+    shares: post.base.shares,
+    media: post.media.map((m) => m.type),
+    vertical: !!first && first.height > first.width,
+  });
+  const comments = [...post.comments].sort((a, b) => b.created_ms - a.created_ms);
+  for (const c of comments) {
+    const commenter = personFor(post.source, c.author_username);
+    commenter.writings.push({
+      kind: "comment",
+      text: c.body,
+      // Comments are written in the language of the thread they answer.
       language: post.language,
-      created_ms: post.created_ms,
-      likes: post.base.likes,
-      replies: post.base.comments,
+      created_ms: c.created_ms,
+      likes: c.num_likes,
+      replies: c.num_replies,
       views: post.base.views,
-      shares: post.base.shares,
-      media: post.media.map((m) => m.type),
-      vertical: !!first && first.height > first.width,
+      shares: 0,
+      media: [],
+      vertical: false,
     });
-    const comments = [...post.comments].sort((a, b) => b.created_ms - a.created_ms);
-    for (const c of comments) {
-      const commenter = personFor(post.source, c.author_username);
-      commenter.writings.push({
-        kind: "comment",
-        text: c.body,
-        // Comments are written in the language of the thread they answer.
-        language: post.language,
-        created_ms: c.created_ms,
-        likes: c.num_likes,
-        replies: c.num_replies,
-        views: post.base.views,
-        shares: 0,
-        media: [],
-        vertical: false,
-      });
-    }
   }
-  return order;
 }

@@ -21,7 +21,7 @@ import type { Table } from "../../platform/store.ts";
 import type { Post } from "../../simulators/provider.ts";
 import type { DatasetRow } from "../datasets.ts";
 import type { Services } from "../services.ts";
-import { collectPeople, isEligible, type Person } from "./people.ts";
+import { isEligible, PeopleCollector, type Person } from "./people.ts";
 import { matchesProfileGroups, type ProfileFilter } from "./profile-filters.ts";
 import { profileFields } from "./profile-fields.ts";
 import { ProfileStore, profileSortKey, type CollectedProfile, type ProfileSort } from "./profile-store.ts";
@@ -50,6 +50,8 @@ export const DEFAULT_PROFILE_COUNT = 300;
 export const MAX_FILTERS = 10;
 /** People whose writings are read between two yields of the enrichment step (a few ms of work). */
 export const PEOPLE_PER_PIECE = 20;
+/** Source posts walked between two yields of an audience run's scraping step (about a millisecond). */
+export const POSTS_PER_WALK_PIECE = 500;
 
 export interface ListQuery {
   limit: number;
@@ -156,19 +158,40 @@ export class AudienceService {
    * inside a run, newest post first; a post collected by several runs is
    * walked once, at the newest run that collected it (D-AUD-WALK).
    */
-  sourcePosts(accountId: string, source: DatasetRow): Post[] {
+  *sourcePosts(accountId: string, source: DatasetRow): Generator<Post, void, undefined> {
     const index = this.services.mentions(accountId);
     const seen = new Set<string>();
-    const out: Post[] = [];
+    // Lazily, a run at a time: a source of a million posts is walked in
+    // slices by the run and only as far as it needs by the checks (issue 18).
     for (const runId of this.services.datasets.completedRuns(source)) {
       const records = [...index.byRun(runId)].sort((a, b) => b.post.created_ms - a.post.created_ms || (a.key < b.key ? -1 : 1));
       for (const r of records) {
         if (seen.has(r.key)) continue;
         seen.add(r.key);
-        out.push(r.post);
+        yield r.post;
       }
     }
-    return out;
+  }
+
+  /**
+   * Whether the source has posts at all, and its distinct eligible posts
+   * counted up to `enough`: the order does not matter, so the records of
+   * each completed run are read as they are and the count stops once it is
+   * enough (a check before a run, in the request's turn: issue 18).
+   */
+  private eligibleSourcePosts(accountId: string, source: DatasetRow, enough: number): { any: boolean; eligible: number } {
+    const index = this.services.mentions(accountId);
+    const eligible = new Set<string>();
+    let any = false;
+    for (const runId of this.services.datasets.completedRuns(source)) {
+      for (const r of index.byRun(runId)) {
+        any = true;
+        if (!isEligible(r.post)) continue;
+        eligible.add(r.key);
+        if (eligible.size >= enough) return { any, eligible: eligible.size };
+      }
+    }
+    return { any, eligible: eligible.size };
   }
 
   /**
@@ -186,15 +209,14 @@ export class AudienceService {
     if (this.services.datasets.completedRuns(source).length === 0) {
       throw new ApiError("source_dataset_has_no_completed_run", `Dataset ${source.id} has no completed run yet; wait for a run to complete.`);
     }
-    const posts = this.sourcePosts(accountId, source);
-    const eligible = posts.filter(isEligible);
-    if (posts.length > 0 && eligible.length === 0) {
+    const { any, eligible } = this.eligibleSourcePosts(accountId, source, MIN_ELIGIBLE_POSTS);
+    if (any && eligible === 0) {
       throw new ApiError("audience_youtube_only_source", `Dataset ${source.id} holds only YouTube posts, which do not support audience profiling.`);
     }
-    if (eligible.length < MIN_ELIGIBLE_POSTS) {
+    if (eligible < MIN_ELIGIBLE_POSTS) {
       throw new ApiError(
         "audience_insufficient_source_mentions",
-        `Dataset ${source.id} has ${eligible.length} posts from platforms that support audience profiling; at least ${MIN_ELIGIBLE_POSTS} are needed (YouTube posts do not count).`,
+        `Dataset ${source.id} has ${eligible} posts from platforms that support audience profiling; at least ${MIN_ELIGIBLE_POSTS} are needed (YouTube posts do not count).`,
       );
     }
     const blocking = this.runs.childrenOf(accountId, "byAudienceDataset", audience.id).find((r) => this.services.lifecycle.isInFlight(AUDIENCE_RUN, r));
@@ -222,6 +244,7 @@ export class AudienceService {
     let collected: CollectedProfile[] = [];
     const plan = { kind: AUDIENCE_RUN, row: run, reservation };
     this.inFlight.set(run.id, plan);
+    const walk = () => this.sourcePosts(accountId, source);
     this.services.lifecycle.start({
       ...plan,
       inline: options.inline,
@@ -230,8 +253,16 @@ export class AudienceService {
         // (seed rule 6: fewer people than asked ends the run early).
         {
           name: "scraping",
-          run: () => {
-            people = collectPeople(this.sourcePosts(accountId, source)).slice(0, target);
+          // Sliced: the walk covers every post of the source (a person's
+          // writings come from all of them), a million posts at scale.
+          run: function* () {
+            const collector = new PeopleCollector();
+            let walked = 0;
+            for (const post of walk()) {
+              collector.add(post);
+              if (++walked % POSTS_PER_WALK_PIECE === 0) yield;
+            }
+            people = collector.people.slice(0, target);
             // Shown while working (D-AUD-RUN-STEPS); the profiles themselves are stored by the last step.
             run.profile_count = people.length;
           },
