@@ -19,12 +19,14 @@ function pool(): MentionIndex {
 }
 
 describe("text index slicing", () => {
-  it("catches up in slices of at most 1,000 posts and answers like an index built at once", async () => {
+  it("catches up in slices of at most 1,000 posts (or a time budget) and answers like an index built at once", async () => {
     const sliced = pool();
     const atOnce = pool();
     expect(sliced.size).toBeGreaterThan(2000);
     await sliced.catchUpTextIndex();
-    expect(sliced.textIndexSlices).toBe(Math.ceil(sliced.size / 1000));
+    // At most 1,000 posts a slice (fewer when a slice runs out of time).
+    const slices = sliced.textIndexSlices;
+    expect(slices).toBeGreaterThanOrEqual(Math.ceil(sliced.size / 1000));
     // "milky oats" reaches "milk" and "oat" by fuzzy matching; "barista foam" finds none.
     for (const [q, mode, found] of [["oat milk", "semantic", true], ["milky oats", "semantic", true], ["barista foam", "semantic", false], ["oat milk", "keyword", true]] as const) {
       const keys = (index: MentionIndex) => [...index.textSearch(q, mode)].map((r) => r.key).sort();
@@ -33,6 +35,6 @@ describe("text index slicing", () => {
     }
     // Nothing left to feed: a second catch-up does no work.
     await sliced.catchUpTextIndex();
-    expect(sliced.textIndexSlices).toBe(Math.ceil(sliced.size / 1000));
+    expect(sliced.textIndexSlices).toBe(slices);
   });
 });

@@ -6,7 +6,7 @@
 // postings; fed lazily, then kept current) backs `q`.
 import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
 import type { SortKey } from "../platform/pagination.ts";
-import { drainNow, drainSliced, type Sliced } from "../platform/pipeline.ts";
+import { drainNow, drainSliced, SLICE_BUDGET_MS, type Sliced } from "../platform/pipeline.ts";
 import type { Analysis } from "../simulators/analysis.ts";
 import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
 import { KeyOrder, ROWS_PER_PIECE, sortByKey, sortByValue } from "./mention-order.ts";
@@ -634,8 +634,8 @@ export class MentionIndex {
   }
 
   /**
-   * Feed what landed since into the text index, TEXT_INDEX_SLICE posts at a
-   * time with an event-loop turn between slices, so building the index over a
+   * Feed what landed since into the text index, at most TEXT_INDEX_SLICE
+   * posts or SLICE_BUDGET_MS at a time with an event-loop turn between slices, so building the index over a
    * large pool (the first `q` or assistant turn) never blocks other tenants.
    * A synchronous search meanwhile still sees everything (textIndex() adds
    * whatever is left).
@@ -652,8 +652,17 @@ export class MentionIndex {
     while (this.unindexedFrom < this.unindexed.length) {
       // Advance a cursor rather than splice: removing each slice from the
       // front of a 1M-entry array moved the rest of it every time.
-      const end = Math.min(this.unindexedFrom + TEXT_INDEX_SLICE, this.unindexed.length);
-      for (let i = this.unindexedFrom; i < end; i++) text.add(this.unindexed[i]!, textFields(this.unindexed[i]!));
+      // At most TEXT_INDEX_SLICE posts, and no longer than SLICE_BUDGET_MS:
+      // at 1M posts the vocabulary is large and a slice of 1,000 took tens
+      // of ms on a busy machine (issue 18).
+      const limit = Math.min(this.unindexedFrom + TEXT_INDEX_SLICE, this.unindexed.length);
+      const started = performance.now();
+      let end = this.unindexedFrom;
+      while (end < limit) {
+        text.add(this.unindexed[end]!, textFields(this.unindexed[end]!));
+        end++;
+        if (end % 64 === 0 && performance.now() - started >= SLICE_BUDGET_MS) break;
+      }
       this.unindexedFrom = end;
       this.textIndexSlices++;
       if (end < this.unindexed.length) await new Promise<void>((resolve) => setImmediate(resolve));
