@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { differentialText, runDifferential, writeDifferential } from "../src/differential/run.ts";
 import { faults } from "../mutation/faults.ts";
-import { startProxy, type RunningProxy } from "../mutation/proxy.ts";
+import { json, startProxy, type Fault, type RunningProxy } from "../mutation/proxy.ts";
 import { demoKeys, settings, startReference, type Target } from "./helpers.ts";
 
 const only = ["valid-request-accepted", "created-readable-at-once", "deleted-gone-everywhere", "patch-semantics", "foreign-id-404-indistinguishable", "billing-settlement-exact", "run-state-machine", "pagination-full-walk", "documented-status-only", "response-schema-conformance"];
@@ -41,7 +41,7 @@ describe("differential mode", () => {
     expect(run.result.diffs.length).toBeGreaterThan(0);
     for (const d of run.result.diffs) {
       expect(d.on, d.step).toBe("both");
-      expect(d.step, d.check).toMatch(/^DELETE \/v1\/datasets\/<id\d+> \[main\]$/);
+      expect(d.step, `${d.check}: ${d.differences.join("; ")}`).toMatch(/^DELETE \/v1\/datasets\/<id\d+> \[main\]$/);
       // the body differs too, but a shape is compared only between answers of the same status
       expect(d.differences).toEqual(["status: deployment 200, reference 204"]);
     }
@@ -52,5 +52,18 @@ describe("differential mode", () => {
     const [md, json] = writeDifferential(dir, run);
     expect(readFileSync(md, "utf8")).toMatch(/- status: deployment 200, reference 204/);
     expect(JSON.parse(readFileSync(json, "utf8")).diffs).toHaveLength(run.result.diffs.length);
+  }, 120_000);
+
+  it("names a run state the deployment calls otherwise once, as a pair of vocabularies", async () => {
+    const slow = await startReference({ rateLimitPerSecond: 100, stepDelayMs: 200 });
+    const rename: Fault = { id: "working-as-processing", breaks: "dataset runs are working while they run", expect: "run-state-machine", response: (_q, res) => (res.json?.data?.status?.type === "working" ? json(res, { ...res.json, data: { ...res.json.data, status: { ...res.json.data.status, type: "processing" } } }) : res) };
+    const renamed = await startProxy(slow.baseUrl, rename, demoKeys());
+    try {
+      const run = await runDifferential(settings(renamed.baseUrl, { only: ["run-state-machine", "billing-settlement-exact"], seed: 3 }), { referenceEnv: { RATE_LIMIT_RPS: "100", STEP_DELAY_MS: "200" } });
+      expect(run.result.diffs.filter((d) => d.check === "(all checks)").map((d) => d.differences)).toEqual([["states: only the deployment uses processing; only the reference uses working"]]);
+    } finally {
+      await renamed.close();
+      await slow.close();
+    }
   }, 120_000);
 });

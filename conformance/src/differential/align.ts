@@ -19,6 +19,8 @@ export interface Step {
   count: number;
   /** the last exchange of the step (what the sequence went on from) */
   last: Exchange;
+  /** the last answer's body, maps keyed by ids folded (what shapes compare) */
+  body: unknown;
   /** run states seen across the step, in order, without repeats */
   states: string[];
   /** change of the key's balance since its previous GET /v1/me (dollars), on account reads */
@@ -66,7 +68,7 @@ class Placeholders {
   learn(v: unknown, key = ""): void {
     if (typeof v === "string") {
       // a cursor is sent back with or without its = padding (the seed allows both)
-      if (/(^|_)id$|^cursor$/.test(key) && v.length >= 3) this.seen.add(v.replace(/=+$/, ""));
+      if (/(^|_)ids?$|^cursor$/.test(key) && v.length >= 3) this.seen.add(v.replace(/=+$/, ""));
       return;
     }
     if (Array.isArray(v)) for (const x of v) this.learn(x, key);
@@ -76,12 +78,25 @@ class Placeholders {
     // names carry the run id (a long name keeps only its random part; a rename may reverse it)
     let out = s;
     for (const form of this.runForms) out = out.split(form).join("<run>");
-    return out.replace(/[A-Za-z0-9_\-.~]+/g, (tok) => {
+    return out.replace(/[A-Za-z0-9_\-~]+/g, (tok) => {
       if (!this.seen.has(tok)) return tok;
       let name = this.used.get(tok);
       if (!name) this.used.set(tok, (name = `<id${this.used.size + 1}>`));
       return name;
     });
+  }
+  /** Maps keyed by ids (`pattern_assignments`, `parameters`) compared by their values: the keys are data. */
+  keysAsData(v: unknown): unknown {
+    if (Array.isArray(v)) return v.map((x) => this.keysAsData(x));
+    if (!v || typeof v !== "object") return v;
+    const out: Record<string, unknown> = {};
+    const keyed: unknown[] = [];
+    for (const [k, x] of Object.entries(v)) {
+      if (this.seen.has(k) || /^[a-z]{1,4}_[A-Za-z0-9]{8,}$/.test(k)) keyed.push(this.keysAsData(x));
+      else out[k] = this.keysAsData(x);
+    }
+    if (keyed.length) out["<id-keyed>"] = keyed;
+    return out;
   }
 }
 
@@ -123,7 +138,8 @@ export function stepsOf(exchanges: Exchange[], runId: string): { byCheck: Map<st
     }
     const body = ex.requestBody ? ` ${ph.apply(ex.meta.mcp ? withoutRpcId(ex.requestBody) : ex.requestBody)}` : "";
     // a page walk is one step: how many pages it takes depends on the data each side holds
-    const key = `${ex.method} ${ph.apply(ex.path)} [${ex.keyRole}]${body}`.replace(/(cursor=|"cursor":")<id\d+>/g, "$1<cursor>");
+    // names made unique with a clock reading (`aud-sm-0-10291`) differ by run, not by rule
+    const key = `${ex.method} ${ph.apply(ex.path)} [${ex.keyRole}]${body}`.replace(/(cursor=|"cursor":")<id\d+>/g, "$1<cursor>").replace(/(slk-<run>-[^"]*?)\d{4,}/g, "$1<n>");
     ph.learn(ex.json);
     const steps = byCheck.get(ex.check) ?? [];
     byCheck.set(ex.check, steps);
@@ -140,10 +156,11 @@ export function stepsOf(exchanges: Exchange[], runId: string): { byCheck: Map<st
     if (prev && prev.key === key && (ex.method === "GET" || key.includes("<cursor>")) && bal === undefined) {
       prev.count++;
       prev.last = ex;
+      prev.body = ph.keysAsData(ex.json);
       if (state && prev.states.at(-1) !== state) prev.states.push(state);
       continue;
     }
-    steps.push({ check: ex.check, key, count: 1, last: ex, states: state ? [state] : [], charge });
+    steps.push({ check: ex.check, key, count: 1, last: ex, body: ph.keysAsData(ex.json), states: state ? [state] : [], charge });
   }
   return { byCheck, leftOut };
 }
@@ -159,16 +176,11 @@ export function compareSteps(d: Step, r: Step): string[] {
   if (ca !== cb) out.push(`error_code: deployment ${ca ?? "(none)"}, reference ${cb ?? "(none)"}`);
   if (a.status === b.status) {
     if ((a.jsonError === undefined) !== (b.jsonError === undefined)) out.push(`body: deployment ${a.jsonError ? "not JSON" : "JSON"}, reference ${b.jsonError ? "not JSON" : "JSON"}`);
-    else for (const s of shapeDiff(b.json, a.json)) out.push(`shape: ${s.replace(/: (.+) → (.+)$/, ": reference $1, deployment $2")}`);
+    else for (const s of shapeDiff(r.body, d.body)) out.push(`shape: ${s.replace(/: (.+) → (.+)$/, ": reference $1, deployment $2")}`);
   }
-  // states: the vocabulary and the last state seen; how many polls saw each is timing
-  const only = (x: string[], y: string[]) => x.filter((s) => !y.includes(s));
-  if (d.states.length || r.states.length) {
-    const od = only(d.states, r.states);
-    const or = only(r.states, d.states);
-    if (od.length || or.length) out.push(`states: deployment ${d.states.join(" → ") || "(none)"}, reference ${r.states.join(" → ") || "(none)"}`);
-    else if (d.states.at(-1) !== r.states.at(-1)) out.push(`last state: deployment ${d.states.at(-1)}, reference ${r.states.at(-1)}`);
-  }
+  // states: which ones a run passes through is timing (a poll may miss `pending`); where a
+  // poll loop ended is not, and a state one side never uses at all is reported once per run (stateVocabulary)
+  if (d.count > 1 && r.count > 1 && d.states.length && r.states.length && d.states.at(-1) !== r.states.at(-1)) out.push(`last state: deployment ${d.states.at(-1)}, reference ${r.states.at(-1)}`);
   if (d.charge !== undefined && r.charge !== undefined && !new Decimal(d.charge).equals(r.charge)) out.push(`charge since the previous GET /v1/me: deployment ${d.charge}, reference ${r.charge}`);
   return out;
 }
@@ -208,5 +220,19 @@ export function differential(deployment: { exchanges: Exchange[]; runId: string 
       }
     }
   }
+  // a state name one side uses and the other never does (`processing` for `working`) is one finding for the whole
+  // run: when both sides have one of their own (a rename), or when one side shows its own in 3 steps or more (a
+  // regular state, not a glimpse of a fast transition the other side's polls happened to miss)
+  const vocabulary = (m: Map<string, Step[]>) => {
+    const n = new Map<string, number>();
+    for (const st of [...m.values()].flat()) for (const x of new Set(st.states)) n.set(x, (n.get(x) ?? 0) + 1);
+    return n;
+  };
+  const vd = vocabulary(D.byCheck);
+  const vr = vocabulary(R.byCheck);
+  const onlyD = [...vd.keys()].filter((x) => !vr.has(x));
+  const onlyR = [...vr.keys()].filter((x) => !vd.has(x));
+  const regular = (xs: string[], v: Map<string, number>) => xs.some((x) => (v.get(x) ?? 0) >= 3);
+  if ((onlyD.length && onlyR.length) || regular(onlyD, vd) || regular(onlyR, vr)) diffs.push({ check: "(all checks)", step: "run states seen", on: "both", differences: [`states: only the deployment uses ${onlyD.join(", ") || "(none)"}; only the reference uses ${onlyR.join(", ") || "(none)"}`] });
   return { compared, diffs, leftOut: { deployment: D.leftOut, reference: R.leftOut } };
 }

@@ -33,13 +33,15 @@ const label = (s: Shape): string => (s.t === "array" ? "array" : s.t === "object
 
 /**
  * The places where two answers differ in shape, as `path: left → right`.
- * `null` against a value is reported (a field the other side never fills);
- * an empty array matches any array.
+ * `null` matches any type (nullable fields hold values, not schemas); an
+ * empty array matches any array.
  */
 export function shapeDiff(a: unknown, b: unknown, limit = 20): string[] {
   const out: string[] = [];
   const walk = (x: Shape, y: Shape, path: string) => {
     if (out.length >= limit) return;
+    // null against a value is a value of a nullable field, not a different schema
+    if (x.t === "null" || y.t === "null") return;
     if (x.t !== y.t) {
       out.push(`${path || "(body)"}: ${label(x)} → ${label(y)}`);
       return;
