@@ -140,15 +140,36 @@ describe("--state: save and restore", () => {
     expect(() => backend(file)).toThrow(`state file ${file} has format 99, this server reads format 1; move it away or start without --state`);
   });
 
-  it("a save that died half-way (a stray FILE.tmp) leaves the previous state in force", async () => {
+  it("a save cut short before its commit (a crash mid-write) leaves the previous save in force", async () => {
     const file = tmp();
     const first = backend(file, "empty");
     await first.call("POST", "/v1/datasets", { name: "Kept" });
     first.b.close();
-    writeFileSync(`${file}.tmp`, "half a file");
+    // What a process killed in the middle of a save leaves: a transaction that never committed.
+    const { DatabaseSync } = require("node:sqlite") as typeof import("node:sqlite");
+    const db = new DatabaseSync(file);
+    db.exec("BEGIN; DELETE FROM sections; INSERT INTO sections (name, data) VALUES ('tables', x'00');");
+    db.close();
     const second = backend(file, "empty");
     expect((await second.call("GET", "/v1/datasets")).json.data.map((d: any) => d.name)).toEqual(["Kept"]);
-    second.b.close(); // and the next save replaces the stray file
+    second.b.close();
     expect(readStateFile(file).tables.datasets).toHaveLength(1);
+  });
+
+  it("a periodic save writes only the mention chunks that changed", async () => {
+    const file = tmp();
+    const { b, call, clock } = backend(file, "demo");
+    const ds = (await call("POST", "/v1/datasets", { name: "Grows" })).json.data.id;
+    // A row moved in the very millisecond of a save is written again by the next one (the manual clock stands still here).
+    await clock.advance(1);
+    b.save();
+    expect(b.save()!.chunksWritten).toBe(0); // nothing changed in any pool
+    await clock.advance(1000);
+    await call("POST", `/v1/datasets/${ds}/runs`, { search_query: { type: "prompt", sources: ["reddit"], search_query: "kombucha" }, count: 20 });
+    await clock.advance(60_000);
+    expect(b.save()!.chunksWritten).toBe(1); // the chunk the new posts joined, in account A only
+    b.close();
+    const restored = backend(file, "demo");
+    expect((await restored.call("GET", `/v1/datasets/${ds}`)).json.data.mentions_count).toBe(20);
   });
 });

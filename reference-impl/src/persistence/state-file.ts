@@ -1,74 +1,128 @@
-// `--state FILE`: the state image in an SQLite file, written through Node's
-// built-in driver (node:sqlite, no native build). The image is cut into
-// sections (directory, ledger, tables, profiles, and each account's mentions
-// in chunks), each a V8-serialized BLOB, so no single value nears SQLite's
-// 1 GB limit at a million mentions.
+// `--state FILE`: the state image in an SQLite file through Node's built-in
+// driver (node:sqlite: no native build). The image is cut into sections —
+// directory, ledger, tables, profiles, pattern assignments, and each
+// account's mention pool in chunks of CHUNK records — each a V8-serialized
+// BLOB. A save is one SQLite transaction that rewrites the small sections and
+// only the mention chunks that changed (changes.ts), so a periodic save of a
+// large pool costs what changed since the last one, not the whole pool.
 //
-// A save writes a whole new file next to the old one and renames it over the
-// old one: rename is atomic, so a crash or kill mid-write leaves the previous
-// state intact (and at worst a stray FILE.tmp, removed on the next save).
-import { existsSync, renameSync, rmSync } from "node:fs";
+// Crash safety comes from SQLite's atomic commit (write-ahead log): a save
+// cut short by a crash or kill -9 is rolled back when the file is next
+// opened, and the previous save is what comes back (D-REF-STATE).
+import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { deserialize, serialize } from "node:v8";
 import { IMAGE_FORMAT, type StateImage } from "./image.ts";
 
 /** What the file says about itself; a mismatch is refused with one line. */
 const APPLICATION = "social-listening-reference-state";
-const MENTIONS_PER_CHUNK = 50_000;
+/** Records per mention chunk: a run landing rewrites about one chunk (a few tens of ms). */
+export const CHUNK = 10_000;
 
 export interface SaveFigures {
   bytes: number;
   ms: number;
+  chunksWritten: number;
 }
 
-/** Write `image` to `file` (atomically: a temporary file renamed over it). */
-export function writeStateFile(file: string, image: StateImage): SaveFigures {
-  const started = performance.now();
-  const tmp = `${file}.tmp`;
-  rmSync(tmp, { force: true });
-  const db = new DatabaseSync(tmp);
-  let bytes = 0;
-  try {
-    db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = NORMAL;");
-    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE sections (name TEXT PRIMARY KEY, data BLOB NOT NULL);");
-    const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
-    meta.run("application", APPLICATION);
-    meta.run("format", String(IMAGE_FORMAT));
-    meta.run("saved_at_ms", String(image.savedAtMs));
-    const put = db.prepare("INSERT INTO sections (name, data) VALUES (?, ?)");
+/** Which mention chunks to write, per account: every one, or the listed chunk numbers. */
+export type ChunkPlan = Map<string, "all" | Set<number>>;
+
+const SEP = "\u0000";
+const chunkName = (accountId: string, chunk: number) => `mentions${SEP}${accountId}${SEP}${String(chunk).padStart(6, "0")}`;
+
+export class StateFile {
+  private constructor(
+    readonly file: string,
+    private readonly db: DatabaseSync,
+  ) {}
+
+  /**
+   * Open (or create) the file. An existing file is checked and read: a
+   * damaged, foreign or other-format file throws one line and nothing starts.
+   */
+  static open(file: string): { state: StateFile; image: StateImage | undefined } {
+    const existed = existsSync(file);
+    let db: DatabaseSync;
+    try {
+      db = new DatabaseSync(file);
+    } catch (error) {
+      throw new Error(`state file ${file} cannot be opened: ${(error as Error).message}`);
+    }
+    try {
+      // A file is read (and so checked) before anything is written to it.
+      const image = existed ? readImage(file, db) : undefined;
+      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      if (image) return { state: new StateFile(file, db), image };
+      {
+        db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE sections (name TEXT PRIMARY KEY, data BLOB NOT NULL);");
+        const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
+        meta.run("application", APPLICATION);
+        meta.run("format", String(IMAGE_FORMAT));
+        return { state: new StateFile(file, db), image: undefined };
+      }
+    } catch (error) {
+      db.close();
+      throw error;
+    }
+  }
+
+  /** Write the image: small sections always, mention chunks as `plan` says, all in one transaction. */
+  save(image: StateImage, plan: ChunkPlan): SaveFigures {
+    const started = performance.now();
+    let bytes = 0;
+    let chunksWritten = 0;
+    const put = this.db.prepare("INSERT OR REPLACE INTO sections (name, data) VALUES (?, ?)");
     const section = (name: string, value: unknown) => {
       const data = serialize(value);
       bytes += data.length;
       put.run(name, data);
     };
-    db.exec("BEGIN");
-    section("directory", image.directory);
-    section("ledger", image.ledger);
-    section("tables", image.tables);
-    section("profiles", image.profiles);
-    for (const { accountId, records, assignments } of image.mentions) {
-      section(`assignments\u0000${accountId}`, assignments);
-      for (let i = 0, chunk = 0; i < records.length || chunk === 0; i += MENTIONS_PER_CHUNK, chunk++) {
-        section(`mentions\u0000${accountId}\u0000${String(chunk).padStart(6, "0")}`, records.slice(i, i + MENTIONS_PER_CHUNK));
+    this.db.exec("BEGIN IMMEDIATE");
+    try {
+      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('saved_at_ms', ?)").run(String(image.savedAtMs));
+      section("directory", image.directory);
+      section("ledger", image.ledger);
+      section("tables", image.tables);
+      section("profiles", image.profiles);
+      const accounts = new Set(image.mentions.map((m) => m.accountId));
+      // Pools of accounts no longer loaded (a reset to other fixtures) go.
+      for (const { name } of this.db.prepare("SELECT name FROM sections WHERE name LIKE 'mentions%' OR name LIKE 'assignments%'").all() as { name: string }[]) {
+        if (!accounts.has(name.split(SEP)[1]!)) this.db.prepare("DELETE FROM sections WHERE name = ?").run(name);
       }
+      for (const { accountId, records, assignments } of image.mentions) {
+        section(`assignments${SEP}${accountId}`, assignments);
+        const count = Math.ceil(records.length / CHUNK);
+        const wanted = plan.get(accountId) ?? "all";
+        for (let c = 0; c < count; c++) {
+          if (wanted !== "all" && !wanted.has(c)) continue;
+          section(chunkName(accountId, c), records.slice(c * CHUNK, (c + 1) * CHUNK));
+          chunksWritten++;
+        }
+        this.db.prepare("DELETE FROM sections WHERE name >= ? AND name < ?").run(chunkName(accountId, count), `mentions${SEP}${accountId}${SEP}\uffff`);
+      }
+      this.db.exec("COMMIT");
+    } catch (error) {
+      this.db.exec("ROLLBACK");
+      throw error;
     }
-    db.exec("COMMIT");
-  } finally {
-    db.close();
+    return { bytes, ms: performance.now() - started, chunksWritten };
   }
-  renameSync(tmp, file);
-  return { bytes, ms: performance.now() - started };
+
+  close(): void {
+    this.db.close();
+  }
 }
 
-/** Read a state file, or throw one line saying what is wrong with it. */
+/** Read a state file without keeping it open (tests, tools). */
 export function readStateFile(file: string): StateImage {
   if (!existsSync(file)) throw new Error(`state file ${file} does not exist`);
-  let db: DatabaseSync;
-  try {
-    db = new DatabaseSync(file, { readOnly: true });
-  } catch (error) {
-    throw new Error(`state file ${file} cannot be opened: ${(error as Error).message}`);
-  }
+  const { state, image } = StateFile.open(file);
+  state.close();
+  return image!;
+}
+
+function readImage(file: string, db: DatabaseSync): StateImage {
   try {
     let meta: Map<string, string>;
     try {
@@ -80,28 +134,28 @@ export function readStateFile(file: string): StateImage {
     if (meta.get("format") !== String(IMAGE_FORMAT)) {
       throw new Error(`state file ${file} has format ${meta.get("format")}, this server reads format ${IMAGE_FORMAT}; move it away or start without --state`);
     }
-    const rows = db.prepare("SELECT name, data FROM sections ORDER BY name").all() as { name: string; data: Uint8Array }[];
     const sections = new Map<string, unknown>();
     const mentions = new Map<string, StateImage["mentions"][number]["records"]>();
     const assignments = new Map<string, StateImage["mentions"][number]["assignments"]>();
-    for (const { name, data } of rows) {
+    for (const { name, data } of db.prepare("SELECT name, data FROM sections ORDER BY name").iterate() as Iterable<{ name: string; data: Uint8Array }>) {
       let value: unknown;
       try {
         value = deserialize(data);
       } catch (error) {
-        throw new Error(`state file ${file}: section ${name.split("\u0000").join(" ")} is damaged (${(error as Error).message})`);
+        throw new Error(`state file ${file}: section ${name.split(SEP).join(" ")} is damaged (${(error as Error).message})`);
       }
-      if (name.startsWith("mentions\u0000")) {
-        const accountId = name.split("\u0000")[1]!;
-        let list = mentions.get(accountId);
-        if (!list) mentions.set(accountId, (list = []));
+      const [kind, accountId] = name.split(SEP);
+      if (kind === "mentions") {
+        let list = mentions.get(accountId!);
+        if (!list) mentions.set(accountId!, (list = []));
         for (const r of value as typeof list) list.push(r);
-      } else if (name.startsWith("assignments\u0000")) assignments.set(name.split("\u0000")[1]!, value as StateImage["mentions"][number]["assignments"]);
+      } else if (kind === "assignments") assignments.set(accountId!, value as StateImage["mentions"][number]["assignments"]);
       else sections.set(name, value);
     }
     for (const name of ["directory", "ledger", "tables", "profiles"]) {
       if (!sections.has(name)) throw new Error(`state file ${file} has no ${name} section`);
     }
+    const accounts = new Set([...mentions.keys(), ...assignments.keys()]);
     return {
       format: IMAGE_FORMAT,
       savedAtMs: Number(meta.get("saved_at_ms")),
@@ -109,13 +163,11 @@ export function readStateFile(file: string): StateImage {
       ledger: sections.get("ledger") as StateImage["ledger"],
       tables: sections.get("tables") as StateImage["tables"],
       profiles: sections.get("profiles") as StateImage["profiles"],
-      mentions: [...mentions].map(([accountId, records]) => ({ accountId, records, assignments: assignments.get(accountId) ?? [] })),
+      mentions: [...accounts].map((accountId) => ({ accountId, records: mentions.get(accountId) ?? [], assignments: assignments.get(accountId) ?? [] })),
     };
   } catch (error) {
     // A file SQLite itself rejects (garbage bytes) surfaces here too.
     const message = (error as Error).message;
     throw new Error(message.startsWith("state file") ? message : `state file ${file} is damaged: ${message}`);
-  } finally {
-    db.close();
   }
 }

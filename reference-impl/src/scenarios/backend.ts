@@ -6,13 +6,13 @@
 // Reset and restore swap in a fresh app (createApp) holding the loaded data,
 // rather than clearing stores in place: every store, index and timer of the old
 // app goes with it, and no group has to remember to clear itself.
-import { existsSync } from "node:fs";
 import { deserialize, serialize } from "node:v8";
 import { createApp, type AppHandle, type AppOptions } from "../app.ts";
 import { SystemClock, type Cancel, type Clock } from "../platform/clock.ts";
 import { statusWord } from "../platform/errors.ts";
 import { captureImage, restoreImage, type StateImage } from "../persistence/image.ts";
-import { readStateFile, writeStateFile, type SaveFigures } from "../persistence/state-file.ts";
+import { MentionChanges } from "../persistence/changes.ts";
+import { StateFile, type SaveFigures } from "../persistence/state-file.ts";
 import { loadScenario, scenarioLabel, type ScenarioChoice } from "./scenario.ts";
 
 export const RESET_PATH = "/_reference/reset";
@@ -58,6 +58,9 @@ export class Backend {
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly log: (line: string) => void;
+  private readonly state: StateFile | undefined;
+  private readonly changes = new MentionChanges();
+  private closed = false;
   /** Where the data came from at start: the state file or the scenario. */
   readonly origin: string;
   lastSave: SaveFigures | undefined;
@@ -66,10 +69,12 @@ export class Backend {
     this.log = options.log ?? ((line) => console.error(line));
     this.clock = new NotingClock(options.app?.clock ?? new SystemClock(), () => (this.dirty = true));
     const file = options.stateFile;
-    if (file && existsSync(file)) {
-      // A damaged or foreign file throws one line here: the server refuses to start rather than reset silently.
-      const image = readStateFile(file);
-      this.current = this.fresh(image);
+    // A damaged or foreign file throws one line here: the server refuses to start rather than reset silently.
+    const opened = file ? StateFile.open(file) : undefined;
+    this.state = opened?.state;
+    if (opened?.image) {
+      this.current = this.fresh(opened.image);
+      this.changes.markSaved(opened.image);
       this.origin = `state file ${file}`;
     } else {
       this.current = this.fresh();
@@ -116,27 +121,32 @@ export class Backend {
     const next = this.fresh(deserialize(this.scenarioBytes) as StateImage);
     this.current.services.trackingAgents.stop();
     this.current = next;
+    this.changes.forget();
     this.dirty = true;
   }
 
   /** Write the state file now (no-op without --state). */
   save(): SaveFigures | undefined {
-    const file = this.options.stateFile;
-    if (!file) return undefined;
+    if (!this.state) return undefined;
     try {
-      this.lastSave = writeStateFile(file, captureImage(this.current.services));
+      const image = captureImage(this.current.services);
+      this.lastSave = this.state.save(image, this.changes.plan(this.current.services, image));
+      this.changes.markSaved(image);
     } catch (error) {
-      // The previous file is intact (write-then-rename); keep serving and say why.
-      this.log(`state: could not save to ${file}: ${(error as Error).message}`);
+      // The transaction rolled back: the previous save is intact. Keep serving and say why.
+      this.log(`state: could not save to ${this.state.file}: ${(error as Error).message}`);
     }
     return this.lastSave;
   }
 
-  /** Stop the periodic save, save once more, stop the timers. */
+  /** Stop the periodic save, save once more, stop the timers (once; later calls do nothing). */
   close(): void {
+    if (this.closed) return;
+    this.closed = true;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.save();
+    this.state?.close();
     this.current.services.trackingAgents.stop();
   }
 
