@@ -26,7 +26,8 @@ describe("key order and radix sort", () => {
       fc.integer({ min: -5, max: 5 }),
       fc.integer({ min: 0, max: 2 ** 40 }),
       fc.double({ noNaN: true, noDefaultInfinity: true }),
-      fc.constantFrom(0, -0, 0.5, -2, 1e-300),
+      fc.constantFrom(0, -0, 0.5, -2, 1e-300, 0.1234, 0.0001, -0.333, 1.7e9),
+      fc.integer({ min: -10_000, max: 10_000 }).map((k) => k / 10_000),
     );
     fc.assert(
       fc.property(fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 300 }), fc.array(value, { minLength: 300, maxLength: 300 }), (keys, values) => {
@@ -37,7 +38,7 @@ describe("key order and radix sort", () => {
         const byKey = drainNow(order.catchUp(records));
         expect(Array.from(byKey, (d) => keys[d])).toEqual([...keys].sort());
         const valueOf = Float64Array.from(records, (r) => (values[r.doc] === 0 ? 0 : values[r.doc]!));
-        const sorted = Array.from(drainNow(sortByValue(byKey, valueOf)));
+        const sorted = Array.from(drainNow(sortByValue(Float64Array.from(byKey, (d) => valueOf[d]!))), (p) => byKey[p]!);
         const expected = records
           .map((r) => r.doc)
           .sort((a, b) => (valueOf[a]! !== valueOf[b]! ? (valueOf[a]! < valueOf[b]! ? -1 : 1) : keys[a]! < keys[b]! ? -1 : 1));

@@ -6,7 +6,7 @@
 // postings; fed lazily, then kept current) backs `q`.
 import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
 import type { SortKey } from "../platform/pagination.ts";
-import { drainNow, drainSliced, SLICE_BUDGET_MS, type Sliced } from "../platform/pipeline.ts";
+import { drainNow, drainSliced, nextSliceTurn, sliceBudgetSpent, type Sliced } from "../platform/pipeline.ts";
 import type { Analysis } from "../simulators/analysis.ts";
 import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
 import { KeyOrder, ROWS_PER_PIECE, sortByKey, sortByValue } from "./mention-order.ts";
@@ -236,6 +236,9 @@ interface SortedView {
   /** Posts in the pool when the view was last brought up to date: every post numbered below is in it. */
   covers: number;
 }
+
+/** New posts the background upkeep lets gather before it merges them into the key order (see scheduleUpkeep). */
+const KEY_ORDER_BATCH = 4096;
 
 /** Changed posts a merge sorts with a comparator in one go; a larger batch takes the sliced key and radix sorts. */
 const SMALL_BATCH = 2048;
@@ -507,17 +510,23 @@ export class MentionIndex {
     const pin = { at: this.changesEnd };
     this.pins.add(pin);
     try {
-      const values = new Float64Array(n);
+      // The values read in pool order (records lie in memory about in the
+      // order they were made), then laid out in key order for the radix
+      // passes, which read their arrays in order.
+      const byDocValues = new Float64Array(n);
       for (let d = 0; d < n; d++) {
-        values[d] = valueOf(this.byDoc[d]!, sort);
+        byDocValues[d] = valueOf(this.byDoc[d]!, sort);
         if ((d & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
       }
-      const sorted = yield* sortByValue(order, values);
+      const values = new Float64Array(n);
+      for (let i = 0; i < n; i++) values[i] = byDocValues[order[i]!]!;
+      const sorted = yield* sortByValue(values);
       const rows = new Array<MentionRecord>(n);
       const rowValues = new Float64Array(n);
       for (let i = 0; i < n; i++) {
-        rows[i] = this.byDoc[sorted[i]!]!;
-        rowValues[i] = values[sorted[i]!]!;
+        const p = sorted[i]!;
+        rows[i] = this.byDoc[order[p]!]!;
+        rowValues[i] = values[p]!;
         if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
       }
       const current = this.sorted.get(sort);
@@ -562,9 +571,9 @@ export class MentionIndex {
         const positions = new Uint32Array(changed.length);
         for (let i = 0; i < positions.length; i++) positions[i] = i;
         const byKey = yield* sortByKey(positions, changed);
-        const values = Float64Array.from(changed, (r) => valueOf(r, sort));
-        const order = yield* sortByValue(byKey, values);
-        added = Array.from(order, (p) => changed[p]!);
+        const values = Float64Array.from(byKey, (p) => valueOf(changed[p]!, sort));
+        const order = yield* sortByValue(values);
+        added = Array.from(order, (p) => changed[byKey[p]!]!);
         addedValues = Float64Array.from(order, (p) => values[p]!);
       }
       const merged = yield* mergeInto(view, changed, added, addedValues);
@@ -608,7 +617,14 @@ export class MentionIndex {
     this.upkeepDue = true;
     setImmediate(() => {
       this.upkeepDue = false;
-      void this.keyOrderReady().then(() => (this.text ? this.catchUpTextIndex() : undefined));
+      // Each merge copies the whole order into a new array: merged after
+      // every run, a million posts loaded in 1,000-post runs allocated 4 GB
+      // of typed arrays, and that churn forced full collections. Merged once
+      // the new posts are a thirty-second of the order, the copies add up
+      // to about 32 times the final size; a cold build merges the rest.
+      const behind = this.byDoc.length - this.keyOrder.covers;
+      const due = behind >= Math.max(KEY_ORDER_BATCH, this.keyOrder.covers / 32);
+      void (due ? this.keyOrderReady() : Promise.resolve()).then(() => (this.text ? this.catchUpTextIndex() : undefined));
     }).unref();
   }
 
@@ -635,7 +651,7 @@ export class MentionIndex {
 
   /**
    * Feed what landed since into the text index, at most TEXT_INDEX_SLICE
-   * posts or SLICE_BUDGET_MS at a time with an event-loop turn between slices, so building the index over a
+   * posts or the loop's slice budget at a time, with event-loop turns between, so building the index over a
    * large pool (the first `q` or assistant turn) never blocks other tenants.
    * A synchronous search meanwhile still sees everything (textIndex() adds
    * whatever is left).
@@ -652,20 +668,20 @@ export class MentionIndex {
     while (this.unindexedFrom < this.unindexed.length) {
       // Advance a cursor rather than splice: removing each slice from the
       // front of a 1M-entry array moved the rest of it every time.
-      // At most TEXT_INDEX_SLICE posts, and no longer than SLICE_BUDGET_MS:
-      // at 1M posts the vocabulary is large and a slice of 1,000 took tens
-      // of ms on a busy machine (issue 18).
+      // At most TEXT_INDEX_SLICE posts, and no more than the loop
+      // iteration's budget for sliced work, which it shares with runs and
+      // sort views (platform/pipeline.ts): at 1M posts a slice of 1,000
+      // took tens of ms on a busy machine (issue 18).
       const limit = Math.min(this.unindexedFrom + TEXT_INDEX_SLICE, this.unindexed.length);
-      const started = performance.now();
       let end = this.unindexedFrom;
       while (end < limit) {
         text.add(this.unindexed[end]!, textFields(this.unindexed[end]!));
         end++;
-        if (end % 64 === 0 && performance.now() - started >= SLICE_BUDGET_MS) break;
+        if (end % 64 === 0 && sliceBudgetSpent()) break;
       }
       this.unindexedFrom = end;
       this.textIndexSlices++;
-      if (end < this.unindexed.length) await new Promise<void>((resolve) => setImmediate(resolve));
+      if (end < this.unindexed.length) await nextSliceTurn();
     }
     this.unindexed = [];
     this.unindexedFrom = 0;

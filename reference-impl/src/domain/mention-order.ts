@@ -134,37 +134,42 @@ export function* mergeByKey(base: Uint32Array, added: Uint32Array, records: read
   return out;
 }
 
+/** Powers of ten a value may be scaled by to read as an integer (the sort values have at most 4 decimals). */
+const SCALES = [1, 10, 100, 1000, 10_000];
+
 /**
- * `order` stably re-sorted by `valueOf[doc]` ascending (ties keep their
- * order in `order`, i.e. key order). Values that are all integers within
- * 2^32 of the smallest (dates, counts) take two 16-bit passes; any other
- * values take four over their order-preserving 64-bit pattern. Passes whose
- * digit is the same for every row are skipped.
+ * Positions 0..n-1 ordered by `values[position]` ascending, ties in
+ * position order (stable): the caller passes values in key order, so ties
+ * come out in key order. Values that read as integers within 2^32 of the
+ * smallest once scaled by a power of ten up to 10^4 (dates, counts, rates
+ * and scores with a few decimals) take two 16-bit passes; any other values
+ * take four over their order-preserving 64-bit pattern. Every pass reads
+ * its input in order (the digits travel with the positions), and a pass
+ * whose digit is the same for every row is skipped.
  */
-export function* sortByValue(order: Uint32Array, valueOf: Float64Array): Sliced<Uint32Array> {
-  const n = order.length;
+export function* sortByValue(values: Float64Array): Sliced<Uint32Array> {
+  const n = values.length;
   let min = Infinity;
   let max = -Infinity;
-  let integers = true;
   for (let i = 0; i < n; i++) {
-    const v = valueOf[order[i]!]!;
+    const v = values[i]!;
     if (v < min) min = v;
     if (v > max) max = v;
-    if (integers && !Number.isInteger(v)) integers = false;
-    if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
   }
-  let docs = Uint32Array.from(order);
-  if (n < 2) return docs;
-  // One or two 32-bit words per row: the digits travel with the rows, so
-  // each pass reads its input in order.
-  const words = integers && max - min < 2 ** 32 ? 1 : 2;
+  let positions = new Uint32Array(n);
+  for (let i = 0; i < n; i++) positions[i] = i;
+  if (n < 2) return positions;
+  yield;
+  const scale = yield* integerScale(values, min, max);
+  const words = scale === undefined ? 2 : 1;
   let low = new Uint32Array(n);
   let high = words === 2 ? new Uint32Array(n) : undefined;
   const bits = new Float64Array(1);
   const halves = new Uint32Array(bits.buffer);
+  const base = scale === undefined ? 0 : Math.round(min * scale);
   for (let i = 0; i < n; i++) {
-    const v = valueOf[docs[i]!]!;
-    if (words === 1) low[i] = v - min;
+    const v = values[i]!;
+    if (scale !== undefined) low[i] = Math.round(v * scale) - base;
     else {
       // IEEE order: flip every bit of a negative number, the sign bit of a
       // positive one; -0 is read as 0 so it ties with 0 as `<` does.
@@ -176,14 +181,13 @@ export function* sortByValue(order: Uint32Array, valueOf: Float64Array): Sliced<
     if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
   }
   const count = new Uint32Array(1 << 16);
-  let docsOut = new Uint32Array(n);
+  let positionsOut = new Uint32Array(n);
   let lowOut = new Uint32Array(n);
   let highOut = high ? new Uint32Array(n) : undefined;
   const passes: [word: 0 | 1, shift: 0 | 16][] = words === 1 ? [[0, 0], [0, 16]] : [[0, 0], [0, 16], [1, 0], [1, 16]];
   for (const [word, shift] of passes) {
-    const digits = () => (word === 0 ? low : high!);
     count.fill(0);
-    let src = digits();
+    let src = word === 0 ? low : high!;
     for (let i = 0; i < n; i++) {
       count[(src[i]! >>> shift) & 0xffff]!++;
       if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
@@ -195,17 +199,36 @@ export function* sortByValue(order: Uint32Array, valueOf: Float64Array): Sliced<
       count[d] = sum;
       sum += c;
     }
-    src = digits();
+    src = word === 0 ? low : high!;
     for (let i = 0; i < n; i++) {
       const to = count[(src[i]! >>> shift) & 0xffff]!++;
-      docsOut[to] = docs[i]!;
+      positionsOut[to] = positions[i]!;
       lowOut[to] = low[i]!;
       if (high) highOut![to] = high[i]!;
       if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
     }
-    [docs, docsOut] = [docsOut, docs];
+    [positions, positionsOut] = [positionsOut, positions];
     [low, lowOut] = [lowOut, low];
     if (high) [high, highOut] = [highOut!, high];
   }
-  return docs;
+  return positions;
+}
+
+/**
+ * The smallest power of ten (up to 10^4) that turns every value into an
+ * integer, with the scaled range under 2^32; undefined when there is none.
+ * Only values that are exactly round(v × scale) / scale qualify, so
+ * distinct values get distinct integers, in the same order.
+ */
+function* integerScale(values: Float64Array, min: number, max: number): Sliced<number | undefined> {
+  for (const scale of SCALES) {
+    if ((max - min) * scale >= 2 ** 32 - 1) return undefined;
+    let fits = true;
+    for (let i = 0; i < values.length && fits; i++) {
+      if (Math.round(values[i]! * scale) / scale !== values[i]) fits = false;
+      if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
+    }
+    if (fits) return scale;
+  }
+  return undefined;
 }

@@ -2,7 +2,6 @@
 // `stepDelayMs` of clock time, then runs. A throwing step stops the job and
 // hands the error to `onFailure`. Delay 0 still goes through the clock, so a
 // ManualClock test decides when work happens.
-import { setImmediate as nextTurn } from "node:timers/promises";
 import type { Clock } from "./clock.ts";
 
 /**
@@ -53,15 +52,57 @@ export function drainNow<T>(work: Sliced<T>): T {
 export const sliceCounter = { pieces: 0 };
 
 /**
- * Run sliced work, giving the event loop a turn whenever SLICE_BUDGET_MS of
- * real time has passed since the last one. The turn is `setImmediate`, not
- * the Clock: a ManualClock task waiting on another clock task would never
- * be run (runAll awaits the first), and pieces must not wait STEP_DELAY_MS.
+ * One budget of SLICE_BUDGET_MS per event-loop iteration for all sliced
+ * work together (issue 18). With one budget per piece of work, four runs
+ * landing at once each took their 8 ms in the same check phase, and a
+ * request arriving meanwhile waited for all of them (40-60 ms stretches
+ * while a million posts loaded). Now the work waiting for a turn queues,
+ * and each iteration of the loop resumes the first in line, which runs
+ * until the budget is spent and then queues again at the back: first come,
+ * first served, and between two iterations the loop reads sockets and
+ * fires timers.
+ */
+let windowStart = Number.NEGATIVE_INFINITY;
+const waiting: (() => void)[] = [];
+let windowScheduled = false;
+
+function openWindow(): void {
+  windowScheduled = false;
+  windowStart = performance.now();
+  waiting.shift()?.();
+  if (waiting.length > 0) scheduleWindow();
+}
+
+function scheduleWindow(): void {
+  if (windowScheduled) return;
+  windowScheduled = true;
+  // `setImmediate`, not the Clock: a ManualClock task waiting on another
+  // clock task would never be run (runAll awaits the first), and pieces must
+  // not wait STEP_DELAY_MS.
+  setImmediate(openWindow);
+}
+
+/** Whether the current iteration's budget for sliced work is spent. */
+export function sliceBudgetSpent(): boolean {
+  return performance.now() - windowStart >= SLICE_BUDGET_MS;
+}
+
+/** Wait, in line, for a later iteration of the event loop with a fresh budget. */
+export function nextSliceTurn(): Promise<void> {
+  return new Promise<void>((resolve) => {
+    waiting.push(resolve);
+    scheduleWindow();
+  });
+}
+
+/**
+ * Run sliced work, giving the event loop a turn whenever the shared budget
+ * of the current iteration is spent (see `nextSliceTurn`). The first piece
+ * runs at once, so work started in a turn sees the state of that turn.
  * Where the pauses fall depends on the machine's speed; what is computed
  * does not (the generator decides the pieces).
  */
 export async function drainSliced<T>(work: Sliced<T>): Promise<T> {
-  let since = performance.now();
   let input: unknown;
   for (;;) {
     const r = work.next(input);
@@ -70,10 +111,8 @@ export async function drainSliced<T>(work: Sliced<T>): Promise<T> {
     input = undefined;
     if (isOffThread(r.value)) {
       input = await r.value.offThread();
-      since = performance.now();
-    } else if (performance.now() - since >= SLICE_BUDGET_MS) {
-      await nextTurn();
-      since = performance.now();
+    } else if (sliceBudgetSpent()) {
+      await nextSliceTurn();
     }
   }
 }
