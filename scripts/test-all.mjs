@@ -1,9 +1,13 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite, in the order a reviewer would check it.
-// Each gate (freshness of generated/, the two linters, the typecheck) counts
-// as one test; vitest's tests are counted from its JSON report. The last line
-// is always `N passed, N failed`, which is what CI reads.
-import { spawnSync } from "node:child_process";
+// `npm test`: the whole suite. Each gate (freshness of generated/, the two
+// linters, the breaking-change diff, the typecheck) counts as one test;
+// vitest's tests are counted from its JSON report. The gates run one after
+// the other, in the order a reviewer would check them, alongside vitest (they
+// only read the tree, and vitest's files spend most of their time waiting);
+// each gate's output is held and printed, in order, once vitest is done.
+// Then the ten slowest test files. The last line is always
+// `N passed, N failed`, which is what CI reads.
+import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
@@ -25,29 +29,45 @@ const gates = [
 let passed = 0;
 let failed = 0;
 const failures = [];
+const started = Date.now();
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
 
-function step(name, cmd, args) {
-  const started = Date.now();
-  console.log(`\n▶ ${name}`);
-  const result = spawnSync(cmd, args, { cwd: root, env, stdio: "inherit" });
-  const ok = result.status === 0;
-  console.log(`${ok ? "✔" : "✘"} ${name} (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-  return ok;
+/** Run a command; its output goes to the terminal (inherit) or is held and returned. */
+function run(cmd, args, hold) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(cmd, args, { cwd: root, env, stdio: hold ? ["ignore", "pipe", "pipe"] : "inherit" });
+    let output = "";
+    if (hold) {
+      child.stdout.on("data", (d) => (output += d));
+      child.stderr.on("data", (d) => (output += d));
+    }
+    child.on("error", (e) => (output += `${cmd}: ${e.message}\n`));
+    child.on("close", (code) => resolve({ ok: code === 0, output, ms: Date.now() - t0 }));
+  });
 }
 
-for (const gate of gates) {
-  if (only.length && !only.includes("gates")) break;
-  if (step(gate.name, gate.cmd, gate.args)) passed++;
-  else {
-    failed++;
-    failures.push(gate.name);
+const runGates = !only.length || only.includes("gates");
+const runVitest = !only.length || only.includes("vitest");
+
+const gatesDone = (async () => {
+  const results = [];
+  if (!runGates) return results;
+  for (const gate of gates) {
+    if (!runVitest) console.log(`\n▶ ${gate.name}`);
+    results.push({ gate, ...(await run(gate.cmd, gate.args, runVitest)) });
   }
-}
+  return results;
+})();
 
-if (!only.length || only.includes("vitest")) {
+if (runVitest) {
   const report = path.join(root, "reports", "vitest.json");
+  const fileTimes = path.join(root, "reports", "vitest-files.json");
   rmSync(report, { force: true });
-  const ok = step("vitest: contract, reference server and conformance kit", "vitest", ["run"]);
+  rmSync(fileTimes, { force: true });
+  console.log(`\n▶ vitest: contract, reference server and conformance kit (the ${gates.length} gates run alongside)`);
+  const { ok, ms } = await run("vitest", ["run"], false);
+  console.log(`${ok ? "✔" : "✘"} vitest (${seconds(ms)})`);
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, "utf8"));
     passed += json.numPassedTests ?? 0;
@@ -59,6 +79,7 @@ if (!only.length || only.includes("vitest")) {
     for (const f of json.testResults ?? []) {
       for (const a of f.assertionResults ?? []) if (a.status === "failed") failures.push(a.fullName);
     }
+    printSlowest(json, fileTimes);
   } else {
     failed++;
     failures.push("vitest produced no report");
@@ -69,10 +90,36 @@ if (!only.length || only.includes("vitest")) {
   }
 }
 
+for (const { gate, ok, output, ms } of await gatesDone) {
+  if (runVitest) console.log(`\n▶ ${gate.name}`);
+  if (output) process.stdout.write(output.endsWith("\n") ? output : output + "\n");
+  console.log(`${ok ? "✔" : "✘"} ${gate.name} (${seconds(ms)})`);
+  if (ok) passed++;
+  else {
+    failed++;
+    failures.push(gate.name);
+  }
+}
+
+/**
+ * The ten slowest test files: wall time from import to the last hook, which
+ * scripts/vitest-file-times.ts records; vitest's JSON report (first test to
+ * last) stands in when that file is missing.
+ */
+function printSlowest(json, fileTimes) {
+  let rows;
+  if (existsSync(fileTimes)) rows = JSON.parse(readFileSync(fileTimes, "utf8")).map((f) => ({ file: f.file, ms: f.ms, tests: f.tests }));
+  else rows = (json.testResults ?? []).map((f) => ({ file: path.relative(root, f.name), ms: f.endTime - f.startTime, tests: (f.assertionResults ?? []).length }));
+  rows.sort((a, b) => b.ms - a.ms);
+  console.log("\nSlowest test files (wall time in their worker, import and hooks included):");
+  for (const r of rows.slice(0, 10)) console.log(`  ${seconds(r.ms).padStart(8)}  ${r.file} (${r.tests} tests)`);
+}
+
 if (failures.length) {
   console.log("\nFailed:");
   for (const f of failures.slice(0, 50)) console.log(`  - ${f}`);
   if (failures.length > 50) console.log(`  … and ${failures.length - 50} more`);
 }
+console.log(`\nnpm test took ${seconds(Date.now() - started)}`);
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
