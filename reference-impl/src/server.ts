@@ -32,7 +32,10 @@ export function startServer(config: ServerConfig, log: Logger = createLogger({ l
   } catch (error) {
     return Promise.reject(error);
   }
-  return listen(config, log, backend);
+  return listen(config, log, backend).catch((error: unknown) => {
+    backend.close();
+    throw error;
+  });
 }
 
 export function createBackend(config: ServerConfig, log: Logger): Backend {
