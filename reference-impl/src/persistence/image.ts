@@ -10,7 +10,7 @@
 // timers and runs in flight (see restoreImage), rate-limit windows, caches
 // that rebuild themselves (sorted views, text indexes).
 import type { Services } from "../domain/services.ts";
-import { DatasetCoefficients, ParameterValues, type MentionRecord } from "../domain/mention-index.ts";
+import { DatasetCoefficients, mentionKey, ParameterValues, type MentionRecord } from "../domain/mention-index.ts";
 import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
 import { StoredAuthor, StoredPost } from "../domain/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
@@ -34,9 +34,9 @@ export interface StateImage {
   /**
    * Each account's pool, records in the order they joined it, and the
    * pattern assignments of those that have any (kept beside the records by
-   * patterns/assignments.ts): [position in records, pattern id -> items].
+   * patterns/assignments.ts): [mention key, pattern id -> items].
    */
-  mentions: { accountId: string; records: MentionRecord[]; assignments: [number, Record<string, Assignment[]>][] }[];
+  mentions: { accountId: string; records: MentionRecord[]; assignments: [string, Record<string, Assignment[]>][] }[];
 }
 
 /**
@@ -69,18 +69,7 @@ export function captureImage(services: Services): StateImage {
     // The records themselves: the serializer copies them (structured clone
     // keeps shared sub-objects shared), and restoreImage gives their class
     // instances back their prototypes.
-    mentions: accounts.map((a) => {
-      const records = [...services.mentions(a.id).all()];
-      const assignments: [number, Record<string, Assignment[]>][] = [];
-      records.forEach((r, i) => {
-        const of = patternAssignmentsOf(r);
-        for (const _ in of) {
-          assignments.push([i, of]);
-          break;
-        }
-      });
-      return { accountId: a.id, records, assignments };
-    }),
+    mentions: accounts.map((a) => ({ accountId: a.id, records: [...services.mentions(a.id).all()], assignments: assignmentsOf(services, a.id) })),
   };
 }
 
@@ -105,13 +94,34 @@ export function restoreImage(services: Services, image: StateImage): void {
   for (const { accountId, records, assignments } of image.mentions) {
     restoreMentions(services, accountId, records);
     const index = services.mentions(accountId);
-    for (const [i, byPattern] of assignments) {
-      const record = index.get(records[i]!.key)!;
+    for (const [key, byPattern] of assignments) {
+      const record = index.get(key);
+      if (!record) throw new Error(`state: pattern assignment of mention ${key}, which is not in the pool`);
       for (const [patternId, items] of Object.entries(byPattern)) assignToPattern(record, patternId, items);
     }
   }
   failInterrupted(services);
   services.trackingAgents.armAll();
+}
+
+/**
+ * The assignments of the posts the account's patterns hold (every assigned
+ * post is in some pattern item's `post_refs`), so a save need not look at
+ * every post of a large pool.
+ */
+function assignmentsOf(services: Services, accountId: string): [string, Record<string, Assignment[]>][] {
+  const index = services.mentions(accountId);
+  const keys = new Set<string>();
+  for (const pattern of services.tables.patterns.everyRow()) {
+    if (pattern.account_id !== accountId) continue;
+    for (const item of pattern.items) for (const ref of item.post_refs) keys.add(mentionKey(ref.source, ref.id));
+  }
+  const out: [string, Record<string, Assignment[]>][] = [];
+  for (const key of keys) {
+    const record = index.get(key);
+    if (record) out.push([key, patternAssignmentsOf(record)]);
+  }
+  return out;
 }
 
 /**
