@@ -67,7 +67,7 @@ export interface RunningProxy {
 /** A deployment in this process: a WHATWG fetch handler such as a Hono app's `app.fetch`. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-export async function startProxy(upstream: string | FetchHandler, fault: Fault | undefined, keys: Record<string, string | undefined>, port = 0): Promise<RunningProxy> {
+export async function startProxy(upstream: string | FetchHandler, fault: Pick<Fault, "request" | "response"> | undefined, keys: Record<string, string | undefined>, port = 0): Promise<RunningProxy> {
   let publicUrl = "";
   const forward = async (r: ProxyRequest): Promise<ProxyResponse> => {
     const headers = { ...r.headers };
