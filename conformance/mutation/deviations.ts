@@ -135,18 +135,12 @@ export const deviations: Deviation[] = [
     decides: "the removed credit prices route answers 410 Gone",
     response: (q, res) => (P(q) === "/v1/credit_prices" && res.status === 404 ? envelope(res, 410, "not_found", "This route was removed.") : res),
   },
-  // ---- run state names (D-CPR-STATES, D-TAR-STATES)
+  // ---- run state names the seed does not show (D-CPR-STATES; the agent run's `in_progress` is the seed's own)
   {
     id: "parameter-run-done",
     decision: "D-CPR-STATES",
     decides: "a finished custom parameter run is `done` (not `completed`; the seed shows only `processing`)",
     response: (q, res) => (res.json && /^\/v1\/custom_parameters\/[^/]+\/runs(\/[^/]+)?$/.test(P(q)) && q.method === "GET" ? json(res, JSON.parse(JSON.stringify(res.json).replace(/"type":"completed"/g, '"type":"done"'))) : res),
-  },
-  {
-    id: "agent-run-running",
-    decision: "D-TAR-STATES",
-    decides: "a triggered agent run is `running` (not `in_progress`)",
-    response: (q, res) => (is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/trigger$/) && res.json?.data?.status?.type === "in_progress" ? withData(res, (d) => ({ ...d, status: { ...d.status, type: "running" } })) : res),
   },
   // ---- open value sets accepted more widely (D-SEARCH-MODE, D-MENTIONS-OPERATION, D-TIME-FILTER, D-CP-VALUE-TYPE, D-BOUND-DATE)
   {
@@ -172,6 +166,12 @@ export const deviations: Deviation[] = [
     decision: "D-CP-VALUE-TYPE",
     decides: "an unknown value_type is stored as string",
     request: (q) => (is(q, "POST", /^\/v1\/custom_parameters(\/preview)?$/) ? rewriteBody(q, (b) => (typeof b.value_type === "string" && !["string", "number", "boolean"].includes(b.value_type) ? ((b.value_type = "string"), true) : false)) : q),
+  },
+  {
+    id: "future-window-accepted",
+    decision: "D-PREVIEW-FUTURE",
+    decides: "a preview window starting in the future is accepted (and samples nothing yet)",
+    ...reuse("preview-future-since-accepted"),
   },
   {
     id: "impossible-date-rolls-back",

@@ -43,7 +43,7 @@ describe("attribution data", () => {
     expect(accepted.seed).toMatch(/`from` must precede `to`/);
     const refused = attribute({ check: "date-range-order-422", title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 400", operation: "DatasetRuns_create", status: 400 });
     expect(refused).toMatchObject({ kind: "decision", decision: "D-DATE-RANGE-ORDER" });
-    expect(describeAttribution(refused)).toMatch(/contract decision D-DATE-RANGE-ORDER: .*the seed leaves this open/);
+    expect(describeAttribution(refused)).toMatch(/contract decision D-DATE-RANGE-ORDER: .* — a point the seed leaves open \(the seed says: .*from. must precede/);
   });
 
   it("attributes a 200 where the contract chose 201 (seed silent) to D-CREATE-201 in any check, but not in a check whose request must be refused", () => {

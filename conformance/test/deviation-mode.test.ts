@@ -18,6 +18,7 @@ import { loadDeviations, writeDeviations, type DeviationEntry } from "../src/dev
 import type { CheckResult, Settings } from "../src/types.ts";
 import { deviatingDeployment, deviations, groupNotServed, strictDecisions } from "../mutation/deviations.ts";
 import { faults } from "../mutation/faults.ts";
+import { DECISION_FAULTS } from "../mutation/deviations-levels.ts";
 import { startProxy, type Fault } from "../mutation/proxy.ts";
 import { demoKeys, settings, startReference } from "./helpers.ts";
 
@@ -65,7 +66,8 @@ describe("deviation mode (a deployment that decides open points its own way)", (
     expect(v.level).toBe("contract");
     const failures = full.results.flatMap((r) => r.failures);
     const named = [...new Set(failures.map((f) => f.attribution?.decision ?? "(seed rule)"))].sort();
-    expect(named).toEqual([...decided].sort());
+    const seen = (d: string) => failures.filter((f) => (f.attribution?.decision ?? "(seed rule)") === d).map((f) => f.title.slice(0, 140));
+    expect(named, JSON.stringify({ missing: decided.filter((d) => !named.includes(d)), extra: named.filter((d) => !decided.includes(d)).map((d) => [d, seen(d)]), skipped: full.results.filter((r) => r.outcome === "skip").map((r) => `${r.id}: ${r.skipReason}`) })).toEqual([...decided].sort());
     expect(v.counts.seedFailures).toBe(0);
     expect(v.counts.decisionFailures).toBe(failures.length);
     for (const f of failures) expect(f.attribution?.decided, f.title).toBeTruthy();
@@ -106,8 +108,14 @@ describe("deviation mode (a deployment that decides open points its own way)", (
 });
 
 describe("seed-rule faults still fail at --level seed", () => {
+  it("names only faults of the harness as decision faults (the rest break seed rules)", () => {
+    expect(Object.keys(DECISION_FAULTS).filter((id) => !faults.some((f) => f.id === id))).toEqual([]);
+    expect(faults.filter((f) => !f.control && !(f.id in DECISION_FAULTS)).length).toBeGreaterThanOrEqual(120);
+  });
+
   // a sample of the single-rule harness (one per area), each run scoped to its check: cheap
-  const sample = ["page-overlaps-previous", "foreign-dataset-leaks", "settlement-off-by-a-cent", "missing-ratelimit-remaining", "completed-run-moves-back", "chat-visible-to-other-seat"];
+  // (all of them: `npx tsx conformance/mutation/deviations-levels.ts`, about 80 s)
+  const sample = ["page-overlaps-previous", "foreign-dataset-leaks", "settlement-off-by-a-cent", "missing-ratelimit-remaining", "completed-run-moves-back", "chat-visible-to-other-seat", "aud-no-completed-run-insufficient", "mcp-list-end-cursor-set"];
   for (const id of sample) {
     it(id, async () => {
       const fault = faults.find((f) => f.id === id)!;
