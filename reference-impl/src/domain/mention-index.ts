@@ -356,6 +356,8 @@ export class MentionIndex {
   private unindexed: MentionRecord[] = [];
   private unindexedFrom = 0;
   private readonly runs = new Map<string, MentionRecord[]>();
+  /** The records each dataset holds, in the order they joined it. */
+  private readonly members = new Map<string, MentionRecord[]>();
 
   get size(): number {
     return this.byKey.size;
@@ -367,6 +369,14 @@ export class MentionIndex {
 
   all(): IterableIterator<MentionRecord> {
     return this.byKey.values();
+  }
+
+  /**
+   * The posts a dataset holds, in the order they joined it (a direct read:
+   * listing them no longer walks the whole pool, issue 18).
+   */
+  inDataset(datasetId: string): readonly MentionRecord[] {
+    return this.members.get(datasetId) ?? [];
   }
 
   /** The posts one run collected, in collection order (a direct read). */
@@ -426,6 +436,11 @@ export class MentionIndex {
     }
     const before = record.datasets.get(ctx.datasetId);
     record.datasets = record.datasets.with(ctx.datasetId, Math.max(before ?? 0, ctx.coefficient));
+    if (before === undefined) {
+      let members = this.members.get(ctx.datasetId);
+      if (!members) this.members.set(ctx.datasetId, (members = []));
+      members.push(record);
+    }
     const runs = record.runs;
     if ((typeof runs === "string" ? runs : runs[runs.length - 1]) !== ctx.runId) {
       if (typeof runs === "string") record.runs = [runs, ctx.runId];

@@ -118,8 +118,15 @@ export class ParameterRuns {
       this.services.lifecycle.fail({ kind: PARAMETER_RUN, row: active.row, reservation: active.reservation }, "The custom parameter was deleted.");
       this.active.delete(parameter.id);
     }
-    for (const run of this.table.childrenOf(parameter.account_id, "byParameter", parameter.id)) this.table.softDelete(run, atMs);
-    for (const record of this.services.mentions(parameter.account_id).all()) record.parameters?.delete(parameter.id);
+    // Values exist only on posts of the datasets its runs visited: those are
+    // cleared, not the whole pool (issue 18).
+    const datasets = new Set<string>();
+    for (const run of this.table.childrenOf(parameter.account_id, "byParameter", parameter.id)) {
+      datasets.add(run.dataset_id);
+      this.table.softDelete(run, atMs);
+    }
+    const index = this.services.mentions(parameter.account_id);
+    for (const datasetId of datasets) for (const record of index.inDataset(datasetId)) record.parameters?.delete(parameter.id);
   }
 
   /**
@@ -145,9 +152,7 @@ export class ParameterRuns {
   }
 }
 
-/** Keys of the mentions a dataset holds now, in a stable order. */
+/** Keys of the mentions a dataset holds now, in the order they joined it (no walk of the whole pool, issue 18). */
 function mentionKeysOf(index: MentionIndex, datasetId: string): string[] {
-  const keys: string[] = [];
-  for (const record of index.all()) if (record.datasets.has(datasetId)) keys.push(record.key);
-  return keys;
+  return index.inDataset(datasetId).map((r) => r.key);
 }
