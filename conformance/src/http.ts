@@ -41,8 +41,12 @@ export interface ExchangeMeta {
   mcp?: boolean;
   /** sent around the limiter as part of a planned burst */
   burst?: boolean;
-  /** the served-groups probe of a group found not served: its finding is that one line, response-level checks leave it alone */
-  unserved?: boolean;
+  /**
+   * a served-groups probe (the control path, a list read, an unknown id, a malformed POST): it only tells served
+   * from unserved, so response-level checks leave it alone (a mock or a validating proxy answers the malformed
+   * POST itself; an unserved group's finding is its one line; a served group's own checks judge its routes)
+   */
+  groupProbe?: boolean;
   /** a 429 the client answered by waiting and sending the request again (the next exchange is the retry) */
   retried?: boolean;
 }

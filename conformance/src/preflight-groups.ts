@@ -84,16 +84,24 @@ export function judgeProbe(g: Group, kind: "list" | "item" | "post", fp: Fingerp
   return { served: false, why: `404 (${body})${likeControl ? `, as the unserved ${CONTROL_PATH}` : ""}` };
 }
 
-/** Probe every group the (scoped) contract holds; the account group is known served once the preflight passed. */
-export async function probeGroups(contract: Contract, client: HttpClient): Promise<ServedGroups> {
+/**
+ * Probe every group the (scoped) contract holds. A stateless mock serves every
+ * route of its document, so it is not probed; behind a validating proxy the
+ * proxy itself answers a request outside the contract, so neither the control
+ * path nor a malformed POST can tell anything there (those groups stay served).
+ */
+export async function probeGroups(contract: Contract, client: HttpClient, target: { mock?: boolean; validatingProxy?: boolean } = {}): Promise<ServedGroups> {
   const prev = client.currentCheck;
   client.currentCheck = "(served-groups)";
   const out: ServedGroups = { probes: [], notServed: new Map() };
+  if (target.mock) return out;
   try {
-    try {
-      out.control = fingerprint(await client.request({ method: "GET", path: CONTROL_PATH }));
-    } catch (e) {
-      if (!(e instanceof TransportError)) throw e;
+    if (!target.validatingProxy) {
+      try {
+        out.control = fingerprint(await client.request({ method: "GET", path: CONTROL_PATH, meta: { groupProbe: true } }));
+      } catch (e) {
+        if (!(e instanceof TransportError)) throw e;
+      }
     }
     for (const spec of groupSpecs) {
       const g = describe(spec, contract);
@@ -102,9 +110,13 @@ export async function probeGroups(contract: Contract, client: HttpClient): Promi
       const operations = g.ops.all.map((o) => o.key);
       if (!probe) continue;
       const request = `${probe.req.method} ${probe.req.path}`;
+      if (probe.kind === "post" && target.validatingProxy) {
+        out.probes.push({ group: g.id, title: g.title, request, served: true, reason: `not probed: behind a validating proxy the proxy answers ${request} with a malformed body itself`, operations });
+        continue;
+      }
       let ex: Exchange;
       try {
-        ex = await client.request(probe.req);
+        ex = await client.request({ ...probe.req, meta: { groupProbe: true } });
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
         out.probes.push({ group: g.id, title: g.title, request, served: true, reason: `no answer (${e.detail}); kept, its checks report what they see`, operations });
@@ -114,10 +126,7 @@ export async function probeGroups(contract: Contract, client: HttpClient): Promi
       const { served, why } = judgeProbe(g, probe.kind, fp, out.control);
       const p: GroupProbe = { group: g.id, title: g.title, request, status: fp.status, errorCode: fp.errorCode, served, reason: served ? `served: ${request} answered ${why}` : `group ${g.id} not served: ${why} on ${request}`, operations };
       out.probes.push(p);
-      if (!served) {
-        ex.meta.unserved = true;
-        for (const op of operations) out.notServed.set(op, p.reason);
-      }
+      if (!served) for (const op of operations) out.notServed.set(op, p.reason);
     }
   } finally {
     client.currentCheck = prev;
@@ -143,7 +152,7 @@ export function servedGroupsResult(served: ServedGroups, requireGroups: boolean,
   if (result.failures.length) result.outcome = "fail";
   if (!served.probes.length) {
     result.outcome = "skip";
-    result.skipReason = "no group to probe";
+    result.skipReason = "no group probed (a stateless mock serves every route of its document)";
   }
   return result;
 }

@@ -92,7 +92,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     await preflight(settings, client);
     const t0 = Date.now();
     const before = client.requestCount;
-    servedGroups = await probeGroups(contract, client);
+    servedGroups = await probeGroups(contract, client, settings);
     withoutUnserved(contract, servedGroups);
     results.push(servedGroupsResult(servedGroups, !!settings.requireGroups, client.requestCount - before, Date.now() - t0));
     for (const p of servedGroups.probes.filter((x) => !x.served)) hooks.log?.(`${settings.requireGroups ? "FAIL" : "WARN"} served-groups: ${p.reason}`);
@@ -308,7 +308,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
           },
         };
         try {
-          for (const ex of client.exchanges) if (!ex.meta.mcp && !ex.meta.unserved) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
+          for (const ex of client.exchanges) if (!ex.meta.mcp && !ex.meta.groupProbe) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
         } catch (e) {
           result.outcome = "error";
           result.error = (e as Error).stack ?? String(e);
