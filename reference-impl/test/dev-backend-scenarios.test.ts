@@ -81,7 +81,8 @@ describe("fixture folders", () => {
     expect(datasets.json.data).toHaveLength(1);
     expect(datasets.json.data[0]).toMatchObject({ name: "Our launch", mentions_count: 150 });
     const runs = await call("GET", `/v1/datasets/${datasets.json.data[0].id}/runs`, USER_KEY);
-    expect(runs.json.data.map((r: any) => [r.status.type, r.mentions_count])).toEqual([
+    // Both runs are created in the same millisecond, so their list order follows their random ids.
+    expect(runs.json.data.map((r: any) => [r.status.type, r.mentions_count]).sort((a: any, b: any) => a[1] - b[1])).toEqual([
       ["completed", 50],
       ["completed", 100],
     ]);

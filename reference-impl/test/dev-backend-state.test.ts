@@ -156,6 +156,29 @@ describe("--state: save and restore", () => {
     expect(readStateFile(file).tables.datasets).toHaveLength(1);
   });
 
+  it("after a reset the file holds the scenario plus what came after, never the pools from before", async () => {
+    const file = tmp();
+    const { b, call, clock } = backend(file, "demo");
+    const pool = () => b.handle.services.mentions("acc_demoA").size;
+    const scenarioSize = pool();
+    const before = (await call("POST", "/v1/datasets", { name: "Before the reset" })).json.data.id;
+    await call("POST", `/v1/datasets/${before}/runs`, { search_query: { type: "prompt", sources: ["tiktok"], search_query: "matcha" }, count: 30 });
+    await clock.advance(60_000);
+    b.save();
+    expect((await call("POST", "/_reference/reset")).status).toBe(200);
+    // Posts land in the chunk the scenario's bytes cover: that chunk must be written anew.
+    const after = (await call("POST", "/v1/datasets", { name: "After the reset" })).json.data.id;
+    await call("POST", `/v1/datasets/${after}/runs`, { search_query: { type: "prompt", sources: ["reddit"], search_query: "kombucha" }, count: 20 });
+    await clock.advance(60_000);
+    expect(pool()).toBe(scenarioSize + 20);
+    b.close();
+    const restored = backend(file, "demo", clock.now());
+    expect(restored.b.handle.services.mentions("acc_demoA").size).toBe(scenarioSize + 20);
+    expect((await restored.call("GET", "/v1/datasets?limit=100")).json.data.map((d: any) => d.name)).toContain("After the reset");
+    expect((await restored.call("GET", `/v1/datasets/${before}`)).status).toBe(404);
+    expect((await restored.call("GET", `/v1/datasets/${after}`)).json.data.mentions_count).toBe(20);
+  });
+
   it("a periodic save writes only the mention chunks that changed", async () => {
     const file = tmp();
     const { b, call, clock } = backend(file, "demo");

@@ -8,7 +8,21 @@
 // visited since then. Pattern assignments are a section of their own.
 import type { Services } from "../domain/services.ts";
 import type { StateImage } from "./image.ts";
-import { CHUNK, type ChunkPlan } from "./state-file.ts";
+import { CHUNK, chunkName, type ChunkPlan } from "./state-file.ts";
+
+/**
+ * The save after a reset: the file still holds the pools from before it, so
+ * every chunk is written — the ones unchanged since the reset from the
+ * scenario's own serialized bytes, the changed ones (`plan`) serialized anew.
+ */
+export function everyChunkFromPrebuilt(plan: ChunkPlan, image: StateImage, prebuilt: ReadonlyMap<string, Uint8Array>): { plan: ChunkPlan; prebuilt: Map<string, Uint8Array> } {
+  const usable = new Map(prebuilt);
+  for (const { accountId, records } of image.mentions) {
+    const changed = plan.get(accountId) ?? "all";
+    for (let c = 0; c * CHUNK < records.length; c++) if (changed === "all" || changed.has(c)) usable.delete(chunkName(accountId, c));
+  }
+  return { plan: new Map(image.mentions.map((m) => [m.accountId, "all" as const])), prebuilt: usable };
+}
 
 export class MentionChanges {
   /** Pool size per account at the last save; absent: write the whole pool. */
@@ -19,12 +33,6 @@ export class MentionChanges {
   markSaved(image: StateImage): void {
     this.saved = new Map(image.mentions.map((m) => [m.accountId, m.records.length]));
     this.sinceMs = image.savedAtMs;
-  }
-
-  /** After a reset: every pool is new. */
-  forget(): void {
-    this.saved.clear();
-    this.sinceMs = -Infinity;
   }
 
   plan(services: Services, image: StateImage): ChunkPlan {

@@ -29,7 +29,7 @@ export interface SaveFigures {
 export type ChunkPlan = Map<string, "all" | Set<number>>;
 
 const SEP = "\u0000";
-const chunkName = (accountId: string, chunk: number) => `mentions${SEP}${accountId}${SEP}${String(chunk).padStart(6, "0")}`;
+export const chunkName = (accountId: string, chunk: number) => `mentions${SEP}${accountId}${SEP}${String(chunk).padStart(6, "0")}`;
 
 export class StateFile {
   private constructor(
@@ -67,14 +67,18 @@ export class StateFile {
     }
   }
 
-  /** Write the image: small sections always, mention chunks as `plan` says, all in one transaction. */
-  save(image: StateImage, plan: ChunkPlan): SaveFigures {
+  /**
+   * Write the image: small sections always, mention chunks as `plan` says,
+   * all in one transaction. `prebuilt` holds sections already serialized from
+   * exactly these records (a reset's scenario), written as they are.
+   */
+  save(image: StateImage, plan: ChunkPlan, prebuilt?: ReadonlyMap<string, Uint8Array>): SaveFigures {
     const started = performance.now();
     let bytes = 0;
     let chunksWritten = 0;
     const put = this.db.prepare("INSERT OR REPLACE INTO sections (name, data) VALUES (?, ?)");
     const section = (name: string, value: unknown) => {
-      const data = serialize(value);
+      const data = prebuilt?.get(name) ?? serialize(value);
       bytes += data.length;
       put.run(name, data);
     };
@@ -114,6 +118,55 @@ export class StateFile {
   }
 }
 
+/** The image as the file's sections (names in the file's order), each serialized. */
+export function toSections(image: StateImage): Map<string, Uint8Array> {
+  const out = new Map<string, Uint8Array>();
+  out.set("directory", serialize(image.directory));
+  out.set("ledger", serialize(image.ledger));
+  out.set("tables", serialize(image.tables));
+  out.set("profiles", serialize(image.profiles));
+  for (const { accountId, records, assignments } of image.mentions) {
+    out.set(`assignments${SEP}${accountId}`, serialize(assignments));
+    for (let c = 0; c * CHUNK < records.length; c++) out.set(chunkName(accountId, c), serialize(records.slice(c * CHUNK, (c + 1) * CHUNK)));
+  }
+  return out;
+}
+
+/** An image from sections (in name order, so each pool's chunks come in order); `where` names the source in errors. */
+export function fromSections(sectionsIn: Iterable<[string, Uint8Array]>, savedAtMs: number, where: string): StateImage {
+  const sections = new Map<string, unknown>();
+  const mentions = new Map<string, StateImage["mentions"][number]["records"]>();
+  const assignments = new Map<string, StateImage["mentions"][number]["assignments"]>();
+  for (const [name, data] of sectionsIn) {
+    let value: unknown;
+    try {
+      value = deserialize(data);
+    } catch (error) {
+      throw new Error(`${where}: section ${name.split(SEP).join(" ")} is damaged (${(error as Error).message})`);
+    }
+    const [kind, accountId] = name.split(SEP);
+    if (kind === "mentions") {
+      let list = mentions.get(accountId!);
+      if (!list) mentions.set(accountId!, (list = []));
+      for (const r of value as typeof list) list.push(r);
+    } else if (kind === "assignments") assignments.set(accountId!, value as StateImage["mentions"][number]["assignments"]);
+    else sections.set(name, value);
+  }
+  for (const name of ["directory", "ledger", "tables", "profiles"]) {
+    if (!sections.has(name)) throw new Error(`${where} has no ${name} section`);
+  }
+  const accounts = new Set([...mentions.keys(), ...assignments.keys()]);
+  return {
+    format: IMAGE_FORMAT,
+    savedAtMs,
+    directory: sections.get("directory") as StateImage["directory"],
+    ledger: sections.get("ledger") as StateImage["ledger"],
+    tables: sections.get("tables") as StateImage["tables"],
+    profiles: sections.get("profiles") as StateImage["profiles"],
+    mentions: [...accounts].map((accountId) => ({ accountId, records: mentions.get(accountId) ?? [], assignments: assignments.get(accountId) ?? [] })),
+  };
+}
+
 /** Read a state file without keeping it open (tests, tools). */
 export function readStateFile(file: string): StateImage {
   if (!existsSync(file)) throw new Error(`state file ${file} does not exist`);
@@ -134,37 +187,10 @@ function readImage(file: string, db: DatabaseSync): StateImage {
     if (meta.get("format") !== String(IMAGE_FORMAT)) {
       throw new Error(`state file ${file} has format ${meta.get("format")}, this server reads format ${IMAGE_FORMAT}; move it away or start without --state`);
     }
-    const sections = new Map<string, unknown>();
-    const mentions = new Map<string, StateImage["mentions"][number]["records"]>();
-    const assignments = new Map<string, StateImage["mentions"][number]["assignments"]>();
-    for (const { name, data } of db.prepare("SELECT name, data FROM sections ORDER BY name").iterate() as Iterable<{ name: string; data: Uint8Array }>) {
-      let value: unknown;
-      try {
-        value = deserialize(data);
-      } catch (error) {
-        throw new Error(`state file ${file}: section ${name.split(SEP).join(" ")} is damaged (${(error as Error).message})`);
-      }
-      const [kind, accountId] = name.split(SEP);
-      if (kind === "mentions") {
-        let list = mentions.get(accountId!);
-        if (!list) mentions.set(accountId!, (list = []));
-        for (const r of value as typeof list) list.push(r);
-      } else if (kind === "assignments") assignments.set(accountId!, value as StateImage["mentions"][number]["assignments"]);
-      else sections.set(name, value);
-    }
-    for (const name of ["directory", "ledger", "tables", "profiles"]) {
-      if (!sections.has(name)) throw new Error(`state file ${file} has no ${name} section`);
-    }
-    const accounts = new Set([...mentions.keys(), ...assignments.keys()]);
-    return {
-      format: IMAGE_FORMAT,
-      savedAtMs: Number(meta.get("saved_at_ms")),
-      directory: sections.get("directory") as StateImage["directory"],
-      ledger: sections.get("ledger") as StateImage["ledger"],
-      tables: sections.get("tables") as StateImage["tables"],
-      profiles: sections.get("profiles") as StateImage["profiles"],
-      mentions: [...accounts].map((accountId) => ({ accountId, records: mentions.get(accountId) ?? [], assignments: assignments.get(accountId) ?? [] })),
-    };
+    const rows = db.prepare("SELECT name, data FROM sections ORDER BY name").iterate() as Iterable<{ name: string; data: Uint8Array }>;
+    return fromSections((function* () {
+      for (const { name, data } of rows) yield [name, data] as [string, Uint8Array];
+    })(), Number(meta.get("saved_at_ms")), `state file ${file}`);
   } catch (error) {
     // A file SQLite itself rejects (garbage bytes) surfaces here too.
     const message = (error as Error).message;

@@ -6,12 +6,12 @@
 // Reset and restore swap in a fresh app (createApp) holding the loaded data,
 // rather than clearing stores in place: every store, index and timer of the old
 // app goes with it, and no group has to remember to clear itself.
-import { deserialize, serialize } from "node:v8";
 import { createApp, type AppHandle, type AppOptions } from "../app.ts";
 import { SystemClock, type Cancel, type Clock } from "../platform/clock.ts";
 import { statusWord } from "../platform/errors.ts";
 import { captureImage, restoreImage, type StateImage } from "../persistence/image.ts";
-import { MentionChanges } from "../persistence/changes.ts";
+import { fromSections, toSections } from "../persistence/state-file.ts";
+import { everyChunkFromPrebuilt, MentionChanges } from "../persistence/changes.ts";
 import { StateFile, type SaveFigures } from "../persistence/state-file.ts";
 import { loadScenario, scenarioLabel, type ScenarioChoice } from "./scenario.ts";
 
@@ -53,8 +53,14 @@ class NotingClock implements Clock {
 export class Backend {
   private current: AppHandle;
   private readonly clock: Clock;
-  /** The loaded scenario as serialized bytes: every reset deserializes a fresh copy. */
-  private scenarioBytes: Buffer | undefined;
+  /**
+   * The loaded scenario as serialized sections (the state file's layout):
+   * every reset deserializes a fresh copy, and the save after a reset writes
+   * these bytes instead of serializing the same posts again.
+   */
+  private scenario: Map<string, Uint8Array> | undefined;
+  /** Sections the next save may write as they are (set by a reset). */
+  private prebuilt: Map<string, Uint8Array> | undefined;
   private dirty = false;
   private timer: NodeJS.Timeout | undefined;
   private readonly log: (line: string) => void;
@@ -79,7 +85,7 @@ export class Backend {
     } else {
       this.current = this.fresh();
       loadScenario(this.current.services, options.scenario ?? {});
-      this.scenarioBytes = serialize(captureImage(this.current.services));
+      this.scenario = toSections(captureImage(this.current.services));
       this.origin = scenarioLabel(options.scenario ?? {});
       if (file) this.save();
     }
@@ -111,17 +117,21 @@ export class Backend {
 
   /** Put the loaded scenario back (fresh app, fresh copy of its data). */
   reset(): void {
-    if (!this.scenarioBytes) {
+    if (!this.scenario) {
       // Started from a state file: build the scenario once, on the first reset.
       const built = this.fresh();
       loadScenario(built.services, this.options.scenario ?? {});
-      this.scenarioBytes = serialize(captureImage(built.services));
+      this.scenario = toSections(captureImage(built.services));
       built.services.trackingAgents.stop();
     }
-    const next = this.fresh(deserialize(this.scenarioBytes) as StateImage);
+    const image = fromSections(this.scenario, this.clock.now(), "scenario");
+    const next = this.fresh(image);
     this.current.services.trackingAgents.stop();
     this.current = next;
-    this.changes.forget();
+    // The scenario is the baseline: what changes after the reset is known chunk by chunk.
+    this.changes.markSaved(image);
+    // Only the mention chunks: the small sections are written fresh (the restore moved agents' next runs).
+    this.prebuilt = new Map([...this.scenario].filter(([name]) => name.startsWith("mentions")));
     this.dirty = true;
   }
 
@@ -130,8 +140,12 @@ export class Backend {
     if (!this.state) return undefined;
     try {
       const image = captureImage(this.current.services);
-      this.lastSave = this.state.save(image, this.changes.plan(this.current.services, image));
+      const plan = this.changes.plan(this.current.services, image);
+      // After a reset every chunk is written, the unchanged ones from the scenario's bytes.
+      const after = this.prebuilt ? everyChunkFromPrebuilt(plan, image, this.prebuilt) : { plan, prebuilt: undefined };
+      this.lastSave = this.state.save(image, after.plan, after.prebuilt);
       this.changes.markSaved(image);
+      this.prebuilt = undefined;
     } catch (error) {
       // The transaction rolled back: the previous save is intact. Keep serving and say why.
       this.log(`state: could not save to ${this.state.file}: ${(error as Error).message}`);
