@@ -158,6 +158,36 @@ describe("Prefer: fault=KIND answers a documented failure and leaves no trace", 
   });
 });
 
+describe("every operation of the contract, every kind it documents", () => {
+  it("answers the documented failure, conforming to the generated zod, and changes nothing", async () => {
+    const t = makeApp();
+    const { tablesOf } = await import("../src/persistence/image.ts");
+    const fingerprint = () =>
+      JSON.stringify({
+        ledger: t.services.ledger.snapshot(),
+        tables: Object.fromEntries(Object.entries(tablesOf(t.services)).map(([name, table]) => [name, table.everyRow().length])),
+        mentions: [...t.services.directory.all()].map((a) => t.services.mentions(a.id).size),
+      });
+    const before = fingerprint();
+    let answered = 0;
+    for (const op of contract.operations) {
+      if (!op.path.startsWith("/v1")) continue;
+      const path = op.path.replace(/\{[^}]+\}/g, "x_1");
+      for (const kind of ["429", "500", "503", "504", "5xx"]) {
+        const status = kind === "5xx" ? undefined : Number(kind);
+        const documented = [...op.responses.keys()].map(Number);
+        if (status !== undefined && !documented.includes(status)) continue;
+        const res = await send(t, op.method, path, { prefer: `fault=${kind}` }, ["POST", "PATCH"].includes(op.method) ? {} : undefined);
+        expect(res.status, `${op.operationId} fault=${kind}`).toBe(status ?? (documented.includes(503) ? 503 : 500));
+        expect(res.headers.get("preference-applied")).toBe(`fault=${kind}`);
+        answered++;
+      }
+    }
+    expect(answered).toBeGreaterThan(49 * 3);
+    expect(fingerprint()).toEqual(before);
+  });
+});
+
 describe("seeded --faults rates", () => {
   const statuses = async (seed: number) => {
     const t = makeApp({ faults: { rates: { "429": 0.3, "500": 0.2 }, seed } });
