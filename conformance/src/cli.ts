@@ -53,7 +53,8 @@ export function buildProgram(): Command {
     .addOption(new Option("--list", "print the check ids and rules and exit"))
     .addOption(new Option("--catalogue", "print the catalogue as a Markdown table and exit"))
     .addOption(new Option("-q, --quiet", "no progress lines"))
-    .addOption(new Option("-v, --verbose", "print every request"));
+    .addOption(new Option("-v, --verbose", "print every request"))
+    .addHelpText("after", "\nSend a finding's HAR cassette (<report>/cassettes/*.har) again and judge the same check:\n  sl-conformance replay FILE.har --base-url <url> --api-key <key> [other keys] [--no-rerun]   (replay --help)");
   return program;
 }
 
