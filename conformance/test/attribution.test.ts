@@ -123,3 +123,43 @@ describe("deviations file", () => {
     expect((err as Error).message).not.toContain("\n");
   });
 });
+
+describe("reports group findings by kind", () => {
+  it("console, summary.md, report.html, JUnit and results.json each show seed-rule failures, decisions, accepted deviations and stale entries apart", async () => {
+    const { Contract } = await import("../src/contract.ts");
+    const { Ledger } = await import("../src/ledger.ts");
+    const { summary } = await import("../src/reporters/console.ts");
+    const { summaryMarkdown } = await import("../src/reporters/summary-md.ts");
+    const { htmlReport } = await import("../src/reporters/html.ts");
+    const { writeReports } = await import("../src/reporters/files.ts");
+    const entries = loadDeviations(file("r.json", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "our framework answers 400", expires: "2999-01-01" }, { decision: "D-CURSOR", reason: "gone", expires: "2999-01-01" }] })), ids);
+    const results = [
+      result("date-range-order-422", [{ title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 }, { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 }]),
+      result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+      result("pagination-garbage-cursor-400", []),
+    ];
+    const settings = { baseUrl: "http://127.0.0.1:1", keys: {}, profile: "standard" as const, seed: 1, mock: false, numRuns: 1, runTimeoutMs: 1, quiet: true, level: "seed" as const, deviations: entries };
+    const verdict = settle(results, settings);
+    const contract = Contract.load();
+    const report = { runId: "r1", settings, results, requestCount: 0, requestsByKey: {}, ms: 1, ledger: new Ledger(contract), exchanges: [], spentUsd: "0", cleanup: { deleted: 0, failed: [] }, unplanned429: 0, verdict } as any;
+    const text = summary(report).replace(/\u001b\[\d+m/g, "");
+    expect(text).toMatch(/Failures: seed rules \(1\)/);
+    expect(text).toMatch(/Warnings: contract decisions this deployment decides otherwise .*\(1\)/);
+    expect(text).toMatch(/! contract decision D-DATE-RANGE-ORDER/);
+    expect(text).toMatch(/✓ entry 1 D-BODY-LIMIT: 1 finding\(s\) accepted/);
+    expect(text).toMatch(/✗ entry 2 D-CURSOR is stale/);
+    expect(text.trim().split("\n").at(-1)).toMatch(/level seed: 1 seed-rule failure\(s\), 0 contract-decision failure\(s\).*1 accepted deviation\(s\); 1 stale deviation entry/);
+    const md = summaryMarkdown(report);
+    for (const h of ["## Failures: seed rules (1)", "## Warnings: contract decisions decided otherwise (--level seed) (1)", "## Accepted deviations (1)", "## Stale deviation entries (1)"]) expect(md).toContain(h);
+    const html = htmlReport(report);
+    for (const h of ["Failures: seed rules (1)", "Failures: contract decisions on points the seed leaves open (0)", "Accepted deviations (1)", "Stale deviation entries (1)"]) expect(html).toContain(h);
+    const dir2 = mkdtempSync(join(tmpdir(), "slk-rep-"));
+    writeReports(dir2, report);
+    const junit = readFileSync(join(dir2, "junit.xml"), "utf8");
+    expect(junit).toContain('type="seed-rule"');
+    expect(junit).toContain("stale-deviation");
+    const json = JSON.parse(readFileSync(join(dir2, "results.json"), "utf8"));
+    expect(json.verdict.counts).toMatchObject({ seedFailures: 1, decisionFailures: 0, accepted: 1 });
+    expect(json.findings.map((f: any) => [f.level, f.attribution.kind, f.attribution.decision ?? null])).toEqual(expect.arrayContaining([["failure", "seed", null], ["warning", "decision", "D-DATE-RANGE-ORDER"], ["accepted", "decision", "D-BODY-LIMIT"]]));
+  });
+});
