@@ -144,6 +144,23 @@ describe("Prefer: fault=KIND answers a documented failure and leaves no trace", 
     expect(after.usage).toEqual(before.usage);
   });
 
+  it("the injected work ends with its request: a timer the handler set does not inherit it", async () => {
+    const { Hono } = await import("hono");
+    const { faults, injectedRunFailure } = await import("../src/platform/faults.ts");
+    const app = new Hono();
+    const seen: (string | undefined)[] = [];
+    let later: Promise<void> | undefined;
+    app.use("*", faults({}));
+    app.post("/v1/datasets/:id/runs", (c) => {
+      seen.push(injectedRunFailure());
+      later = new Promise((resolve) => setTimeout(() => resolve(void seen.push(injectedRunFailure())), 20));
+      return c.json({}, 202);
+    });
+    await app.request("/v1/datasets/ds_1/runs", { method: "POST", headers: { prefer: "fault=run-failed" } });
+    await later;
+    expect(seen).toEqual([expect.stringMatching(/Injected fault/), undefined]);
+  });
+
   it("a kind the operation does not document is ignored: the normal answer, no Preference-Applied", async () => {
     const res = await send(t, "GET", "/v1/datasets", { prefer: "fault=503" });
     expect(res.status).toBe(200);

@@ -85,6 +85,18 @@ export function injectedRunFailure(): string | undefined {
 
 export const RUN_FAILURE_MESSAGE = "Injected fault (run-failed): this run failed on purpose; its reservation is refunded in full.";
 
+/**
+ * Run the rest of the request with `work` in force, and only the request:
+ * timers it schedules inherit the context, so the work is disarmed once the
+ * answer is decided (a later run step or agent cycle must not fail too).
+ */
+function within(work: InjectedWork, next: () => Promise<void>): Promise<void> {
+  return injected.run(work, next).finally(() => {
+    work.shortfall = false;
+    work.failRun = undefined;
+  });
+}
+
 /** The code the operation documents with this status, if any. */
 function codeFor(operationId: string, status: number): ErrorCode | undefined {
   for (const [code, s] of documentedErrors(operationId)) if (s === status) return code as ErrorCode;
@@ -198,9 +210,9 @@ export function faults(options: FaultOptions): MiddlewareHandler<AppEnv> {
           throw serverError(operationId, 500);
         });
       case "402":
-        return injected.run({ shortfall: true }, next);
+        return within({ shortfall: true }, next);
       case "run-failed":
-        return injected.run({ failRun: RUN_FAILURE_MESSAGE }, next);
+        return within({ failRun: RUN_FAILURE_MESSAGE }, next);
     }
   };
 }
