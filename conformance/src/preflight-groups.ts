@@ -91,10 +91,10 @@ export function judgeProbe(g: Group, kind: "list" | "item" | "post", fp: Fingerp
  * path nor a malformed POST can tell anything there (those groups stay served).
  */
 export async function probeGroups(contract: Contract, client: HttpClient, target: { mock?: boolean; validatingProxy?: boolean } = {}): Promise<ServedGroups> {
-  const prev = client.currentCheck;
-  client.currentCheck = "(served-groups)";
   const out: ServedGroups = { probes: [], notServed: new Map() };
   if (target.mock) return out;
+  const prev = client.currentCheck;
+  client.currentCheck = "(served-groups)";
   try {
     if (!target.validatingProxy) {
       try {
@@ -143,16 +143,17 @@ export function withoutUnserved(contract: Contract, served: ServedGroups): void 
 /** The preflight's one result row: pass when every group answers; one finding per unserved group. */
 export function servedGroupsResult(served: ServedGroups, requireGroups: boolean, requests: number, ms: number): CheckResult {
   const missing = served.probes.filter((p) => !p.served);
-  const result: CheckResult = { id: "served-groups", outcome: "pass", failures: [], warnings: [], ms, requests, exercised: served.probes.length, unexercised: [] };
+  const sent = served.probes.filter((p) => !p.reason.startsWith("not probed"));
+  const result: CheckResult = { id: "served-groups", outcome: "pass", failures: [], warnings: [], ms, requests, exercised: sent.length, unexercised: served.probes.filter((p) => !sent.includes(p)).map((p) => `${p.group}: ${p.reason}`) };
   for (const p of missing) {
     const line = `${p.reason}; its ${p.operations.length} operation(s) are left out of this run and their checks skipped`;
     if (requireGroups) result.failures.push({ check: "served-groups", title: `served-groups: ${p.reason}`, message: line, operation: p.request, status: p.status, expected: "the group is served (--require-groups)" });
     else result.warnings.push(`${line} (--require-groups makes this a failure)`);
   }
   if (result.failures.length) result.outcome = "fail";
-  if (!served.probes.length) {
+  if (!sent.length) {
     result.outcome = "skip";
-    result.skipReason = "no group probed (a stateless mock serves every route of its document)";
+    result.skipReason = served.probes.length ? "no group probed" : "no group probed (a stateless mock serves every route of its document)";
   }
   return result;
 }
