@@ -10,9 +10,8 @@ import { createApp, type AppHandle, type AppOptions } from "../app.ts";
 import { SystemClock, type Cancel, type Clock } from "../platform/clock.ts";
 import { statusWord } from "../platform/errors.ts";
 import { captureImage, restoreImage, type StateImage } from "../persistence/image.ts";
-import { fromSections, toSections } from "../persistence/state-file.ts";
 import { everyChunkFromPrebuilt, MentionChanges } from "../persistence/changes.ts";
-import { StateFile, type SaveFigures } from "../persistence/state-file.ts";
+import { fromSections, StateFile, toSections, type SaveFigures } from "../persistence/state-file.ts";
 import { loadScenario, scenarioLabel, type ScenarioChoice } from "./scenario.ts";
 
 export const RESET_PATH = "/_reference/reset";
