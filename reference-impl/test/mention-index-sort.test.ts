@@ -35,9 +35,9 @@ describe("MentionIndex sorted views", () => {
               index.upsert(post, analyse(post.text, ["sentiment"]), { datasetId: "ds_1", runId: `dsr_${i}`, coefficient: 1, runAtMs: now, numComments: 1 });
             }
             // Look at some sorts between runs so later runs exercise the merge.
-            for (const sort of probes) expect(index.sortedBy(sort).map((r) => r.key)).toEqual(fullSort(index, sort).map((r) => r.key));
+            for (const sort of probes) expect(index.sortedBy(sort).toArray().map((r) => r.key)).toEqual(fullSort(index, sort).map((r) => r.key));
           });
-          for (const sort of SORTS) expect(index.sortedBy(sort).map((r) => r.key)).toEqual(fullSort(index, sort).map((r) => r.key));
+          for (const sort of SORTS) expect(index.sortedBy(sort).toArray().map((r) => r.key)).toEqual(fullSort(index, sort).map((r) => r.key));
         },
       ),
       { numRuns: 40 },

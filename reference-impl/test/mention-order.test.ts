@@ -66,14 +66,14 @@ describe("sliced views", () => {
     // Two readers at once: the second waits for the build the first started.
     const [first, second] = await Promise.all([index.sortedBySliced("likes"), index.sortedBySliced("likes")]);
     expect(first).toBe(second);
-    for (const sort of SORTS) expect((await index.sortedBySliced(sort)).map((r) => r.key)).toEqual(bySort(index.all(), sort));
+    for (const sort of SORTS) expect((await index.sortedBySliced(sort)).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
     // More than 2,048 changed posts, a third of them re-collected with new metrics.
     land(index, "oat milk", 400, "dsr_2", t0 + 30 * 86_400_000);
     land(index, "cold brew", 500, "dsr_3", t0 + 31 * 86_400_000);
     expect(index.size).toBeGreaterThan(6000);
-    for (const sort of SORTS) expect((await index.sortedBySliced(sort)).map((r) => r.key)).toEqual(bySort(index.all(), sort));
+    for (const sort of SORTS) expect((await index.sortedBySliced(sort)).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
     land(index, "cargo bike", 20, "dsr_4", t0 + 32 * 86_400_000);
-    for (const sort of SORTS) expect(index.sortedBy(sort).map((r) => r.key)).toEqual(bySort(index.all(), sort));
+    for (const sort of SORTS) expect(index.sortedBy(sort).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
   });
 
   it("a view built while posts keep landing merges them before it answers", async () => {
@@ -83,7 +83,7 @@ describe("sliced views", () => {
     const pending = index.sortedBySliced("views");
     // Lands after the build started (and before it answers).
     land(index, "cold brew", 100, "dsr_2", t0 + 86_400_000);
-    expect((await pending).map((r) => r.key)).toEqual(bySort(index.all(), "views"));
+    expect((await pending).toArray().map((r) => r.key)).toEqual(bySort(index.all(), "views"));
     expect(index.size).toBeGreaterThan(9000);
   });
 });

@@ -5,7 +5,7 @@
 // (text-index.ts: MiniSearch's tokenizer and radix-tree vocabulary, our own
 // postings; fed lazily, then kept current) backs `q`.
 import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
-import type { SortKey } from "../platform/pagination.ts";
+import type { SortedRows, SortKey } from "../platform/pagination.ts";
 import { drainNow, drainSliced, nextSliceTurn, sliceBudgetSpent, type Sliced } from "../platform/pipeline.ts";
 import type { Analysis } from "../simulators/analysis.ts";
 import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
@@ -227,8 +227,41 @@ export interface UpsertContext {
   numComments: number;
 }
 
+/**
+ * A sort view's rows as post numbers (a `Uint32Array`, not a million
+ * pointers the collector traces on every full collection, issue 18), read
+ * by position through the pool's record table.
+ */
+export class ViewRows implements SortedRows<MentionRecord> {
+  constructor(
+    private readonly docs: Uint32Array,
+    private readonly byDoc: readonly MentionRecord[],
+  ) {}
+
+  get length(): number {
+    return this.docs.length;
+  }
+
+  at(index: number): MentionRecord | undefined {
+    const doc = this.docs.at(index);
+    return doc === undefined ? undefined : this.byDoc[doc];
+  }
+
+  *[Symbol.iterator](): Iterator<MentionRecord> {
+    for (let i = 0; i < this.docs.length; i++) yield this.byDoc[this.docs[i]!]!;
+  }
+
+  /** The records as an array (tests; a copy of the whole view). */
+  toArray(): MentionRecord[] {
+    return Array.from(this.docs, (d) => this.byDoc[d]!);
+  }
+}
+
 interface SortedView {
-  rows: MentionRecord[];
+  /** Post numbers ascending by (value, key). */
+  docs: Uint32Array;
+  /** What readers get: `docs` read through the record table. */
+  rows: ViewRows;
   /** Sort value of each row, so merging compares numbers and allocates nothing. */
   values: Float64Array;
   /** Position in the change log (counted from the pool's start) up to which this view has merged. */
@@ -271,40 +304,54 @@ function sortRecords(records: MentionRecord[], keyOf: (r: MentionRecord) => Sort
  * rows (issue 11). Yields every ROWS_PER_PIECE rows copied (issue 18: the
  * merge alone was 28-57 ms at 1M).
  */
-function* mergeInto(view: SortedView, changed: readonly MentionRecord[], added: MentionRecord[], addedValues: Float64Array): Sliced<{ rows: MentionRecord[]; values: Float64Array }> {
-  const { rows, values } = view;
+function* mergeInto(
+  view: SortedView,
+  changed: readonly MentionRecord[],
+  added: MentionRecord[],
+  addedValues: Float64Array,
+  byDoc: readonly MentionRecord[],
+): Sliced<{ docs: Uint32Array; values: Float64Array }> {
+  const { docs, values } = view;
   let drop: Uint8Array | undefined;
   for (const r of changed) {
     if (r.doc < view.covers) (drop ??= new Uint8Array(view.covers))[r.doc] = 1;
   }
   // Sized once (every changed record is in the view or in `added`, never
-  // both twice): growing a 1M-entry array by push doubled the merge's time.
-  const outRows = new Array<MentionRecord>(rows.length + added.length);
-  const outValues = new Float64Array(rows.length + added.length);
+  // both twice).
+  const outDocs = new Uint32Array(docs.length + added.length);
+  const outValues = new Float64Array(docs.length + added.length);
   let n = 0;
   let copied = 0;
   let i = 0;
   for (let j = 0; j <= added.length; j++) {
     // First row from i on that sorts after added[j] (ties on the value go by key); all the rest after the last.
-    let low = rows.length;
+    let low = docs.length;
     if (j < added.length) {
       const value = addedValues[j]!;
       const key = added[j]!.key;
       low = i;
-      let high = rows.length;
+      let high = docs.length;
       while (low < high) {
         const mid = (low + high) >>> 1;
-        if (values[mid]! < value || (values[mid] === value && rows[mid]!.key <= key)) low = mid + 1;
+        if (values[mid]! < value || (values[mid] === value && byDoc[docs[mid]!]!.key <= key)) low = mid + 1;
         else high = mid;
       }
     }
     while (i < low) {
       const end = Math.min(low, i + (ROWS_PER_PIECE - copied));
       copied += end - i;
-      for (; i < end; i++) {
-        if (drop && drop[rows[i]!.doc] === 1) continue;
-        outRows[n] = rows[i]!;
-        outValues[n++] = values[i]!;
+      if (!drop) {
+        // Nothing to drop: a block copy of both typed arrays.
+        outDocs.set(docs.subarray(i, end), n);
+        outValues.set(values.subarray(i, end), n);
+        n += end - i;
+        i = end;
+      } else {
+        for (; i < end; i++) {
+          if (drop[docs[i]!] === 1) continue;
+          outDocs[n] = docs[i]!;
+          outValues[n++] = values[i]!;
+        }
       }
       if (copied >= ROWS_PER_PIECE) {
         copied = 0;
@@ -312,12 +359,11 @@ function* mergeInto(view: SortedView, changed: readonly MentionRecord[], added: 
       }
     }
     if (j < added.length) {
-      outRows[n] = added[j]!;
+      outDocs[n] = added[j]!.doc;
       outValues[n++] = addedValues[j]!;
     }
   }
-  outRows.length = n;
-  return { rows: outRows, values: n === outValues.length ? outValues : outValues.slice(0, n) };
+  return n === outDocs.length ? { docs: outDocs, values: outValues } : { docs: outDocs.slice(0, n), values: outValues.slice(0, n) };
 }
 
 /** Posts added to the text index per event-loop turn while catching up. */
@@ -469,7 +515,7 @@ export class MentionIndex {
    * (tests, fixtures), and at 1M mentions a cold view costs it a few hundred
    * ms in one turn.
    */
-  sortedBy(sort: MentionSort): readonly MentionRecord[] {
+  sortedBy(sort: MentionSort): ViewRows {
     const view = this.sorted.get(sort);
     if (view && view.applied === this.changesEnd) return view.rows;
     if (view && !this.stale(view)) drainNow(this.mergeView(sort, view));
@@ -486,7 +532,7 @@ export class MentionIndex {
    * that finds the view's work under way waits for it rather than starting
    * its own; other tenants' requests run in between the slices.
    */
-  async sortedBySliced(sort: MentionSort): Promise<readonly MentionRecord[]> {
+  async sortedBySliced(sort: MentionSort): Promise<ViewRows> {
     // A steady stream of runs could keep a view a little behind forever:
     // after a few rounds the small rest is merged at once.
     for (let round = 0; round < 4; round++) {
@@ -536,17 +582,16 @@ export class MentionIndex {
       const values = new Float64Array(n);
       for (let i = 0; i < n; i++) values[i] = byDocValues[order[i]!]!;
       const sorted = yield* sortByValue(values);
-      const rows = new Array<MentionRecord>(n);
+      const docs = new Uint32Array(n);
       const rowValues = new Float64Array(n);
       for (let i = 0; i < n; i++) {
         const p = sorted[i]!;
-        rows[i] = this.byDoc[order[p]!]!;
+        docs[i] = order[p]!;
         rowValues[i] = values[p]!;
-        if ((i & (ROWS_PER_PIECE - 1)) === ROWS_PER_PIECE - 1) yield;
       }
       const current = this.sorted.get(sort);
       // Another reader may have installed a newer view meanwhile (the sync path).
-      if (!current || current.applied <= pin.at) this.sorted.set(sort, { rows, values: rowValues, applied: pin.at, covers: n });
+      if (!current || current.applied <= pin.at) this.sorted.set(sort, { docs, rows: new ViewRows(docs, this.byDoc), values: rowValues, applied: pin.at, covers: n });
     } finally {
       this.pins.delete(pin);
     }
@@ -591,9 +636,9 @@ export class MentionIndex {
         added = Array.from(order, (p) => changed[byKey[p]!]!);
         addedValues = Float64Array.from(order, (p) => values[p]!);
       }
-      const merged = yield* mergeInto(view, changed, added, addedValues);
+      const merged = yield* mergeInto(view, changed, added, addedValues, this.byDoc);
       // Installed only over the view it started from (a sync reader may have moved on).
-      if (this.sorted.get(sort) === view) this.sorted.set(sort, { ...merged, applied: upto, covers });
+      if (this.sorted.get(sort) === view) this.sorted.set(sort, { ...merged, rows: new ViewRows(merged.docs, this.byDoc), applied: upto, covers });
     } finally {
       this.pins.delete(pin);
     }

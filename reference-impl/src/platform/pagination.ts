@@ -74,6 +74,16 @@ export function decodeCursor(cursor: string, scope: string): SortKey {
   return [b.k[0], b.k[1]];
 }
 
+/**
+ * Rows sorted ascending, read by position: an array, or a view that holds
+ * post numbers and looks the rows up (the mention pool's sort views, issue
+ * 18: typed arrays instead of a million pointers each).
+ */
+export interface SortedRows<T> {
+  readonly length: number;
+  at(index: number): T | undefined;
+}
+
 export interface PageRequest {
   limit: number;
   order: Order;
@@ -89,24 +99,24 @@ export interface PageResult<T> {
 }
 
 /** First index whose key is strictly greater than `key`. */
-function upperBound<T>(sorted: readonly T[], keyOf: (t: T) => SortKey, key: SortKey): number {
+function upperBound<T>(sorted: SortedRows<T>, keyOf: (t: T) => SortKey, key: SortKey): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareKeys(keyOf(sorted[mid]!), key) <= 0) lo = mid + 1;
+    if (compareKeys(keyOf(sorted.at(mid)!), key) <= 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
 }
 
 /** First index whose key is greater than or equal to `key`. */
-function lowerBound<T>(sorted: readonly T[], keyOf: (t: T) => SortKey, key: SortKey): number {
+function lowerBound<T>(sorted: SortedRows<T>, keyOf: (t: T) => SortKey, key: SortKey): number {
   let lo = 0;
   let hi = sorted.length;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (compareKeys(keyOf(sorted[mid]!), key) < 0) lo = mid + 1;
+    if (compareKeys(keyOf(sorted.at(mid)!), key) < 0) lo = mid + 1;
     else hi = mid;
   }
   return lo;
@@ -117,7 +127,7 @@ function lowerBound<T>(sorted: readonly T[], keyOf: (t: T) => SortKey, key: Sort
  * just past the cursor and keeping rows that pass `keep`.
  */
 export function paginate<T>(
-  sortedAsc: readonly T[],
+  sortedAsc: SortedRows<T>,
   keyOf: (t: T) => SortKey,
   request: PageRequest,
   keep: (t: T) => boolean = () => true,
@@ -140,7 +150,7 @@ export function paginate<T>(
  * account's cheap request for more than one slice (issue 11).
  */
 export async function paginateSliced<T>(
-  sortedAsc: readonly T[],
+  sortedAsc: SortedRows<T>,
   keyOf: (t: T) => SortKey,
   request: PageRequest,
   keep: (t: T) => boolean,
@@ -164,7 +174,7 @@ class PageScan<T> {
   private done = false;
 
   constructor(
-    private readonly sortedAsc: readonly T[],
+    private readonly sortedAsc: SortedRows<T>,
     private readonly keyOf: (t: T) => SortKey,
     private readonly request: PageRequest,
     private readonly keep: (t: T) => boolean,
@@ -190,10 +200,12 @@ class PageScan<T> {
         this.done = true;
         break;
       }
-      const row = sortedAsc[this.i]!;
+      const row = sortedAsc.at(this.i)!;
       if (this.examined++ >= this.budget) {
         // Resume from the last row looked at; it was already judged.
-        this.stoppedAt = sortedAsc[this.i - this.step_];
+        // (`at` counts a negative index from the end; there is no row before the first.)
+        const before = this.i - this.step_;
+        this.stoppedAt = before >= 0 ? sortedAsc.at(before) : undefined;
         this.hasNext = true;
         this.done = true;
         break;
