@@ -1,33 +1,39 @@
 // One vitest run covers the three parts of the kit; each part keeps its tests
 // beside its code. Property tests print their fast-check seed on failure.
 //
-// Test files run in parallel, SLK_TEST_WORKERS at a time (default 5 on any
-// machine: most files wait on servers, child processes, rate limits and
-// pipeline delays rather than compute, so two cores carry five workers; the
-// mutation harness's three shards take three of them). Every server a test
-// starts binds a free 127.0.0.1 port, so files never collide.
-// Two conventions keep that safe as files are added:
-// - A file that must have the machine to itself (it measures event-loop delay
-//   or wall time under a ceiling, or saturates both cores) is named
-//   `*.alone.test.ts`: those run after all the others, one at a time.
-// - A long file (one of the slowest in `npm test`'s list) goes in LONG below,
-//   so it starts first and the short files fill the cores around it; without
-//   the list a fresh clone (no timing cache) starts the biggest files first.
+// The files run in three groups, one group after the other:
+// 1. "mutation": the mutation harness's three shards (conformance/test/
+//    mutation*.test.ts) side by side. The harness fills both cores by design
+//    (each shard adds whole-kit runs while its event loop keeps up), so it runs
+//    while nothing else does: other files that run the whole kit would see
+//    its planned rate-limit burst spread over several windows on a saturated
+//    machine.
+// 2. "parallel": every other file, SLK_TEST_WORKERS at a time (default 5 on
+//    any machine: most files wait on servers, child processes, rate limits
+//    and pipeline delays rather than compute, so two cores carry five). Every
+//    server a test starts binds a free 127.0.0.1 port, so files never collide.
+// 3. "alone": a file that must have the machine to itself (it measures
+//    event-loop delay or wall time under a ceiling, or saturates both cores)
+//    is named `*.alone.test.ts`; those run last, one at a time.
+// A long file (one of the slowest in `npm test`'s list) goes in LONG below,
+// so it starts first and the short files fill the cores around it; without
+// the list a fresh clone (no timing cache) starts the biggest files first.
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
 const INCLUDE = ["test/**/*.test.ts", "reference-impl/test/**/*.test.ts", "conformance/test/**/*.test.ts"];
 const EXCLUDE = ["node_modules/**", "tmp/**"];
 const ALONE = "**/*.alone.test.ts";
+const MUTATION = "conformance/test/mutation*.test.ts";
 
-/** The longest files, longest first (see the slowest-files list at the end of `npm test`). */
+/** The longest files of the parallel group, longest first (see the slowest-files list at the end of `npm test`). */
 const LONG = [
-  "conformance/test/mutation.test.ts",
-  "conformance/test/mutation-2.test.ts",
-  "conformance/test/mutation-3.test.ts",
+  "test/contract/contract-diff.test.ts",
+  "reference-impl/test/dev-backend-restart.test.ts",
+  "conformance/test/deviation-mode.test.ts",
+  "conformance/test/package-install.test.ts",
   "test/scripts/robustness.test.ts",
   "conformance/test/kit-prism-proxy.test.ts",
-  "conformance/test/deviation-mode.test.ts",
   "conformance/test/kit-core.test.ts",
   "conformance/test/groups-reference.test.ts",
   "conformance/test/mcp-reference.test.ts",
@@ -40,7 +46,7 @@ class LongFirst extends BaseSequencer {
       const i = LONG.findIndex((l) => f.moduleId.endsWith(l));
       return i < 0 ? LONG.length : i;
     };
-    // groups keep their order (the alone files last); within a group, LONG files first
+    // groups keep their order; within a group, LONG files first
     return sorted
       .map((f, i) => ({ f, i }))
       .sort((a, b) => a.f.project.config.sequence.groupOrder - b.f.project.config.sequence.groupOrder || rank(a.f) - rank(b.f) || a.i - b.i)
@@ -59,8 +65,9 @@ export default defineConfig({
     outputFile: { json: "reports/vitest.json" },
     sequence: { sequencer: LongFirst },
     projects: [
-      { extends: true, test: { name: "parallel", include: INCLUDE, exclude: [...EXCLUDE, ALONE], sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: "alone", include: [ALONE], maxWorkers: 1, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "mutation", include: [MUTATION], exclude: [...EXCLUDE, ALONE], maxWorkers: 3, sequence: { groupOrder: 0 } } },
+      { extends: true, test: { name: "parallel", include: INCLUDE, exclude: [...EXCLUDE, ALONE, MUTATION], sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "alone", include: [ALONE], maxWorkers: 1, sequence: { groupOrder: 2 } } },
     ],
   },
 });

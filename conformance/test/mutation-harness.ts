@@ -10,7 +10,7 @@
 // second). The fault sits in the proxy in front of the app, in this process:
 // the kit still speaks HTTP to the proxy and the fault rewrites exactly what
 // crossed the wire before, but the second HTTP hop to a reference server is
-// gone (about 40% of a run's CPU). A shard starts its runs four at once and
+// gone (about 40% of a run's CPU). A shard starts its runs three at once and
 // adds more, up to SLK_MUTATION_PARALLEL (default 12), while its event loop
 // keeps up (adaptivePool).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
