@@ -12,6 +12,7 @@ import { replay } from "../src/cassettes/replay.ts";
 import { writeCassettes } from "../src/cassettes/write.ts";
 import { runKit } from "../src/runner.ts";
 import { faults } from "../mutation/faults.ts";
+import { mcpFaults } from "../mutation/faults-mcp.ts";
 import { startProxy, type RunningProxy } from "../mutation/proxy.ts";
 import { demoKeys, settings, startReference, type Target } from "./helpers.ts";
 
@@ -95,5 +96,25 @@ describe("cassettes and replay", () => {
     const fixed = await replay(har, { baseUrl: ref.baseUrl, keys, rerun: true });
     expect(fixed.reproduced).toBe(false);
     expect(fixed.rerun?.outcome).toBe("pass");
+  }, 60_000);
+
+  it("replays an MCP finding (JSON-RPC over the MCP endpoint, its Accept header kept) and runs the check again", async () => {
+    const generic = await startProxy(ref.baseUrl, mcpFaults.find((f) => f.id === "mcp-tool-error-generic-code")!, keys);
+    try {
+      const r = await runKit(settings(generic.baseUrl, { operations: undefined, only: ["mcp-tool-error-shape"] }));
+      const files = writeCassettes(mkdtempSync(join(tmpdir(), "slk-cassettes-")), r);
+      expect(files.length).toBeGreaterThan(0);
+      const har = parseCassette(readFileSync(files[0], "utf8"), files[0]);
+      expect(har.log.entries.some((e) => e._slc.mcp)).toBe(true);
+      const again = await replay(har, { baseUrl: generic.baseUrl, keys, rerun: true });
+      // every JSON-RPC call answers as recorded (no 406 for a lost Accept: text/event-stream)
+      expect(again.steps.filter((st) => st.differs.length)).toEqual([]);
+      expect(again.reproduced).toBe(true);
+      const fixed = await replay(har, { baseUrl: ref.baseUrl, keys, rerun: true });
+      expect(fixed.rerun?.outcome).toBe("pass");
+      expect(fixed.reproduced).toBe(false);
+    } finally {
+      await generic.close();
+    }
   }, 60_000);
 });

@@ -146,7 +146,7 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
     const rel = recordedUrl.startsWith(recordedBase) ? recordedUrl.slice(recordedBase.length) : new URL(recordedUrl).pathname + new URL(recordedUrl).search;
     const path = ids.apply(rel);
     const headers: Record<string, string> = {};
-    for (const h of e.request.headers) if (!["x-api-key", "accept", "content-length", "host"].includes(h.name.toLowerCase())) headers[h.name] = ids.apply(unredact(h.value, opts));
+    for (const h of e.request.headers) if (!["x-api-key", "content-length", "host"].includes(h.name.toLowerCase())) headers[h.name] = ids.apply(unredact(h.value, opts));
     const role = e._slc.keyRole;
     const key: RequestOptions["key"] = role === "invalid" ? { invalid: unredact(headerOf(e, "x-api-key") ?? "sl_invalid", opts) } : role;
     if (role !== "none" && role !== "invalid" && !opts.keys[role]) throw new ReplayUsageError(`the cassette sends with the ${role} key: pass --${role === "second" ? "second-seat" : role === "main" ? "api" : role}-key`);
