@@ -24,6 +24,7 @@ describe("differential mode", () => {
   });
   afterEach(async () => {
     await faulty?.close();
+    faulty = undefined;
     await deployment?.close();
   });
 
@@ -52,6 +53,12 @@ describe("differential mode", () => {
     const [md, json] = writeDifferential(dir, run);
     expect(readFileSync(md, "utf8")).toMatch(/- status: deployment 200, reference 204/);
     expect(JSON.parse(readFileSync(json, "utf8")).diffs).toHaveLength(run.result.diffs.length);
+  }, 120_000);
+
+  it("shows a charge that differs as the balance change between two account reads", async () => {
+    faulty = await startProxy(deployment.baseUrl, faults.find((f) => f.id === "settlement-off-by-a-cent"), demoKeys());
+    const run = await runDifferential(settings(faulty.baseUrl, { only: ["billing-settlement-exact"], seed: 11 }), { referenceEnv });
+    expect(run.result.diffs.map((d) => [d.check, d.step, d.differences])).toEqual([["billing-settlement-exact", "GET /v1/me [main]", ["charge since the previous GET /v1/me: deployment -0.01, reference 0"]]]);
   }, 120_000);
 
   it("names a run state the deployment calls otherwise once, as a pair of vocabularies", async () => {
