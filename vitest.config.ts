@@ -1,23 +1,27 @@
 // One vitest run covers the three parts of the kit; each part keeps its tests
 // beside its code. Property tests print their fast-check seed on failure.
 //
-// The files run in three groups, one group after the other:
+// The files run in four groups, one group after the other:
 // 1. "mutation": the mutation harness's three shards (conformance/test/
 //    mutation*.test.ts) side by side. The harness fills both cores by design
 //    (each shard adds whole-kit runs while its event loop keeps up), so it runs
-//    while nothing else does: other files that run the whole kit would see
-//    its planned rate-limit burst spread over several windows on a saturated
-//    machine.
-// 2. "parallel": every other file, SLK_TEST_WORKERS at a time (default 5 on
-//    any machine: most files wait on servers, child processes, rate limits
-//    and pipeline delays rather than compute, so two cores carry five). Every
-//    server a test starts binds a free 127.0.0.1 port, so files never collide.
-// 3. "alone": a file that must have the machine to itself (it measures
+//    while nothing else does.
+// 2. "kit": the other files that run the kit against a live server
+//    (conformance/test/, and the files listed in KIT), two at a time: the
+//    kit's planned burst of 2 x RateLimit-Limit + 3 requests must land within
+//    two one-second windows, which it does not when its process gets a small
+//    share of a crowded CPU.
+// 3. "parallel": every other file, SLK_TEST_WORKERS at a time (default 5 on
+//    any machine: most files wait on servers, child processes and pipeline
+//    delays rather than compute, so two cores carry five).
+// 4. "alone": a file that must have the machine to itself (it measures
 //    event-loop delay or wall time under a ceiling, or saturates both cores)
 //    is named `*.alone.test.ts`; those run last, one at a time.
-// A long file (one of the slowest in `npm test`'s list) goes in LONG below,
-// so it starts first and the short files fill the cores around it; without
-// the list a fresh clone (no timing cache) starts the biggest files first.
+// Every server a test starts binds a free 127.0.0.1 port, so files never
+// collide. A long file (one of the slowest in `npm test`'s list) goes in LONG
+// below, so it starts first in its group and the short files fill the cores
+// around it; without the list a fresh clone (no timing cache) starts the
+// biggest files first.
 import { defineConfig } from "vitest/config";
 import { BaseSequencer, type TestSpecification } from "vitest/node";
 
@@ -25,8 +29,10 @@ const INCLUDE = ["test/**/*.test.ts", "reference-impl/test/**/*.test.ts", "confo
 const EXCLUDE = ["node_modules/**", "tmp/**"];
 const ALONE = "**/*.alone.test.ts";
 const MUTATION = "conformance/test/mutation*.test.ts";
+/** Files that run the kit against a live server: conformance/test/ and these. */
+const KIT = ["conformance/test/**/*.test.ts", "reference-impl/test/dev-backend-kit-faults.test.ts"];
 
-/** The longest files of the parallel group, longest first (see the slowest-files list at the end of `npm test`). */
+/** The longest files of the kit and parallel groups, longest first (see the slowest-files list at the end of `npm test`). */
 const LONG = [
   "test/contract/contract-diff.test.ts",
   "reference-impl/test/dev-backend-restart.test.ts",
@@ -66,8 +72,9 @@ export default defineConfig({
     sequence: { sequencer: LongFirst },
     projects: [
       { extends: true, test: { name: "mutation", include: [MUTATION], exclude: [...EXCLUDE, ALONE], maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: "parallel", include: INCLUDE, exclude: [...EXCLUDE, ALONE, MUTATION], sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: "alone", include: [ALONE], maxWorkers: 1, sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "kit", include: KIT, exclude: [...EXCLUDE, ALONE, MUTATION], maxWorkers: 2, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "parallel", include: INCLUDE, exclude: [...EXCLUDE, ALONE, MUTATION, ...KIT], sequence: { groupOrder: 2 } } },
+      { extends: true, test: { name: "alone", include: [ALONE], maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],
   },
 });
