@@ -1,36 +1,49 @@
-// Bench (issue 17): `--state` at a million mentions. Loads N synthetic
-// mentions into account A (the scale bench's generator: provider posts with
-// sentiment and brands), then times a save (capture + V8 serialization +
-// SQLite write + rename, one synchronous turn: what a periodic snapshot costs
-// the event loop), the file size, and a restore into a fresh app (read +
-// deserialize + the pool's upserts), and checks that a sorted and a text
-// search answer the same before and after. Prints one line per figure.
+// Bench (issues 17 and 18): `--state` at a million mentions. Loads N
+// synthetic mentions into account A of a Backend with a fresh state file (the
+// scale bench's generator: provider posts with sentiment and brands), then
+// measures, while account B sends `GET /v1/prices` every 10 ms in the same
+// process:
+//   - the first (whole) save, sliced as the server's periodic save runs it:
+//     wall time, pieces, the longest piece, the event loop's max delay
+//     (perf_hooks.monitorEventLoopDelay) and B's worst and p99 latency;
+//   - the same whole save in ONE turn into another file (what H17's first
+//     version did, and what a clean stop still does): the turn's length;
+//   - a periodic save with no pool changed, and one after a 1,000-post run;
+//   - restore into a fresh Backend (read + deserialize + the pool's upserts),
+//     before any server would listen, and whether a sorted, a text and a
+//     filter search answer the same afterwards.
+// The machine is shared: compare figures within one run (ratios), not across runs.
 //
-//   npx tsx --expose-gc reference-impl/bench/state-1m.ts [N=1000000]
+//   npx tsx --expose-gc --max-old-space-size=12000 reference-impl/bench/state-1m.ts [N=1000000]
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createApp } from "../src/app.ts";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { demoKeys } from "../src/fixtures.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { captureImage, restoreImage } from "../src/persistence/image.ts";
-import { MentionChanges } from "../src/persistence/changes.ts";
 import { StateFile, readStateFile } from "../src/persistence/state-file.ts";
+import { Backend } from "../src/scenarios/backend.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";
-import { loadScenario } from "../src/scenarios/scenario.ts";
+import { createApp } from "../src/app.ts";
 
 const N = Number(process.argv[2] ?? 1_000_000);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(0)} MB`;
+const ms = (n: number) => `${n.toFixed(0)} ms`;
 const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-const make = () => createApp({ clock, rateLimitPerSecond: 1_000_000_000, accounts: false, logger: () => {} });
-const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
+const appOptions = { clock, rateLimitPerSecond: 1_000_000_000, logger: () => {} };
+const keyOf = (account: string) => demoKeys().find((k) => k.account_id === account)!.api_key;
+const keyA = keyOf("acc_demoA");
+const keyB = keyOf("acc_demoB");
 
-const first = make();
-loadScenario(first.services, { scenario: "empty" });
-const dataset = first.services.datasets.insert("acc_demoA", "State bench");
-const index = first.services.mentions("acc_demoA");
+const dir = mkdtempSync(join(tmpdir(), "h17-state-bench-"));
+const file = join(dir, "state.db");
+const backend = new Backend({ app: appOptions, scenario: { scenario: "empty" }, stateFile: file, stateIntervalMs: 1e9, log: (line) => console.log(line) });
+const services = backend.handle.services;
+const dataset = services.datasets.insert("acc_demoA", "State bench");
+const index = services.mentions("acc_demoA");
 const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
 const loadStart = performance.now();
 function land(count: number, topic: string): void {
@@ -48,56 +61,116 @@ function land(count: number, topic: string): void {
 land(N, "bench");
 console.log(`loaded ${index.size} mentions in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
 
-const search = async (app: ReturnType<typeof make>["app"], body: unknown) => {
-  const res = await app.request("/v1/mentions", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
-  return res.text();
-};
-const probes = [{ sort: "likes", order: "desc", limit: 20 }, { q: "oat milk review", limit: 20 }, { sentiment: ["negative"], limit: 20 }];
+/** Run `work` while B sends a cheap request every 10 ms; the loop's max delay and B's latencies (from when each was due). */
+async function underLoad<T>(work: () => Promise<T>): Promise<{ result: T; maxDelayMs: number; p99DelayMs: number; bWorstMs: number; bP99Ms: number; bRequests: number; gcMaxMs: number; gcs: number }> {
+  const histogram = monitorEventLoopDelay({ resolution: 5 });
+  // Garbage collection pauses land in the loop delay too: counted apart, so a long one is not taken for a save's piece.
+  let gcMaxMs = 0;
+  let gcs = 0;
+  const gcWatch = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      gcs++;
+      gcMaxMs = Math.max(gcMaxMs, e.duration);
+    }
+  });
+  gcWatch.observe({ entryTypes: ["gc"] });
+  const latencies: number[] = [];
+  let stop = false;
+  const tenant = (async () => {
+    let due = performance.now();
+    while (!stop) {
+      due += 10;
+      const wait = due - performance.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+      const res = await backend.request("/v1/prices", { headers: { "x-api-key": keyB } });
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`B got ${res.status}`);
+      latencies.push(performance.now() - due);
+    }
+  })();
+  histogram.enable();
+  const result = await work();
+  histogram.disable();
+  gcWatch.disconnect();
+  stop = true;
+  await tenant;
+  latencies.sort((a, b) => a - b);
+  return {
+    result,
+    maxDelayMs: histogram.max / 1e6,
+    p99DelayMs: histogram.percentile(99) / 1e6,
+    bWorstMs: latencies.at(-1) ?? 0,
+    bP99Ms: latencies[Math.floor(latencies.length * 0.99)] ?? 0,
+    bRequests: latencies.length,
+    gcMaxMs,
+    gcs,
+  };
+}
+const loadLine = (r: Awaited<ReturnType<typeof underLoad>>) =>
+  `loop delay max ${ms(r.maxDelayMs)}, p99 ${ms(r.p99DelayMs)}; B (${r.bRequests} requests) worst ${ms(r.bWorstMs)}, p99 ${ms(r.bP99Ms)}; ${r.gcs} GC pauses, longest ${ms(r.gcMaxMs)}`;
+const saveLine = (f: { ms: number; pieces: number; longestPieceMs: number; longestPieceCpuMs: number; chunksWritten: number }) =>
+  `${(f.ms / 1000).toFixed(1)} s wall, ${f.chunksWritten} chunks in ${f.pieces} pieces, longest piece ${ms(f.longestPieceMs)} (${ms(f.longestPieceCpuMs)} of this thread's CPU)`;
+const size = (f: string) => statSync(f).size + (statSync(`${f}-wal`, { throwIfNoEntry: false })?.size ?? 0);
 
-const dir = mkdtempSync(join(tmpdir(), "h17-state-bench-"));
-const file = join(dir, "state.db");
+// 1. The first save of the whole pool, sliced (what the periodic save does).
 gc();
-const captureStart = performance.now();
-const image = captureImage(first.services);
-const captureMs = performance.now() - captureStart;
-const { state } = StateFile.open(file);
-const changes = new MentionChanges();
-const saved = state.save(image, changes.plan(first.services, image));
-changes.markSaved(image);
-const size = () => statSync(file).size + statSync(`${file}-wal`, { throwIfNoEntry: false })?.size!;
-console.log(`first (whole) save: ${(captureMs + saved.ms).toFixed(0)} ms in one turn (capture ${captureMs.toFixed(0)} ms, serialize + write ${saved.ms.toFixed(0)} ms, ${saved.chunksWritten} chunks); file ${mb(size())}`);
-// A periodic save when no pool changed (a dataset renamed, say): the small sections only.
 await clock.advance(1000);
-const idleStart = performance.now();
-const idleImage = captureImage(first.services);
-const idle = state.save(idleImage, changes.plan(first.services, idleImage));
-changes.markSaved(idleImage);
-console.log(`periodic save, no pool changed: ${(performance.now() - idleStart).toFixed(0)} ms in one turn (${idle.chunksWritten} chunks written)`);
-// A periodic save after a run of 1,000 new posts: only what changed is written.
+const first = await underLoad(() => backend.saveSliced());
+console.log(`first (whole) save, sliced: ${saveLine(first.result!)}; ${loadLine(first)}; file ${mb(size(file))}`);
+
+// 2. The same whole save in one turn into another file (a clean stop's way), for the ratio.
+gc();
+const oneTurnFile = join(dir, "one-turn.db");
+const { state: oneTurnState } = StateFile.open(oneTurnFile);
+const oneTurnStart = performance.now();
+const oneTurn = oneTurnState.save(captureImage(services), new Map());
+console.log(`the same whole save in one turn: ${ms(performance.now() - oneTurnStart)} (capture included; ${oneTurn.chunksWritten} chunks)`);
+oneTurnState.close();
+rmSync(oneTurnFile, { force: true });
+rmSync(`${oneTurnFile}-wal`, { force: true });
+
+// 3. A periodic save when no pool changed: the small sections only.
+gc();
+await clock.advance(1000);
+const idle = await underLoad(() => backend.saveSliced());
+console.log(`periodic save, no pool changed: ${saveLine(idle.result!)}; ${loadLine(idle)}`);
+
+// 4. A periodic save after a run of 1,000 new posts: only what changed is written.
 await clock.advance(1000);
 land(1000, "after");
-const nextStart = performance.now();
-const nextImage = captureImage(first.services);
-const next = state.save(nextImage, changes.plan(first.services, nextImage));
-console.log(`periodic save after a 1,000-post run: ${(performance.now() - nextStart).toFixed(0)} ms in one turn (${next.chunksWritten} chunk written)`);
-state.close();
+const next = await underLoad(() => backend.saveSliced());
+console.log(`periodic save after a 1,000-post run: ${saveLine(next.result!)}; ${loadLine(next)}`);
+backend.close();
 const expected = index.size;
 
+// 5. Restore, as the server does before it listens.
+gc();
 const heapBefore = process.memoryUsage().heapUsed;
 const readStart = performance.now();
 const loaded = readStateFile(file);
 const readMs = performance.now() - readStart;
-const second = make();
+const probeApp = createApp({ ...appOptions, accounts: false });
 const restoreStart = performance.now();
-restoreImage(second.services, loaded);
+restoreImage(probeApp.services, loaded);
 const restoreMs = performance.now() - restoreStart;
-console.log(`restore: ${(readMs + restoreMs).toFixed(0)} ms (read + deserialize ${readMs.toFixed(0)} ms, into the pool ${restoreMs.toFixed(0)} ms)`);
+console.log(`restore (parts): read + deserialize ${ms(readMs)}, into the pool ${ms(restoreMs)}`);
+probeApp.services.trackingAgents.stop();
 gc();
-console.log(`heap: ${mb(heapBefore)} with one app, ${mb(process.memoryUsage().heapUsed)} with the restored copy beside it`);
+const backendStart = performance.now();
+const second = new Backend({ app: appOptions, scenario: { scenario: "empty" }, stateFile: file, stateIntervalMs: 1e9 });
+console.log(`restore (a Backend opening the file, as at start): ${ms(performance.now() - backendStart)}`);
+gc();
+console.log(`heap: ${mb(heapBefore)} with one app, ${mb(process.memoryUsage().heapUsed)} with two restored copies beside it`);
 
-if (second.services.mentions("acc_demoA").size !== expected) throw new Error(`restored ${second.services.mentions("acc_demoA").size} of ${expected} mentions`);
-const afterFirst = await Promise.all(probes.map((p) => search(first.app, p)));
-const after = await Promise.all(probes.map((p) => search(second.app, p)));
-probes.forEach((p, i) => console.log(`${JSON.stringify(p)}: ${afterFirst[i] === after[i] ? "same answer" : "DIFFERENT ANSWER"} after restore`));
+if (second.handle.services.mentions("acc_demoA").size !== expected) throw new Error(`restored ${second.handle.services.mentions("acc_demoA").size} of ${expected} mentions`);
+const search = async (b: Backend, body: unknown) => {
+  const res = await b.request("/v1/mentions", { method: "POST", headers: { "x-api-key": keyA, "content-type": "application/json" }, body: JSON.stringify(body) });
+  return res.text();
+};
+const probes = [{ sort: "likes", order: "desc", limit: 20 }, { q: "oat milk review", limit: 20 }, { sentiment: ["negative"], limit: 20 }];
+const before = await Promise.all(probes.map((p) => search(backend, p)));
+const after = await Promise.all(probes.map((p) => search(second, p)));
+probes.forEach((p, i) => console.log(`${JSON.stringify(p)}: ${before[i] === after[i] ? "same answer" : "DIFFERENT ANSWER"} after restore`));
+second.close();
 rmSync(dir, { recursive: true, force: true });
-process.exit(afterFirst.every((b, i) => b === after[i]) ? 0 : 1);
+process.exit(before.every((b, i) => b === after[i]) ? 0 : 1);

@@ -70,9 +70,9 @@ export class MentionChanges {
     for (const run of services.tables.customParameterRuns.everyRow()) {
       if (run.updated_ms < this.sinceMs || plan.get(run.account_id) === "all") continue;
       const set = chunksOf(run.account_id);
-      (records.get(run.account_id) ?? []).forEach((r, i) => {
-        if (r.datasets.has(run.dataset_id)) set.add(Math.floor(i / CHUNK));
-      });
+      const all = records.get(run.account_id) ?? [];
+      // The dataset's own member list, not a walk over the whole pool (a turn of its own at 1M).
+      for (const r of services.mentions(run.account_id).inDataset(run.dataset_id)) if (r.doc < all.length) set.add(Math.floor(r.doc / CHUNK));
     }
     return plan;
   }

@@ -6,24 +6,75 @@
 // only the mention chunks that changed (changes.ts), so a periodic save of a
 // large pool costs what changed since the last one, not the whole pool.
 //
+// A save is sliced work (`saveSteps` yields after each chunk): the periodic
+// save runs it with event-loop turns between pieces, inside the pipeline's
+// shared slice budget, so writing a whole pool of a million mentions never
+// holds the loop for more than one chunk (issue 18); a clean stop runs it to
+// its end at once. The transaction stays open across the turns.
+//
 // Crash safety comes from SQLite's atomic commit (write-ahead log): a save
 // cut short by a crash or kill -9 is rolled back when the file is next
 // opened, and the previous save is what comes back (D-REF-STATE).
 import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
+import { Worker } from "node:worker_threads";
 import { deserialize, serialize } from "node:v8";
+import { drainNow, type Sliced } from "../platform/pipeline.ts";
 import { IMAGE_FORMAT, type StateImage } from "./image.ts";
 
 /** What the file says about itself; a mismatch is refused with one line. */
 const APPLICATION = "social-listening-reference-state";
-/** Records per mention chunk: a run landing rewrites about one chunk (a few tens of ms). */
-export const CHUNK = 10_000;
+/**
+ * Records per mention chunk: one chunk is one piece of a sliced save (about
+ * 2-3 ms of serializing on an idle core), and a run landing rewrites one or
+ * a few. Kept in the file's meta: a file cut otherwise (H17's first files
+ * had 10,000) is written whole by its first save.
+ */
+export const CHUNK = 1_000;
+/**
+ * Copies the write-ahead log into the database file on a worker thread, so a
+ * large commit is not followed by its checkpoint in the same turn (SQLite's
+ * automatic checkpoint copied 155 MB in 0.3 s at 100k mentions, in the
+ * commit's turn). A PASSIVE checkpoint on its own connection: it never
+ * blocks the writer, and a checkpoint cut short is redone by SQLite later.
+ */
+const CHECKPOINTER = `
+const { parentPort, workerData } = require("node:worker_threads");
+const { DatabaseSync } = require("node:sqlite");
+const db = new DatabaseSync(workerData.file);
+db.exec("PRAGMA busy_timeout = 5000");
+parentPort.on("message", () => {
+  try { db.exec("PRAGMA wal_checkpoint(PASSIVE)"); } catch {}
+  parentPort.postMessage("done");
+});
+`;
+
+/** Below this a save's log is copied in the same turn (about what one piece costs). */
+const INLINE_CHECKPOINT_BYTES = 4 * 2 ** 20;
+
+/** Replaced blobs deleted per piece after a save's commit (each frees about 200 pages). */
+const BLOBS_DELETED_PER_PIECE = 8;
+
+/** What a file without a `chunk_records` entry was cut in. */
+const FIRST_CHUNK = 10_000;
 
 export interface SaveFigures {
   bytes: number;
+  /** From the first piece to the commit (wall time, turns given to others included). */
   ms: number;
   chunksWritten: number;
+  /** Pieces the save was cut into, and the longest one (ms): what it held the event loop for at most. */
+  pieces: number;
+  longestPieceMs: number;
+  /** The same piece's CPU time on this thread: on a shared machine wall time also counts time the OS gave to others. */
+  longestPieceCpuMs: number;
 }
+
+/** This thread's CPU time in ms (user + system). */
+const threadCpuMs = (): number => {
+  const { user, system } = process.threadCpuUsage();
+  return (user + system) / 1000;
+};
 
 /** Which mention chunks to write, per account: every one, or the listed chunk numbers. */
 export type ChunkPlan = Map<string, "all" | Set<number>>;
@@ -35,7 +86,15 @@ export class StateFile {
   private constructor(
     readonly file: string,
     private readonly db: DatabaseSync,
+    /** Records per chunk the file holds now; when not CHUNK, the next save must write every chunk. */
+    public chunkRecords: number,
   ) {}
+
+  /** Blobs nothing points at (replaced by a save, or written by one that never committed): deleted by the next save's last pieces. */
+  private garbage: number[] = [];
+  private checkpointer: Worker | undefined;
+  /** Checkpoints asked for while one is running fold into one more. */
+  private checkpointState: "idle" | "running" | "again" = "idle";
 
   /**
    * Open (or create) the file. An existing file is checked and read: a
@@ -52,14 +111,25 @@ export class StateFile {
     try {
       // A file is read (and so checked) before anything is written to it.
       const image = existed ? readImage(file, db) : undefined;
-      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
-      if (image) return { state: new StateFile(file, db), image };
+      // No automatic checkpoint in the commit's turn: `checkpoint` does it (off the loop after a sliced save).
+      // The log is cut back to 64 MB when it restarts, not left at the largest save's size.
+      db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0; PRAGMA journal_size_limit = 67108864;");
+      // Mention chunks: `chunks` names them, `blobs` holds their bytes (see saveSteps). A file of the first layout gets both tables here.
+      db.exec("CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL); CREATE TABLE IF NOT EXISTS chunks (name TEXT PRIMARY KEY, blob INTEGER NOT NULL);");
+      if (image) {
+        const cut = (db.prepare("SELECT value FROM meta WHERE key = 'chunk_records'").get() as { value: string } | undefined)?.value;
+        const state = new StateFile(file, db, cut === undefined ? FIRST_CHUNK : Number(cut));
+        // Blobs of a save cut short (a crash between its pieces and its commit).
+        state.garbage = (db.prepare("SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM chunks)").all() as { id: number }[]).map((r) => r.id);
+        return { state, image };
+      }
       {
         db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE sections (name TEXT PRIMARY KEY, data BLOB NOT NULL);");
         const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
         meta.run("application", APPLICATION);
         meta.run("format", String(IMAGE_FORMAT));
-        return { state: new StateFile(file, db), image: undefined };
+        meta.run("chunk_records", String(CHUNK));
+        return { state: new StateFile(file, db, CHUNK), image: undefined };
       }
     } catch (error) {
       db.close();
@@ -67,53 +137,172 @@ export class StateFile {
     }
   }
 
-  /**
-   * Write the image: small sections always, mention chunks as `plan` says,
-   * all in one transaction. `prebuilt` holds sections already serialized from
-   * exactly these records (a reset's scenario), written as they are.
-   */
+  /** Write the image at once (see `saveSteps`): before the server listens, and on a clean stop. */
   save(image: StateImage, plan: ChunkPlan, prebuilt?: ReadonlyMap<string, Uint8Array>): SaveFigures {
+    const figures = drainNow(this.saveSteps(image, plan, prebuilt));
+    this.checkpointNow();
+    return figures;
+  }
+
+  /** After a save at once: the checkpoint in the same turn (nothing is served meanwhile anyway). */
+  checkpointNow(): void {
+    if (this.checkpointState !== "idle") return; // the worker is at it
+    this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  }
+
+  /** After a sliced save of `bytes`: a small log is checkpointed at once (a few ms), a large one on the worker thread. */
+  checkpointAfter(bytes: number): void {
+    if (bytes < INLINE_CHECKPOINT_BYTES) this.checkpointNow();
+    else this.checkpointInBackground();
+  }
+
+  private checkpointInBackground(): void {
+    if (this.checkpointState !== "idle") {
+      this.checkpointState = "again";
+      return;
+    }
+    if (!this.checkpointer) {
+      this.checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file: this.file } });
+      this.checkpointer.unref();
+      this.checkpointer.on("message", () => {
+        const again = this.checkpointState === "again";
+        this.checkpointState = "idle";
+        if (again) this.checkpointInBackground();
+      });
+      this.checkpointer.on("error", () => {
+        // A checkpointer that failed is not fatal: the log just grows until a save at once checkpoints it.
+        this.checkpointer = undefined;
+        this.checkpointState = "idle";
+      });
+    }
+    this.checkpointState = "running";
+    this.checkpointer.postMessage("checkpoint");
+  }
+
+  /**
+   * Write the image, yielding between pieces. Mention chunks as `plan` says,
+   * each serialized and stored as a new row of `blobs` in a small
+   * transaction of its own (one piece each); then ONE short transaction
+   * points `chunks` at the new blobs and writes the small sections (taken
+   * with the image) — that commit is the save. Then the blobs it replaced
+   * are deleted, a few per piece. A large single transaction was tried
+   * first: its COMMIT alone took about 0.5 s of CPU at 1M mentions.
+   * `prebuilt` holds sections already serialized from exactly these records
+   * (a reset's scenario), written as they are.
+   *
+   * The records are read when their chunk's piece runs: a record that
+   * changes after the image was taken may be written with the change (a run
+   * moved meanwhile is newer than the image, so changes.ts writes its chunks
+   * again next time). A save ended early (`return()`, a crash) leaves only
+   * blobs nothing points at; the next save deletes them.
+   */
+  *saveSteps(image: StateImage, plan: ChunkPlan, prebuilt?: ReadonlyMap<string, Uint8Array>): Sliced<SaveFigures> {
     const started = performance.now();
     let bytes = 0;
     let chunksWritten = 0;
-    const put = this.db.prepare("INSERT OR REPLACE INTO sections (name, data) VALUES (?, ?)");
-    const section = (name: string, value: unknown) => {
+    let pieces = 0;
+    let longestPieceMs = 0;
+    let longestPieceCpuMs = 0;
+    let pieceStart = performance.now();
+    let pieceCpuStart = threadCpuMs();
+    function* piece(): Generator<void, void, unknown> {
+      pieces++;
+      longestPieceMs = Math.max(longestPieceMs, performance.now() - pieceStart);
+      longestPieceCpuMs = Math.max(longestPieceCpuMs, threadCpuMs() - pieceCpuStart);
+      yield;
+      pieceStart = performance.now();
+      pieceCpuStart = threadCpuMs();
+    }
+    const serialized = (name: string, value: unknown) => {
       const data = prebuilt?.get(name) ?? serialize(value);
       bytes += data.length;
-      put.run(name, data);
+      return data;
     };
-    this.db.exec("BEGIN IMMEDIATE");
+    // The small sections as the image has them, written by the final transaction.
+    const small: [string, Uint8Array][] = [
+      ["directory", serialized("directory", image.directory)],
+      ["ledger", serialized("ledger", image.ledger)],
+      ["tables", serialized("tables", image.tables)],
+      ["profiles", serialized("profiles", image.profiles)],
+      ...image.mentions.map(({ accountId, assignments }): [string, Uint8Array] => [`assignments${SEP}${accountId}`, serialized(`assignments${SEP}${accountId}`, assignments)]),
+    ];
+    const written: [string, number][] = [];
+    const insertBlob = this.db.prepare("INSERT INTO blobs (data) VALUES (?)");
+    let open = false;
+    let committed = false;
     try {
-      this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES ('saved_at_ms', ?)").run(String(image.savedAtMs));
-      section("directory", image.directory);
-      section("ledger", image.ledger);
-      section("tables", image.tables);
-      section("profiles", image.profiles);
-      const accounts = new Set(image.mentions.map((m) => m.accountId));
-      // Pools of accounts no longer loaded (a reset to other fixtures) go.
-      for (const { name } of this.db.prepare("SELECT name FROM sections WHERE name LIKE 'mentions%' OR name LIKE 'assignments%'").all() as { name: string }[]) {
-        if (!accounts.has(name.split(SEP)[1]!)) this.db.prepare("DELETE FROM sections WHERE name = ?").run(name);
-      }
-      for (const { accountId, records, assignments } of image.mentions) {
-        section(`assignments${SEP}${accountId}`, assignments);
+      for (const { accountId, records } of image.mentions) {
         const count = Math.ceil(records.length / CHUNK);
         const wanted = plan.get(accountId) ?? "all";
         for (let c = 0; c < count; c++) {
           if (wanted !== "all" && !wanted.has(c)) continue;
-          section(chunkName(accountId, c), records.slice(c * CHUNK, (c + 1) * CHUNK));
+          yield* piece();
+          const name = chunkName(accountId, c);
+          written.push([name, Number(insertBlob.run(serialized(name, records.slice(c * CHUNK, (c + 1) * CHUNK))).lastInsertRowid)]);
           chunksWritten++;
         }
-        this.db.prepare("DELETE FROM sections WHERE name >= ? AND name < ?").run(chunkName(accountId, count), `mentions${SEP}${accountId}${SEP}\uffff`);
       }
+      yield* piece();
+      this.db.exec("BEGIN IMMEDIATE");
+      open = true;
+      this.point(image, small, written);
       this.db.exec("COMMIT");
-    } catch (error) {
-      this.db.exec("ROLLBACK");
-      throw error;
+      open = false;
+      committed = true;
+      this.chunkRecords = CHUNK;
+    } finally {
+      if (open) this.db.exec("ROLLBACK");
+      // Not committed (an error, or ended early): the new blobs are pointed at by nothing.
+      if (!committed) for (const [, id] of written) this.garbage.push(id);
     }
-    return { bytes, ms: performance.now() - started, chunksWritten };
+    while (this.garbage.length > 0) {
+      yield* piece();
+      const ids = this.garbage.splice(0, BLOBS_DELETED_PER_PIECE);
+      this.db.prepare(`DELETE FROM blobs WHERE id IN (${ids.map(() => "?").join(",")})`).run(...ids);
+    }
+    pieces++;
+    longestPieceMs = Math.max(longestPieceMs, performance.now() - pieceStart);
+    longestPieceCpuMs = Math.max(longestPieceCpuMs, threadCpuMs() - pieceCpuStart);
+    return { bytes, ms: performance.now() - started, chunksWritten, pieces, longestPieceMs, longestPieceCpuMs };
+  }
+
+  /** Inside the save's transaction: small sections, `chunks` pointed at the new blobs, the blobs replaced noted as garbage. */
+  private point(image: StateImage, small: [string, Uint8Array][], written: [string, number][]): void {
+    const meta = this.db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)");
+    meta.run("saved_at_ms", String(image.savedAtMs));
+    meta.run("chunk_records", String(CHUNK));
+    const put = this.db.prepare("INSERT OR REPLACE INTO sections (name, data) VALUES (?, ?)");
+    for (const [name, data] of small) put.run(name, data);
+    // Mention chunks of the first layout (inside `sections`, 10,000 records each) go: this save wrote every chunk.
+    this.db.exec("DELETE FROM sections WHERE name LIKE 'mentions%'");
+    const accounts = new Set(image.mentions.map((m) => m.accountId));
+    // Pools of accounts no longer loaded (a reset to other fixtures) go.
+    for (const { name } of this.db.prepare("SELECT name FROM sections WHERE name LIKE 'assignments%'").all() as { name: string }[]) {
+      if (!accounts.has(name.split(SEP)[1]!)) this.db.prepare("DELETE FROM sections WHERE name = ?").run(name);
+    }
+    const before = this.db.prepare("SELECT blob FROM chunks WHERE name = ?");
+    const point = this.db.prepare("INSERT OR REPLACE INTO chunks (name, blob) VALUES (?, ?)");
+    for (const [name, id] of written) {
+      const old = before.get(name) as { blob: number } | undefined;
+      if (old) this.garbage.push(old.blob);
+      point.run(name, id);
+    }
+    // Chunks past each pool's end, and pools no longer loaded.
+    const sizes = new Map(image.mentions.map((m) => [m.accountId, Math.ceil(m.records.length / CHUNK)]));
+    const drop = this.db.prepare("DELETE FROM chunks WHERE name = ?");
+    for (const { name, blob } of this.db.prepare("SELECT name, blob FROM chunks").all() as { name: string; blob: number }[]) {
+      const [, accountId, chunk] = name.split(SEP);
+      const size = sizes.get(accountId!);
+      if (size === undefined || Number(chunk) >= size) {
+        drop.run(name);
+        this.garbage.push(blob);
+      }
+    }
   }
 
   close(): void {
+    void this.checkpointer?.terminate();
+    this.checkpointer = undefined;
     this.db.close();
   }
 }
@@ -188,8 +377,12 @@ function readImage(file: string, db: DatabaseSync): StateImage {
       throw new Error(`state file ${file} has format ${meta.get("format")}, this server reads format ${IMAGE_FORMAT}; move it away or start without --state`);
     }
     const rows = db.prepare("SELECT name, data FROM sections ORDER BY name").iterate() as Iterable<{ name: string; data: Uint8Array }>;
+    // A file of the first layout has no `chunks` table (its chunks are rows of `sections`).
+    const layout2 = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunks'").get() !== undefined;
+    const chunks = layout2 ? (db.prepare("SELECT chunks.name AS name, blobs.data AS data FROM chunks JOIN blobs ON blobs.id = chunks.blob ORDER BY chunks.name").iterate() as Iterable<{ name: string; data: Uint8Array }>) : [];
     return fromSections((function* () {
       for (const { name, data } of rows) yield [name, data] as [string, Uint8Array];
+      for (const { name, data } of chunks) yield [name, data] as [string, Uint8Array];
     })(), Number(meta.get("saved_at_ms")), `state file ${file}`);
   } catch (error) {
     // A file SQLite itself rejects (garbage bytes) surfaces here too.

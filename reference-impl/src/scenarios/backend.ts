@@ -9,9 +9,10 @@
 import { createApp, type AppHandle, type AppOptions } from "../app.ts";
 import { SystemClock, type Cancel, type Clock } from "../platform/clock.ts";
 import { statusWord } from "../platform/errors.ts";
+import { nextSliceTurn, sliceBudgetSpent, type Sliced } from "../platform/pipeline.ts";
 import { captureImage, restoreImage, type StateImage } from "../persistence/image.ts";
 import { everyChunkFromPrebuilt, MentionChanges } from "../persistence/changes.ts";
-import { fromSections, StateFile, toSections, type SaveFigures } from "../persistence/state-file.ts";
+import { CHUNK, fromSections, StateFile, toSections, type SaveFigures } from "../persistence/state-file.ts";
 import { loadScenario, scenarioLabel, type ScenarioChoice } from "./scenario.ts";
 
 export const RESET_PATH = "/_reference/reset";
@@ -49,6 +50,14 @@ class NotingClock implements Clock {
   }
 }
 
+/** A save under way: its steps, the image it writes, and the prebuilt sections it used. */
+interface SaveInFlight {
+  work: Sliced<SaveFigures>;
+  image: StateImage;
+  prebuilt: Map<string, Uint8Array> | undefined;
+  done: Promise<SaveFigures | undefined>;
+}
+
 export class Backend {
   private current: AppHandle;
   private readonly clock: Clock;
@@ -66,6 +75,8 @@ export class Backend {
   private readonly state: StateFile | undefined;
   private readonly changes = new MentionChanges();
   private closed = false;
+  /** The periodic save being written in slices, if one is. */
+  private inFlight: SaveInFlight | undefined;
   /** Where the data came from at start: the state file or the scenario. */
   readonly origin: string;
   lastSave: SaveFigures | undefined;
@@ -79,7 +90,8 @@ export class Backend {
     this.state = opened?.state;
     if (opened?.image) {
       this.current = this.fresh(opened.image);
-      this.changes.markSaved(opened.image);
+      // A file cut in chunks of another size is written whole by the first save.
+      if (opened.state.chunkRecords === CHUNK) this.changes.markSaved(opened.image);
       this.origin = `state file ${file}`;
     } else {
       this.current = this.fresh();
@@ -126,6 +138,8 @@ export class Backend {
     const image = fromSections(this.scenario, this.clock.now(), "scenario");
     const next = this.fresh(image);
     this.current.services.trackingAgents.stop();
+    // A save of the app being replaced is dropped (rolled back): the next save writes every chunk anyway.
+    this.abandonSave();
     this.current = next;
     // The scenario is the baseline: what changes after the reset is known chunk by chunk.
     this.changes.markSaved(image);
@@ -134,22 +148,31 @@ export class Backend {
     this.dirty = true;
   }
 
-  /** Write the state file now (no-op without --state). */
+  /**
+   * Write the state file now, at once (no-op without --state): a save under
+   * way is finished first, then what changed since it began is written.
+   */
   save(): SaveFigures | undefined {
     if (!this.state) return undefined;
-    try {
-      const image = captureImage(this.current.services);
-      const plan = this.changes.plan(this.current.services, image);
-      // After a reset every chunk is written, the unchanged ones from the scenario's bytes.
-      const after = this.prebuilt ? everyChunkFromPrebuilt(plan, image, this.prebuilt) : { plan, prebuilt: undefined };
-      this.lastSave = this.state.save(image, after.plan, after.prebuilt);
-      this.changes.markSaved(image);
-      this.prebuilt = undefined;
-    } catch (error) {
-      // The transaction rolled back: the previous save is intact. Keep serving and say why.
-      this.log(`state: could not save to ${this.state.file}: ${(error as Error).message}`);
-    }
+    if (this.inFlight) this.finishNow(this.inFlight);
+    const saving = this.begin();
+    if (saving) this.finishNow(saving);
+    this.state.checkpointNow();
     return this.lastSave;
+  }
+
+  /**
+   * Write the state file in slices: the loop serves requests between the
+   * pieces (one mention chunk each). Requests and clock tasks during it mark
+   * the state dirty, and the pool chunks they change are newer than the
+   * image, so the next save writes them (changes.ts). One save at a time: a
+   * call while one is under way gets that one.
+   */
+  saveSliced(): Promise<SaveFigures | undefined> {
+    if (!this.state) return Promise.resolve(undefined);
+    if (this.inFlight) return this.inFlight.done;
+    const saving = this.begin();
+    return saving ? saving.done : Promise.resolve(this.lastSave);
   }
 
   /** Stop the periodic save, save once more, stop the timers (once; later calls do nothing). */
@@ -163,12 +186,100 @@ export class Backend {
     this.current.services.trackingAgents.stop();
   }
 
+  /** Whether a sliced save is under way (tests, benches). */
+  get saving(): boolean {
+    return this.inFlight !== undefined;
+  }
+
   private autosave(): void {
+    if (this.inFlight) return; // the one under way goes on; what changes meanwhile keeps `dirty` set
     // Runs in flight change state between steps too: keep saving until none is left.
     const busy = this.current.pipeline.running > 0;
     if (!this.dirty && !busy) return;
     this.dirty = busy;
-    this.save();
+    void this.saveSliced();
+  }
+
+  /** Take the image (one turn: consistent) and start its save; the first piece runs now. */
+  private begin(): SaveInFlight | undefined {
+    const state = this.state!;
+    let work: Sliced<SaveFigures>;
+    let image: StateImage;
+    const prebuilt = this.prebuilt;
+    try {
+      image = captureImage(this.current.services);
+      const plan = this.changes.plan(this.current.services, image);
+      // After a reset every chunk is written, the unchanged ones from the scenario's bytes.
+      const after = prebuilt ? everyChunkFromPrebuilt(plan, image, prebuilt) : { plan, prebuilt: undefined };
+      work = state.saveSteps(image, after.plan, after.prebuilt);
+    } catch (error) {
+      this.failed(error);
+      return undefined;
+    }
+    let settle!: (figures: SaveFigures | undefined) => void;
+    const saving: SaveInFlight = { work, image, prebuilt, done: new Promise((resolve) => (settle = resolve)) };
+    this.inFlight = saving;
+    void this.drive(saving).then(settle, () => settle(undefined));
+    return saving;
+  }
+
+  /** Run the save's pieces with event-loop turns between them, in the pipeline's shared slice budget. */
+  private async drive(saving: SaveInFlight): Promise<SaveFigures | undefined> {
+    for (;;) {
+      // Finished at once by save() or dropped by a reset meanwhile: nothing left to do here.
+      if (this.inFlight !== saving) return this.lastSave;
+      let step: IteratorResult<unknown, SaveFigures>;
+      try {
+        step = saving.work.next();
+      } catch (error) {
+        this.inFlight = undefined;
+        this.failed(error);
+        return undefined;
+      }
+      if (step.done) {
+        this.state!.checkpointAfter(step.value.bytes);
+        return this.saved(saving, step.value);
+      }
+      if (sliceBudgetSpent()) await nextSliceTurn();
+    }
+  }
+
+  /** Run the rest of a save's pieces now (a clean stop, a test's save()). */
+  private finishNow(saving: SaveInFlight): void {
+    if (this.inFlight !== saving) return; // it ended in its first turn
+    try {
+      for (;;) {
+        const step = saving.work.next();
+        if (step.done) {
+          this.saved(saving, step.value);
+          return;
+        }
+      }
+    } catch (error) {
+      this.inFlight = undefined;
+      this.failed(error);
+    }
+  }
+
+  private saved(saving: SaveInFlight, figures: SaveFigures): SaveFigures {
+    this.inFlight = undefined;
+    this.lastSave = figures;
+    this.changes.markSaved(saving.image);
+    if (this.prebuilt === saving.prebuilt) this.prebuilt = undefined;
+    return figures;
+  }
+
+  private abandonSave(): void {
+    const saving = this.inFlight;
+    if (!saving) return;
+    this.inFlight = undefined;
+    saving.work.return(undefined as never);
+  }
+
+  private failed(error: unknown): void {
+    // The transaction rolled back: the previous save is intact. Keep serving, try again next time, and say why.
+    this.dirty = true;
+    this.log(`state: could not save to ${this.state!.file}: ${(error as Error).message}`);
   }
 
   private fresh(image?: StateImage): AppHandle {
