@@ -35,7 +35,14 @@ export const LENIENT = {
     tolerates: "a bracketed number in an assistant or agent text that no post reference cites (a stray number not escaped as [N\\])",
   },
   "D-RUN-404": {
-    tolerates: "an unknown run id answering 404 with a code other than dataset_not_found",
+    tolerates: "a dataset run read answering 404 with an error_code other than dataset_not_found (an exchange cannot tell an unknown run from an unknown dataset, so any 404 of that read is tolerated)",
+    applies: (ex: Exchange) => ex.status === 404 && ex.op?.key === "GET /v1/datasets/{dataset_id}/runs/{run_id}" && typeof body(ex)?.error_code === "string" && body(ex).error_code !== "dataset_not_found",
+  },
+  "D-PREVIEW-FUTURE": {
+    tolerates: "a prompt preview with date_since after today refused with 422 at a loc other than [body, date_since], or a window that only ends after today refused",
+  },
+  "D-TA-NEXT-RUN": {
+    tolerates: "an active agent's next_run_at that is not after its created_at (the second a cycle is due is computed by the deployment; its type and its null while paused are held strictly)",
   },
 } satisfies Record<string, LenientRule>;
 
@@ -54,6 +61,9 @@ export function lenientWarning(id: LenientId, where?: string): string {
 /** A body with the tolerated departures undone, for checks that validate the rest of it (e.g. schema checks). */
 export function normalised(ex: Exchange): unknown {
   const b = body(ex);
-  if (b && LENIENT["D-STATUS-STRING"].applies(ex)) return { ...b, status: "success" };
-  return ex.json;
+  if (!b) return ex.json;
+  let out = b;
+  if (LENIENT["D-STATUS-STRING"].applies(ex)) out = { ...out, status: "success" };
+  if (LENIENT["D-RUN-404"].applies(ex)) out = { ...out, error_code: "dataset_not_found" };
+  return out;
 }

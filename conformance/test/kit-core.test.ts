@@ -94,6 +94,19 @@ describe("one lenient registry", () => {
     const bad = { ...value, status: "ok" };
     expect(inspect("status-string-mapping", ex({ json: bad, text: JSON.stringify(bad), op: contract.op("GET /v1/prices") })).fail).toBe(1);
   });
+  it("an unknown run's 404 code is tolerated with a warning on the run read only, the rest of the envelope still validated (D-RUN-404)", () => {
+    const op = contract.op("GET /v1/datasets/{dataset_id}/runs/{run_id}")!;
+    const body = { status: "client_error", error_code: "not_found", detail: "Run not found.", transient: false };
+    const e = ex({ method: "GET", path: "/v1/datasets/ds_x/runs/dsr_x", status: 404, json: body, text: JSON.stringify(body), op });
+    const r = inspect("response-schema-conformance", e);
+    expect(r).toMatchObject({ fail: 0, pass: 1, warnings: ["D-RUN-404"] });
+    // a broken envelope behind the tolerated code still fails
+    const broken = { ...body, transient: "no" };
+    expect(inspect("response-schema-conformance", ex({ method: "GET", path: "/v1/datasets/ds_x/runs/dsr_x", status: 404, json: broken, text: JSON.stringify(broken), op })).fail).toBe(1);
+    // the same code on the dataset read is not tolerated: D-RUN-404 is the run read's
+    const ds = contract.op("GET /v1/datasets/{dataset_id}")!;
+    expect(inspect("response-schema-conformance", ex({ method: "GET", path: "/v1/datasets/ds_x", status: 404, json: body, text: JSON.stringify(body), op: ds })).fail).toBe(1);
+  });
 });
 
 describe("groups as data", () => {

@@ -15,7 +15,7 @@ const missingIdFor = (prefix: string | undefined) => `${prefix ?? ""}slkmissing$
 const check: ActiveCheck = {
   kind: "active",
   id: "foreign-id-404-indistinguishable",
-  rule: "A by-id operation on another account's resource (datasets, dataset runs and every other collection) gets 404 with the same body as a missing id (existence hidden, never 403) and changes nothing",
+  rule: "A by-id operation on another account's resource (datasets, dataset runs and every other collection) gets 404 with the same body as a missing id (existence hidden, never 403) and changes nothing; a run id that does not exist under the caller's own dataset gets 404 too (its error_code other than dataset_not_found only warns, D-RUN-404)",
   section: "What the service does › Cross-cutting facts; Endpoints (404 for unknown or foreign id)",
   severity: "critical",
   decisions: ["D-RUN-404"],
@@ -63,6 +63,12 @@ const check: ActiveCheck = {
       const a = normalise(foreign.json, [ds.id, ...(runId ? [runId] : [])]);
       const b = normalise(missing.json, [MISSING_DATASET_ID, MISSING_RUN_ID]);
       ctx.expect(sameJson(isObj(a) ? a : a, isObj(b) ? b : b) && missing.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`, received: { foreign: a }, expected: { missing: b } }, foreign);
+    }
+    // a run id that does not exist under the owner's own dataset: 404 (seed); its code is D-RUN-404's, lenient
+    const runRead = group?.run?.readOp?.path;
+    if (runRead) {
+      const ex = await ctx.req({ method: "GET", path: fillPath(runRead, { dataset_id: ds.id, run_id: MISSING_RUN_ID })! });
+      if (ctx.expect(ex.status === 404, { title: `foreign-id-404-indistinguishable: a run id that does not exist, under the caller's own dataset, answered ${ex.status}`, received: seen(ex), expected: { status: 404, error_code: "dataset_not_found" } }, ex)) ctx.lenient("D-RUN-404", ex);
     }
     // every other collection with a 201 create: its by-id operations, with the foreign key
     for (const c of collections(ctx, ["/v1/datasets"])) {

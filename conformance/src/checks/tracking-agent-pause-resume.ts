@@ -1,4 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
+import type { Exchange } from "../http.ts";
 import { data, fixtureDataset, seen } from "./_util.ts";
 import { agentPath, createAgent } from "./_tracking.ts";
 
@@ -6,7 +7,7 @@ import { agentPath, createAgent } from "./_tracking.ts";
 const check: ActiveCheck = {
   kind: "active",
   id: "tracking-agent-pause-resume",
-  rule: "A new agent is active (paused false, next_run_at an integer); POST pause answers 204 and the agent reads paused true with next_run_at null; pausing again is 204 and changes nothing; POST resume answers 204 and the agent reads paused false with an integer next_run_at",
+  rule: "A new agent is active (paused false, next_run_at an integer); POST pause answers 204 and the agent reads paused true with next_run_at null; pausing again is 204 and changes nothing; POST resume answers 204 and the agent reads paused false with an integer next_run_at (a next_run_at not after created_at only warns, D-TA-NEXT-RUN)",
   section: "States › Tracking agent lifecycle (active ⇄ paused); decisions D-TA-PAUSE, D-TA-NEXT-RUN, D-EMPTY-204",
   severity: "major",
   decisions: ["D-TA-PAUSE", "D-TA-NEXT-RUN", "D-EMPTY-204"],
@@ -19,7 +20,13 @@ const check: ActiveCheck = {
     const read = () => ctx.req({ method: "GET", path: agentPath(agent.id) });
     const active = (d: any) => d?.paused === false && Number.isInteger(d?.next_run_at);
     const paused = (d: any) => d?.paused === true && d?.next_run_at === null;
+    // strict (D-TA-NEXT-RUN): the type, null while paused, an integer while active; lenient through the registry: the second it names
+    const computed = (ex: Exchange) => {
+      const d = data(ex);
+      if (d?.paused === false && Number.isInteger(d?.next_run_at) && Number.isInteger(d?.created_at) && d.next_run_at <= d.created_at) ctx.lenient("D-TA-NEXT-RUN", ex);
+    };
     const fresh = await read();
+    computed(fresh);
     ctx.expect(active(data(fresh)), { title: "tracking-agent-pause-resume: a new agent is not active with a next_run_at", received: { paused: data(fresh)?.paused, next_run_at: data(fresh)?.next_run_at }, expected: { paused: false, next_run_at: "<unix seconds>" } }, fresh);
     const steps: Array<{ action: "pause" | "resume"; want: (d: any) => boolean; label: string; lenient?: boolean }> = [
       { action: "pause", want: paused, label: "after pause" },
@@ -30,6 +37,7 @@ const check: ActiveCheck = {
     for (const s of steps) {
       const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/${s.action}` });
       const after = await read();
+      computed(after);
       const ok = ex.status === 204 && ex.text.length === 0 && s.want(data(after));
       if (!ok && s.lenient && ex.status === 204) {
         ctx.warn(`D-TA-PAUSE (lenient): a repeated ${s.action} changed the agent`, after);
