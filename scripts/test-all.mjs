@@ -61,12 +61,14 @@ const gatesDone = (async () => {
 })();
 
 if (runVitest) {
-  const report = path.join(root, "reports", "vitest.json");
-  const fileTimes = path.join(root, "reports", "vitest-files.json");
+  // its own report files, so a vitest run started beside it cannot overwrite them
+  const report = path.join(root, "reports", "npm-test", "vitest.json");
+  const fileTimes = path.join(root, "reports", "npm-test", "vitest-files.json");
   rmSync(report, { force: true });
   rmSync(fileTimes, { force: true });
+  env.SLK_FILE_TIMES = fileTimes;
   console.log(`\n▶ vitest: contract, reference server and conformance kit (the ${gates.length} gates run alongside)`);
-  const { ok, ms } = await run("vitest", ["run"], false);
+  const { ok, ms } = await run("vitest", ["run", `--outputFile.json=${report}`], false);
   console.log(`${ok ? "✔" : "✘"} vitest (${seconds(ms)})`);
   if (existsSync(report)) {
     const json = JSON.parse(readFileSync(report, "utf8"));

@@ -1,7 +1,7 @@
 // A vitest reporter that writes each test file's wall time to
-// reports/vitest-files.json: importing it, its hooks and its tests (vitest's
-// JSON report times only the tests, not a beforeAll that starts a server).
-// `npm test` (scripts/test-all.mjs) prints the ten slowest from it.
+// reports/vitest-files.json (or SLK_FILE_TIMES): importing it, its hooks and
+// its tests (vitest's JSON report times only the tests, not a beforeAll that
+// starts a server). `npm test` (scripts/test-all.mjs) prints the ten slowest.
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { Reporter, TestModule } from "vitest/node";
@@ -20,7 +20,8 @@ export default class FileTimes implements Reporter {
         state: m.state(),
       };
     });
-    mkdirSync(path.join(root, "reports"), { recursive: true });
-    writeFileSync(path.join(root, "reports", "vitest-files.json"), JSON.stringify(files, null, 1) + "\n");
+    const out = path.resolve(root, process.env.SLK_FILE_TIMES ?? "reports/vitest-files.json");
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, JSON.stringify(files, null, 1) + "\n");
   }
 }
