@@ -10,14 +10,13 @@
 // timers and runs in flight (see restoreImage), rate-limit windows, caches
 // that rebuild themselves (sorted views, text indexes).
 import type { Services } from "../domain/services.ts";
-import { DatasetCoefficients, mentionKey, ParameterValues, type MentionRecord } from "../domain/mention-index.ts";
+import { DatasetCoefficients, mentionKey, ParameterValues, preparePost, type MentionRecord } from "../domain/mention-index.ts";
 import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
 import { StoredAuthor, StoredPost } from "../domain/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
 import type { LedgerImage } from "../platform/billing/ledger.ts";
 import { Money } from "../platform/billing/money.ts";
 import type { Row, Table } from "../platform/store.ts";
-import type { Post } from "../simulators/provider.ts";
 import { failInterrupted } from "./interrupted.ts";
 
 /** Bumped whenever the image's shape changes; an older file is refused, not guessed at. */
@@ -125,23 +124,24 @@ function assignmentsOf(services: Services, accountId: string): [string, Record<s
 }
 
 /**
- * Put records back through the pool's public API (`upsert`, then `get`):
- * each record is upserted once per run that collected it, with a light
- * stand-in post (no comments to regenerate), and then given its saved fields.
- * The pool's own indexes (by run, sort views, text) are built by the pool.
+ * Put records back through the pool's public API (`upsertPrepared`, then
+ * `get`): each record is upserted once per run that collected it, with its
+ * own saved post (already in the stored form, so nothing is built again) and
+ * its analysis compacted as a landing run's is (shared values), and then
+ * given its saved fields. The pool's own indexes (by run, sort views, text)
+ * are built by the pool.
  */
 function restoreMentions(services: Services, accountId: string, records: MentionRecord[]): void {
   const index = services.mentions(accountId);
   for (const saved of records) {
     reviveRecord(saved);
-    const stand = standIn(saved.post);
+    const prepared = preparePost(saved.post, saved.analysis);
     const runs = typeof saved.runs === "string" ? [saved.runs] : saved.runs;
     const datasetId = (saved.datasets.keys().next().value as string | undefined) ?? "";
-    for (const runId of runs) index.upsert(stand, {}, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
+    for (const runId of runs) index.upsertPrepared(prepared, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
     const live = index.get(saved.key);
     if (!live) throw new Error(`mention ${saved.key} did not land`);
     live.post = saved.post;
-    live.analysis = saved.analysis;
     live.metrics = saved.metrics;
     live.previous = saved.previous;
     live.engagementRate = saved.engagementRate;
@@ -159,25 +159,6 @@ function reviveRecord(r: MentionRecord): void {
   Object.setPrototypeOf(r.post.author, StoredAuthor.prototype);
   Object.setPrototypeOf(r.datasets, DatasetCoefficients.prototype);
   if (r.parameters) Object.setPrototypeOf(r.parameters, ParameterValues.prototype);
-}
-
-/** A post with the saved identity and metrics but no comments or media, so upsert has nothing to regenerate. */
-function standIn(p: StoredPost): Post {
-  return {
-    source: p.source,
-    id: p.id,
-    author: p.author,
-    title: p.title,
-    text: p.text,
-    url: p.url,
-    language: p.language,
-    country: p.country,
-    media: [],
-    created_ms: p.created_ms,
-    base: p.base,
-    views_estimated: p.views_estimated,
-    comments: [],
-  };
 }
 
 // ---- rows: plain data, with Money as decimal strings ------------------------------

@@ -55,6 +55,7 @@ interface SaveInFlight {
   work: Sliced<SaveFigures>;
   image: StateImage;
   prebuilt: Map<string, Uint8Array> | undefined;
+  captureMs: number;
   done: Promise<SaveFigures | undefined>;
 }
 
@@ -206,6 +207,7 @@ export class Backend {
     let work: Sliced<SaveFigures>;
     let image: StateImage;
     const prebuilt = this.prebuilt;
+    const started = performance.now();
     try {
       image = captureImage(this.current.services);
       const plan = this.changes.plan(this.current.services, image);
@@ -217,7 +219,7 @@ export class Backend {
       return undefined;
     }
     let settle!: (figures: SaveFigures | undefined) => void;
-    const saving: SaveInFlight = { work, image, prebuilt, done: new Promise((resolve) => (settle = resolve)) };
+    const saving: SaveInFlight = { work, image, prebuilt, captureMs: performance.now() - started, done: new Promise((resolve) => (settle = resolve)) };
     this.inFlight = saving;
     void this.drive(saving).then(settle, () => settle(undefined));
     return saving;
@@ -263,7 +265,7 @@ export class Backend {
 
   private saved(saving: SaveInFlight, figures: SaveFigures): SaveFigures {
     this.inFlight = undefined;
-    this.lastSave = figures;
+    this.lastSave = { ...figures, captureMs: saving.captureMs };
     this.changes.markSaved(saving.image);
     if (this.prebuilt === saving.prebuilt) this.prebuilt = undefined;
     return figures;
