@@ -268,7 +268,7 @@ export class Backend {
     this.lastSave = { ...figures, captureMs: saving.captureMs };
     this.changes.markSaved(saving.image);
     if (this.prebuilt === saving.prebuilt) this.prebuilt = undefined;
-    return figures;
+    return this.lastSave;
   }
 
   private abandonSave(): void {
