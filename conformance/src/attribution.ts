@@ -124,7 +124,7 @@ export const CHECK_RULES: Record<string, CheckRules> = {
   "pagination-garbage-cursor-400": { refusals: true, seed: "GET /v1/me/usage_history | query `limit` (default 25, 1-100), `cursor`; … error `invalid_cursor` (a list's named error for a cursor it cannot use)", decisions: [D("D-CURSOR", { status: (s) => s >= 400 && s < 500 && s !== 400 })] },
   "pagination-sort-change-cursor-400": { refusals: true, seed: "a cursor from another sort is rejected by validation", decisions: [D("D-CURSOR", { status: (s) => s >= 400 && s < 500 })] },
   // ---- mentions, usage, prices
-  "mentions-sort-applied": { seed: "sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at`", decisions: [D("D-MENTIONS-SORT-DEFAULT", { title: /D-MENTIONS-SORT-DEFAULT|without sort/ })] },
+  "mentions-sort-applied": { seed: "sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at`", decisions: [D("D-MENTIONS-SORT-DEFAULT", { title: /D-MENTIONS-SORT-DEFAULT/ })] }, // the default order only warns; a search without sort answering non-200 breaks the seed (sort is optional)
   "mentions-filters-applied": { seed: "groups OR-ed, filters within a group AND-ed" },
   "usage-history-newest-first-shared": { seed: "cursor paginated, account-wide (every seat sees the same feed)", decisions: [D("D-USAGE-ORDER", { title: /newest first|order/ })] },
   "prices-match-unit-ratios": { seed: "Unit ratios are fixed for everyone; the account rate (dollars per unit) varies by plan. Price = units times rate.", decisions: [D("D-MONEY-NUMBER", { received: /"-?\d+(\.\d+)?"/ })] },
@@ -153,7 +153,7 @@ export const CHECK_RULES: Record<string, CheckRules> = {
   "pattern-detection-billing-latest-run": { seed: "pattern detection counts posts of the dataset's most recent completed run", decisions: [D("D-PDR-CHARGE", { title: /later run|fixed/ })] },
   "pattern-item-post-count": { seed: "each item has a short title, a synopsis, `post_count` and an `item_id`. An item expansion lists its constituent posts as `post_refs`.", decisions: [D("D-PATTERN-ITEM-404", { title: /unknown item/, status: (s) => s >= 400 && s < 500 })] },
   "pattern-detection-codes": { seed: "404 `dataset_not_found`", decisions: [D("D-PDR-EMPTY", { title: /without a completed run|empty/ }), D("D-PDR-CHECK-ORDER", { title: /order/ })] },
-  "pattern-assignments-real-items": { seed: "pattern_assignments | map to array of `{pattern_item_id, name, confidence}`", decisions: [D("D-PATTERN-ASSIGNMENTS-KEY", { title: /key/ })] },
+  "pattern-assignments-real-items": { seed: "pattern_assignments | map to array of `{pattern_item_id, name, confidence}`", decisions: [D("D-PATTERN-ASSIGNMENTS-KEY", { title: /D-PATTERN-ASSIGNMENTS-KEY/ })] },
   "pattern-detection-run-state-machine": { seed: "States seen: `pending`, `completed` (with `pattern_id`).", decisions: [D("D-PDR-STATES", { title: /unknown state|not a state|unknown status/ }), D("D-PDR-STEPS", { title: /step names?\b/ })] },
   // ---- custom parameters
   "custom-parameter-name-rules": { seed: "`name` (string, required non-empty, unique per account)", decisions: [D("D-409", { title: /duplicate|taken|already/, status: (s) => s >= 400 && s < 500 && s !== 409 }), D("D-400", { title: /empty|blank/, status: (s) => s >= 400 && s < 500 && s !== 400 }), D("D-CP-NAME", { title: /256|characters/ }), D("D-CP-PATCH", { ops: /^CustomParameters_update$/ })] },
@@ -173,7 +173,7 @@ export const CHECK_RULES: Record<string, CheckRules> = {
   "tracking-agent-feed-newest-first": { seed: "list of agent message, newest first", decisions: [D("D-TA-MESSAGE", { title: /text|references/ }), D("D-TA-MESSAGE-SENTIMENT", { title: /sentiment/ })] },
   "tracking-agent-deleted-hidden": { seed: "soft delete: agent and messages hidden from lists, retained server-side", decisions: [D("D-TA-DELETE", { title: /later read|404/ }), D("D-TA-CREATE-404", { title: /unknown dataset/ })] },
   // ---- ask and chats
-  "ask-202-polls-to-completion": { seed: "202 `{chat_id, message_id, status: working}`; no reply text", decisions: [D("D-ASK-UNKNOWN-CHAT", { title: /unknown chat_id/ }), D("D-MESSAGE-404", { title: /unknown message/ }), D("D-MESSAGE-POLL", { title: /\bstatus\b.*(working|completed|failed)|never (completed|settled)/ })] },
+  "ask-202-polls-to-completion": { seed: "202 `{chat_id, message_id, status: working}`; no reply text", decisions: [D("D-ASK-UNKNOWN-CHAT", { title: /unknown chat_id/ }), D("D-MESSAGE-404", { title: /unknown message/ }), D("D-MESSAGE-POLL", { title: /D-MESSAGE-POLL/ })] },
   "ask-citation-invariants": { seed: "`start_index` and `end_index` are a half-open range locating the first `[N]` in the rewritten text; slicing the text with them yields exactly that marker.", decisions: [D("D-CITE-UNITS", { title: /code unit|UTF/ }), D("D-CITE-ESCAPE", { title: /D-CITE-ESCAPE|stray/ })] },
   "chats-private-to-seat": { seed: "Chats are private to the creating seat: another seat, including the owner, receives 404." },
   "ask-402-creates-nothing": { seed: "402 `insufficient_credits_ask` (before any turn starts; nothing created or charged)" },
@@ -188,14 +188,14 @@ export const CHECK_RULES: Record<string, CheckRules> = {
   // ---- MCP
   "mcp-trailing-slash-307": { seed: "the trailing slash is required; the form without it answers 307", decisions: [D("D-MCP-307-FIRST", { title: /before|credential|host/i })] },
   "mcp-unauthenticated-401": { seed: "If neither resolves: 401 with header `WWW-Authenticate: Bearer resource_metadata=<metadata_url>` pointing at the OAuth metadata document.", decisions: [D("D-MCP-OAUTH-METADATA", { title: /^the metadata document/, status: (s) => s >= 200 && s < 300 }), D("D-OAUTH", { title: /quot|RFC 9728/ })] },
-  "mcp-auth-order": { seed: "the server checks `x-api-key` first; if missing or invalid, falls back to the bearer token", decisions: [D("D-MCP-ASK-AUTH", { title: /svc__ask/ }), D("D-MCP-BEARER-SEAT", { title: /seat/ })] },
+  "mcp-auth-order": { seed: "the server checks `x-api-key` first; if missing or invalid, falls back to the bearer token", decisions: [D("D-MCP-ASK-AUTH", { title: /D-MCP-ASK-AUTH/ }), D("D-MCP-BEARER-SEAT", { title: /seat/ })] },
   "mcp-tool-catalogue": { seed: "Fifteen tools. Read tools never create or charge; there are no create, update or delete tools.", decisions: [D("D-MCP-NO-ARGS", { title: /svc__get_me/ }), D("D-MCP-PAGING", { title: /limit|cursor|order/ }), D("D-MCP-SEARCH-ARGS", { title: /svc__list_mentions|svc__list_audience_profiles/ })] },
   "mcp-tool-error-shape": { seed: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.", decisions: [D("D-MCP-TOOL-ERROR", { title: /structuredContent|isError|text content/ })] },
   "mcp-bad-arguments-tool-error": { seed: "tool errors surface inside the tool result", decisions: [D("D-MCP-TOOL-ERROR", { title: /unprocessable_entity|422/ }), D("D-MCP-PAGING", { title: /cursor|limit/ }), D("D-MCP-FILTER-GROUPS", { title: /filter/ })] },
   "mcp-list-cursor-walk": { seed: "Lists return `cursor`; a null cursor means the end", decisions: [D("D-MCP-PAGING", { title: /^a garbage cursor/ })] },
   "mcp-rest-agreement": { seed: "The same capabilities are reachable through an MCP tool server", decisions: [D("D-MCP-SEARCH-ARGS", { title: /svc__list_(mentions|audience_profiles).*default/ })] },
   "mcp-read-tools-free": { seed: "Read tools never create or charge" },
-  "mcp-ask-flow": { seed: "`svc__ask` … `{chat_id, message_id, status: working}` immediately; `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles", decisions: [D("D-MCP-BLOCK", { title: /openui/ }), D("D-MCP-RENDER", { title: /^svc__render/ }), D("D-MCP-ASK-AUTH", { title: /x-api-key/ })] },
+  "mcp-ask-flow": { seed: "`svc__ask` … `{chat_id, message_id, status: working}` immediately; `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles", decisions: [D("D-MCP-BLOCK", { title: /openui/ }), D("D-MCP-RENDER", { title: /D-MCP-RENDER/ }), D("D-MCP-ASK-AUTH", { title: /D-MCP-ASK-AUTH/ })] },
   "mcp-rate-limit-shared": { seed: "5 requests per second per API key, shared by REST and MCP", decisions: [D("D-MCP-RATE-HEADERS", { title: /header/ }), D("D-RATE-WINDOW", { title: /window/ })] },
   // ---- response-level rules (inspect every exchange)
   "success-envelope": { seed: "`{status: success, data: <resource or array>}`. Lists add `has_next` (boolean) and `cursor` (string or null)." },

@@ -9,9 +9,17 @@ export interface LenientRule {
   tolerates: string;
   /** whether this exchange shows the tolerated departure (response-level rules); absent for rules a check applies by id */
   applies?(ex: Exchange): boolean;
+  /** the body with the tolerated departure undone (response-level rules whose body a schema check validates) */
+  undo?(body: any): any;
 }
 
 const body = (ex: Exchange): any => (typeof ex.json === "object" && ex.json !== null ? ex.json : undefined);
+
+/** A 404 of one read whose error_code is not the decided one (`only`: tolerate just that other code); undone to the decided code. */
+const other404 = (opKey: string, decided: string, only?: string) => ({
+  applies: (ex: Exchange) => ex.status === 404 && ex.op?.key === opKey && typeof body(ex)?.error_code === "string" && body(ex).error_code !== decided && (only === undefined || body(ex).error_code === only),
+  undo: (b: any) => ({ ...b, error_code: decided }),
+});
 
 export const LENIENT = {
   "D-STATUS-STRING": {
@@ -36,10 +44,67 @@ export const LENIENT = {
   },
   "D-RUN-404": {
     tolerates: "a dataset run read answering 404 with an error_code other than dataset_not_found (an exchange cannot tell an unknown run from an unknown dataset, so any 404 of that read is tolerated)",
-    applies: (ex: Exchange) => ex.status === 404 && ex.op?.key === "GET /v1/datasets/{dataset_id}/runs/{run_id}" && typeof body(ex)?.error_code === "string" && body(ex).error_code !== "dataset_not_found",
+    ...other404("GET /v1/datasets/{dataset_id}/runs/{run_id}", "dataset_not_found"),
   },
   "D-PREVIEW-FUTURE": {
     tolerates: "a prompt preview with date_since after today refused with 422 at a loc other than [body, date_since], or a window that only ends after today refused",
+  },
+  "D-TA-PAUSE": {
+    tolerates: "a repeated pause (or resume) of an agent already paused (or active) that answers 204 but changes the agent (pause/resume is decided idempotent)",
+  },
+  "D-TA-MESSAGE-SENTIMENT": {
+    tolerates: "an agent message whose sentiment_score is not a JSON number",
+  },
+  "D-PREVIEW-PROFILE": {
+    tolerates: "a resolved profile of a URL preview without a string username or a boolean is_verified",
+  },
+  "D-AUD-RUN-400": {
+    tolerates: "an audience run refused with 400 and another code of the decided set (the checks ran in another order than plan, completed run, YouTube-only, eligible posts)",
+  },
+  "D-AUD-RUN-404": {
+    tolerates: "an unknown run of a visible audience dataset answering 404 with an error_code other than not_found",
+  },
+  "D-PDR-STEPS": {
+    tolerates: "pattern detection step names other than the contract's (clustering, labeling, assignment)",
+  },
+  "D-PDR-EMPTY": {
+    tolerates: "a pattern detection on a dataset without a completed run refused with 400 and an error_code other than nothing_to_analyze (the 400 itself is held strictly)",
+  },
+  "D-PATTERN-ASSIGNMENTS-KEY": {
+    tolerates: "pattern_assignments keyed by something other than the pattern id (its entries are matched to the pattern by their pattern_item_id and judged as the pattern's)",
+  },
+  "D-PATTERN-ASSIGNMENT-ONE": {
+    tolerates: "a post with other than one assignment in one pattern",
+  },
+  "D-CPR-SCOPE-404": {
+    tolerates: "an unknown scope dataset of a custom parameter run answering 404 custom_parameter_not_found instead of dataset_not_found",
+  },
+  "D-MESSAGE-404": {
+    tolerates: "a chat message read answering 404 with an error_code other than chat_not_found (an exchange cannot tell an unknown message from an unknown chat, so any 404 code of that read is tolerated)",
+    ...other404("GET /v1/chats/{chat_id}/messages/{message_id}", "chat_not_found"),
+  },
+  "D-PATTERN-ITEM-404": {
+    tolerates: "a pattern item read answering 404 with an error_code other than pattern_not_found (an exchange cannot tell an unknown item from an unknown pattern, so any 404 code of that read is tolerated)",
+    ...other404("GET /v1/patterns/{pattern_id}/items/{item_id}", "pattern_not_found"),
+  },
+  "D-CPR-UNKNOWN-RUN": {
+    tolerates: "a custom parameter run read answering 404 not_found instead of custom_parameter_not_found",
+    ...other404("GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "custom_parameter_not_found", "not_found"),
+  },
+  "D-MCP-TOOL-ERROR": {
+    tolerates: "an argument-validation failure of a tool answered with the MCP SDK's plain-text argument error instead of a ToolError",
+  },
+  "D-MCP-RENDER": {
+    tolerates: "svc__render of a render: false block not answering ToolError not_found/404, or a render result other than {block_id, content: string} (rendering a render: true block at all is the seed's and held strictly)",
+  },
+  "D-MCP-BLOCK": {
+    tolerates: "a render: true block whose type is not openui or that carries text (the type/render/text coupling)",
+  },
+  "D-MCP-ASK-AUTH": {
+    tolerates: "svc__ask refusing x-api-key with ToolError 401 (the rest of the ask flow is then not exercised)",
+  },
+  "D-MCP-OAUTH-METADATA": {
+    tolerates: "optional fields of the protected-resource metadata document (bearer_methods_supported, scopes_supported) that are not arrays",
   },
   "D-TA-NEXT-RUN": {
     tolerates: "an active agent's next_run_at that is not after its created_at (the second a cycle is due is computed by the deployment; its type and its null while paused are held strictly)",
@@ -47,6 +112,9 @@ export const LENIENT = {
 } satisfies Record<string, LenientRule>;
 
 export type LenientId = keyof typeof LENIENT;
+
+/** The rules whose departure a schema check undoes before validating the rest of the body. */
+export const UNDOABLE = (Object.entries(LENIENT) as Array<[LenientId, LenientRule]>).filter(([, r]) => r.undo).map(([id]) => id);
 
 /** The response-level lenient rules this exchange falls under. */
 export function lenientMatches(ex: Exchange): LenientId[] {
@@ -64,6 +132,6 @@ export function normalised(ex: Exchange): unknown {
   if (!b) return ex.json;
   let out = b;
   if (LENIENT["D-STATUS-STRING"].applies(ex)) out = { ...out, status: "success" };
-  if (LENIENT["D-RUN-404"].applies(ex)) out = { ...out, error_code: "dataset_not_found" };
+  for (const [, rule] of Object.entries(LENIENT) as Array<[LenientId, LenientRule]>) if (rule.undo && rule.applies?.(ex)) out = rule.undo(out);
   return out;
 }

@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { createDataset, data, MISSING_DATASET_ID, seen } from "./_util.ts";
 import { errorCode, postUrls, sourceDataset } from "./_groups.ts";
@@ -33,14 +34,14 @@ const check: ActiveCheck = {
       const ex = await ctx.req({ method: "POST", path: runsPath(ad), body: { source_dataset_id: c.source, total_profile_count: 5 } });
       const ok = ex.status === c.status && errorCode(ex) === c.code;
       if (!ok && ex.status === 400 && c.status === 400 && ["source_dataset_has_no_completed_run", "audience_youtube_only_source", "audience_insufficient_source_mentions"].includes(errorCode(ex) ?? "")) {
-        ctx.warn(`D-AUD-RUN-400 (lenient): ${c.label} answered ${errorCode(ex)} (the decided order gives ${c.code})`, ex);
+        ctx.warn(lenientWarning("D-AUD-RUN-400", `${c.label} answered ${errorCode(ex)} (the decided order gives ${c.code})`), ex);
         ctx.pass(ex);
       } else ctx.expect(ok, { title: `audience-run-codes-in-order: ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: c.status, error_code: c.code } }, ex);
     }
     const runs = await ctx.req({ method: "GET", path: runsPath(ad) });
     ctx.expect(runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 0, { title: "audience-run-codes-in-order: refused run requests left runs behind", received: seen(runs), expected: { status: 200, data: [] } }, runs);
     const unknown = await ctx.req({ method: "GET", path: runPath(ad, "adr_slkmissing0000000") });
-    if (unknown.status === 404 && errorCode(unknown) !== "not_found") ctx.warn(`D-AUD-RUN-404 (lenient): an unknown run of a visible audience dataset answered ${errorCode(unknown)}`, unknown);
+    if (unknown.status === 404 && errorCode(unknown) !== "not_found") ctx.warn(lenientWarning("D-AUD-RUN-404", `an unknown run of a visible audience dataset answered ${errorCode(unknown)}`), unknown);
     ctx.expect(unknown.status === 404, { title: `audience-run-codes-in-order: an unknown run id answered ${unknown.status}`, received: seen(unknown), expected: { status: 404, error_code: "not_found" } }, unknown);
   },
 };

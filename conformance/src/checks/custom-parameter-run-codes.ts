@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { createDataset, MISSING_DATASET_ID, seen } from "./_util.ts";
 import { balanceOf, errorCode } from "./_groups.ts";
@@ -26,7 +27,7 @@ const check: ActiveCheck = {
     for (const c of cases) {
       const ex = await ctx.req({ method: "POST", path: c.path, body: { scope: { kind: "dataset", id: c.scope } } });
       if (c.code === "dataset_not_found" && ex.status === 404 && errorCode(ex) === "custom_parameter_not_found") {
-        ctx.warn("D-CPR-SCOPE-404 (lenient): an unknown scope dataset answered custom_parameter_not_found", ex);
+        ctx.warn(lenientWarning("D-CPR-SCOPE-404"), ex);
         ctx.pass(ex);
         continue;
       }

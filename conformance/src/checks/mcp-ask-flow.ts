@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { sleep } from "../http.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
@@ -27,7 +28,11 @@ const check: ActiveCheck = {
     const ds = await fixtureDataset(ctx);
     const ask = await callTool(ctx, "svc__ask", { prompt: "How many posts does this dataset hold? Answer in one sentence.", dataset_ids: [ds.id] });
     const a = ask.payload as any;
-    if (ask.toolError && ask.toolError.status === 401) ctx.warn("D-MCP-ASK-AUTH (lenient): svc__ask refused x-api-key", ask.ex);
+    // D-MCP-ASK-AUTH (lenient): a server that refuses x-api-key for svc__ask gets a warning, not a failure; the flow cannot go on
+    if (ask.toolError && ask.toolError.status === 401) {
+      ctx.warn(lenientWarning("D-MCP-ASK-AUTH"), ask.ex);
+      return ctx.notExercised("svc__ask refused x-api-key (D-MCP-ASK-AUTH): the turn was not started");
+    }
     if (!ctx.expect(!ask.problem && !ask.isError && typeof a?.chat_id === "string" && typeof a?.message_id === "string" && a?.status === "working", { title: `mcp-ask-flow: svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`, received: ask.payload ?? { status: ask.ex.status }, expected: { chat_id: "ch_…", message_id: "msg_…", status: "working" } }, ask.ex)) return;
     const deadline = Date.now() + ctx.settings.runTimeoutMs;
     let last: any;
@@ -50,12 +55,12 @@ const check: ActiveCheck = {
       if (b.render === false) {
         ctx.expect(typeof b.text === "string", { title: `mcp-ask-flow: render: false block ${b.block_id} has no text`, received: b, expected: { render: false, text: "<markdown>" } });
         const r = await callTool(ctx, "svc__render", { message_id: a.message_id, block_id: b.block_id });
-        if (!(r.isError && isToolError(r.toolError) && r.toolError.status === 404)) ctx.warn(`D-MCP-RENDER (lenient): svc__render of a render: false block did not return ToolError not_found/404`, r.ex);
+        if (!(r.isError && isToolError(r.toolError) && r.toolError.status === 404)) ctx.warn(lenientWarning("D-MCP-RENDER", `svc__render of render: false block ${b.block_id} did not return ToolError not_found/404`), r.ex);
       } else {
-        if (b.type !== "openui" || b.text !== undefined) ctx.warn(`D-MCP-BLOCK (lenient): render: true block ${b.block_id} is ${b.type}${b.text !== undefined ? " with text" : ""}`);
+        if (b.type !== "openui" || b.text !== undefined) ctx.warn(lenientWarning("D-MCP-BLOCK", `render: true block ${b.block_id} is ${b.type}${b.text !== undefined ? " with text" : ""}`));
         const r = await callTool(ctx, "svc__render", { message_id: a.message_id, block_id: b.block_id });
         ctx.expect(!r.problem && !r.isError && r.payload !== undefined, { title: `mcp-ask-flow: svc__render of block ${b.block_id} ${r.problem ?? JSON.stringify(r.toolError)}`, received: r.result ?? { status: r.ex.status }, expected: { block_id: b.block_id, content: "<widget payload>" } }, r.ex);
-        if (r.payload && (typeof r.payload.content !== "string" || r.payload.block_id !== b.block_id)) ctx.warn("D-MCP-RENDER (lenient): svc__render result is not {block_id, content: string}", r.ex);
+        if (r.payload && (typeof r.payload.content !== "string" || r.payload.block_id !== b.block_id)) ctx.warn(lenientWarning("D-MCP-RENDER", `svc__render of block ${b.block_id} is not {block_id, content: string}`), r.ex);
       }
     }
     if (ctx.contract.op("GET /v1/chats/{chat_id}/messages/{message_id}")) {

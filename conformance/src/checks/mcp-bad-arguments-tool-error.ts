@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
 import { MISSING_DATASET_ID } from "./_util.ts";
@@ -42,7 +43,7 @@ const check: ActiveCheck = {
         continue;
       }
       if (sdkArgError && c.code === "unprocessable_entity") {
-        ctx.warn(`D-MCP-TOOL-ERROR (lenient): ${c.tool} with ${c.label} answered the SDK's argument error instead of a ToolError`, call.ex);
+        ctx.warn(lenientWarning("D-MCP-TOOL-ERROR", `${c.tool} with ${c.label}`), call.ex);
         ctx.pass(call.ex);
         continue;
       }

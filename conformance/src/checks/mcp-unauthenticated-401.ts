@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import type { Exchange } from "../http.ts";
 import { initialize, mcpUrl, requireMcp, rpc } from "../mcp/client.ts";
@@ -46,7 +47,7 @@ const check: ActiveCheck = {
     if (okDoc) {
       const same = body.resource.replace(/\/+$/, "") === mcpUrl(ctx).replace(/\/+$/, "");
       ctx.expect(same, { title: "mcp-unauthenticated-401: the metadata document's resource is not the MCP URL", received: body.resource, expected: mcpUrl(ctx) }, doc);
-      for (const f of ["bearer_methods_supported", "scopes_supported"]) if (f in body && !Array.isArray(body[f])) ctx.warn(`D-MCP-OAUTH-METADATA (lenient): ${f} is not an array`, doc);
+      for (const f of ["bearer_methods_supported", "scopes_supported"]) if (f in body && !Array.isArray(body[f])) ctx.warn(lenientWarning("D-MCP-OAUTH-METADATA", `${f} is not an array`), doc);
     }
   },
 };

@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { data, isObj } from "./_util.ts";
 import { detection } from "./_patterns.ts";
@@ -26,17 +27,21 @@ const check: ActiveCheck = {
     const m = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [d.datasetId], limit: 100 } });
     const mentions = Array.isArray(data(m)) ? data(m) : [];
     const assigned = new Map<string, Set<string>>();
+    const otherKeys = new Set<string>();
     for (const x of mentions) {
       const key = `${x.source}:${x.id}`;
       const pa = x.pattern_assignments;
       if (!isObj(pa)) continue;
       for (const [patternKey, list] of Object.entries<any>(pa)) {
+        // D-PATTERN-ASSIGNMENTS-KEY (lenient on the key format, through the registry): an entry under another key whose
+        // items are this pattern's is this pattern's, warned once per key and judged like the rest; otherwise it is
+        // another pattern of the same dataset (and posts left without an assignment fail below)
         if (patternKey !== d.pattern.id) {
-          ctx.warn(`D-PATTERN-ASSIGNMENTS-KEY (lenient): pattern_assignments keyed by ${patternKey}, not the pattern id ${d.pattern.id}`, m);
-          if (!String(patternKey).startsWith("pt_")) continue;
+          if (!(Array.isArray(list) && list.some((a: any) => members.has(a?.pattern_item_id)))) continue;
+          if (!otherKeys.has(patternKey)) ctx.warn(lenientWarning("D-PATTERN-ASSIGNMENTS-KEY", `keyed by ${patternKey}, not the pattern id ${d.pattern.id}`), m);
+          otherKeys.add(patternKey);
         }
-        if (patternKey !== d.pattern.id) continue; // another pattern of the same dataset
-        if (Array.isArray(list) && list.length !== 1) ctx.warn(`D-PATTERN-ASSIGNMENT-ONE (lenient): ${key} has ${list.length} assignments in one pattern`, m);
+        if (Array.isArray(list) && list.length !== 1) ctx.warn(lenientWarning("D-PATTERN-ASSIGNMENT-ONE", `${key} has ${list.length} assignments in one pattern`), m);
         for (const a of Array.isArray(list) ? list : []) {
           const real = members.has(a?.pattern_item_id);
           ctx.expect(real && members.get(a.pattern_item_id)!.has(key) && a.name === titles.get(a.pattern_item_id) && typeof a.confidence === "number" && a.confidence >= 0 && a.confidence <= 1, { title: `pattern-assignments-real-items: ${key} is assigned to ${real ? "an item that does not list it" : `unknown item ${a?.pattern_item_id}`}`, received: a, expected: { pattern_item_id: [...members.keys()], name: "the item's title", confidence: "0-1" } }, m);

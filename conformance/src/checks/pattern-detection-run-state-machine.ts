@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
@@ -49,7 +50,7 @@ const check: ActiveCheck = {
       const completed = d?.status?.type === run.states.completed;
       ctx.expect(completed === (typeof d?.pattern_id === "string"), { title: `pattern-detection-run-state-machine: a ${d?.status?.type} run ${completed ? "lacks" : "carries"} pattern_id`, received: d, expected: completed ? { pattern_id: "pt_…" } : "no pattern_id" }, ex);
       const steps = (d?.status?.steps ?? []).map((s: any) => s?.name);
-      if (run.steps.length && steps.some((s: string) => !run.steps.includes(s))) ctx.warn(`D-PDR-STEPS (lenient): step names ${steps.join(", ")} are not among ${run.steps.join(", ")}`, ex);
+      if (run.steps.length && steps.some((s: string) => !run.steps.includes(s))) ctx.warn(lenientWarning("D-PDR-STEPS", `step names ${steps.join(", ")} are not among ${run.steps.join(", ")}`), ex);
     }
   },
 };

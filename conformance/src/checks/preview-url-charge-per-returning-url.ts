@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { data } from "./_util.ts";
 import { chargedPreview } from "./_previews.ts";
@@ -29,7 +30,7 @@ const check: ActiveCheck = {
     const profiles = Array.isArray(d?.profiles) ? d.profiles.length : 0;
     const expected = p.price.mul(profiles);
     ctx.expect(p.before.minus(p.after).equals(expected), { title: `preview-url-charge-per-returning-url: ${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`, received: p.before.minus(p.after).toFixed(), expected: expected.toFixed() }, p.create);
-    for (const pr of d?.profiles ?? []) if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean") ctx.warn("D-PREVIEW-PROFILE (lenient): a resolved profile lacks username/is_verified", p.create);
+    for (const pr of d?.profiles ?? []) if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean") ctx.warn(lenientWarning("D-PREVIEW-PROFILE", JSON.stringify(pr).slice(0, 200)), p.create);
   },
 };
 export default check;

@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { sleep } from "../http.ts";
 import { data } from "./_util.ts";
@@ -30,7 +31,7 @@ const check: ActiveCheck = {
     const sorted = items.every((m, i) => i === 0 || items[i - 1].created_at >= m.created_at);
     ctx.expect(sorted, { title: "tracking-agent-feed-newest-first: messages are not newest first", received: items.map((m) => m.created_at), expected: "created_at descending" }, last);
     ctx.expect(items.every((m) => m?.agent_id === c.agent && typeof m?.agent_name === "string" && typeof m?.text === "string" && Array.isArray(m?.references)), { title: "tracking-agent-feed-newest-first: a message lacks agent_id/agent_name/text/references", received: items[0], expected: { agent_id: c.agent, agent_name: "…", text: "…", references: [] } }, last);
-    for (const m of items) if (typeof m?.sentiment_score !== "number") ctx.warn("D-TA-MESSAGE-SENTIMENT (lenient): sentiment_score is not a number", last);
+    for (const m of items) if (typeof m?.sentiment_score !== "number") ctx.warn(lenientWarning("D-TA-MESSAGE-SENTIMENT", `message ${m?.message_id}: sentiment_score ${JSON.stringify(m?.sentiment_score)}`), last);
     const walked: string[] = [];
     let cursor: string | null = null;
     for (let i = 0; i < items.length + 1; i++) {

@@ -1,3 +1,4 @@
+import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import type { Exchange } from "../http.ts";
 import { data, fixtureDataset, seen } from "./_util.ts";
@@ -42,7 +43,7 @@ const check: ActiveCheck = {
       const ok = ex.status === 204 && ex.text.length === 0 && s.want(data(after));
       if (!ok && s.lenient && ex.status === 204) {
         // a state the first call already left wrong is that call's finding (reported once), not the repeat's
-        if (s.want(data(before))) ctx.warn(`D-TA-PAUSE (lenient): a repeated ${s.action} changed the agent`, after);
+        if (s.want(data(before))) ctx.warn(lenientWarning("D-TA-PAUSE", `a repeated ${s.action} changed the agent`), after);
         before = after;
         continue;
       }
