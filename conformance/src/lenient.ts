@@ -15,9 +15,9 @@ export interface LenientRule {
 
 const body = (ex: Exchange): any => (typeof ex.json === "object" && ex.json !== null ? ex.json : undefined);
 
-/** A 404 of one read whose error_code is not the decided one (`only`: tolerate just that other code); undone to the decided code. */
-const other404 = (opKey: string, decided: string, only?: string) => ({
-  applies: (ex: Exchange) => ex.status === 404 && ex.op?.key === opKey && typeof body(ex)?.error_code === "string" && body(ex).error_code !== decided && (only === undefined || body(ex).error_code === only),
+/** An error of one operation at one status whose error_code is not the decided one (`only`: tolerate just that other code); undone to the decided code. */
+const otherCode = (status: number, opKey: string, decided: string, only?: string) => ({
+  applies: (ex: Exchange) => ex.status === status && ex.op?.key === opKey && typeof body(ex)?.error_code === "string" && body(ex).error_code !== decided && (only === undefined || body(ex).error_code === only),
   undo: (b: any) => ({ ...b, error_code: decided }),
 });
 
@@ -44,7 +44,7 @@ export const LENIENT = {
   },
   "D-RUN-404": {
     tolerates: "a dataset run read answering 404 with an error_code other than dataset_not_found (an exchange cannot tell an unknown run from an unknown dataset, so any 404 of that read is tolerated)",
-    ...other404("GET /v1/datasets/{dataset_id}/runs/{run_id}", "dataset_not_found"),
+    ...otherCode(404, "GET /v1/datasets/{dataset_id}/runs/{run_id}", "dataset_not_found"),
   },
   "D-PREVIEW-FUTURE": {
     tolerates: "a prompt preview with date_since after today refused with 422 at a loc other than [body, date_since], or a window that only ends after today refused",
@@ -69,6 +69,7 @@ export const LENIENT = {
   },
   "D-PDR-EMPTY": {
     tolerates: "a pattern detection on a dataset without a completed run refused with 400 and an error_code other than nothing_to_analyze (the 400 itself is held strictly)",
+    ...otherCode(400, "POST /v1/pattern_detections", "nothing_to_analyze"),
   },
   "D-PATTERN-ASSIGNMENTS-KEY": {
     tolerates: "pattern_assignments keyed by something other than the pattern id (its entries are matched to the pattern by their pattern_item_id and judged as the pattern's)",
@@ -81,15 +82,15 @@ export const LENIENT = {
   },
   "D-MESSAGE-404": {
     tolerates: "a chat message read answering 404 with an error_code other than chat_not_found (an exchange cannot tell an unknown message from an unknown chat, so any 404 code of that read is tolerated)",
-    ...other404("GET /v1/chats/{chat_id}/messages/{message_id}", "chat_not_found"),
+    ...otherCode(404, "GET /v1/chats/{chat_id}/messages/{message_id}", "chat_not_found"),
   },
   "D-PATTERN-ITEM-404": {
     tolerates: "a pattern item read answering 404 with an error_code other than pattern_not_found (an exchange cannot tell an unknown item from an unknown pattern, so any 404 code of that read is tolerated)",
-    ...other404("GET /v1/patterns/{pattern_id}/items/{item_id}", "pattern_not_found"),
+    ...otherCode(404, "GET /v1/patterns/{pattern_id}/items/{item_id}", "pattern_not_found"),
   },
   "D-CPR-UNKNOWN-RUN": {
     tolerates: "a custom parameter run read answering 404 not_found instead of custom_parameter_not_found",
-    ...other404("GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "custom_parameter_not_found", "not_found"),
+    ...otherCode(404, "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "custom_parameter_not_found", "not_found"),
   },
   "D-MCP-TOOL-ERROR": {
     tolerates: "an argument-validation failure of a tool answered with the MCP SDK's plain-text argument error instead of a ToolError",

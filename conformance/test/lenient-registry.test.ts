@@ -95,7 +95,7 @@ describe("lenient registry", () => {
   });
 });
 
-describe("404 codes of reads the registry tolerates are tolerated by response-schema-conformance too", () => {
+describe("error codes the registry tolerates are tolerated by response-schema-conformance too", () => {
   const contract = Contract.load();
   const inspect = (e: Exchange) => {
     const out = { pass: 0, fail: 0, warnings: [] as string[] };
@@ -116,7 +116,7 @@ describe("404 codes of reads the registry tolerates are tolerated by response-sc
     });
     return out;
   };
-  const at = (key: string, path: string, body: unknown): Exchange => ({ seq: 1, check: "t", method: "GET", url: `http://x${path}`, path, keyRole: "main", requestHeaders: {}, status: 404, headers: {}, text: JSON.stringify(body), json: body, meta: {}, ms: 1, op: contract.op(key) });
+  const at = (key: string, path: string, body: unknown, status = 404): Exchange => ({ seq: 1, check: "t", method: key.split(" ")[0]!, url: `http://x${path}`, path, keyRole: "main", requestHeaders: {}, status, headers: {}, text: JSON.stringify(body), json: body, meta: {}, ms: 1, op: contract.op(key) });
   const env = (error_code: string) => ({ status: "client_error", error_code, detail: "Not found.", transient: false });
   for (const [id, key, path, decided] of [
     ["D-MESSAGE-404", "GET /v1/chats/{chat_id}/messages/{message_id}", "/v1/chats/ch_x/messages/msg_x", "chat_not_found"],
@@ -130,6 +130,10 @@ describe("404 codes of reads the registry tolerates are tolerated by response-sc
       expect(inspect(at(key, path, env(decided)))).toMatchObject({ fail: 0, pass: 1, warnings: [] });
     });
   }
+  it("D-PDR-EMPTY: a 400 of a detection with another code warns and passes (the 400 itself is strict in pattern-detection-codes)", () => {
+    expect(inspect(at("POST /v1/pattern_detections", "/v1/pattern_detections", env("bad_request"), 400))).toMatchObject({ fail: 0, pass: 1, warnings: ["D-PDR-EMPTY"] });
+    expect(inspect(at("POST /v1/pattern_detections", "/v1/pattern_detections", { ...env("bad_request"), transient: "no" }, 400)).fail).toBe(1);
+  });
   it("D-CPR-UNKNOWN-RUN tolerates not_found only (the row says so); another code on the run read still fails", () => {
     expect(inspect(at("GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "/v1/custom_parameters/cp_x/runs/cpr_x", env("dataset_not_found"))).fail).toBe(1);
   });

@@ -10,7 +10,7 @@ const check: ResponseCheck = {
   severity: "critical",
   profiles: ["readonly", "standard", "full"],
   mock: true,
-  decisions: ["D-STATUS-STRING", "D-UNPROCESSABLE", "D-MONEY-STRING", "D-TIMESTAMPS", "D-MENTION-ANALYSIS-NULL", "D-MENTION-PARAMETERS", "D-LIST-ENVELOPE", "D-RUN-422", "D-BILLING-PRECISION", "D-PARAM-VALUE-STATUS", "D-RUN-STATES", "D-PDR-STATES", "D-CPR-STATES", "D-TAR-STATES", "D-PATTERN-SHAPE", "D-PATTERN-ITEM-SHAPE", "D-PREVIEW-URL-ITEM", "D-TA-MESSAGE", "D-TA-NEXT-RUN", "D-RUN-404", "D-MESSAGE-404", "D-PATTERN-ITEM-404", "D-CPR-UNKNOWN-RUN"],
+  decisions: ["D-STATUS-STRING", "D-UNPROCESSABLE", "D-MONEY-STRING", "D-TIMESTAMPS", "D-MENTION-ANALYSIS-NULL", "D-MENTION-PARAMETERS", "D-LIST-ENVELOPE", "D-RUN-422", "D-BILLING-PRECISION", "D-PARAM-VALUE-STATUS", "D-RUN-STATES", "D-PDR-STATES", "D-CPR-STATES", "D-TAR-STATES", "D-PATTERN-SHAPE", "D-PATTERN-ITEM-SHAPE", "D-PREVIEW-URL-ITEM", "D-TA-MESSAGE", "D-TA-NEXT-RUN", "D-RUN-404", "D-MESSAGE-404", "D-PATTERN-ITEM-404", "D-CPR-UNKNOWN-RUN", "D-PDR-EMPTY"],
   inspect(ex, ctx) {
     const spec = ex.op?.responses.get(String(ex.status));
     if (!ex.op || !spec) return; // undocumented statuses are documented-status-only's business
