@@ -13,9 +13,10 @@ import { Contract } from "../src/contract.ts";
 import type { Exchange } from "../src/http.ts";
 import { settings } from "./helpers.ts";
 
+// the checks and their shared helpers (checks/support/)
 const checksDir = fileURLToPath(new URL("../src/checks/", import.meta.url));
-const sources = readdirSync(checksDir)
-  .filter((f) => f.endsWith(".ts"))
+const sources = ["", "support/"]
+  .flatMap((sub) => readdirSync(checksDir + sub).filter((f) => f.endsWith(".ts")).map((f) => sub + f))
   .map((f) => ({ file: f, code: readFileSync(checksDir + f, "utf8").replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|\s)\/\/.*$/gm, "$1") }));
 
 /**

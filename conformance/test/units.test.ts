@@ -1,12 +1,12 @@
 // Unit tests of the kit's parts: contract loader, negative data, limiter, curl, CLI settings, registry discipline.
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Contract, zodNameOf } from "../src/contract.ts";
 import { KeyLimiter, curlOf } from "../src/http.ts";
 import { allChecks } from "../src/checks/index.ts";
-import { bodyCases, queryCases } from "../src/checks/_negative.ts";
+import { bodyCases, queryCases } from "../src/checks/support/negative.ts";
 import { buildProgram, settingsFrom } from "../src/cli.ts";
 import { catalogueMarkdown } from "../src/catalogue.ts";
 import { selectChecks } from "../src/runner.ts";
@@ -120,6 +120,11 @@ describe("registry discipline", () => {
   it("one rule per file: each check lives in checks/<id>.ts", () => {
     for (const c of allChecks) expect(existsSync(here(`../src/checks/${c.id}.ts`)), c.id).toBe(true);
     expect(new Set(allChecks.map((c) => c.id)).size).toBe(allChecks.length);
+  });
+  it("the checks folder lists only rules: every other module lives in checks/support/", () => {
+    const ids = new Set(allChecks.map((c) => `${c.id}.ts`));
+    const files = readdirSync(here("../src/checks/")).filter((f) => f.endsWith(".ts") && f !== "index.ts");
+    expect(files.filter((f) => !ids.has(f))).toEqual([]);
   });
   it("the README catalogue is the registry's catalogue", () => {
     const readme = readFileSync(here("../README.md"), "utf8");

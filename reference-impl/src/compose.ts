@@ -1,25 +1,25 @@
 // Everything the adapters (Hono resources, MCP tools) share, built once per
 // app: the platform handles, the stores, and one domain service per group.
 // A group adds its tables to `tables` and its service as a field here.
-import type { AccountDirectory } from "../platform/accounts.ts";
-import type { Ledger } from "../platform/billing/ledger.ts";
-import type { Clock } from "../platform/clock.ts";
-import type { Pipeline } from "../platform/pipeline.ts";
-import { RunLifecycle } from "../platform/runs/lifecycle.ts";
-import { Table } from "../platform/store.ts";
-import { AccountService } from "./account.ts";
-import { AssistantService } from "./assistant/service.ts";
-import { AudienceService } from "./audiences/service.ts";
-import type { AudienceDatasetRow, AudienceRunRow } from "./audiences/rows.ts";
-import { CustomParameterService } from "./custom-parameters/service.ts";
-import type { ParameterRow, ParameterRunRow } from "./custom-parameters/rows.ts";
-import { DatasetService, type DatasetRow } from "./datasets.ts";
-import { DatasetRunService, type RunRow } from "./dataset-runs.ts";
-import { MentionIndex } from "./mention-index.ts";
-import { MentionSearchService } from "./mention-search.ts";
-import { PatternService, type PatternDetectionRow, type PatternRow } from "./patterns/pattern-service.ts";
-import { PreviewService, type PreviewRow } from "./previews/preview-service.ts";
-import { TrackingAgentService } from "./tracking-agents/service.ts";
+import type { AccountDirectory } from "./platform/accounts.ts";
+import type { Ledger } from "./platform/billing/ledger.ts";
+import type { Clock } from "./platform/clock.ts";
+import type { Pipeline } from "./platform/pipeline.ts";
+import { RunLifecycle } from "./platform/runs/lifecycle.ts";
+import { Table } from "./platform/store.ts";
+import { AccountService } from "./domain/account/service.ts";
+import { AssistantService } from "./domain/assistant/service.ts";
+import { AudienceService } from "./domain/audiences/service.ts";
+import type { AudienceDatasetRow, AudienceRunRow } from "./domain/audiences/rows.ts";
+import { CustomParameterService } from "./domain/custom-parameters/service.ts";
+import type { ParameterRow, ParameterRunRow } from "./domain/custom-parameters/rows.ts";
+import { DatasetService, type DatasetRow } from "./domain/datasets/service.ts";
+import { DatasetRunService, type RunRow } from "./domain/datasets/runs.ts";
+import { MentionIndex } from "./domain/mentions/mention-index.ts";
+import { MentionSearchService } from "./domain/mentions/search.ts";
+import { PatternService, type PatternDetectionRow, type PatternRow } from "./domain/patterns/pattern-service.ts";
+import { PreviewService, type PreviewRow } from "./domain/previews/preview-service.ts";
+import { TrackingAgentService } from "./domain/tracking-agents/service.ts";
 
 export class Services {
   readonly lifecycle: RunLifecycle;

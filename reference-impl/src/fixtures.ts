@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { zDatasetRunsCreateBody } from "../../generated/client/zod.gen.ts";
-import type { Services } from "./domain/services.ts";
+import type { Services } from "./compose.ts";
 import { sha256Hex, type Account } from "./platform/accounts.ts";
 import { seedPosts, type FixturePost } from "./scenarios/fixture-posts.ts";
 import { money } from "./platform/billing/money.ts";

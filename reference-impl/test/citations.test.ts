@@ -4,7 +4,7 @@
 // UTF-16 range slices exactly its first marker.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { rewriteCitations } from "../src/domain/citations.ts";
+import { rewriteCitations } from "../src/domain/citations/rewriter.ts";
 import { SOURCES } from "../src/simulators/provider.ts";
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;

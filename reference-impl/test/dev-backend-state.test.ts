@@ -7,7 +7,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { Services } from "../src/domain/services.ts";
+import { Services } from "../src/compose.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { Table } from "../src/platform/store.ts";
 import { tablesOf } from "../src/persistence/image.ts";

@@ -4,9 +4,9 @@
 // must answer exactly what the stored lower-cased copy answered.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { matchesFilter } from "../src/domain/mention-filters.ts";
-import { collectingRuns, DatasetCoefficients, MentionIndex, normalizeWords, type MentionRecord } from "../src/domain/mention-index.ts";
-import { mentionView } from "../src/domain/mention-view.ts";
+import { matchesFilter } from "../src/domain/mentions/filters.ts";
+import { collectingRuns, DatasetCoefficients, MentionIndex, normalizeWords, type MentionRecord } from "../src/domain/mentions/mention-index.ts";
+import { mentionView } from "../src/domain/mentions/view.ts";
 import { analyse, type AnalysisAction } from "../src/simulators/analysis.ts";
 import { describeMedia } from "../src/simulators/media-enrichment.ts";
 import { SOURCES, metricsAt, resolveUrl, searchPosts, type Post } from "../src/simulators/provider.ts";

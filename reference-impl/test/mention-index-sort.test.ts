@@ -2,7 +2,7 @@
 // of new and re-collected posts, every sort equals a full re-sort.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mention-index.ts";
+import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mentions/mention-index.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts } from "../src/simulators/provider.ts";
 

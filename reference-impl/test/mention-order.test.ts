@@ -4,15 +4,15 @@
 // negatives, -0, fractions, large integers) and however the work is cut.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mention-index.ts";
-import { KeyOrder, sortByValue } from "../src/domain/mention-order.ts";
+import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mentions/mention-index.ts";
+import { KeyOrder, sortByValue } from "../src/domain/mentions/order.ts";
 import { drainNow } from "../src/platform/pipeline.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";
 
 const SORTS: MentionSort[] = ["date", "likes", "engagement_rate", "views", "comments", "shares", "sentiment_score", "dataset_run_at"];
 
-function bySort(records: Iterable<import("../src/domain/mention-index.ts").MentionRecord>, sort: MentionSort): string[] {
+function bySort(records: Iterable<import("../src/domain/mentions/mention-index.ts").MentionRecord>, sort: MentionSort): string[] {
   const keyOf = sortKeyOf(sort);
   return [...records]
     .map((r) => ({ r, k: keyOf(r) }))

@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { PEOPLE_PER_PIECE } from "../src/domain/audiences/service.ts";
 import { MENTIONS_PER_PIECE } from "../src/domain/custom-parameters/runs.ts";
-import { POSTS_PER_ANALYSIS_PIECE } from "../src/domain/dataset-runs.ts";
+import { POSTS_PER_ANALYSIS_PIECE } from "../src/domain/datasets/runs.ts";
 import { clusterPosts, clusterPostsSliced, POSTS_PER_PIECE } from "../src/domain/patterns/clustering.ts";
 import { drainNow, drainSliced, runOffThread, sliceCounter, type Sliced } from "../src/platform/pipeline.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";

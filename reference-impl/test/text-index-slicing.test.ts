@@ -3,7 +3,7 @@
 // after slicing finds exactly what a search over an index built in one go
 // finds. Slices are counted, never timed.
 import { describe, expect, it } from "vitest";
-import { MentionIndex } from "../src/domain/mention-index.ts";
+import { MentionIndex } from "../src/domain/mentions/mention-index.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts } from "../src/simulators/provider.ts";
 

@@ -5,8 +5,8 @@
 import fc from "fast-check";
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
-import { MentionIndex } from "../src/domain/mention-index.ts";
-import { TextIndex, type SearchMode } from "../src/domain/text-index.ts";
+import { MentionIndex } from "../src/domain/mentions/mention-index.ts";
+import { TextIndex, type SearchMode } from "../src/domain/mentions/text-index.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts, type Post } from "../src/simulators/provider.ts";
 

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
-import { askTurn, messagePath, requireTurn } from "./_ask.ts";
+import { data, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import { askTurn, messagePath, requireTurn } from "./support/ask.ts";
 
 /** POST /v1/ask answers 202 {chat_id, message_id, status: working} with no text; the message is polled to completed/failed; the chat holds both turns. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { usageRows } from "./_billing.ts";
-import { balanceOf, errorCode, priceOf } from "./_groups.ts";
+import { seen } from "./support/util.ts";
+import { usageRows } from "./support/billing.ts";
+import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
 
 /** With a spent balance ask is refused before any turn starts: 402 insufficient_credits_ask, no chat, no charge. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, isObj } from "./_util.ts";
-import { askTurn, requireTurn } from "./_ask.ts";
-import { agentCycles, agentPath } from "./_tracking.ts";
+import { data, isObj } from "./support/util.ts";
+import { askTurn, requireTurn } from "./support/ask.ts";
+import { agentCycles, agentPath } from "./support/tracking.ts";
 
 const ENTITY_TYPES = ["pattern", "research_preview", "dataset", "audience_dataset", "custom_parameter_run", "pattern_detection_run"];
 

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { newUsageRows } from "./_groups.ts";
-import { AUDIENCE_TARGET, billedAudienceRun } from "./_audience-billing.ts";
-import { dec } from "./_billing.ts";
+import { newUsageRows } from "./support/groups.ts";
+import { AUDIENCE_TARGET, billedAudienceRun } from "./support/audience-billing.ts";
+import { dec } from "./support/billing.ts";
 
 /** 3 units per profile: total_profile_count × price reserved at create, settled to profile_count × price at the end. */
 const check: ActiveCheck = {

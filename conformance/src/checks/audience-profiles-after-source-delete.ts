@@ -1,8 +1,8 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, DATASETS, seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
-import { runsPath } from "./_audiences.ts";
-import { billedAudienceRun } from "./_audience-billing.ts";
+import { data, DATASETS, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import { runsPath } from "./support/audiences.ts";
+import { billedAudienceRun } from "./support/audience-billing.ts";
 
 /** Profiles outlive their source: after the source dataset is soft-deleted they are still served, and no new run can target it. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { errorCode, priceOf, runIdOf } from "./_groups.ts";
-import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./_audiences.ts";
+import { seen } from "./support/util.ts";
+import { errorCode, priceOf, runIdOf } from "./support/groups.ts";
+import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
 
 /** One run in flight per audience dataset: a second start while the first is pending/working is 409; after it ends a new run is accepted. */
 const check: ActiveCheck = {

@@ -1,8 +1,8 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
-import { createDataset, data, MISSING_DATASET_ID, seen } from "./_util.ts";
-import { errorCode, postUrls, sourceDataset } from "./_groups.ts";
-import { createAudienceDataset, runPath, runsPath } from "./_audiences.ts";
+import { createDataset, data, MISSING_DATASET_ID, seen } from "./support/util.ts";
+import { errorCode, postUrls, sourceDataset } from "./support/groups.ts";
+import { createAudienceDataset, runPath, runsPath } from "./support/audiences.ts";
 
 /**
  * Run creation refuses bad sources before any run exists, in the decided

@@ -2,9 +2,9 @@ import type { ActiveCheck } from "../types.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
-import { data, fillPath } from "./_util.ts";
-import { priceOf } from "./_groups.ts";
-import { audienceSource, createAudienceDataset } from "./_audiences.ts";
+import { data, fillPath } from "./support/util.ts";
+import { priceOf } from "./support/groups.ts";
+import { audienceSource, createAudienceDataset } from "./support/audiences.ts";
 
 /**
  * fc.asyncModelRun over audience runs (G1's generic machine, this group's

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { isObj, seen } from "./_util.ts";
-import { refusedRun } from "./_billing.ts";
+import { isObj, seen } from "./support/util.ts";
+import { refusedRun } from "./support/billing.ts";
 
 /** An unfundable run: 402 with the documented body; nothing created, nothing charged. */
 const check: ActiveCheck = {

@@ -1,5 +1,5 @@
 import type { ResponseCheck } from "../types.ts";
-import { dec } from "./_billing.ts";
+import { dec } from "./support/billing.ts";
 
 /** Every balance the deployment reports is >= 0. */
 const check: ResponseCheck = {

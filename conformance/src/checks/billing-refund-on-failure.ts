@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { emptyRun } from "./_billing.ts";
+import { emptyRun } from "./support/billing.ts";
 
 /** A failed run leaves the balance where it was; without a failed run the rule is not exercised. */
 const check: ActiveCheck = {

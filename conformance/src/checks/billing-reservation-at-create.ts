@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { RUN_COUNT, successfulRun } from "./_billing.ts";
+import { RUN_COUNT, successfulRun } from "./support/billing.ts";
 
 /** Starting a run reserves count × price at once. */
 const check: ActiveCheck = {

@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { successfulRun } from "./_billing.ts";
+import { successfulRun } from "./support/billing.ts";
 
 /** On completion the charge is exactly collected mentions × price; the rest is refunded. */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { newRows, successfulRun, emptyRun } from "./_billing.ts";
-import { dec } from "./_billing.ts";
+import { newRows, successfulRun, emptyRun } from "./support/billing.ts";
+import { dec } from "./support/billing.ts";
 
 /** Usage history shows the settled charge: one mention row of mentions_count × price. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
 import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
-import { createBodyFor, seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
+import { createBodyFor, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
 
 // Twice the limit, so a server that rounds its limit or counts headers still
 // has to refuse it. The body is otherwise a valid create (whitespace padding

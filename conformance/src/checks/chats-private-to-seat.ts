@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
-import { askTurn, messagePath, requireTurn } from "./_ask.ts";
+import { seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import { askTurn, messagePath, requireTurn } from "./support/ask.ts";
 
 /** Chats are private to the seat that created them: another seat of the same account, or another account, gets 404 everywhere. */
 const check: ActiveCheck = {

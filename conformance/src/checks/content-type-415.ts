@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
 import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
-import { createBodyFor, seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
+import { createBodyFor, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
 
 /** A JSON body declared as text/plain is 415 unsupported_media_type with the error envelope. */
 const check: ActiveCheck = {

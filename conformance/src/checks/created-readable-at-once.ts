@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { collections, createDataset, createIn, seen, walk } from "./_util.ts";
+import { collections, createDataset, createIn, seen, walk } from "./support/util.ts";
 
 /** A created resource is readable and listed immediately, with the fields the create response promised. */
 const check: ActiveCheck = {

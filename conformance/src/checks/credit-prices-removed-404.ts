@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { isObj, seen } from "./_util.ts";
+import { isObj, seen } from "./support/util.ts";
 
 /** The removed credit prices route is not served (no alias, no dual-serving). */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
-import { CP, createParameter } from "./_custom-parameters.ts";
+import { data, seen } from "./support/util.ts";
+import { CP, createParameter } from "./support/custom-parameters.ts";
 
 /** Deleting a parameter answers 204, hides it (404, not listed) and frees its name for a new parameter. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
-import { CP, createParameter } from "./_custom-parameters.ts";
+import { seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import { CP, createParameter } from "./support/custom-parameters.ts";
 
 /** Names are required, not blank, and unique per account, on create and on rename. */
 const check: ActiveCheck = {

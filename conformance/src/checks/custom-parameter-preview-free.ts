@@ -1,8 +1,8 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
-import { usageRows } from "./_billing.ts";
-import { balanceOf } from "./_groups.ts";
-import { CP, cpSource } from "./_custom-parameters.ts";
+import { data, seen } from "./support/util.ts";
+import { usageRows } from "./support/billing.ts";
+import { balanceOf } from "./support/groups.ts";
+import { CP, cpSource } from "./support/custom-parameters.ts";
 
 /** The preview extracts one value per post_ref and costs nothing. */
 const check: ActiveCheck = {

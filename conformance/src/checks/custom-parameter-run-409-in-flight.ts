@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
-import { errorCode, pollUntil, priceOf } from "./_groups.ts";
-import { cpRuns, cpSource, createParameter } from "./_custom-parameters.ts";
+import { data, seen } from "./support/util.ts";
+import { errorCode, pollUntil, priceOf } from "./support/groups.ts";
+import { cpRuns, cpSource, createParameter } from "./support/custom-parameters.ts";
 
 /** One run per parameter at a time: a second run while the first is processing is 409 custom_parameter_run_in_flight. */
 const check: ActiveCheck = {

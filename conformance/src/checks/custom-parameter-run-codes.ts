@@ -1,8 +1,8 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
-import { createDataset, MISSING_DATASET_ID, seen } from "./_util.ts";
-import { balanceOf, errorCode } from "./_groups.ts";
-import { cpRuns, createParameter } from "./_custom-parameters.ts";
+import { createDataset, MISSING_DATASET_ID, seen } from "./support/util.ts";
+import { balanceOf, errorCode } from "./support/groups.ts";
+import { cpRuns, createParameter } from "./support/custom-parameters.ts";
 
 /** Refused custom parameter runs: unknown parameter, unknown scope dataset, empty dataset; none creates a run or charges. */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { parameterRun } from "./_custom-parameters.ts";
+import { seen } from "./support/util.ts";
+import { parameterRun } from "./support/custom-parameters.ts";
 
 /** A run visits the dataset's mentions; counters only grow, and done + error = total at completion; it is sized (reserved) by the dataset's mention count. */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, isObj, seen } from "./_util.ts";
-import { parameterRun } from "./_custom-parameters.ts";
+import { data, isObj, seen } from "./support/util.ts";
+import { parameterRun } from "./support/custom-parameters.ts";
 
 /** Extracted values are read through POST /v1/mentions with parameter_ids, under `parameters[<id>]`; without parameter_ids the map is empty. */
 const check: ActiveCheck = {

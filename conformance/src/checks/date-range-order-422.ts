@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { isObj, fixtureDataset, seen } from "./_util.ts";
-import { RUN_COUNT, mentionPrice } from "./_billing.ts";
+import { isObj, fixtureDataset, seen } from "./support/util.ts";
+import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
 /** A reversed date_range is request validation (422 validation body at body.date_range), not a run. */
 const check: ActiveCheck = {

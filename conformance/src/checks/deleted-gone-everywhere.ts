@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, collections, createDataset, createIn, isObj, seen, walk } from "./_util.ts";
+import { DATASETS, collections, createDataset, createIn, isObj, seen, walk } from "./support/util.ts";
 
 /** After DELETE (204) a resource is 404 on every by-id operation and gone from lists. */
 const check: ActiveCheck = {

@@ -1,5 +1,5 @@
 import type { ResponseCheck } from "../types.ts";
-import { isObj } from "./_util.ts";
+import { isObj } from "./support/util.ts";
 
 /** 4xx/5xx bodies are {status, error_code, detail, transient}; request-shape 422s are {detail: [{loc, msg, type}]}. */
 const check: ResponseCheck = {

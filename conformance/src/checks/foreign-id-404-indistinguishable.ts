@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen } from "./_util.ts";
+import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen } from "./support/util.ts";
 import { groupOf, groupsOf } from "../groups/index.ts";
-import { RUN_COUNT, mentionPrice } from "./_billing.ts";
+import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 import { SkipError } from "../skip.ts";
 
 /** An id that cannot exist, carrying the group's documented prefix so a prefix check cannot tell it apart. */

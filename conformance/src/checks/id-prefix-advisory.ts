@@ -1,7 +1,7 @@
 import type { ResponseCheck } from "../types.ts";
 import type { Contract } from "../contract.ts";
 import { groupsOf } from "../groups/index.ts";
-import { isObj } from "./_util.ts";
+import { isObj } from "./support/util.ts";
 
 /** Path pattern → documented prefix, from the group descriptors (which read the prefixes from the contract's id descriptions). */
 function prefixTable(contract: Contract): Array<[RegExp, string[]]> {

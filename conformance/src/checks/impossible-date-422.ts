@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { isObj, fixtureDataset, seen } from "./_util.ts";
-import { RUN_COUNT, mentionPrice } from "./_billing.ts";
+import { isObj, fixtureDataset, seen } from "./support/util.ts";
+import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
 /**
  * A calendar date that is well formed but does not exist (2026-02-30) is

@@ -100,7 +100,7 @@ import c_mcp_rest_agreement from "./mcp-rest-agreement.ts";
 import c_mcp_read_tools_free from "./mcp-read-tools-free.ts";
 import c_mcp_ask_flow from "./mcp-ask-flow.ts";
 import c_mcp_rate_limit_shared from "./mcp-rate-limit-shared.ts";
-export { trafficDriver } from "./_traffic.ts";
+export { trafficDriver } from "./support/traffic.ts";
 
 export const allChecks: Check[] = [
   c_auth_missing_key_401,

@@ -2,9 +2,9 @@ import fc from "fast-check";
 import type { Operation } from "../contract.ts";
 import type { ActiveCheck, CheckContext } from "../types.ts";
 import type { Exchange } from "../http.ts";
-import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./_negative.ts";
-import { collections, createIn, data, fillPath, fixtureDataset, isObj, seen } from "./_util.ts";
-import { mentionPrice } from "./_billing.ts";
+import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./support/negative.ts";
+import { collections, createIn, data, fillPath, fixtureDataset, isObj, seen } from "./support/util.ts";
+import { mentionPrice } from "./support/billing.ts";
 import { SkipError } from "../skip.ts";
 
 /**

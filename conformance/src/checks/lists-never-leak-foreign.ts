@@ -1,6 +1,6 @@
 import type { ActiveCheck, CheckContext } from "../types.ts";
-import { RUN_COUNT, mentionPrice, pollRun } from "./_billing.ts";
-import { createDataset, data, fixtureDataset, isObj, seen, walk } from "./_util.ts";
+import { RUN_COUNT, mentionPrice, pollRun } from "./support/billing.ts";
+import { createDataset, data, fixtureDataset, isObj, seen, walk } from "./support/util.ts";
 
 /**
  * A foreign dataset that holds mentions: the foreign account's own data when it

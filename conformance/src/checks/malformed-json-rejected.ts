@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
 import { pathFor, trackAccidentalCreate } from "./invalid-request-rejected.ts";
-import { isObj, seen } from "./_util.ts";
+import { isObj, seen } from "./support/util.ts";
 
 const MALFORMED = ['{"name": "unterminated', "{name: 'single quotes'}", "[1, 2,", "not json at all", '{"name": "x",}'];
 

@@ -2,7 +2,7 @@ import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { sleep } from "../http.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
-import { data, fixtureDataset } from "./_util.ts";
+import { data, fixtureDataset } from "./support/util.ts";
 
 /** The largest assistant-turn charge the kit commits to (tokens settle after the reply). */
 export const ASK_BUDGET_USD = 0.5;

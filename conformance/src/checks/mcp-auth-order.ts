@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
 import { callTool, requireMcp, type McpAuth } from "../mcp/client.ts";
-import { data } from "./_util.ts";
+import { data } from "./support/util.ts";
 
 const BAD_KEY = { invalid: "sl_test_slk_invalid_key_000000" };
 const BAD_BEARER = "slk-invalid-access-token";

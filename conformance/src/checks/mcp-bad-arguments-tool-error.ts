@@ -1,7 +1,7 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
-import { MISSING_DATASET_ID } from "./_util.ts";
+import { MISSING_DATASET_ID } from "./support/util.ts";
 
 const postRefs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `slk_post_${i}`, source: "reddit" }));
 

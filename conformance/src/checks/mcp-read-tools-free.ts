@@ -2,7 +2,7 @@ import type { ActiveCheck } from "../types.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 import { twins } from "../mcp/twins.ts";
 import { MISSING_CASES } from "./mcp-tool-error-shape.ts";
-import { balance, usageRows } from "./_billing.ts";
+import { balance, usageRows } from "./support/billing.ts";
 
 /** Read tools never create or charge: the balance and the usage feed are unchanged after calling every one of them. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 import { twins } from "../mcp/twins.ts";
-import { data, isObj } from "./_util.ts";
+import { data, isObj } from "./support/util.ts";
 
 /** The part of a REST /v1/me body the tool documents (user, account, plan, members, teams): usage moves with every charge. */
 function comparable(tool: string, v: any): unknown {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
-import { MISSING_DATASET_ID } from "./_util.ts";
+import { MISSING_DATASET_ID } from "./support/util.ts";
 
 /** Read tools with a missing id, and the REST twin of each call. */
 export const MISSING_CASES: Array<{ tool: string; args: Record<string, string>; rest: string }> = [

@@ -2,7 +2,7 @@ import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import type { Exchange } from "../http.ts";
 import { initialize, mcpUrl, requireMcp, rpc } from "../mcp/client.ts";
-import { isObj } from "./_util.ts";
+import { isObj } from "./support/util.ts";
 
 /** `Bearer resource_metadata="<url>"`: the parameter present and its value quoted (RFC 6750 auth-param syntax). */
 export function metadataUrlOf(header: string | undefined): string | undefined {

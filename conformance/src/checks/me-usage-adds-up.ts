@@ -1,8 +1,8 @@
 import { Decimal } from "decimal.js";
 import type { ActiveCheck } from "../types.ts";
 import type { KeyRole } from "../http.ts";
-import { data, seen } from "./_util.ts";
-import { dec } from "./_billing.ts";
+import { data, seen } from "./support/util.ts";
+import { dec } from "./support/billing.ts";
 
 /**
  * GET /v1/me: usage.balance + usage.balance_used equals usage.balance_total

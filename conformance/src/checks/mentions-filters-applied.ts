@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { FILTER_PROBES, filterTypes } from "./_mentions.ts";
-import { isObj, seen } from "./_util.ts";
+import { FILTER_PROBES, filterTypes } from "./support/mentions.ts";
+import { isObj, seen } from "./support/util.ts";
 
 /**
  * Every filter type of the mention search, built from a sampled mention so

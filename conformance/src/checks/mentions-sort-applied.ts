@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { SORT_FIELD, sortKeys } from "./_mentions.ts";
-import { isObj, seen } from "./_util.ts";
+import { SORT_FIELD, sortKeys } from "./support/mentions.ts";
+import { isObj, seen } from "./support/util.ts";
 
 const PAGE = 20;
 const PAGES = 2;

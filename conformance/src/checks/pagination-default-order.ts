@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, seen } from "./_util.ts";
-import { itemsHaveCreatedAt, orderBreak, otherLists, paginationFixture, smallPageWalk } from "./_pagination.ts";
+import { DATASETS, seen } from "./support/util.ts";
+import { itemsHaveCreatedAt, orderBreak, otherLists, paginationFixture, smallPageWalk } from "./support/pagination.ts";
 
 /** Lists are sorted by created_at; the default order is desc, and asc reverses it. */
 const check: ActiveCheck = {

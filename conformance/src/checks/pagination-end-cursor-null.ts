@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, seen, walk } from "./_util.ts";
-import { otherLists, paginationFixture } from "./_pagination.ts";
+import { DATASETS, seen, walk } from "./support/util.ts";
+import { otherLists, paginationFixture } from "./support/pagination.ts";
 
 /** has_next true ⇔ a string cursor; the last page has has_next false and cursor null. */
 const check: ActiveCheck = {

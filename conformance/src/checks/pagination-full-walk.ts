@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { smallPageWalk } from "./_pagination.ts";
-import { walk } from "./_util.ts";
+import { smallPageWalk } from "./support/pagination.ts";
+import { walk } from "./support/util.ts";
 
 /** Following cursors visits every item exactly once. */
 const check: ActiveCheck = {

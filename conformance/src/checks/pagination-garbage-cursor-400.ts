@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, isObj, seen } from "./_util.ts";
+import { DATASETS, isObj, seen } from "./support/util.ts";
 
 /** An unusable cursor is 400 invalid_cursor (decision D-CURSOR). */
 const GARBAGE = ["Z2FyYmFnZQ", "not-a-cursor", "eyJpZCI6ICJub3BlIn0", "AAAA"];

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, seen } from "./_util.ts";
-import { otherLists, paginationFixture } from "./_pagination.ts";
+import { DATASETS, seen } from "./support/util.ts";
+import { otherLists, paginationFixture } from "./support/pagination.ts";
 
 /** A page never holds more than `limit` items; the default page size is the documented one. */
 const check: ActiveCheck = {

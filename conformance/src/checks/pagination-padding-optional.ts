@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, sameJson, seen } from "./_util.ts";
-import { PAGE, firstPage } from "./_pagination.ts";
+import { DATASETS, sameJson, seen } from "./support/util.ts";
+import { PAGE, firstPage } from "./support/pagination.ts";
 
 /** A cursor works with and without its `=` padding. */
 const check: ActiveCheck = {

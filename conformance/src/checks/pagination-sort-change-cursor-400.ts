@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, isObj, seen } from "./_util.ts";
-import { PAGE, firstPage } from "./_pagination.ts";
+import { DATASETS, isObj, seen } from "./support/util.ts";
+import { PAGE, firstPage } from "./support/pagination.ts";
 
 /** A cursor encodes its sort: reusing it after a change of order is 400 invalid_cursor. */
 const check: ActiveCheck = {

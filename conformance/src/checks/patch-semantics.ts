@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, createDataset, seen } from "./_util.ts";
+import { DATASETS, createDataset, seen } from "./support/util.ts";
 
 /** PATCH: empty body is a no-op returning the dataset; "" stores null; a name is stored and read back. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
-import { data, isObj } from "./_util.ts";
-import { detection } from "./_patterns.ts";
+import { data, isObj } from "./support/util.ts";
+import { detection } from "./support/patterns.ts";
 
 /** A mention's pattern_assignments name items that exist and that list the mention among their posts. */
 const check: ActiveCheck = {

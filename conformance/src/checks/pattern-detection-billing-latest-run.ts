@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { detection } from "./_patterns.ts";
+import { detection } from "./support/patterns.ts";
 
 /** A detection is priced on the posts of the dataset's most recent completed run, not the whole dataset. */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { createDataset, MISSING_DATASET_ID, seen } from "./_util.ts";
-import { balanceOf, errorCode } from "./_groups.ts";
+import { createDataset, MISSING_DATASET_ID, seen } from "./support/util.ts";
+import { balanceOf, errorCode } from "./support/groups.ts";
 
 /** A detection needs a dataset with a completed run: unknown dataset 404, nothing to analyse 400; refused requests charge nothing. */
 const check: ActiveCheck = {

@@ -3,9 +3,9 @@ import type { ActiveCheck } from "../types.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
-import { data, fillPath } from "./_util.ts";
-import { priceOf } from "./_groups.ts";
-import { cpSource } from "./_custom-parameters.ts";
+import { data, fillPath } from "./support/util.ts";
+import { priceOf } from "./support/groups.ts";
+import { cpSource } from "./support/custom-parameters.ts";
 
 /** fc.asyncModelRun over pattern detection runs: pending → working → completed (with pattern_id) | failed (D-RUN-STATES, D-PDR-STEPS). */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
-import { detection } from "./_patterns.ts";
+import { data, seen } from "./support/util.ts";
+import { detection } from "./support/patterns.ts";
 
 /** An item's expansion lists exactly post_count posts, each resolvable through POST /v1/mentions post_refs. */
 const check: ActiveCheck = {

@@ -1,8 +1,8 @@
 import type { ActiveCheck } from "../types.ts";
-import { isObj, seen } from "./_util.ts";
-import { usageRows } from "./_billing.ts";
-import { balanceOf, errorCode, priceOf } from "./_groups.ts";
-import { PREVIEWS } from "./_previews.ts";
+import { isObj, seen } from "./support/util.ts";
+import { usageRows } from "./support/billing.ts";
+import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
+import { PREVIEWS } from "./support/previews.ts";
 
 /** A preview the balance cannot fund is 402 before any scraping: nothing stored, nothing charged. */
 const check: ActiveCheck = {

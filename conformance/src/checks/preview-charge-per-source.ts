@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { newUsageRows } from "./_groups.ts";
-import { chargedPreview } from "./_previews.ts";
-import { dec } from "./_billing.ts";
+import { newUsageRows } from "./support/groups.ts";
+import { chargedPreview } from "./support/previews.ts";
+import { dec } from "./support/billing.ts";
 
 /** A prompt preview costs one preview_generation per source, no partial refund. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { priceOf } from "./_groups.ts";
-import { PREVIEWS, previewExample } from "./_previews.ts";
+import { seen } from "./support/util.ts";
+import { priceOf } from "./support/groups.ts";
+import { PREVIEWS, previewExample } from "./support/previews.ts";
 
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 

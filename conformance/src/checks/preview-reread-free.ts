@@ -1,8 +1,8 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
+import { data, seen } from "./support/util.ts";
 import { canonical } from "./mcp-rest-agreement.ts";
-import { balanceOf } from "./_groups.ts";
-import { chargedPreview, PREVIEWS } from "./_previews.ts";
+import { balanceOf } from "./support/groups.ts";
+import { chargedPreview, PREVIEWS } from "./support/previews.ts";
 
 /** GET of a stored preview returns the stored sample (no re-scrape), is free, and is scoped to the account. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
-import { data } from "./_util.ts";
-import { chargedPreview } from "./_previews.ts";
+import { data } from "./support/util.ts";
+import { chargedPreview } from "./support/previews.ts";
 
 const LISTS = ["failed_to_retrieve_profiles", "non_existing_profiles", "private_profiles"] as const;
 

@@ -1,7 +1,7 @@
 import { Decimal } from "decimal.js";
 import type { ActiveCheck } from "../types.ts";
 import { groupSpecs } from "../groups/index.ts";
-import { data, seen } from "./_util.ts";
+import { data, seen } from "./support/util.ts";
 
 /**
  * The price of every category a group charges is its fixed unit ratio times

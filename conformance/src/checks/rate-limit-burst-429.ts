@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { isObj, seen } from "./_util.ts";
-import { burst } from "./_burst.ts";
+import { isObj, seen } from "./support/util.ts";
+import { burst } from "./support/burst.ts";
 
 /** A burst over RateLimit-Limit gets 429 with the documented body; Retry-After == ceil(retry_after_seconds). */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { burst } from "./_burst.ts";
+import { seen } from "./support/util.ts";
+import { burst } from "./support/burst.ts";
 
 /** The bucket is per key: another key is unaffected while one is throttled. */
 const check: ActiveCheck = {

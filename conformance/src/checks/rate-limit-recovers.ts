@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen } from "./_util.ts";
-import { burst } from "./_burst.ts";
+import { seen } from "./support/util.ts";
+import { burst } from "./support/burst.ts";
 
 /** After waiting Retry-After seconds the key works again. */
 const check: ActiveCheck = {

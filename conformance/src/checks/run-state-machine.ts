@@ -2,8 +2,8 @@ import type { ActiveCheck } from "../types.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
-import { RUN_COUNT, mentionPrice } from "./_billing.ts";
-import { data, fillPath, fixtureDataset } from "./_util.ts";
+import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
+import { data, fillPath, fixtureDataset } from "./support/util.ts";
 
 /**
  * Model-based (fc.asyncModelRun) over dataset runs: random sequences of start /

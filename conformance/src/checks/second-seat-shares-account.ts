@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { fixtureDataset, seen, walk } from "./_util.ts";
+import { fixtureDataset, seen, walk } from "./support/util.ts";
 
 /** Account-shared resources are visible to every key on the account. */
 const check: ActiveCheck = {

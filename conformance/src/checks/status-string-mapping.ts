@@ -1,5 +1,5 @@
 import type { ResponseCheck } from "../types.ts";
-import { isObj } from "./_util.ts";
+import { isObj } from "./support/util.ts";
 
 /** `status` follows the HTTP class; "info" on a 2xx is accepted with a warning (decision: lenient). */
 const expectedFor = (code: number) => (code < 200 ? "info" : code < 300 ? "success" : code < 400 ? "redirect" : code < 500 ? "client_error" : "server_error");

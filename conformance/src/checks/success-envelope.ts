@@ -1,5 +1,5 @@
 import type { ResponseCheck } from "../types.ts";
-import { isObj } from "./_util.ts";
+import { isObj } from "./support/util.ts";
 
 /** 2xx bodies are `{status, data}`; list bodies add `has_next` (boolean) and `cursor` (string or null). */
 const check: ResponseCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { data } from "./_util.ts";
-import { AGENT_COUNT, agentCycles } from "./_tracking.ts";
+import { data } from "./support/util.ts";
+import { AGENT_COUNT, agentCycles } from "./support/tracking.ts";
 
 /** A cycle reserves count mentions per dataset run it starts and settles to the mentions those runs collected. */
 const check: ActiveCheck = {

@@ -1,6 +1,6 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, fixtureDataset, seen, walk } from "./_util.ts";
-import { agentPath, createAgent, TA } from "./_tracking.ts";
+import { data, fixtureDataset, seen, walk } from "./support/util.ts";
+import { agentPath, createAgent, TA } from "./support/tracking.ts";
 
 /** A deleted agent is 204 then hidden: 404 on read, pause, trigger and messages, absent from the list. */
 const check: ActiveCheck = {

@@ -1,8 +1,8 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import { sleep } from "../http.ts";
-import { data } from "./_util.ts";
-import { agentCycles, agentPath } from "./_tracking.ts";
+import { data } from "./support/util.ts";
+import { agentCycles, agentPath } from "./support/tracking.ts";
 
 /** The alert feed lists the agent's messages newest first, one per finished cycle, walkable by cursor. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { createDataset, seen } from "./_util.ts";
-import { balanceOf, errorCode } from "./_groups.ts";
-import { agentPath, createAgent } from "./_tracking.ts";
+import { createDataset, seen } from "./support/util.ts";
+import { balanceOf, errorCode } from "./support/groups.ts";
+import { agentPath, createAgent } from "./support/tracking.ts";
 
 /** An agent none of whose datasets has a query to repeat cannot cycle: 400 dataset_has_no_queries, nothing charged. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, fixtureDataset, seen } from "./_util.ts";
+import { data, fixtureDataset, seen } from "./support/util.ts";
 import { canonical } from "./mcp-rest-agreement.ts";
-import { agentPath, createAgent } from "./_tracking.ts";
+import { agentPath, createAgent } from "./support/tracking.ts";
 
 /** PATCH updates the documented fields (schedule replaced whole), an empty body changes nothing, and reads agree. */
 const check: ActiveCheck = {

@@ -1,8 +1,8 @@
 import { lenientWarning } from "../lenient.ts";
 import type { ActiveCheck } from "../types.ts";
 import type { Exchange } from "../http.ts";
-import { data, fixtureDataset, seen } from "./_util.ts";
-import { agentPath, createAgent } from "./_tracking.ts";
+import { data, fixtureDataset, seen } from "./support/util.ts";
+import { agentPath, createAgent } from "./support/tracking.ts";
 
 /** pause → paused true, next_run_at null; resume → paused false, next_run_at set again; both 204, both idempotent. */
 const check: ActiveCheck = {

@@ -1,7 +1,7 @@
 import type { ActiveCheck } from "../types.ts";
-import { data, seen } from "./_util.ts";
-import { errorCode } from "./_groups.ts";
-import { agentCycles } from "./_tracking.ts";
+import { data, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import { agentCycles } from "./support/tracking.ts";
 
 /** trigger answers 202 with an in_progress agent run; while it runs another trigger is 409; once it is over a trigger is accepted again. */
 const check: ActiveCheck = {

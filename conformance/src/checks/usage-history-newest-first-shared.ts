@@ -1,5 +1,5 @@
 import type { ActiveCheck } from "../types.ts";
-import { seen, walk } from "./_util.ts";
+import { seen, walk } from "./support/util.ts";
 
 const key = (r: any) => `${r?.id}`;
 const t = (r: any) => (typeof r?.created_at === "number" ? r.created_at * 1000 : Date.parse(r?.created_at));

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import type { ActiveCheck } from "../types.ts";
-import { DATASETS, data, seen } from "./_util.ts";
+import { DATASETS, data, seen } from "./support/util.ts";
 
 /** Positive data: generated valid names are accepted by create and update and stored exactly. */
 const nameChar = fc.oneof(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,:!?'\"&()/#@+éüßçñøå日本語中文한국어ÆÐ€"), fc.constantFrom("\u00a0", "\u2014"));

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import type { ActiveCheck } from "../types.ts";
 import { SkipError } from "../skip.ts";
-import { RUN_COUNT, mentionPrice } from "./_billing.ts";
-import { data, fixtureDataset, seen } from "./_util.ts";
+import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
+import { data, fixtureDataset, seen } from "./support/util.ts";
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 

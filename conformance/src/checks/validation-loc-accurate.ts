@@ -1,5 +1,5 @@
 import type { ResponseCheck } from "../types.ts";
-import { isObj } from "./_util.ts";
+import { isObj } from "./support/util.ts";
 
 /** A 422 provoked by breaking one field names that field in some issue's `loc`. */
 function pointsAt(loc: string[], broken: string[]): boolean {

@@ -2,8 +2,8 @@
 // the account already has (found over REST), so agreement and free-read checks
 // call each tool with arguments that reach real data.
 import type { CheckContext } from "../types.ts";
-import { data } from "../checks/_util.ts";
-import { detection } from "../checks/_patterns.ts";
+import { data } from "../checks/support/util.ts";
+import { detection } from "../checks/support/patterns.ts";
 import { SkipError } from "../skip.ts";
 
 async function detectionRunId(ctx: CheckContext): Promise<string | undefined> {

@@ -5,7 +5,7 @@
 // body size and media type (413/415, the REST guards) -> the protocol.
 import type { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import type { AccountDirectory } from "../platform/accounts.ts";
 import { bodyGuards, MAX_BODY_BYTES } from "../platform/body-guards.ts";
 import type { AppEnv } from "../platform/env.ts";

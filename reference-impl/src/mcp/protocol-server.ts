@@ -7,7 +7,7 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { CallToolRequestSchema, ListToolsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv-provider.js";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import type { Caller } from "../platform/env.ts";
 import type { ErrorLogger } from "../platform/errors.ts";
 import { toolByPublishedName, toolsList } from "./catalogue.ts";

@@ -8,7 +8,7 @@ import {
   zAudienceProfilesSearchBody,
   zMentionsSearchBody,
 } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import type { Caller } from "../platform/env.ts";
 import type { PageResult } from "../platform/pagination.ts";
 import { parseWith } from "../platform/validation.ts";

@@ -6,7 +6,7 @@
 // size on, those holding posts of dataset runs that moved since the last
 // save (`byRun`), and those holding posts of a dataset a custom parameter run
 // visited since then. Pattern assignments are a section of their own.
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import type { StateImage } from "./image.ts";
 import { CHUNK, chunkName, type ChunkPlan } from "./state-file.ts";
 

@@ -9,10 +9,10 @@
 // messages), audience profiles, and each account's mention pool. What is not:
 // timers and runs in flight (see restoreImage), rate-limit windows, caches
 // that rebuild themselves (sorted views, text indexes).
-import type { Services } from "../domain/services.ts";
-import { DatasetCoefficients, mentionKey, ParameterValues, preparePost, type MentionRecord } from "../domain/mention-index.ts";
+import type { Services } from "../compose.ts";
+import { DatasetCoefficients, mentionKey, ParameterValues, preparePost, type MentionRecord } from "../domain/mentions/mention-index.ts";
 import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
-import { StoredAuthor, StoredPost } from "../domain/stored-post.ts";
+import { StoredAuthor, StoredPost } from "../domain/mentions/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
 import type { LedgerImage } from "../platform/billing/ledger.ts";
 import { Money } from "../platform/billing/money.ts";

@@ -5,9 +5,9 @@
 // `working` forever and nothing is charged for work that did not happen.
 import { AUDIENCE_RUN } from "../domain/audiences/service.ts";
 import { PARAMETER_RUN } from "../domain/custom-parameters/rows.ts";
-import { DATASET_RUN } from "../domain/dataset-runs.ts";
+import { DATASET_RUN } from "../domain/datasets/runs.ts";
 import { PATTERN_DETECTION } from "../domain/patterns/pattern-service.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import type { Reservation } from "../platform/billing/ledger.ts";
 import type { LifecycleRow, RunKind } from "../platform/runs/lifecycle.ts";
 import type { Table } from "../platform/store.ts";

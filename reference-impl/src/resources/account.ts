@@ -1,7 +1,7 @@
 // /v1/me, /v1/me/usage_history and /v1/prices: thin adapters over AccountService.
 import { Hono } from "hono";
 import { zAccountUsageHistoryQuery } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { list, ok } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validQuery } from "../platform/validation.ts";

@@ -15,7 +15,7 @@ import {
   zAudienceDatasetsUpdatePath,
   zAudienceProfilesSearchBody,
 } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { list, ok } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validBody, validPath, validQuery } from "../platform/validation.ts";

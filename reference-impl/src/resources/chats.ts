@@ -2,7 +2,7 @@
 // thin adapters over AssistantService (every read is seat-scoped).
 import { Hono } from "hono";
 import { zChatsListMessagesPath, zChatsListMessagesQuery, zChatsReadMessagePath, zChatsReadPath } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { list, ok } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validPath, validQuery } from "../platform/validation.ts";

@@ -1,7 +1,7 @@
 // POST /v1/mentions: search the account's mentions (free).
 import { Hono } from "hono";
 import { zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { list } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validBody } from "../platform/validation.ts";

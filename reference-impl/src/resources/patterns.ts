@@ -7,7 +7,7 @@ import {
   zPatternsReadItemPath,
   zPatternsReadPath,
 } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { ok } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validBody, validPath } from "../platform/validation.ts";

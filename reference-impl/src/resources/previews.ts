@@ -1,7 +1,7 @@
 // /v1/research_previews: create (201, synchronous) and read — thin adapters over PreviewService.
 import { Hono } from "hono";
 import { zResearchPreviewsCreateBody, zResearchPreviewsReadPath } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { ok } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
 import { validBody, validPath } from "../platform/validation.ts";

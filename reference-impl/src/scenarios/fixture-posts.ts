@@ -4,8 +4,8 @@
 // analysed by the same simulators and charged like any run, so counts,
 // usage history and the mention pool stay coherent.
 import { zDatasetRunsCreateBody } from "../../../generated/client/zod.gen.ts";
-import type { DatasetRow } from "../domain/datasets.ts";
-import type { Services } from "../domain/services.ts";
+import type { DatasetRow } from "../domain/datasets/service.ts";
+import type { Services } from "../compose.ts";
 import type { Account } from "../platform/accounts.ts";
 import { avatarUrl, postUrl, type Post, type Source } from "../simulators/provider.ts";
 

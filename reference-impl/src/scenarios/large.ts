@@ -7,7 +7,7 @@
 // run, so after the build it is where the demo has it, with the charges in
 // its usage history.
 import { zDatasetRunsCreateBody } from "../../../generated/client/zod.gen.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { SOURCES, searchPosts, type Post } from "../simulators/provider.ts";
 
 export const LARGE_LAYOUT: { accountId: string; datasets: { name: string; topic: string; mentions: number }[] }[] = [

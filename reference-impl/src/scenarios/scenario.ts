@@ -3,7 +3,7 @@
 import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { ScenarioName } from "../config.ts";
-import type { Services } from "../domain/services.ts";
+import type { Services } from "../compose.ts";
 import { DEMO_FIXTURES, loadAccounts, seedDatasets } from "../fixtures.ts";
 import { checkFixtureDir } from "./fixture-files.ts";
 import { buildLarge } from "./large.ts";

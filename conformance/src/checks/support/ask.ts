@@ -1,12 +1,12 @@
 // One assistant turn shared by the ask and chat checks: POST /v1/ask over a
 // dataset with posts, polled to its end through the chat message read.
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { data, seen } from "./_util.ts";
-import { pollUntil } from "./_groups.ts";
-import { audienceSource } from "./_audiences.ts";
-import { cpSource } from "./_custom-parameters.ts";
-import { ASK_BUDGET_USD } from "./mcp-ask-flow.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { data, seen } from "./util.ts";
+import { pollUntil } from "./groups.ts";
+import { audienceSource } from "./audiences.ts";
+import { cpSource } from "./custom-parameters.ts";
+import { ASK_BUDGET_USD } from "../mcp-ask-flow.ts";
 
 export const messagePath = (chat: string, msg: string) => `/v1/chats/${encodeURIComponent(chat)}/messages/${encodeURIComponent(msg)}`;
 

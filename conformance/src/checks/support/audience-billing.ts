@@ -1,13 +1,13 @@
 // One audience run observed for billing: balance before, right after the
 // create (reservation) and after the end (settlement), plus usage rows.
 import type { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { seen } from "./_util.ts";
-import { usageRows } from "./_billing.ts";
-import { balanceOf, priceOf, runIdOf } from "./_groups.ts";
-import type { BilledCreate } from "./_groups.ts";
-import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./_audiences.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { seen } from "./util.ts";
+import { usageRows } from "./billing.ts";
+import { balanceOf, priceOf, runIdOf } from "./groups.ts";
+import type { BilledCreate } from "./groups.ts";
+import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./audiences.ts";
 
 export const AUDIENCE_TARGET = 8;
 

@@ -1,9 +1,9 @@
 // Audience scenarios shared by the audience checks: one source dataset with
 // enough eligible posts, audience datasets created by the kit, run polling.
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { data, seen } from "./_util.ts";
-import { pollUntil, postUrls, sourceDataset, terminalType, type SourceDataset } from "./_groups.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { data, seen } from "./util.ts";
+import { pollUntil, postUrls, sourceDataset, terminalType, type SourceDataset } from "./groups.ts";
 
 export const AUD = "/v1/audience_datasets";
 export const runsPath = (ad: string) => `${AUD}/${encodeURIComponent(ad)}/runs`;

@@ -1,6 +1,6 @@
-import type { ActiveCheck, CheckContext } from "../types.ts";
-import { isObj, seen } from "./_util.ts";
-import { groupForPath } from "../groups/index.ts";
+import type { ActiveCheck, CheckContext } from "../../types.ts";
+import { isObj, seen } from "./util.ts";
+import { groupForPath } from "../../groups/index.ts";
 
 /** Shared body of the two auth checks: every secured operation (a sample in readonly), with the given credential, answers 401 unauthorized. */
 export function authCheck(id: string, rule: string, key: "none" | { invalid: string }): ActiveCheck {

@@ -2,9 +2,9 @@
 // that cannot collect anything, and one refused (402) run, each observed
 // through /v1/me, /v1/prices and /v1/me/usage_history with exact decimals.
 import { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import { sleep, type Exchange, type KeyRole } from "../http.ts";
-import { createDataset, data, fixtureDataset, isObj } from "./_util.ts";
+import type { CheckContext } from "../../types.ts";
+import { sleep, type Exchange, type KeyRole } from "../../http.ts";
+import { createDataset, data, fixtureDataset, isObj } from "./util.ts";
 
 export const RUN_COUNT = 20; // the contract's minimum: the cheapest chargeable run
 export const TERMINAL = new Set(["completed", "failed"]);

@@ -1,6 +1,6 @@
-import type { CheckContext } from "../types.ts";
-import { sleep, type Exchange, type KeyRole } from "../http.ts";
-import { groupsOf } from "../groups/index.ts";
+import type { CheckContext } from "../../types.ts";
+import { sleep, type Exchange, type KeyRole } from "../../http.ts";
+import { groupsOf } from "../../groups/index.ts";
 
 export interface BurstOutcome {
   limit: number;

@@ -1,11 +1,11 @@
 // Custom parameter scenarios shared by their checks: parameters created by the
 // kit (tracked for cleanup), a small source dataset, one run followed to its end.
 import type { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { data, seen } from "./_util.ts";
-import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, type SourceDataset } from "./_groups.ts";
-import type { BilledCreate } from "./_groups.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { data, seen } from "./util.ts";
+import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, type SourceDataset } from "./groups.ts";
+import type { BilledCreate } from "./groups.ts";
 
 export const CP = "/v1/custom_parameters";
 export const cpRuns = (cp: string) => `${CP}/${encodeURIComponent(cp)}/runs`;

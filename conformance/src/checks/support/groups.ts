@@ -2,10 +2,10 @@
 // with _): prices per category, polling any run to its end, and small source
 // datasets built from URL runs (one URL = at most one post, so they are cheap).
 import { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import { sleep, type Exchange, type KeyRole } from "../http.ts";
-import { createDataset, data, isObj, seen } from "./_util.ts";
-import { dec } from "./_billing.ts";
+import type { CheckContext } from "../../types.ts";
+import { sleep, type Exchange, type KeyRole } from "../../http.ts";
+import { createDataset, data, isObj, seen } from "./util.ts";
+import { dec } from "./billing.ts";
 
 export type Category = "mention" | "audience_profile" | "post_processing" | "preview_generation";
 

@@ -2,7 +2,7 @@
 // mention, so a check can verify the server applied them. Keys and filter
 // types come from the contract (Mentions.MentionSort, the Mentions.Filter
 // discriminator); this table only maps each to the mention field it reads.
-import type { Contract } from "../contract.ts";
+import type { Contract } from "../../contract.ts";
 
 const num = (v: unknown): number | undefined => (v === null || v === undefined || v === "" ? undefined : Number(v));
 

@@ -3,7 +3,7 @@
 // that a case really is invalid (or valid).
 import fc from "fast-check";
 import type { ZodType } from "zod";
-import type { Contract, JsonSchema, Operation } from "../contract.ts";
+import type { Contract, JsonSchema, Operation } from "../../contract.ts";
 
 export interface NegCase {
   label: string; // e.g. "name: maxLength 255 + 1"

@@ -1,8 +1,8 @@
-import type { CheckContext } from "../types.ts";
-import type { Contract, Operation } from "../contract.ts";
-import { responseSchema } from "../groups/derive.ts";
-import type { Exchange } from "../http.ts";
-import { DATASETS, createDataset, walk, type Walk } from "./_util.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Contract, Operation } from "../../contract.ts";
+import { responseSchema } from "../../groups/derive.ts";
+import type { Exchange } from "../../http.ts";
+import { DATASETS, createDataset, walk, type Walk } from "./util.ts";
 
 export const PAGE = 2;
 export const FIXTURE_SIZE = 5;

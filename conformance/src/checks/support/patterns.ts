@@ -2,11 +2,11 @@
 // dataset with two completed URL runs (4 posts, then 6), the detection's
 // balance effect, its final run and its pattern.
 import type { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { data, seen } from "./_util.ts";
-import { balanceOf, pollUntil, postUrls, priceOf, runIdOf, sourceDataset, terminalType } from "./_groups.ts";
-import type { BilledCreate } from "./_groups.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { data, seen } from "./util.ts";
+import { balanceOf, pollUntil, postUrls, priceOf, runIdOf, sourceDataset, terminalType } from "./groups.ts";
+import type { BilledCreate } from "./groups.ts";
 
 export interface Detection extends BilledCreate {
   datasetId: string;

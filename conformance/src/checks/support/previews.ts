@@ -2,11 +2,11 @@
 // URL preview from the contract's own request examples, with the balance read
 // before and after each.
 import type { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { data } from "./_util.ts";
-import { usageRows } from "./_billing.ts";
-import { balanceOf, priceOf } from "./_groups.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { data } from "./util.ts";
+import { usageRows } from "./billing.ts";
+import { balanceOf, priceOf } from "./groups.ts";
 
 export const PREVIEWS = "/v1/research_previews";
 

@@ -2,10 +2,10 @@
 // (tracked for cleanup) and one agent driven through two triggered cycles,
 // observed for codes, billing and the alert feed.
 import type { Decimal } from "decimal.js";
-import type { CheckContext } from "../types.ts";
-import type { Exchange } from "../http.ts";
-import { data, seen } from "./_util.ts";
-import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, terminalType } from "./_groups.ts";
+import type { CheckContext } from "../../types.ts";
+import type { Exchange } from "../../http.ts";
+import { data, seen } from "./util.ts";
+import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, terminalType } from "./groups.ts";
 
 export const TA = "/v1/tracking_agents";
 export const agentPath = (id: string) => `${TA}/${encodeURIComponent(id)}`;

@@ -1,8 +1,8 @@
 // Representative traffic for the response-level checks when they run alone
 // (e.g. `--only response-schema-conformance`): every parameterless GET, a
 // dataset's whole CRUD cycle, a missing id, a bad query and a garbage cursor.
-import type { ActiveCheck } from "../types.ts";
-import { DATASETS, MISSING_DATASET_ID, createDataset, fillPath } from "./_util.ts";
+import type { ActiveCheck } from "../../types.ts";
+import { DATASETS, MISSING_DATASET_ID, createDataset, fillPath } from "./util.ts";
 
 export const trafficDriver: ActiveCheck = {
   kind: "active",

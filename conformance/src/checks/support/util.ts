@@ -1,7 +1,7 @@
 // Helpers shared by the checks (not checks themselves: files starting with _).
-import type { Exchange, KeyRole } from "../http.ts";
-import type { CheckContext } from "../types.ts";
-import { groupsOf } from "../groups/index.ts";
+import type { Exchange, KeyRole } from "../../http.ts";
+import type { CheckContext } from "../../types.ts";
+import { groupsOf } from "../../groups/index.ts";
 
 export const DATASETS = "/v1/datasets";
 export const MISSING_DATASET_ID = "ds_slkmissing000000000000";

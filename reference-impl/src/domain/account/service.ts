@@ -1,13 +1,13 @@
 // The caller's account: /v1/me (and svc__get_me), usage history and prices,
 // all read from the directory and the ledger. Free; never charges.
-import type { AccountMe, AccountPrices, AccountUsageHistoryRow } from "../../../generated/client/types.gen.ts";
-import type { UsageRow } from "../platform/billing/ledger.ts";
-import { toDollars } from "../platform/billing/money.ts";
-import { CATALOG_VERSION, CATEGORIES, PLANS, UNIT_RATIOS, type Category } from "../platform/billing/plans.ts";
-import { unixSeconds } from "../platform/clock.ts";
-import type { Caller } from "../platform/env.ts";
-import { paginate, type PageResult, type SortKey } from "../platform/pagination.ts";
-import type { Services } from "./services.ts";
+import type { AccountMe, AccountPrices, AccountUsageHistoryRow } from "../../../../generated/client/types.gen.ts";
+import type { UsageRow } from "../../platform/billing/ledger.ts";
+import { toDollars } from "../../platform/billing/money.ts";
+import { CATALOG_VERSION, CATEGORIES, PLANS, UNIT_RATIOS, type Category } from "../../platform/billing/plans.ts";
+import { unixSeconds } from "../../platform/clock.ts";
+import type { Caller } from "../../platform/env.ts";
+import { paginate, type PageResult, type SortKey } from "../../platform/pagination.ts";
+import type { Services } from "../../compose.ts";
 
 function usageRowView(r: UsageRow): AccountUsageHistoryRow {
   return {

@@ -6,8 +6,8 @@
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { ApiError } from "../../platform/errors.ts";
-import type { MentionRecord } from "../mention-index.ts";
-import type { Services } from "../services.ts";
+import type { MentionRecord } from "../mentions/mention-index.ts";
+import type { Services } from "../../compose.ts";
 import { patternsOfDataset } from "../tracking-agents/pattern-match.ts";
 import type { AssistantTools, Started } from "./engine.ts";
 

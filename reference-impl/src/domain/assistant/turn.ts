@@ -6,9 +6,9 @@
 import type { CommonReference } from "../../../../generated/client/types.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { injectedRunFailure } from "../../platform/faults.ts";
-import { rewriteCitations } from "../citations.ts";
-import { mentionKey, type MentionRecord } from "../mention-index.ts";
-import type { Services } from "../services.ts";
+import { rewriteCitations } from "../citations/rewriter.ts";
+import { mentionKey, type MentionRecord } from "../mentions/mention-index.ts";
+import type { Services } from "../../compose.ts";
 import { ASK_CATEGORY, turnPrice } from "./billing.ts";
 import type { AssistantEngine, EntityUse } from "./engine.ts";
 import { contentWords, countTokens } from "./language.ts";

@@ -13,8 +13,8 @@
 // number already present in the prose is written `[12\]` (a CommonMark escape
 // that renders as `[12]`). Links to posts the caller does not accept (unknown
 // source, post not in the account) lose their link and keep their label.
-import type { CommonPostReference, CommonSource } from "../../../generated/client/types.gen.ts";
-import { SOURCES } from "../simulators/provider.ts";
+import type { CommonPostReference, CommonSource } from "../../../../generated/client/types.gen.ts";
+import { SOURCES } from "../../simulators/provider.ts";
 
 export type PostReference = CommonPostReference;
 

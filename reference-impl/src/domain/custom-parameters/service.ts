@@ -19,8 +19,8 @@ import type {
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { Order, PageResult } from "../../platform/pagination.ts";
-import { mentionKey } from "../mention-index.ts";
-import type { Services } from "../services.ts";
+import { mentionKey } from "../mentions/mention-index.ts";
+import type { Services } from "../../compose.ts";
 import { compileInstructions } from "./extractor.ts";
 import { parameterRunView, parameterView, type ParameterRow } from "./rows.ts";
 import { ParameterRuns } from "./runs.ts";

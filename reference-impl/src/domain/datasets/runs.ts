@@ -8,27 +8,27 @@ import type {
   CommonRunStatus,
   DatasetsDatasetRun,
   DatasetsDatasetRunCreated,
-} from "../../../generated/client/types.gen.ts";
-import type { zDatasetRunsCreateBody } from "../../../generated/client/zod.gen.ts";
-import { isoTimestamp } from "../platform/clock.ts";
-import type { Caller } from "../platform/env.ts";
-import { ApiError, NotFoundError, ValidationFailed } from "../platform/errors.ts";
-import { newId } from "../platform/ids.ts";
-import { PLANS } from "../platform/billing/plans.ts";
-import { hasFeature } from "../platform/plan-features.ts";
-import type { Reservation } from "../platform/billing/ledger.ts";
-import type { PageResult } from "../platform/pagination.ts";
-import type { RunKind, RunStatus } from "../platform/runs/lifecycle.ts";
-import { SEED_RUN_STATES } from "../platform/runs/lifecycle.ts";
-import type { Row } from "../platform/store.ts";
-import { analyse } from "../simulators/analysis.ts";
-import { describeMedia, withTranscript } from "../simulators/media-enrichment.ts";
-import { estimatedVolume, resolveUrl, searchPostsRange, type Post } from "../simulators/provider.ts";
-import type { Sliced } from "../platform/pipeline.ts";
-import { preparePost, type PreparedPost } from "./mention-index.ts";
-import type { Account } from "../platform/accounts.ts";
-import type { DatasetRow, ListQuery } from "./datasets.ts";
-import type { Services } from "./services.ts";
+} from "../../../../generated/client/types.gen.ts";
+import type { zDatasetRunsCreateBody } from "../../../../generated/client/zod.gen.ts";
+import { isoTimestamp } from "../../platform/clock.ts";
+import type { Caller } from "../../platform/env.ts";
+import { ApiError, NotFoundError, ValidationFailed } from "../../platform/errors.ts";
+import { newId } from "../../platform/ids.ts";
+import { PLANS } from "../../platform/billing/plans.ts";
+import { hasFeature } from "../../platform/plan-features.ts";
+import type { Reservation } from "../../platform/billing/ledger.ts";
+import type { PageResult } from "../../platform/pagination.ts";
+import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
+import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
+import type { Row } from "../../platform/store.ts";
+import { analyse } from "../../simulators/analysis.ts";
+import { describeMedia, withTranscript } from "../../simulators/media-enrichment.ts";
+import { estimatedVolume, resolveUrl, searchPostsRange, type Post } from "../../simulators/provider.ts";
+import type { Sliced } from "../../platform/pipeline.ts";
+import { preparePost, type PreparedPost } from "../mentions/mention-index.ts";
+import type { Account } from "../../platform/accounts.ts";
+import type { DatasetRow, ListQuery } from "./service.ts";
+import type { Services } from "../../compose.ts";
 
 export type RunBody = z.output<typeof zDatasetRunsCreateBody>;
 

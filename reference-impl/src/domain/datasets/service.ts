@@ -1,13 +1,13 @@
 // Dataset rows and their counters. Counters are maintained as mentions land
 // (one (source, id) counts once per dataset), so reading a dataset is O(1).
-import type { DatasetsDataset, DatasetsDatasetCreated } from "../../../generated/client/types.gen.ts";
-import { isoTimestamp } from "../platform/clock.ts";
-import type { Caller } from "../platform/env.ts";
-import { NotFoundError, ValidationFailed } from "../platform/errors.ts";
-import { newId } from "../platform/ids.ts";
-import type { PageResult } from "../platform/pagination.ts";
-import type { Row } from "../platform/store.ts";
-import type { Services } from "./services.ts";
+import type { DatasetsDataset, DatasetsDatasetCreated } from "../../../../generated/client/types.gen.ts";
+import { isoTimestamp } from "../../platform/clock.ts";
+import type { Caller } from "../../platform/env.ts";
+import { NotFoundError, ValidationFailed } from "../../platform/errors.ts";
+import { newId } from "../../platform/ids.ts";
+import type { PageResult } from "../../platform/pagination.ts";
+import type { Row } from "../../platform/store.ts";
+import type { Services } from "../../compose.ts";
 
 export interface DatasetRow extends Row {
   name: string | null;

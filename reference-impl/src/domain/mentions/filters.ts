@@ -1,7 +1,7 @@
 // Semantics of every filter of the taxonomy on a stored mention. Groups are
 // OR-ed; filters inside a group are AND-ed. A filter on an analysis field
 // never matches a post whose analysis did not run.
-import type { MentionsFilter } from "../../../generated/client/types.gen.ts";
+import type { MentionsFilter } from "../../../../generated/client/types.gen.ts";
 import { engagementRate, normalizeWords, type MentionRecord } from "./mention-index.ts";
 
 export type Filter = MentionsFilter;

@@ -4,12 +4,12 @@
 // when dirty) back keyset pagination; a compact inverted index of our own
 // (text-index.ts: MiniSearch's tokenizer and radix-tree vocabulary, our own
 // postings; fed lazily, then kept current) backs `q`.
-import type { MentionsMentionSort } from "../../../generated/client/types.gen.ts";
-import type { SortedRows, SortKey } from "../platform/pagination.ts";
-import { drainNow, drainSliced, nextSliceTurn, sliceBudgetSpent, type Sliced } from "../platform/pipeline.ts";
-import type { Analysis } from "../simulators/analysis.ts";
-import { metricsAt, type Metrics, type Post } from "../simulators/provider.ts";
-import { KeyOrder, ROWS_PER_PIECE, sortByKey, sortByValue } from "./mention-order.ts";
+import type { MentionsMentionSort } from "../../../../generated/client/types.gen.ts";
+import type { SortedRows, SortKey } from "../../platform/pagination.ts";
+import { drainNow, drainSliced, nextSliceTurn, sliceBudgetSpent, type Sliced } from "../../platform/pipeline.ts";
+import type { Analysis } from "../../simulators/analysis.ts";
+import { metricsAt, type Metrics, type Post } from "../../simulators/provider.ts";
+import { KeyOrder, ROWS_PER_PIECE, sortByKey, sortByValue } from "./order.ts";
 import { compactAnalysis, StoredPost } from "./stored-post.ts";
 import { TextIndex, type SearchMode, type TextHits } from "./text-index.ts";
 

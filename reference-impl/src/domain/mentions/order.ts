@@ -7,7 +7,7 @@
 // pool keeps one key order (post numbers ascending by key) current as posts
 // land; a view is then that order stably re-sorted by the numeric value, an
 // LSD radix sort on typed arrays: a few linear passes, no comparison at all.
-import type { Sliced } from "../platform/pipeline.ts";
+import type { Sliced } from "../../platform/pipeline.ts";
 
 /** Rows one piece of a pass handles before it yields (about a millisecond). */
 export const ROWS_PER_PIECE = 16_384;

@@ -2,7 +2,7 @@
 // frequent topics and brands, total engagement and the most engaged posts.
 // Written once for the assistant's answers and the tracking agents' alerts,
 // from the analysis the runs stored (nothing is re-analysed here).
-import { postLink } from "./citations.ts";
+import { postLink } from "../citations/rewriter.ts";
 import type { MentionRecord } from "./mention-index.ts";
 
 export interface PostSummary {

@@ -2,16 +2,16 @@
 // OR-of-AND filter groups, post_refs, every sort with keyset cursors bound to
 // the sort and every filter.
 import type * as z from "zod";
-import type { MentionsMention } from "../../../generated/client/types.gen.ts";
-import type { zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
-import type { Caller } from "../platform/env.ts";
-import { ValidationFailed } from "../platform/errors.ts";
-import { paginate, paginateSliced, type PageRequest, type PageResult } from "../platform/pagination.ts";
-import { matchesGroups } from "./mention-filters.ts";
+import type { MentionsMention } from "../../../../generated/client/types.gen.ts";
+import type { zMentionsSearchBody } from "../../../../generated/client/zod.gen.ts";
+import type { Caller } from "../../platform/env.ts";
+import { ValidationFailed } from "../../platform/errors.ts";
+import { paginate, paginateSliced, type PageRequest, type PageResult } from "../../platform/pagination.ts";
+import { matchesGroups } from "./filters.ts";
 import { mentionKey, sortKeyOf, type MentionRecord } from "./mention-index.ts";
 import type { TextHits } from "./text-index.ts";
-import { mentionView } from "./mention-view.ts";
-import type { Services } from "./services.ts";
+import { mentionView } from "./view.ts";
+import type { Services } from "../../compose.ts";
 
 export type SearchBody = z.output<typeof zMentionsSearchBody>;
 

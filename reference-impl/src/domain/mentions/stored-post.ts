@@ -14,8 +14,8 @@
 // Derived fields are prototype getters, so `{ ...post }` copies only the
 // stored fields: readers that need `url`, `media` or `avatar_url` read them
 // as properties.
-import type { Analysis } from "../simulators/analysis.ts";
-import { areGeneratedComments, avatarUrl, isGeneratedMedia, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type OriginRequest, type PostOrigin, type Source } from "../simulators/provider.ts";
+import type { Analysis } from "../../simulators/analysis.ts";
+import { areGeneratedComments, avatarUrl, isGeneratedMedia, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type OriginRequest, type PostOrigin, type Source } from "../../simulators/provider.ts";
 
 /**
  * Distinct strings the intern table holds at most. Past this the table stops

@@ -1,9 +1,9 @@
 // The public Mention shape of a stored record. Analysis fields stay null
 // unless the matching analysis ran on a run that saw the post.
-import type { MentionsMention } from "../../../generated/client/types.gen.ts";
-import { isoTimestamp } from "../platform/clock.ts";
+import type { MentionsMention } from "../../../../generated/client/types.gen.ts";
+import { isoTimestamp } from "../../platform/clock.ts";
 import type { MentionRecord } from "./mention-index.ts";
-import { patternAssignmentsOf } from "./patterns/assignments.ts";
+import { patternAssignmentsOf } from "../patterns/assignments.ts";
 
 export function mentionView(
   r: MentionRecord,

@@ -17,7 +17,7 @@ import { ApiError, NotFoundError, ValidationFailed } from "../../platform/errors
 import type { Row } from "../../platform/store.ts";
 import { estimatedVolume, searchPosts, type Post, type PromptRequest, type Source } from "../../simulators/provider.ts";
 import { lookupProfile, type ProfileOutcome } from "../../simulators/profiles.ts";
-import type { Services } from "../services.ts";
+import type { Services } from "../../compose.ts";
 
 export type PreviewBody = z.output<typeof zResearchPreviewsCreateBody>;
 type PromptBody = Extract<PreviewBody, { type: "prompt" }>;

@@ -5,9 +5,9 @@
 // rewriter as the assistant's replies; a `pattern` reference is added when
 // the new posts fall into a pattern already detected on one of the datasets.
 import type { CommonReference } from "../../../../generated/client/types.gen.ts";
-import { rewriteCitations } from "../citations.ts";
-import type { MentionRecord } from "../mention-index.ts";
-import { quoteLine, summarisePosts, summaryLines } from "../post-summary.ts";
+import { rewriteCitations } from "../citations/rewriter.ts";
+import type { MentionRecord } from "../mentions/mention-index.ts";
+import { quoteLine, summarisePosts, summaryLines } from "../mentions/post-summary.ts";
 
 export interface CycleOutcome {
   agentName: string;

@@ -7,10 +7,10 @@
 import type { Account } from "../../platform/accounts.ts";
 import { BadRequestError, ConflictError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { DatasetRow } from "../datasets.ts";
-import type { RunBody, RunRow } from "../dataset-runs.ts";
-import { collectingRuns, type MentionRecord } from "../mention-index.ts";
-import type { Services } from "../services.ts";
+import type { DatasetRow } from "../datasets/service.ts";
+import type { RunBody, RunRow } from "../datasets/runs.ts";
+import { collectingRuns, type MentionRecord } from "../mentions/mention-index.ts";
+import type { Services } from "../../compose.ts";
 import { composeAlert, type CycleOutcome } from "./alert.ts";
 import { findMatchingPattern } from "./pattern-match.ts";
 import type { AgentMessageRow, AgentRow, AgentRunRow } from "./rows.ts";

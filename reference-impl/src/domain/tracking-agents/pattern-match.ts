@@ -1,8 +1,8 @@
 // Whether the posts a cycle collected belong to a pattern already detected on
 // one of the agent's datasets: the pattern whose items hold the most of them
 // wins, and the alert carries a `pattern` reference to it.
-import { mentionKey, type MentionRecord } from "../mention-index.ts";
-import type { Services } from "../services.ts";
+import { mentionKey, type MentionRecord } from "../mentions/mention-index.ts";
+import type { Services } from "../../compose.ts";
 
 /** Patterns detected on a dataset, newest first, with the post keys of their items. */
 export function patternsOfDataset(services: Services, accountId: string, datasetId: string): { id: string; name: string; postKeys: Set<string> }[] {
