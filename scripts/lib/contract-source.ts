@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { stripVTControlCharacters } from "node:util";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 export const releasesDir = path.join(root, "releases");
@@ -101,7 +102,8 @@ export function compileTypeSpec(project: string): Source {
   try {
     const r = spawnSync(path.join(binDir, "tsp"), ["compile", ".", "--option", `@typespec/openapi3.emitter-output-dir=${out}`], { cwd: project, env: childEnv, encoding: "utf8" });
     if (r.status !== 0) {
-      const text = `${r.stdout ?? ""}\n${r.stderr ?? ""}`;
+      // tsp colours its diagnostics when it thinks it runs in CI (CI=true), so strip the escapes before looking for the error line
+      const text = stripVTControlCharacters(`${r.stdout ?? ""}\n${r.stderr ?? ""}`);
       const first = text.split("\n").find((l) => /\berror\b/i.test(l)) ?? text.trim().split("\n")[0] ?? `tsp exited with ${r.status}`;
       throw new BadInput(`TypeSpec does not compile: ${first.trim()}`);
     }
