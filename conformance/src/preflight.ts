@@ -40,7 +40,7 @@ export async function preflight(settings: Settings, client: HttpClient): Promise
       if (!settings.keys[role]) continue;
       let ex;
       try {
-        ex = await client.request({ method: "GET", path: "/v1/me", key: role });
+        ex = await meWithRetry(client, role);
       } catch (e) {
         throw new UsageError(`${settings.baseUrl} does not answer: ${(e as Error).message.replace(/^GET \S+: /, "")}`);
       }
@@ -60,4 +60,24 @@ export async function preflight(settings: Settings, client: HttpClient): Promise
   } finally {
     client.currentCheck = prev;
   }
+}
+
+/** Answers a deployment may give a sound GET /v1/me now and then: a 429, or a 5xx whose body says `transient: true`. */
+function passing(ex: { status: number; json?: unknown }): boolean {
+  return ex.status === 429 || (ex.status >= 500 && (ex.json as any)?.transient === true);
+}
+
+/**
+ * GET /v1/me, asked again (at most twice, after Retry-After or one second) when the answer is one the seed
+ * says may pass: a transient fault at the very start (a development backend injecting faults, a busy
+ * deployment) should not end the run as a usage error. Anything else is judged at once.
+ */
+async function meWithRetry(client: HttpClient, role: KeyRole) {
+  let ex = await client.request({ method: "GET", path: "/v1/me", key: role });
+  for (let attempt = 0; attempt < 2 && passing(ex); attempt++) {
+    const wait = Math.min(5, Math.max(1, Number(ex.headers?.["retry-after"]) || 1));
+    await new Promise((r) => setTimeout(r, wait * 1000));
+    ex = await client.request({ method: "GET", path: "/v1/me", key: role });
+  }
+  return ex;
 }
