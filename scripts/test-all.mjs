@@ -24,6 +24,8 @@ const gates = [
   // generated/ was just checked against the TypeSpec, so the diff reads it instead of compiling again
   { name: "contract: no breaking change against the latest release (seed's versioning rules)", cmd: "tsx", args: ["scripts/contract-diff.ts", "--current", "generated/openapi.json", "--junit", "reports/contract-diff.xml"] },
   { name: "typecheck: tsc --noEmit", cmd: "tsc", args: ["-p", "tsconfig.json", "--noEmit"] },
+  // .dependency-cruiser.json: no module reaches itself through its imports, type-only imports included
+  { name: "imports: no import circle (dependency-cruiser)", cmd: "depcruise", args: ["--config", ".dependency-cruiser.json", "reference-impl", "conformance", "scripts", "test"] },
 ];
 
 let passed = 0;

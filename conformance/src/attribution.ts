@@ -22,19 +22,10 @@
 //   3. the check's seed rule; a check without one falls on its first decision.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { Failure } from "./types.ts";
+import type { Attribution, Failure } from "./types.ts";
 
-export type RuleKind = "seed" | "decision";
-
-export interface Attribution {
-  kind: RuleKind;
-  /** the D- id (kind decision) */
-  decision?: string;
-  /** the seed's own words: the rule (kind seed) or what it leaves open (kind decision) */
-  seed?: string;
-  /** what the contract decided (kind decision) */
-  decided?: string;
-}
+// the shapes live in types.ts (a finding carries its attribution), re-exported for the callers
+export type { Attribution, RuleKind } from "./types.ts";
 
 export interface Match {
   /** the failure title (or a warning's text) */

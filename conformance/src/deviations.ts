@@ -8,16 +8,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { CHECK_RULES, STATUS_DECISIONS, decisionTable } from "./attribution.ts";
-import type { CheckResult, Failure } from "./types.ts";
+import type { CheckResult, DeviationEntry, Failure } from "./types.ts";
 
-export interface DeviationEntry {
-  decision?: string;
-  check?: string;
-  operation?: string;
-  reason: string;
-  /** YYYY-MM-DD, the last day the entry applies */
-  expires: string;
-}
+// the entry's shape lives in types.ts (Settings carries the loaded entries), re-exported for the callers
+export type { DeviationEntry } from "./types.ts";
 
 export class DeviationsError extends Error {}
 

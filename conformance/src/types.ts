@@ -2,8 +2,29 @@
 import type { Contract } from "./contract.ts";
 import type { Exchange, HttpClient, KeyRole, RequestOptions } from "./http.ts";
 import type { LenientId } from "./lenient.ts";
-import type { Attribution } from "./attribution.ts";
-import type { DeviationEntry } from "./deviations.ts";
+
+/** Which kind of rule a finding enforces (attribution.ts classifies them). */
+export type RuleKind = "seed" | "decision";
+
+export interface Attribution {
+  kind: RuleKind;
+  /** the D- id (kind decision) */
+  decision?: string;
+  /** the seed's own words: the rule (kind seed) or what it leaves open (kind decision) */
+  seed?: string;
+  /** what the contract decided (kind decision) */
+  decided?: string;
+}
+
+/** One entry of a deviations file (deviations.ts reads and judges them). */
+export interface DeviationEntry {
+  decision?: string;
+  check?: string;
+  operation?: string;
+  reason: string;
+  /** YYYY-MM-DD, the last day the entry applies */
+  expires: string;
+}
 
 export type Profile = "readonly" | "standard" | "full";
 export const PROFILES: Profile[] = ["readonly", "standard", "full"];

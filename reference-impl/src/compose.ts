@@ -1,6 +1,9 @@
-// Everything the adapters (Hono resources, MCP tools) share, built once per
-// app: the platform handles, the stores, and one domain service per group.
-// A group adds its tables to `tables` and its service as a field here.
+// The composition root: everything the adapters (Hono resources, MCP tools)
+// share, built once per app: the platform handles, the stores, and one domain
+// service per group. It is the only module that knows every service; each
+// service declares the narrow part it needs (AccountNeeds, DatasetNeeds, …) and
+// is handed this object, which satisfies all of them. A group adds its tables
+// to `tables` and its service as a field here.
 import type { AccountDirectory } from "./platform/accounts.ts";
 import type { Ledger } from "./platform/billing/ledger.ts";
 import type { Clock } from "./platform/clock.ts";

@@ -1,13 +1,12 @@
 // The caller's account: /v1/me (and svc__get_me), usage history and prices,
 // all read from the directory and the ledger. Free; never charges.
 import type { AccountMe, AccountPrices, AccountUsageHistoryRow } from "../../../../generated/client/types.gen.ts";
-import type { UsageRow } from "../../platform/billing/ledger.ts";
+import type { Ledger, UsageRow } from "../../platform/billing/ledger.ts";
 import { toDollars } from "../../platform/billing/money.ts";
 import { CATALOG_VERSION, CATEGORIES, PLANS, UNIT_RATIOS, type Category } from "../../platform/billing/plans.ts";
 import { unixSeconds } from "../../platform/clock.ts";
 import type { Caller } from "../../platform/env.ts";
 import { paginate, type PageResult, type SortKey } from "../../platform/pagination.ts";
-import type { Services } from "../../compose.ts";
 
 function usageRowView(r: UsageRow): AccountUsageHistoryRow {
   return {
@@ -29,8 +28,13 @@ function planType(plan: string): string {
   return plan === "trial" ? "trial" : "monthly";
 }
 
+/** What the account service needs from the composition root (compose.ts). */
+export interface AccountNeeds {
+  readonly ledger: Ledger;
+}
+
 export class AccountService {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AccountNeeds) {}
 
   me(caller: Caller): AccountMe {
     const { account, seat } = caller;

@@ -21,14 +21,16 @@ import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
 import { Table } from "../../platform/store.ts";
 import { mentionKey } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
 import { requireAskBalance } from "./billing.ts";
 import { DeterministicEngine } from "./deterministic-engine.ts";
 import type { AssistantEngine } from "./engine.ts";
 import { chatView, messageStatusView, messageView, type ChatRow, type MessageRow } from "./rows.ts";
-import { TurnRunner } from "./turn.ts";
+import { TurnRunner, type TurnNeeds } from "./turn.ts";
 
 export type AskBody = z.output<typeof zAskAskBody>;
+
+/** What the assistant needs from the composition root (compose.ts): its turns' needs cover its own (ledger, clock, mentions). */
+export type AssistantNeeds = TurnNeeds;
 
 export type AssistantFault = "unavailable" | "timeout";
 
@@ -55,7 +57,7 @@ export class AssistantService {
   readonly turns: TurnRunner;
   private readonly waiters = new Map<string, Set<() => void>>();
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: AssistantNeeds) {
     this.turns = new TurnRunner(
       services,
       () => this.engine,

@@ -6,9 +6,12 @@
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { ApiError } from "../../platform/errors.ts";
-import type { MentionRecord } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
-import { patternsOfDataset } from "../tracking-agents/pattern-match.ts";
+import type { MentionPools, MentionRecord } from "../mentions/mention-index.ts";
+import type { DatasetRunService } from "../datasets/runs.ts";
+import type { DatasetService } from "../datasets/service.ts";
+import type { PatternService } from "../patterns/pattern-service.ts";
+import type { PreviewService } from "../previews/preview-service.ts";
+import { patternsOfDataset, type PatternMatchNeeds } from "../tracking-agents/pattern-match.ts";
 import type { AssistantTools, Started } from "./engine.ts";
 
 function refused(error: unknown): Started {
@@ -19,7 +22,16 @@ function refused(error: unknown): Started {
   throw error;
 }
 
-export function toolsFor(services: Services, caller: Caller, datasetIds: string[]): AssistantTools {
+/** What the assistant's tools need from the composition root (compose.ts). */
+export type ToolNeeds = PatternMatchNeeds &
+  MentionPools & {
+    readonly previews: Pick<PreviewService, "create">;
+    readonly patterns: Pick<PatternService, "create">;
+    readonly datasets: Pick<DatasetService, "find">;
+    readonly datasetRuns: Pick<DatasetRunService, "repeatableQuery" | "create">;
+  };
+
+export function toolsFor(services: ToolNeeds, caller: Caller, datasetIds: string[]): AssistantTools {
   const accountId = caller.account.id;
   const scope = new Set(datasetIds);
   const index = services.mentions(accountId);

@@ -8,12 +8,15 @@ import type { Caller } from "../../platform/env.ts";
 import { injectedRunFailure } from "../../platform/faults.ts";
 import { rewriteCitations } from "../citations/rewriter.ts";
 import { mentionKey, type MentionRecord } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
+import type { Ledger } from "../../platform/billing/ledger.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Pipeline } from "../../platform/pipeline.ts";
+import type { DatasetService } from "../datasets/service.ts";
 import { ASK_CATEGORY, turnPrice } from "./billing.ts";
 import type { AssistantEngine, EntityUse } from "./engine.ts";
 import { contentWords, countTokens } from "./language.ts";
 import type { ChatRow, MessageRow } from "./rows.ts";
-import { toolsFor } from "./tools.ts";
+import { toolsFor, type ToolNeeds } from "./tools.ts";
 
 export const REVEAL_PIECES = 4;
 /** Entity references per turn (the seed's "usually at most 3"). */
@@ -68,9 +71,17 @@ export function chatName(firstQuestion: string): string {
   return name.length > 80 ? `${name.slice(0, 79)}…` : name || "Chat";
 }
 
+/** What a turn needs from the composition root (compose.ts). */
+export type TurnNeeds = ToolNeeds & {
+  readonly clock: Clock;
+  readonly ledger: Ledger;
+  readonly pipeline: Pipeline;
+  readonly datasets: Pick<DatasetService, "live" | "lookup">;
+};
+
 export class TurnRunner {
   constructor(
-    private readonly services: Services,
+    private readonly services: TurnNeeds,
     private readonly engine: () => AssistantEngine,
     private readonly onSettled: (reply: MessageRow) => void,
     private readonly chatTurns: (chat: ChatRow) => MessageRow[],

@@ -15,12 +15,13 @@ import { ApiError, ConflictError, NotFoundError, ValidationFailed } from "../../
 import { newId } from "../../platform/ids.ts";
 import { paginate, type PageResult } from "../../platform/pagination.ts";
 import { requireFeature } from "../../platform/plan-features.ts";
-import type { RunKind, RunPlan } from "../../platform/runs/lifecycle.ts";
+import type { RunKind, RunLifecycle, RunPlan } from "../../platform/runs/lifecycle.ts";
+import type { Clock } from "../../platform/clock.ts";
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Table } from "../../platform/store.ts";
 import type { Post } from "../../simulators/provider.ts";
-import type { DatasetRow } from "../datasets/service.ts";
-import type { Services } from "../../compose.ts";
+import type { DatasetRow, DatasetService } from "../datasets/service.ts";
+import type { MentionPools } from "../mentions/mention-index.ts";
 import { isEligible, PeopleCollector, type Person } from "./people.ts";
 import { matchesProfileGroups, type ProfileFilter } from "./profile-filters.ts";
 import { profileFields } from "./profile-fields.ts";
@@ -75,12 +76,20 @@ export interface ProfileSearchBody {
 
 const NOT_IN_PLAN = "The plan does not include audience research; upgrade to create audience datasets and runs.";
 
+/** What the audience service needs from the composition root (compose.ts). */
+export interface AudienceNeeds extends MentionPools {
+  readonly clock: Clock;
+  readonly lifecycle: RunLifecycle;
+  readonly datasets: Pick<DatasetService, "find" | "completedRuns">;
+  readonly tables: { readonly audienceDatasets: Table<AudienceDatasetRow>; readonly audienceRuns: Table<AudienceRunRow> };
+}
+
 export class AudienceService {
   readonly profiles = new ProfileStore();
   /** Plans of runs still in flight, so deleting their audience dataset can fail them and release the reservation. */
   private readonly inFlight = new Map<string, Pick<RunPlan<CommonRunStatusType>, "kind" | "row" | "reservation">>();
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: AudienceNeeds) {}
 
   get datasets(): Table<AudienceDatasetRow> {
     return this.services.tables.audienceDatasets;

@@ -6,8 +6,16 @@ import type {
 } from "../../../../generated/client/types.gen.ts";
 import { unixSeconds } from "../../platform/clock.ts";
 import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
+import type { Order } from "../../platform/pagination.ts";
 import type { Row } from "../../platform/store.ts";
 import type { ValueType } from "./extractor.ts";
+
+/** What a list request asks for (validated by the adapter's generated zod). */
+export interface ListRequest {
+  limit: number;
+  order: Order;
+  cursor?: string | undefined;
+}
 
 export interface ParameterRow extends Row {
   name: string;

@@ -12,11 +12,13 @@ import { unixSeconds } from "../../platform/clock.ts";
 import type { Reservation } from "../../platform/billing/ledger.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import { ParameterValues, type MentionIndex } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
+import { ParameterValues, type MentionIndex, type MentionPools } from "../mentions/mention-index.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { RunLifecycle } from "../../platform/runs/lifecycle.ts";
+import type { Table } from "../../platform/store.ts";
+import type { DatasetService } from "../datasets/service.ts";
 import { compileInstructions, type CompiledInstructions } from "./extractor.ts";
-import { PARAMETER_RUN, type ParameterRow, type ParameterRunRow } from "./rows.ts";
-import type { ListRequest } from "./service.ts";
+import { PARAMETER_RUN, type ListRequest, type ParameterRow, type ParameterRunRow } from "./rows.ts";
 
 /** Mentions visited per pipeline step: small enough that a poll sees progress, large enough that 10,000 mentions take 10 steps. */
 export const MENTIONS_PER_STEP = 1000;
@@ -28,11 +30,19 @@ interface Active {
   reservation: Reservation;
 }
 
+/** What the custom parameter runs need from the composition root (compose.ts). */
+export interface ParameterRunNeeds extends MentionPools {
+  readonly clock: Clock;
+  readonly lifecycle: RunLifecycle;
+  readonly datasets: Pick<DatasetService, "find">;
+  readonly tables: { readonly customParameterRuns: Table<ParameterRunRow> };
+}
+
 export class ParameterRuns {
   /** Processing runs by parameter id (at most one each). */
   private readonly active = new Map<string, Active>();
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: ParameterRunNeeds) {}
 
   private get table() {
     return this.services.tables.customParameterRuns;

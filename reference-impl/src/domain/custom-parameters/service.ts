@@ -18,12 +18,14 @@ import type {
 } from "../../../../generated/client/zod.gen.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { Order, PageResult } from "../../platform/pagination.ts";
-import { mentionKey } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
+import type { PageResult } from "../../platform/pagination.ts";
+import { mentionKey, type MentionPools } from "../mentions/mention-index.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Table } from "../../platform/store.ts";
+import type { DatasetService } from "../datasets/service.ts";
 import { compileInstructions } from "./extractor.ts";
-import { parameterRunView, parameterView, type ParameterRow } from "./rows.ts";
-import { ParameterRuns } from "./runs.ts";
+import { parameterRunView, parameterView, type ListRequest, type ParameterRow } from "./rows.ts";
+import { ParameterRuns, type ParameterRunNeeds } from "./runs.ts";
 import type { Caller } from "../../platform/env.ts";
 
 export type CreateBody = z.output<typeof zCustomParametersCreateBody>;
@@ -33,12 +35,6 @@ export type CreateRunBody = z.output<typeof zCustomParametersCreateRunBody>;
 
 /** Parameters are shared by every seat of the account: only the caller's account is read. */
 export type ParameterCaller = Pick<Caller, "account">;
-
-export interface ListRequest {
-  limit: number;
-  order: Order;
-  cursor?: string | undefined;
-}
 
 /**
  * D-REF-CP-LIMIT: live custom parameters per account in the reference. The
@@ -51,10 +47,18 @@ export function nameKey(name: string): string {
   return name.normalize("NFC").trim().toLowerCase();
 }
 
+/** What the custom parameter service needs from the composition root (compose.ts). */
+export type CustomParameterNeeds = ParameterRunNeeds &
+  MentionPools & {
+    readonly clock: Clock;
+    readonly datasets: Pick<DatasetService, "lookup">;
+    readonly tables: { readonly customParameters: Table<ParameterRow> };
+  };
+
 export class CustomParameterService {
   readonly runs: ParameterRuns;
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: CustomParameterNeeds) {
     this.runs = new ParameterRuns(services);
   }
 

@@ -20,15 +20,16 @@ import type { Reservation } from "../../platform/billing/ledger.ts";
 import type { PageResult } from "../../platform/pagination.ts";
 import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
-import type { Row } from "../../platform/store.ts";
+import type { Row, Table } from "../../platform/store.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { RunLifecycle } from "../../platform/runs/lifecycle.ts";
 import { analyse } from "../../simulators/analysis.ts";
 import { describeMedia, withTranscript } from "../../simulators/media-enrichment.ts";
 import { estimatedVolume, resolveUrl, searchPostsRange, type Post } from "../../simulators/provider.ts";
 import type { Sliced } from "../../platform/pipeline.ts";
-import { preparePost, type PreparedPost } from "../mentions/mention-index.ts";
+import { preparePost, type MentionPools, type PreparedPost } from "../mentions/mention-index.ts";
 import type { Account } from "../../platform/accounts.ts";
-import type { DatasetRow, ListQuery } from "./service.ts";
-import type { Services } from "../../compose.ts";
+import type { DatasetRow, DatasetService, ListQuery } from "./service.ts";
 
 export type RunBody = z.output<typeof zDatasetRunsCreateBody>;
 
@@ -132,8 +133,16 @@ export interface StartOptions {
  * D-RUN-404), creation with reservation first (a 402 creates nothing), the
  * pipeline steps, and the query an agent cycle repeats.
  */
+/** What the dataset run service needs from the composition root (compose.ts). */
+export interface DatasetRunNeeds extends MentionPools {
+  readonly clock: Clock;
+  readonly lifecycle: RunLifecycle;
+  readonly datasets: Pick<DatasetService, "find" | "markRunCompleted">;
+  readonly tables: { readonly datasetRuns: Table<RunRow> };
+}
+
 export class DatasetRunService {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DatasetRunNeeds) {}
 
   private get table() {
     return this.services.tables.datasetRuns;

@@ -6,8 +6,8 @@ import type { Caller } from "../../platform/env.ts";
 import { NotFoundError, ValidationFailed } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
-import type { Row } from "../../platform/store.ts";
-import type { Services } from "../../compose.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Row, Table } from "../../platform/store.ts";
 
 export interface DatasetRow extends Row {
   name: string | null;
@@ -69,8 +69,15 @@ export interface ListQuery {
  * missing or soft-deleted id is 404 `dataset_not_found`), PATCH semantics,
  * the soft-delete cascade, and which runs a dataset has completed.
  */
+/** What the dataset service needs from the composition root (compose.ts). */
+export interface DatasetNeeds {
+  readonly clock: Clock;
+  /** The runs only to soft-delete them with their dataset. */
+  readonly tables: { readonly datasets: Table<DatasetRow>; readonly datasetRuns: Pick<Table<Row>, "childrenOf" | "softDelete"> };
+}
+
 export class DatasetService {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: DatasetNeeds) {}
 
   private get table() {
     return this.services.tables.datasets;

@@ -374,6 +374,11 @@ function textFields(r: MentionRecord): (string | null | undefined)[] {
   return [r.post.title, r.post.text, `${r.post.author.display_name} ${r.post.author.username}`];
 }
 
+/** Each account's mention pool (one per account, kept by the composition root, compose.ts). */
+export interface MentionPools {
+  mentions(accountId: string): MentionIndex;
+}
+
 export class MentionIndex {
   private readonly byKey = new Map<string, MentionRecord>();
   /** Every record by its post number (`doc`). */

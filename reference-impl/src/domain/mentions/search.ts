@@ -8,14 +8,19 @@ import type { Caller } from "../../platform/env.ts";
 import { ValidationFailed } from "../../platform/errors.ts";
 import { paginate, paginateSliced, type PageRequest, type PageResult } from "../../platform/pagination.ts";
 import { matchesGroups } from "./filters.ts";
-import { mentionKey, sortKeyOf, type MentionRecord } from "./mention-index.ts";
+import { mentionKey, sortKeyOf, type MentionPools, type MentionRecord } from "./mention-index.ts";
 import type { TextHits } from "./text-index.ts";
 import { mentionView } from "./view.ts";
-import type { Services } from "../../compose.ts";
+import type { DatasetService } from "../datasets/service.ts";
 
 export type SearchBody = z.output<typeof zMentionsSearchBody>;
 
 export const MAX_FILTERS = 10;
+
+/** What a mention search needs from the composition root (compose.ts). */
+export interface MentionSearchNeeds extends MentionPools {
+  readonly datasets: Pick<DatasetService, "find" | "live" | "lookup">;
+}
 
 /**
  * Stored posts one page may examine (D-REF-SCAN-BUDGET): about 20-30 ms at
@@ -29,7 +34,7 @@ export const SCAN_SLICE = 2_000;
 
 /** `POST /v1/mentions` and `svc__list_mentions` (free, account-wide). */
 export class MentionSearchService {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: MentionSearchNeeds) {}
 
   search(caller: Caller, body: SearchBody): PageResult<MentionsMention> {
     return searchMentions(this.services, caller.account.id, body);
@@ -53,14 +58,14 @@ export class MentionSearchService {
   }
 }
 
-export function searchMentions(services: Services, accountId: string, body: SearchBody): PageResult<MentionsMention> {
+export function searchMentions(services: MentionSearchNeeds, accountId: string, body: SearchBody): PageResult<MentionsMention> {
   const plan = planSearch(services, accountId, body);
   const rows = plan.rows ?? services.mentions(accountId).sortedBy(body.sort);
   return plan.finish(paginate(rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET));
 }
 
 /** The 422 and 404 answers a search gives before any work. */
-function checkSearch(services: Services, accountId: string, body: SearchBody): void {
+function checkSearch(services: MentionSearchNeeds, accountId: string, body: SearchBody): void {
   const total = (body.filters ?? []).reduce((n, g) => n + g.length, 0);
   if (total > MAX_FILTERS) {
     throw new ValidationFailed([
@@ -77,7 +82,7 @@ function checkSearch(services: Services, accountId: string, body: SearchBody): v
  * the page. `rows` is the narrowed set when post_refs or a text query with
  * few hits decide it, undefined when the search walks the sort's view.
  */
-function planSearch(services: Services, accountId: string, body: SearchBody, precomputedHits?: TextHits<MentionRecord>) {
+function planSearch(services: MentionSearchNeeds, accountId: string, body: SearchBody, precomputedHits?: TextHits<MentionRecord>) {
   checkSearch(services, accountId, body);
   let scope: Set<string>;
   if (body.dataset_ids) {

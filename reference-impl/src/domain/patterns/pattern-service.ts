@@ -16,11 +16,12 @@ import { unixSeconds } from "../../platform/clock.ts";
 import type { Caller } from "../../platform/env.ts";
 import { BadRequestError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
+import type { RunKind, RunLifecycle, RunStatus } from "../../platform/runs/lifecycle.ts";
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
-import type { Row } from "../../platform/store.ts";
-import type { MentionRecord } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
+import type { Row, Table } from "../../platform/store.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { MentionPools, MentionRecord } from "../mentions/mention-index.ts";
+import type { DatasetService } from "../datasets/service.ts";
 import { assignToPattern } from "./assignments.ts";
 import { clusterPostsSliced, POSTS_PER_PIECE, type Clustering } from "./clustering.ts";
 import { itemLabel, patternSummary, type ItemLabel, type LabelInput } from "./labels.ts";
@@ -109,8 +110,16 @@ export function patternView(p: PatternRow): PatternsPattern {
   };
 }
 
+/** What the pattern service needs from the composition root (compose.ts). */
+export interface PatternNeeds extends MentionPools {
+  readonly clock: Clock;
+  readonly lifecycle: RunLifecycle;
+  readonly datasets: Pick<DatasetService, "find" | "lookup" | "latestCompletedRun">;
+  readonly tables: { readonly patternDetections: Table<PatternDetectionRow>; readonly patterns: Table<PatternRow> };
+}
+
 export class PatternService {
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: PatternNeeds) {}
 
   private get runs() {
     return this.services.tables.patternDetections;
@@ -184,7 +193,7 @@ export class PatternService {
     return { ...itemSummary(item), post_refs: item.post_refs.map((r) => ({ ...r })) };
   }
 
-  private execute(row: PatternDetectionRow, reservation: ReturnType<Services["lifecycle"]["reserve"]>, inline: boolean, patternId: string): void {
+  private execute(row: PatternDetectionRow, reservation: ReturnType<RunLifecycle["reserve"]>, inline: boolean, patternId: string): void {
     const { services } = this;
     let records: MentionRecord[] = [];
     let clustering: Clustering | undefined;

@@ -14,10 +14,11 @@ import type {
 import type { zResearchPreviewsCreateBody } from "../../../../generated/client/zod.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { ApiError, NotFoundError, ValidationFailed } from "../../platform/errors.ts";
-import type { Row } from "../../platform/store.ts";
+import type { Row, Table } from "../../platform/store.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Ledger } from "../../platform/billing/ledger.ts";
 import { estimatedVolume, searchPosts, type Post, type PromptRequest, type Source } from "../../simulators/provider.ts";
 import { lookupProfile, type ProfileOutcome } from "../../simulators/profiles.ts";
-import type { Services } from "../../compose.ts";
 
 export type PreviewBody = z.output<typeof zResearchPreviewsCreateBody>;
 type PromptBody = Extract<PreviewBody, { type: "prompt" }>;
@@ -85,11 +86,18 @@ function previewPost(post: Post, position: number, nowMs: number): PreviewsPrevi
   };
 }
 
+/** What the preview service needs from the composition root (compose.ts). */
+export interface PreviewNeeds {
+  readonly clock: Clock;
+  readonly ledger: Ledger;
+  readonly tables: { readonly previews: Table<PreviewRow> };
+}
+
 export class PreviewService {
   /** Replaceable so tests can make the provider fail. */
   scraper: PreviewScraper = providerScraper;
 
-  constructor(private readonly services: Services) {}
+  constructor(private readonly services: PreviewNeeds) {}
 
   private get table() {
     return this.services.tables.previews;
@@ -204,7 +212,7 @@ export class PreviewService {
   }
 
   /** The provider failed as a whole: refund everything, store nothing, answer 500 (D-PREVIEW-SCRAPE-FAILED). */
-  private scrapeFailed(reservation: Parameters<Services["ledger"]["release"]>[0], error: unknown): ApiError {
+  private scrapeFailed(reservation: Parameters<Ledger["release"]>[0], error: unknown): ApiError {
     this.services.ledger.release(reservation);
     const why = error instanceof Error ? `: ${error.message}` : "";
     return new ApiError("internal_server_error", `The provider could not be scraped${why}. Nothing was charged; retry later.`);

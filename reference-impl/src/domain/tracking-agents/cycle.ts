@@ -7,12 +7,14 @@
 import type { Account } from "../../platform/accounts.ts";
 import { BadRequestError, ConflictError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { DatasetRow } from "../datasets/service.ts";
-import type { RunBody, RunRow } from "../datasets/runs.ts";
-import { collectingRuns, type MentionRecord } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
+import type { DatasetRow, DatasetService } from "../datasets/service.ts";
+import type { DatasetRunService, RunBody, RunRow } from "../datasets/runs.ts";
+import { collectingRuns, type MentionPools, type MentionRecord } from "../mentions/mention-index.ts";
+import type { Ledger } from "../../platform/billing/ledger.ts";
+import type { Clock } from "../../platform/clock.ts";
+import type { Table } from "../../platform/store.ts";
 import { composeAlert, type CycleOutcome } from "./alert.ts";
-import { findMatchingPattern } from "./pattern-match.ts";
+import { findMatchingPattern, type PatternMatchNeeds } from "./pattern-match.ts";
 import type { AgentMessageRow, AgentRow, AgentRunRow } from "./rows.ts";
 import type { AgentTables } from "./tables.ts";
 
@@ -34,9 +36,19 @@ function runQuantity(body: RunBody): number {
   return body.search_query.type === "url" ? Math.min(body.count, body.search_query.source_urls.length) : body.count;
 }
 
+/** What an agent cycle needs from the composition root (compose.ts). */
+export type CycleNeeds = PatternMatchNeeds &
+  MentionPools & {
+    readonly clock: Clock;
+    readonly ledger: Ledger;
+    readonly datasets: Pick<DatasetService, "lookup">;
+    readonly datasetRuns: Pick<DatasetRunService, "repeatableQuery" | "start">;
+    readonly tables: { readonly datasetRuns: Table<RunRow> };
+  };
+
 export class AgentCycles {
   constructor(
-    private readonly services: Services,
+    private readonly services: CycleNeeds,
     private readonly tables: AgentTables,
   ) {}
 

@@ -2,10 +2,16 @@
 // one of the agent's datasets: the pattern whose items hold the most of them
 // wins, and the alert carries a `pattern` reference to it.
 import { mentionKey, type MentionRecord } from "../mentions/mention-index.ts";
-import type { Services } from "../../compose.ts";
+import type { Table } from "../../platform/store.ts";
+import type { PatternRow } from "../patterns/pattern-service.ts";
+
+/** What matching needs from the composition root (compose.ts): the detected patterns. */
+export interface PatternMatchNeeds {
+  readonly tables: { readonly patterns: Table<PatternRow> };
+}
 
 /** Patterns detected on a dataset, newest first, with the post keys of their items. */
-export function patternsOfDataset(services: Services, accountId: string, datasetId: string): { id: string; name: string; postKeys: Set<string> }[] {
+export function patternsOfDataset(services: PatternMatchNeeds, accountId: string, datasetId: string): { id: string; name: string; postKeys: Set<string> }[] {
   return services.tables.patterns
     .live(accountId, (p) => p.dataset_id === datasetId)
     .reverse()
@@ -13,7 +19,7 @@ export function patternsOfDataset(services: Services, accountId: string, dataset
 }
 
 export function findMatchingPattern(
-  services: Services,
+  services: PatternMatchNeeds,
   accountId: string,
   datasetIds: string[],
   posts: readonly MentionRecord[],

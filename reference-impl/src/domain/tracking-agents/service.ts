@@ -18,9 +18,9 @@ import type { Caller } from "../../platform/env.ts";
 import { ApiError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
-import type { ListQuery } from "../datasets/service.ts";
-import type { Services } from "../../compose.ts";
-import { AgentCycles } from "./cycle.ts";
+import type { DatasetService, ListQuery } from "../datasets/service.ts";
+import type { AccountDirectory } from "../../platform/accounts.ts";
+import { AgentCycles, type CycleNeeds } from "./cycle.ts";
 import { integrationOf } from "./integrations.ts";
 import { agentMessageView, agentRunView, agentView, type AgentRow } from "./rows.ts";
 import { nextRunMs } from "./schedule.ts";
@@ -37,13 +37,19 @@ export interface AgentSettings {
   cycleSeconds?: number | undefined;
 }
 
+/** What the tracking agent service needs from the composition root (compose.ts). */
+export type TrackingAgentNeeds = CycleNeeds & {
+  readonly directory: AccountDirectory;
+  readonly datasets: Pick<DatasetService, "find">;
+};
+
 export class TrackingAgentService {
   readonly tables = new AgentTables();
   readonly cycles: AgentCycles;
   settings: AgentSettings = {};
   private readonly timers = new Map<string, Cancel>();
 
-  constructor(private readonly services: Services) {
+  constructor(private readonly services: TrackingAgentNeeds) {
     this.cycles = new AgentCycles(services, this.tables);
   }
 
