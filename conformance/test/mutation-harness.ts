@@ -23,6 +23,7 @@ import { runKit, type RunReport } from "../src/runner.ts";
 import type { Settings } from "../src/types.ts";
 import { faults } from "../mutation/faults.ts";
 import { startProxy, type Fault, type RunningProxy } from "../mutation/proxy.ts";
+import { seedLevelCheck } from "../mutation/deviations-levels.ts";
 import { demoKeys, settings, unexpectedFailures } from "./helpers.ts";
 
 /** The number of shard files (each calls mutationShard with its own index). */
@@ -204,6 +205,11 @@ export function mutationShard(index: number): void {
           expect(res!.warnings.length).toBeGreaterThan(0);
         } else {
           expect(res!.outcome, `${fault.id}: ${outcomes(r!)}`).toBe("fail");
+          // the same run judged at --level seed (no extra request): a fault that breaks a seed rule still fails
+          // there, and one that only re-decides an open point (DECISION_FAULTS) becomes a warning
+          const seed = seedLevelCheck(r!, fault);
+          if (seed.expected === "fail") expect(seed.outcome, `${fault.id} at --level seed`).toBe("fail");
+          else expect(seed.outcome, `${fault.id} at --level seed (a contract decision)`).not.toBe("fail");
         }
       });
     }
