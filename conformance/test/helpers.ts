@@ -8,6 +8,10 @@ import { serve } from "@hono/node-server";
 import { createApp } from "../../reference-impl/src/app.ts";
 import type { Settings } from "../src/types.ts";
 import type { RunReport } from "../src/runner.ts";
+import { allChecks } from "../src/checks/index.ts";
+import type { Contract } from "../src/contract.ts";
+import type { Exchange } from "../src/http.ts";
+import { LENIENT } from "../src/lenient.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -105,4 +109,28 @@ export function unexpectedFailures(report: RunReport): unknown[] {
   return report.results
     .filter((r) => r.outcome === "fail" || r.outcome === "error")
     .flatMap((r): unknown[] => (r.error ? [{ id: r.id, error: r.error }] : r.failures.filter((f) => !KNOWN_REFERENCE_FINDINGS.some((k) => k.check === f.check && k.matches(f.operation ?? "")))));
+}
+
+/**
+ * Runs one response-level check on one exchange and counts what it said; lenient rules apply through the
+ * registry exactly as the runner applies them (a rule with `applies` warns only where it applies).
+ */
+export function inspectWith(contract: Contract, id: string, e: Exchange): { pass: number; fail: number; warnings: string[] } {
+  const out = { pass: 0, fail: 0, warnings: [] as string[] };
+  const check = allChecks.find((c) => c.id === id)!;
+  if (check.kind !== "response") throw new Error(`${id} is not a response check`);
+  check.inspect(e, {
+    contract,
+    settings: settings("http://x"),
+    fail: () => void out.fail++,
+    pass: () => void out.pass++,
+    warn: (w) => void out.warnings.push(w),
+    lenient: (d, x) => {
+      const r = LENIENT[d] as { applies?(e: Exchange): boolean };
+      if (r.applies && !r.applies(x)) return false;
+      out.warnings.push(d);
+      return true;
+    },
+  });
+  return out;
 }

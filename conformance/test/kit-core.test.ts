@@ -21,7 +21,7 @@ import { runKit, type RunReport } from "../src/runner.ts";
 import { htmlReport } from "../src/reporters/html.ts";
 import { summaryMarkdown } from "../src/reporters/summary-md.ts";
 import { json, startProxy, type Fault } from "../mutation/proxy.ts";
-import { demoKeys, settings, startReference } from "./helpers.ts";
+import { demoKeys, inspectWith, settings, startReference } from "./helpers.ts";
 import type { Exchange } from "../src/http.ts";
 import type { Settings } from "../src/types.ts";
 
@@ -61,25 +61,7 @@ describe("decision coverage", () => {
 
 describe("one lenient registry", () => {
   const ex = (over: Partial<Exchange>): Exchange => ({ seq: 1, check: "t", method: "GET", url: "http://x/v1/prices", path: "/v1/prices", keyRole: "main", requestHeaders: {}, status: 200, headers: {}, text: "", json: undefined, meta: {}, ms: 1, ...over });
-  const inspect = (id: string, e: Exchange) => {
-    const out = { pass: 0, fail: 0, warnings: [] as string[] };
-    const check = allChecks.find((c) => c.id === id)!;
-    if (check.kind !== "response") throw new Error("not a response check");
-    check.inspect(e, {
-      contract,
-      settings: settings("http://x"),
-      fail: () => void out.fail++,
-      pass: () => void out.pass++,
-      warn: (w) => void out.warnings.push(w),
-      lenient: (d, x) => {
-        const r = LENIENT[d] as { applies?(e: Exchange): boolean };
-        if (r.applies && !r.applies(x)) return false;
-        out.warnings.push(d);
-        return true;
-      },
-    });
-    return out;
-  };
+  const inspect = (id: string, e: Exchange) => inspectWith(contract, id, e);
   it('status "info" on a 2xx is accepted with a warning by every check that looks at it (D-STATUS-STRING)', () => {
     const body = JSON.parse(JSON.stringify((contract.op("GET /v1/prices")!.responsesRaw["200"] as any).content["application/json"].examples)) as Record<string, { value: any }>;
     const value = { ...Object.values(body)[0].value, status: "info" };

@@ -11,7 +11,7 @@ import { attributeWarning } from "../src/attribution.ts";
 import { allChecks } from "../src/checks/index.ts";
 import { Contract } from "../src/contract.ts";
 import type { Exchange } from "../src/http.ts";
-import { settings } from "./helpers.ts";
+import { inspectWith, settings } from "./helpers.ts";
 
 // the checks and their shared helpers (checks/support/)
 const checksDir = fileURLToPath(new URL("../src/checks/", import.meta.url));
@@ -98,25 +98,7 @@ describe("lenient registry", () => {
 
 describe("error codes the registry tolerates are tolerated by response-schema-conformance too", () => {
   const contract = Contract.load();
-  const inspect = (e: Exchange) => {
-    const out = { pass: 0, fail: 0, warnings: [] as string[] };
-    const check = allChecks.find((c) => c.id === "response-schema-conformance")!;
-    if (check.kind !== "response") throw new Error("not a response check");
-    check.inspect(e, {
-      contract,
-      settings: settings("http://x"),
-      fail: () => void out.fail++,
-      pass: () => void out.pass++,
-      warn: (w) => void out.warnings.push(w),
-      lenient: (d, x) => {
-        const r = LENIENT[d] as { applies?(e: Exchange): boolean };
-        if (r.applies && !r.applies(x)) return false;
-        out.warnings.push(d);
-        return true;
-      },
-    });
-    return out;
-  };
+  const inspect = (e: Exchange) => inspectWith(contract, "response-schema-conformance", e);
   const at = (key: string, path: string, body: unknown, status = 404): Exchange => ({ seq: 1, check: "t", method: key.split(" ")[0]!, url: `http://x${path}`, path, keyRole: "main", requestHeaders: {}, status, headers: {}, text: JSON.stringify(body), json: body, meta: {}, ms: 1, op: contract.op(key) });
   const env = (error_code: string) => ({ status: "client_error", error_code, detail: "Not found.", transient: false });
   for (const [id, key, path, decided] of [
