@@ -17,15 +17,11 @@ import { differentialText, runDifferential, writeDifferential, type Differential
 import { PROFILES, type Profile, type Settings } from "./types.ts";
 import { DeviationsError, loadDeviations, writeDeviations } from "./deviations.ts";
 import { settle } from "./verdict.ts";
+import { withTargetOptions } from "./target-options.ts";
 
 export function buildProgram(): Command {
-  const program = new Command("sl-conformance")
+  const program = withTargetOptions(new Command("sl-conformance"))
     .description("Check a deployment of the Social Listening Research Service against its contract, rule by rule.")
-    .addOption(new Option("--base-url <url>", "deployment base URL (paths start with /v1)").env("SLK_BASE_URL"))
-    .addOption(new Option("--api-key <key>", "API key of the account under test").env("SLK_API_KEY"))
-    .addOption(new Option("--foreign-key <key>", "API key of another account (isolation checks)").env("SLK_FOREIGN_KEY"))
-    .addOption(new Option("--second-seat-key <key>", "API key of another seat of the same account").env("SLK_SECOND_SEAT_KEY"))
-    .addOption(new Option("--poor-key <key>", "API key of an account that cannot fund a large run (402 checks)").env("SLK_POOR_KEY"))
     .addOption(new Option("--profile <profile>", "readonly never creates or charges; standard creates and deletes; full also runs long scenarios").choices(PROFILES).default("standard").env("SLK_PROFILE"))
     .addOption(new Option("--budget <usd>", "maximum US dollars the kit may commit (checked before every chargeable call)").env("SLK_BUDGET"))
     .addOption(new Option("--only <check...>", "run only these checks (ids as in the catalogue; comma or space separated)").env("SLK_ONLY"))
@@ -39,7 +35,6 @@ export function buildProgram(): Command {
     .addOption(new Option("--contract <path>", "OpenAPI document to check against (default: the package's generated/openapi.json)").env("SLK_CONTRACT"))
     .addOption(new Option("--operations <scope...>", "check only these operations: path prefixes (/v1/datasets) or operationId groups (Account); default all").env("SLK_OPERATIONS"))
     .addOption(new Option("--mcp-url <url>", "MCP endpoint, trailing slash included (default: <base-url>/mcp/)").env("SLK_MCP_URL"))
-    .addOption(new Option("--bearer-token <token>", "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)").env("SLK_BEARER_TOKEN"))
     .addOption(new Option("--require-groups", "fail the run when the served-groups preflight finds a group of the contract not served (default: one warning per group, its checks skipped)").env("SLK_REQUIRE_GROUPS"))
     .addOption(new Option("--request-timeout <seconds>", "how long one request may take, answer included, before it is reported as no answer").default("30").env("SLK_REQUEST_TIMEOUT"))
     .addOption(new Option("--level <level>", "contract: every strict decision of the contract fails; seed: only the seed's own rules fail, decisions on points the seed leaves open are warnings naming the decision").choices(["contract", "seed"]).default("contract").env("SLK_LEVEL"))

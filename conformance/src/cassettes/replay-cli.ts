@@ -5,17 +5,12 @@ import { Command, CommanderError, Option } from "commander";
 import { checkBaseUrl, UsageError } from "../preflight.ts";
 import { parseCassette } from "./har.ts";
 import { replay, ReplayUsageError } from "./replay.ts";
+import { withTargetOptions } from "../target-options.ts";
 
 export function replayProgram(): Command {
-  return new Command("sl-conformance replay")
+  return withTargetOptions(new Command("sl-conformance replay"))
     .description("Send a finding's HAR cassette again to a deployment and judge the same check (exit 1: the finding shows again, 0: the check passes)")
     .argument("<file>", "a cassette from <report>/cassettes/")
-    .addOption(new Option("--base-url <url>", "deployment base URL (paths start with /v1)").env("SLK_BASE_URL"))
-    .addOption(new Option("--api-key <key>", "API key of the account under test (replaces ${SLK_API_KEY} in the cassette)").env("SLK_API_KEY"))
-    .addOption(new Option("--second-seat-key <key>", "another seat of the same account").env("SLK_SECOND_SEAT_KEY"))
-    .addOption(new Option("--foreign-key <key>", "a key of another account").env("SLK_FOREIGN_KEY"))
-    .addOption(new Option("--poor-key <key>", "an account that cannot fund the cheapest chargeable request").env("SLK_POOR_KEY"))
-    .addOption(new Option("--bearer-token <token>", "OAuth access token for MCP exchanges").env("SLK_BEARER_TOKEN"))
     .addOption(new Option("--request-timeout <seconds>", "how long one request may take").default("30").env("SLK_REQUEST_TIMEOUT"))
     .addOption(new Option("--no-rerun", "active checks: only re-send the cassette, do not run the check itself again"));
 }
