@@ -19,13 +19,32 @@ const only = process.argv.slice(2);
 
 const gates = [
   { name: "contract: generated/ matches the TypeSpec", cmd: "node", args: ["scripts/generate.mjs", "--check"] },
-  { name: "contract: TypeSpec compiles with its linter clean", cmd: "tsp", args: ["compile", ".", "--no-emit", "--warn-as-error"] },
-  { name: "contract: redocly lint of generated/openapi.json", cmd: "redocly", args: ["lint", "generated/openapi.json", "--config", "redocly.yaml"] },
+  {
+    name: "contract: TypeSpec compiles with its linter clean",
+    cmd: "tsp",
+    args: ["compile", ".", "--no-emit", "--warn-as-error"],
+  },
+  {
+    name: "contract: redocly lint of generated/openapi.json",
+    cmd: "redocly",
+    args: ["lint", "generated/openapi.json", "--config", "redocly.yaml"],
+  },
   // generated/ was just checked against the TypeSpec, so the diff reads it instead of compiling again
-  { name: "contract: no breaking change against the latest release (seed's versioning rules)", cmd: "tsx", args: ["scripts/contract-diff.ts", "--current", "generated/openapi.json", "--junit", "reports/contract-diff.xml"] },
+  {
+    name: "contract: no breaking change against the latest release (seed's versioning rules)",
+    cmd: "tsx",
+    args: ["scripts/contract-diff.ts", "--current", "generated/openapi.json", "--junit", "reports/contract-diff.xml"],
+  },
   { name: "typecheck: tsc --noEmit", cmd: "tsc", args: ["-p", "tsconfig.json", "--noEmit"] },
+  // formatting and lint are gates too: `npm run fix` repairs what a machine can repair
+  { name: "format: prettier --check", cmd: "prettier", args: ["--check", "."] },
+  { name: "lint: eslint (type-aware typescript-eslint rules, eslint.config.js)", cmd: "eslint", args: ["."] },
   // .dependency-cruiser.json: no module reaches itself through its imports, type-only imports included
-  { name: "imports: no import circle (dependency-cruiser)", cmd: "depcruise", args: ["--config", ".dependency-cruiser.json", "reference-impl", "conformance", "scripts", "test"] },
+  {
+    name: "imports: no import circle (dependency-cruiser)",
+    cmd: "depcruise",
+    args: ["--config", ".dependency-cruiser.json", "reference-impl", "conformance", "scripts", "test"],
+  },
 ];
 
 let passed = 0;
@@ -77,7 +96,9 @@ if (runVitest) {
     passed += json.numPassedTests ?? 0;
     failed += json.numFailedTests ?? 0;
     // A suite that crashed before running its tests still has to count.
-    const broken = (json.testResults ?? []).filter((f) => f.status === "failed" && (f.assertionResults ?? []).length === 0);
+    const broken = (json.testResults ?? []).filter(
+      (f) => f.status === "failed" && (f.assertionResults ?? []).length === 0,
+    );
     failed += broken.length;
     for (const f of broken) failures.push(`vitest file failed to run: ${path.relative(root, f.name)}`);
     for (const f of json.testResults ?? []) {
@@ -112,8 +133,14 @@ for (const { gate, ok, output, ms } of await gatesDone) {
  */
 function printSlowest(json, fileTimes) {
   let rows;
-  if (existsSync(fileTimes)) rows = JSON.parse(readFileSync(fileTimes, "utf8")).map((f) => ({ file: f.file, ms: f.ms, tests: f.tests }));
-  else rows = (json.testResults ?? []).map((f) => ({ file: path.relative(root, f.name), ms: f.endTime - f.startTime, tests: (f.assertionResults ?? []).length }));
+  if (existsSync(fileTimes))
+    rows = JSON.parse(readFileSync(fileTimes, "utf8")).map((f) => ({ file: f.file, ms: f.ms, tests: f.tests }));
+  else
+    rows = (json.testResults ?? []).map((f) => ({
+      file: path.relative(root, f.name),
+      ms: f.endTime - f.startTime,
+      tests: (f.assertionResults ?? []).length,
+    }));
   rows.sort((a, b) => b.ms - a.ms);
   console.log("\nSlowest test files (wall time in their worker, import and hooks included):");
   for (const r of rows.slice(0, 10)) console.log(`  ${seconds(r.ms).padStart(8)}  ${r.file} (${r.tests} tests)`);
