@@ -55,7 +55,12 @@ class LongFirst extends BaseSequencer {
     // groups keep their order; within a group, LONG files first
     return sorted
       .map((f, i) => ({ f, i }))
-      .sort((a, b) => a.f.project.config.sequence.groupOrder - b.f.project.config.sequence.groupOrder || rank(a.f) - rank(b.f) || a.i - b.i)
+      .sort(
+        (a, b) =>
+          a.f.project.config.sequence.groupOrder - b.f.project.config.sequence.groupOrder ||
+          rank(a.f) - rank(b.f) ||
+          a.i - b.i,
+      )
       .map(({ f }) => f);
   }
 }
@@ -71,9 +76,35 @@ export default defineConfig({
     outputFile: { json: "reports/vitest.json" },
     sequence: { sequencer: LongFirst },
     projects: [
-      { extends: true, test: { name: "mutation", include: [MUTATION], exclude: [...EXCLUDE, ALONE], maxWorkers: 3, sequence: { groupOrder: 0 } } },
-      { extends: true, test: { name: "kit", include: KIT, exclude: [...EXCLUDE, ALONE, MUTATION], maxWorkers: 2, sequence: { groupOrder: 1 } } },
-      { extends: true, test: { name: "parallel", include: INCLUDE, exclude: [...EXCLUDE, ALONE, MUTATION, ...KIT], sequence: { groupOrder: 2 } } },
+      {
+        extends: true,
+        test: {
+          name: "mutation",
+          include: [MUTATION],
+          exclude: [...EXCLUDE, ALONE],
+          maxWorkers: 3,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "kit",
+          include: KIT,
+          exclude: [...EXCLUDE, ALONE, MUTATION],
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "parallel",
+          include: INCLUDE,
+          exclude: [...EXCLUDE, ALONE, MUTATION, ...KIT],
+          sequence: { groupOrder: 2 },
+        },
+      },
       { extends: true, test: { name: "alone", include: [ALONE], maxWorkers: 1, sequence: { groupOrder: 3 } } },
     ],
   },

@@ -17,7 +17,13 @@ const COUNT = 20;
 const ACCOUNT = "acc_demoB";
 
 async function main() {
-  const read = readConfig({ PORT: "0", HOST: "127.0.0.1", RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "0", LOG_REQUESTS: "false" });
+  const read = readConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    RATE_LIMIT_RPS: "1000000",
+    STEP_DELAY_MS: "0",
+    LOG_REQUESTS: "false",
+  });
   if (!read.ok) throw new Error(read.errors.join("; "));
   const running = await startServer(read.config, createLogger({ level: "silent" }));
   const { ledger } = running.handle;
@@ -25,21 +31,30 @@ async function main() {
   const headers = { "x-api-key": key, "content-type": "application/json" };
   const failures: string[] = [];
   try {
-    const created = await fetch(`${running.url}/v1/datasets`, { method: "POST", headers, body: JSON.stringify({ name: "concurrency" }) });
+    const created = await fetch(`${running.url}/v1/datasets`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "concurrency" }),
+    });
     const datasetId = ((await created.json()) as { data: { id: string } }).data.id;
 
     // A fresh book: enough for K runs of COUNT mentions and not one more.
     const price = ledger.quote(ACCOUNT, "mention", COUNT);
     const opening = price.mul(K).add(price.div(2));
     ledger.open(ACCOUNT, ledger.plan(ACCOUNT), opening);
-    console.log(`concurrency: ${N} requests, each reserving $${toDecimalString(price)}; opening balance $${toDecimalString(opening)} funds ${K}`);
+    console.log(
+      `concurrency: ${N} requests, each reserving $${toDecimalString(price)}; opening balance $${toDecimalString(opening)} funds ${K}`,
+    );
 
     let lowest = opening;
     const watch = setInterval(() => {
       const b = ledger.balance(ACCOUNT);
       if (b.lt(lowest)) lowest = b;
     }, 1);
-    const body = JSON.stringify({ search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: COUNT });
+    const body = JSON.stringify({
+      search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" },
+      count: COUNT,
+    });
     const answers = await Promise.all(
       Array.from({ length: N }, () =>
         fetch(`${running.url}/v1/datasets/${datasetId}/runs`, { method: "POST", headers, body }).then(async (res) => ({
@@ -49,7 +64,9 @@ async function main() {
       ),
     );
     const accepted = answers.filter((a) => a.status === 202).length;
-    const refused = answers.filter((a) => a.status === 402 && a.json.error_code === "insufficient_credits_dataset_run").length;
+    const refused = answers.filter(
+      (a) => a.status === 402 && a.json.error_code === "insufficient_credits_dataset_run",
+    ).length;
     const other = answers.length - accepted - refused;
 
     // Let every accepted run settle (bounded wait).
@@ -59,10 +76,14 @@ async function main() {
     const charged = ledger.rows(ACCOUNT).reduce((sum, row) => sum.add(row.amount), ZERO);
     const held = ledger.held(ACCOUNT);
     const drift = opening.sub(closing).sub(charged).sub(held);
-    const me = (await (await fetch(`${running.url}/v1/me`, { headers })).json()) as { data: { usage: { balance: number; balance_used: number; balance_total: number } } };
+    const me = (await (await fetch(`${running.url}/v1/me`, { headers })).json()) as {
+      data: { usage: { balance: number; balance_used: number; balance_total: number } };
+    };
 
     console.log(`concurrency: accepted ${accepted}, refused 402 ${refused}, other ${other}`);
-    console.log(`concurrency: lowest balance seen $${toDecimalString(lowest)}, closing $${toDecimalString(closing)}, charged $${toDecimalString(charged)} in ${ledger.rows(ACCOUNT).length} rows, still held $${toDecimalString(held)}`);
+    console.log(
+      `concurrency: lowest balance seen $${toDecimalString(lowest)}, closing $${toDecimalString(closing)}, charged $${toDecimalString(charged)} in ${ledger.rows(ACCOUNT).length} rows, still held $${toDecimalString(held)}`,
+    );
     console.log(`concurrency: opening - closing - charged - held = $${toDecimalString(drift)}`);
     if (accepted !== K) failures.push(`accepted ${accepted}, expected exactly ${K}`);
     if (other !== 0) failures.push(`${other} answers were neither 202 nor 402`);
@@ -70,7 +91,8 @@ async function main() {
     if (!drift.isZero()) failures.push(`ledger off by $${toDecimalString(drift)}`);
     if (!held.isZero()) failures.push(`$${toDecimalString(held)} still held after the runs`);
     const u = me.data.usage;
-    if (!money(u.balance).add(money(u.balance_used)).eq(money(u.balance_total))) failures.push(`/v1/me usage does not add up: ${JSON.stringify(u)}`);
+    if (!money(u.balance).add(money(u.balance_used)).eq(money(u.balance_total)))
+      failures.push(`/v1/me usage does not add up: ${JSON.stringify(u)}`);
   } finally {
     await running.close();
   }

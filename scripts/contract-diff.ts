@@ -24,7 +24,10 @@ function main(argv: string[]): number {
     .option("--base <version|file|git-ref>", "what to compare with (default: the latest release under releases/)")
     .option("--current <file>", "an OpenAPI document to use as the current contract (default: compile the TypeSpec)")
     .option("--project <dir>", "TypeSpec project to compile when --current is not given", root)
-    .option("--markdown [file]", "write Markdown (pull-request comment, changelog section) to the file, or to stdout instead of the table")
+    .option(
+      "--markdown [file]",
+      "write Markdown (pull-request comment, changelog section) to the file, or to stdout instead of the table",
+    )
     .option("--junit <file>", "also write JUnit XML (one test case per finding; errors fail)")
     .option("--json <file>", "also write the findings as JSON")
     .exitOverride()
@@ -34,10 +37,19 @@ function main(argv: string[]): number {
   } catch (e) {
     return (e as { exitCode?: number }).exitCode === 0 ? 0 : 2;
   }
-  const o = program.opts<{ base?: string; current?: string; project: string; markdown?: string | true; junit?: string; json?: string }>();
+  const o = program.opts<{
+    base?: string;
+    current?: string;
+    project: string;
+    markdown?: string | true;
+    junit?: string;
+    json?: string;
+  }>();
   try {
     const base = resolveBase(o.base);
-    const current = o.current ? { doc: readDocument(o.current), label: o.current } : compileTypeSpec(path.resolve(o.project));
+    const current = o.current
+      ? { doc: readDocument(o.current), label: o.current }
+      : compileTypeSpec(path.resolve(o.project));
     const report = diffContracts(base.doc, current.doc);
     const labels = { base: base.label, current: current.label };
     if (o.markdown === true) process.stdout.write(markdown(report, labels));

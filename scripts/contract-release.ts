@@ -18,7 +18,18 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from
 import path from "node:path";
 import { diffContracts, gateStatus } from "./lib/contract-diff.ts";
 import { consoleTable, markdown } from "./lib/contract-report.ts";
-import { BadInput, childEnv, compareVersions, compileTypeSpec, isVersion, readDocument, releases, releasesDir, root, type Doc } from "./lib/contract-source.ts";
+import {
+  BadInput,
+  childEnv,
+  compareVersions,
+  compileTypeSpec,
+  isVersion,
+  readDocument,
+  releases,
+  releasesDir,
+  root,
+  type Doc,
+} from "./lib/contract-source.ts";
 
 const mainTsp = path.join(root, "main.tsp");
 const changelog = path.join(root, "CHANGELOG.md");
@@ -34,20 +45,29 @@ README.md). The released documents are frozen under \`releases/<version>/\`.
 `;
 
 function firstRelease(doc: Doc): string {
-  const ops = Object.values<any>(doc.paths).reduce((n, item) => n + Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).length, 0);
+  const ops = Object.values<any>(doc.paths).reduce(
+    (n, item) => n + Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).length,
+    0,
+  );
   const codes = doc.components?.schemas?.["Common.ErrorCode"]?.enum?.length;
   const tools = Object.keys(doc.components?.schemas ?? {}).filter((k) => /^Mcp\..+Tool$/.test(k)).length;
   return `First release of the contract: ${ops} operations on ${Object.keys(doc.paths).length} paths under \`/v1\`${codes ? `, ${codes} error codes` : ""}${tools ? `, ${tools} MCP tool models` : ""}. Stable groups (seed, Versioning 2): datasets, mentions, audience datasets, audience profiles; groups that may change: tracking agents, pattern detections, custom parameters, ask, chats, me.\n`;
 }
 
 function regenerate(): boolean {
-  return spawnSync(process.execPath, [path.join(root, "scripts", "generate.mjs")], { cwd: root, env: childEnv, stdio: "inherit" }).status === 0;
+  return (
+    spawnSync(process.execPath, [path.join(root, "scripts", "generate.mjs")], {
+      cwd: root,
+      env: childEnv,
+      stdio: "inherit",
+    }).status === 0
+  );
 }
 
 function setInfoVersion(version: string): boolean {
   const text = readFileSync(mainTsp, "utf8");
   const m = text.match(INFO_VERSION);
-  if (!m) throw new BadInput("main.tsp has no @info(#{ version: \"…\" }) to update");
+  if (!m) throw new BadInput('main.tsp has no @info(#{ version: "…" }) to update');
   if (m[2] === version) return false;
   writeFileSync(mainTsp, text.replace(INFO_VERSION, `$1${version}$3`));
   return true;
@@ -55,13 +75,18 @@ function setInfoVersion(version: string): boolean {
 
 function main(argv: string[]): number {
   const version = argv.find((a) => !a.startsWith("-"));
-  const date = argv.find((a) => a.startsWith("--date="))?.slice("--date=".length) ?? new Date().toISOString().slice(0, 10);
+  const date =
+    argv.find((a) => a.startsWith("--date="))?.slice("--date=".length) ?? new Date().toISOString().slice(0, 10);
   try {
-    if (!version || !isVersion(version)) throw new BadInput(`usage: npm run contract:release -- <version> (semantic version, e.g. 0.2.0)${version ? `; got ${version}` : ""}`);
+    if (!version || !isVersion(version))
+      throw new BadInput(
+        `usage: npm run contract:release -- <version> (semantic version, e.g. 0.2.0)${version ? `; got ${version}` : ""}`,
+      );
     const known = releases();
     if (known.includes(version)) throw new BadInput(`release ${version} already exists under releases/${version}`);
     const latest = known[known.length - 1];
-    if (latest && compareVersions(version, latest) <= 0) throw new BadInput(`release ${version} is not newer than the latest release ${latest}`);
+    if (latest && compareVersions(version, latest) <= 0)
+      throw new BadInput(`release ${version} is not newer than the latest release ${latest}`);
 
     // the gate first, on the TypeSpec as it stands: a refused release writes nothing
     let section: string | undefined;
@@ -71,7 +96,9 @@ function main(argv: string[]): number {
       const labels = { base: `release ${latest}`, current: `release ${version}` };
       console.log(consoleTable(report, labels));
       if (gateStatus(report) !== 0) {
-        console.error("contract:release: not released: the changes above break /v1 for a stable group or remove an error code");
+        console.error(
+          "contract:release: not released: the changes above break /v1 for a stable group or remove an error code",
+        );
         return 1;
       }
       section = markdown(report, labels, "###");
@@ -96,7 +123,9 @@ function main(argv: string[]): number {
     const entry = `## ${version} — ${date}\n\n${section.trimEnd()}\n\n`;
     writeFileSync(changelog, at < 0 ? `${old.trimEnd()}\n\n${entry}` : old.slice(0, at) + entry + old.slice(at));
 
-    console.log(`released ${version}: releases/${version}/openapi.json, releases/${version}/client/zod.gen.ts, CHANGELOG.md${bumped ? ", main.tsp and generated/ (info version)" : ""}`);
+    console.log(
+      `released ${version}: releases/${version}/openapi.json, releases/${version}/client/zod.gen.ts, CHANGELOG.md${bumped ? ", main.tsp and generated/ (info version)" : ""}`,
+    );
     console.log(`commit them together: git add releases/${version} CHANGELOG.md${bumped ? " main.tsp generated" : ""}`);
     return 0;
   } catch (e) {

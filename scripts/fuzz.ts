@@ -51,14 +51,24 @@ function randomJson(r: Random, depth = 0): unknown {
     case 2:
       return r.pick([0, -1, 1.5, 1e308, -1e308, 2 ** 53, r.int(-1000, 100_000)]);
     case 3:
-      return r.pick(["", "x".repeat(r.logInt(1, 20_000)), "ds_" + r.token(8), "2026-02-30", "\u0000\ud800", "☃".repeat(50), "<script>"]);
+      return r.pick([
+        "",
+        "x".repeat(r.logInt(1, 20_000)),
+        "ds_" + r.token(8),
+        "2026-02-30",
+        "\u0000\ud800",
+        "☃".repeat(50),
+        "<script>",
+      ]);
     case 4:
       return r.token(r.int(1, 30));
     case 5:
       return Array.from({ length: r.logInt(0, 200) }, () => randomJson(r, depth + 1));
     default: {
       const o: Record<string, unknown> = {};
-      for (let i = r.int(0, 6); i > 0; i--) o[r.pick(["q", "name", "count", "filters", "search_query", "limit", "cursor", "dataset_ids", r.token(5)])] = randomJson(r, depth + 1);
+      for (let i = r.int(0, 6); i > 0; i--)
+        o[r.pick(["q", "name", "count", "filters", "search_query", "limit", "cursor", "dataset_ids", r.token(5)])] =
+          randomJson(r, depth + 1);
       return o;
     }
   }
@@ -75,7 +85,8 @@ function mutate(r: Random, value: unknown): unknown {
   }
   if (value && typeof value === "object") {
     const keys = Object.keys(value);
-    if (keys.length === 0 || r.chance(0.25)) return r.chance(0.5) ? randomJson(r) : { ...value, [r.token(4)]: randomJson(r) };
+    if (keys.length === 0 || r.chance(0.25))
+      return r.chance(0.5) ? randomJson(r) : { ...value, [r.token(4)]: randomJson(r) };
     const k = r.pick(keys);
     const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
     if (r.chance(0.2)) delete copy[k];
@@ -100,17 +111,23 @@ interface Built {
 function build(r: Random, ops: Operation[], base: string, keys: string[], datasetIds: string[]): Built {
   const op = r.pick(ops);
   const path = op.path.replace(/\{[^}]+\}/g, () =>
-    encodeURIComponent(r.weighted<string>([
-      [r.pick(datasetIds), 3],
-      [r.token(r.int(1, 12)), 3],
-      ["x".repeat(r.logInt(100, 6000)), 1],
-      ["..%2F..", 1],
-      ["☃", 1],
-    ])),
+    encodeURIComponent(
+      r.weighted<string>([
+        [r.pick(datasetIds), 3],
+        [r.token(r.int(1, 12)), 3],
+        ["x".repeat(r.logInt(100, 6000)), 1],
+        ["..%2F..", 1],
+        ["☃", 1],
+      ]),
+    ),
   );
   const query = new URLSearchParams();
   for (const name of op.query) {
-    if (r.chance(0.5)) query.append(name, r.pick(["1", "2.5", "-3", "101", "abc", "", "desc", "asc", "eyJ4IjoxfQ", "x".repeat(r.logInt(1, 3000))]));
+    if (r.chance(0.5))
+      query.append(
+        name,
+        r.pick(["1", "2.5", "-3", "101", "abc", "", "desc", "asc", "eyJ4IjoxfQ", "x".repeat(r.logInt(1, 3000))]),
+      );
   }
   if (r.chance(0.1)) query.append(r.token(4), r.token(4));
   const headers: Record<string, string> = {};
@@ -158,13 +175,23 @@ function build(r: Random, ops: Operation[], base: string, keys: string[], datase
       }
       case "content-type":
         body = JSON.stringify(example);
-        contentType = r.pick([undefined, "text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x", "application/xml", "application/jsonx"]);
+        contentType = r.pick([
+          undefined,
+          "text/plain",
+          "application/x-www-form-urlencoded",
+          "multipart/form-data; boundary=x",
+          "application/xml",
+          "application/jsonx",
+        ]);
         break;
       case "none":
         body = undefined;
         break;
       case "long-array":
-        body = JSON.stringify({ ...(example as object), dataset_ids: Array.from({ length: r.logInt(100, 50_000) }, (_, i) => `ds_${i}`) });
+        body = JSON.stringify({
+          ...(example as object),
+          dataset_ids: Array.from({ length: r.logInt(100, 50_000) }, (_, i) => `ds_${i}`),
+        });
         break;
     }
   }
@@ -213,7 +240,10 @@ async function main() {
           json = undefined;
         }
         const why = status >= 500 ? `status ${status}` : undocumented(status, json);
-        if (why && problems.length < 200) problems.push(`#${i} ${req.method} ${req.url.replace(server.url, "").slice(0, 100)} -> ${status}: ${why} ${text.slice(0, 160)}`);
+        if (why && problems.length < 200)
+          problems.push(
+            `#${i} ${req.method} ${req.url.replace(server.url, "").slice(0, 100)} -> ${status}: ${why} ${text.slice(0, 160)}`,
+          );
       }
     };
     const started = performance.now();
@@ -223,7 +253,9 @@ async function main() {
     console.log(`fuzz: ${total} answers in ${seconds.toFixed(1)} s`);
     for (const [status, n] of [...byStatus].sort((a, b) => a[0] - b[0])) console.log(`  ${status}: ${n}`);
     const fives = [...byStatus].filter(([s]) => s >= 500).reduce((a, [, n]) => a + n, 0);
-    console.log(`fuzz: ${fives} answers >= 500; ${problems.length} problems (5xx, undocumented 4xx bodies, network errors)`);
+    console.log(
+      `fuzz: ${fives} answers >= 500; ${problems.length} problems (5xx, undocumented 4xx bodies, network errors)`,
+    );
     for (const p of problems.slice(0, 20)) console.log(`  ${p}`);
     if (server.stderr().trim()) console.log(`server stderr:\n${server.stderr().slice(0, 2000)}`);
     process.exitCode = problems.length === 0 ? 0 : 1;

@@ -9,7 +9,17 @@
 // with generated/ and any difference fails. On a clean clone (CI) that catches
 // a hand edit of generated/ or a spec change committed without regenerating.
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, renameSync, copyFileSync, mkdirSync, readdirSync, readFileSync, existsSync, statSync } from "node:fs";
+import {
+  mkdtempSync,
+  rmSync,
+  renameSync,
+  copyFileSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  existsSync,
+  statSync,
+} from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
@@ -35,11 +45,13 @@ function listFiles(dir, prefix = "") {
 /** Files that differ between two trees (added, removed or changed). */
 function diffTrees(a, b) {
   const names = new Set([...listFiles(a), ...listFiles(b)]);
-  return [...names].filter((name) => {
-    const pa = path.join(a, name);
-    const pb = path.join(b, name);
-    return !existsSync(pa) || !existsSync(pb) || !readFileSync(pa).equals(readFileSync(pb));
-  }).sort();
+  return [...names]
+    .filter((name) => {
+      const pa = path.join(a, name);
+      const pb = path.join(b, name);
+      return !existsSync(pa) || !existsSync(pb) || !readFileSync(pa).equals(readFileSync(pb));
+    })
+    .sort();
 }
 
 mkdirSync(path.join(root, "tmp"), { recursive: true });
@@ -48,14 +60,16 @@ let stale = [];
 try {
   const fresh = path.join(scratch, "generated");
   mkdirSync(fresh);
-  run(bin("tsp"), [
-    "compile", ".", "--warn-as-error",
-    "--option", `@typespec/openapi3.emitter-output-dir=${fresh}`,
-  ]);
+  run(bin("tsp"), ["compile", ".", "--warn-as-error", "--option", `@typespec/openapi3.emitter-output-dir=${fresh}`]);
   run(bin("openapi-ts"), [
-    "--file", "openapi-ts.config.ts", "--silent", "--no-log-file",
-    "--input", `./${path.relative(root, path.join(fresh, "openapi.json"))}`,
-    "--output", `./${path.relative(root, path.join(fresh, "client"))}`,
+    "--file",
+    "openapi-ts.config.ts",
+    "--silent",
+    "--no-log-file",
+    "--input",
+    `./${path.relative(root, path.join(fresh, "openapi.json"))}`,
+    "--output",
+    `./${path.relative(root, path.join(fresh, "client"))}`,
   ]);
   if (check) {
     stale = diffTrees(fresh, out);

@@ -28,8 +28,20 @@ if (!/^\d+$/.test(options.port) || Number(options.port) > 65535) {
 }
 
 const prism = path.join(root, "node_modules", ".bin", "prism");
-const child = spawn(prism, ["mock", path.join(root, "generated", "openapi.json"), "--host", options.host, "--port", options.port, ...passThrough], {
-  stdio: "inherit",
-});
+const child = spawn(
+  prism,
+  [
+    "mock",
+    path.join(root, "generated", "openapi.json"),
+    "--host",
+    options.host,
+    "--port",
+    options.port,
+    ...passThrough,
+  ],
+  {
+    stdio: "inherit",
+  },
+);
 for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
 child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

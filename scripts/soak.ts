@@ -55,8 +55,19 @@ function next(r: Random, keys: { a: string; b: string }, datasets: string[]): Re
         key: keys.a,
         body: {
           ...(r.chance(0.6) ? { filters: filters(r) } : {}),
-          ...(r.chance(0.3) ? { q: r.pick(["oat milk", "running shoes review", "skincare routine", "barista foam"]) } : {}),
-          sort: r.pick(["date", "likes", "views", "engagement_rate", "comments", "shares", "sentiment_score", "dataset_run_at"]),
+          ...(r.chance(0.3)
+            ? { q: r.pick(["oat milk", "running shoes review", "skincare routine", "barista foam"]) }
+            : {}),
+          sort: r.pick([
+            "date",
+            "likes",
+            "views",
+            "engagement_rate",
+            "comments",
+            "shares",
+            "sentiment_score",
+            "dataset_run_at",
+          ]),
           order: r.pick(["asc", "desc"]),
           limit: r.int(1, 100),
         },
@@ -70,7 +81,14 @@ function next(r: Random, keys: { a: string; b: string }, datasets: string[]): Re
         method: "POST",
         path: `/v1/datasets/${r.pick(datasets)}/runs`,
         key: keys.b,
-        body: { search_query: { type: "prompt", sources: ["reddit", "tiktok"], search_query: r.pick(["oat milk", "cold brew", "protein bars"]) }, count: 20 },
+        body: {
+          search_query: {
+            type: "prompt",
+            sources: ["reddit", "tiktok"],
+            search_query: r.pick(["oat milk", "cold brew", "protein bars"]),
+          },
+          count: 20,
+        },
       };
     default:
       return { method: "POST", path: "/v1/mentions", key: keys.a, body: { limit: 0, sort: "nope" } };
@@ -81,7 +99,10 @@ async function main() {
   console.log(`soak: ${SECONDS} s, windows of ${WINDOW} s, concurrency ${CONCURRENCY}, seed ${SEED}`);
   const server = await startReference({ RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "20" });
   const all = demoKeys();
-  const keys = { a: all.find((k) => k.account_id === "acc_demoA")!.api_key, b: all.find((k) => k.account_id === "acc_demoB")!.api_key };
+  const keys = {
+    a: all.find((k) => k.account_id === "acc_demoA")!.api_key,
+    b: all.find((k) => k.account_id === "acc_demoB")!.api_key,
+  };
   const r = new Random(SEED);
   const samples: { at: number; ms: number }[] = [];
   const errors: string[] = [];
@@ -89,7 +110,11 @@ async function main() {
   try {
     const datasets: string[] = [];
     for (let i = 0; i < 3; i++) {
-      const res = await fetch(`${server.url}/v1/datasets`, { method: "POST", headers: { "x-api-key": keys.b, "content-type": "application/json" }, body: JSON.stringify({ name: `soak ${i}` }) });
+      const res = await fetch(`${server.url}/v1/datasets`, {
+        method: "POST",
+        headers: { "x-api-key": keys.b, "content-type": "application/json" },
+        body: JSON.stringify({ name: `soak ${i}` }),
+      });
       datasets.push(((await res.json()) as { data: { id: string } }).data.id);
     }
     // "Start" is read once the first window has warmed the JIT and the heap
@@ -105,7 +130,10 @@ async function main() {
         try {
           const res = await fetch(`${server.url}${req.path}`, {
             method: req.method,
-            headers: { "x-api-key": req.key, ...(req.body !== undefined ? { "content-type": "application/json" } : {}) },
+            headers: {
+              "x-api-key": req.key,
+              ...(req.body !== undefined ? { "content-type": "application/json" } : {}),
+            },
             body: req.body !== undefined ? JSON.stringify(req.body) : undefined,
           });
           const text = await res.text();
@@ -133,9 +161,13 @@ async function main() {
     const last = samples.filter((s) => s.at >= (elapsed - WINDOW) * 1000).map((s) => s.ms);
     const mb = (b: number | undefined) => (b === undefined ? "n/a" : `${(b / 1024 / 1024).toFixed(1)} MB`);
     const growth = rssStart && rssEnd ? ((rssEnd - rssStart) / rssStart) * 100 : NaN;
-    console.log(`soak: ${count} requests in ${elapsed.toFixed(0)} s (${(count / elapsed).toFixed(0)}/s), ${errors.length} errors`);
+    console.log(
+      `soak: ${count} requests in ${elapsed.toFixed(0)} s (${(count / elapsed).toFixed(0)}/s), ${errors.length} errors`,
+    );
     console.log(`soak: RSS start ${mb(rssStart)}, end ${mb(rssEnd)}, growth ${growth.toFixed(1)}%`);
-    console.log(`soak: p99 first ${WINDOW} s ${percentile(first, 99).toFixed(1)} ms, last ${WINDOW} s ${percentile(last, 99).toFixed(1)} ms (p50 ${percentile(first, 50).toFixed(1)} / ${percentile(last, 50).toFixed(1)} ms)`);
+    console.log(
+      `soak: p99 first ${WINDOW} s ${percentile(first, 99).toFixed(1)} ms, last ${WINDOW} s ${percentile(last, 99).toFixed(1)} ms (p50 ${percentile(first, 50).toFixed(1)} / ${percentile(last, 50).toFixed(1)} ms)`,
+    );
     for (const e of errors.slice(0, 20)) console.log(`  ${e}`);
     const ok = errors.length === 0 && !(growth >= 10);
     console.log(ok ? "soak: goal met" : "soak: goal missed");

@@ -42,10 +42,16 @@ export const DECISION_FAULTS: Record<string, string> = {
 };
 
 /** The fault's check judged again at --level seed: "fail" expected for a seed-rule fault. */
-export function seedLevelCheck(report: Pick<RunReport, "results">, fault: Pick<Fault, "id" | "expect">): { outcome: string; expected: "fail" | "pass-or-skip" } {
+export function seedLevelCheck(
+  report: Pick<RunReport, "results">,
+  fault: Pick<Fault, "id" | "expect">,
+): { outcome: string; expected: "fail" | "pass-or-skip" } {
   const results = structuredClone(report.results);
   settle(results, { level: "seed" });
-  return { outcome: results.find((r) => r.id === fault.expect)?.outcome ?? "missing", expected: fault.id in DECISION_FAULTS ? "pass-or-skip" : "fail" };
+  return {
+    outcome: results.find((r) => r.id === fault.expect)?.outcome ?? "missing",
+    expected: fault.id in DECISION_FAULTS ? "pass-or-skip" : "fail",
+  };
 }
 
 // npx tsx conformance/mutation/deviations-levels.ts: every fault, scoped to its check, at both levels
@@ -63,12 +69,24 @@ if (process.argv[1] && /deviations-levels\.ts$/.test(process.argv[1])) {
         const ref = await startReference({ rateLimitPerSecond: 50, stepDelayMs: 25 });
         const proxy = await startProxy(ref.baseUrl, f, demoKeys());
         try {
-          const r = await runKit(settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7, bearerToken: "slat_demoA_owner_cdf685bf3d1aca9e", only: [...new Set([f.expect, ...(f.only ?? [])])] }));
+          const r = await runKit(
+            settings(proxy.baseUrl, {
+              operations: undefined,
+              numRuns: 1,
+              runTimeoutMs: 15_000,
+              seed: 7,
+              bearerToken: "slat_demoA_owner_cdf685bf3d1aca9e",
+              only: [...new Set([f.expect, ...(f.only ?? [])])],
+            }),
+          );
           const contract = r.results.find((x) => x.id === f.expect)?.outcome;
           const seed = seedLevelCheck(r, f);
-          const ok = contract !== "fail" || (seed.expected === "fail" ? seed.outcome === "fail" : seed.outcome !== "fail");
+          const ok =
+            contract !== "fail" || (seed.expected === "fail" ? seed.outcome === "fail" : seed.outcome !== "fail");
           if (!ok) wrong++;
-          rows.push(`${ok ? "ok  " : "BAD "} ${f.id.padEnd(38)} contract ${String(contract).padEnd(5)} seed ${seed.outcome.padEnd(5)} (expected ${seed.expected})`);
+          rows.push(
+            `${ok ? "ok  " : "BAD "} ${f.id.padEnd(38)} contract ${String(contract).padEnd(5)} seed ${seed.outcome.padEnd(5)} (expected ${seed.expected})`,
+          );
         } finally {
           await proxy.close();
           await ref.close();
@@ -77,6 +95,8 @@ if (process.argv[1] && /deviations-levels\.ts$/.test(process.argv[1])) {
     }),
   );
   console.log(rows.sort().join("\n"));
-  console.log(`${rows.length} faults; ${wrong} judged otherwise than DECISION_FAULTS says (a fault whose check does not fail at contract level when scoped is not judged)`);
+  console.log(
+    `${rows.length} faults; ${wrong} judged otherwise than DECISION_FAULTS says (a fault whose check does not fail at contract level when scoped is not judged)`,
+  );
   process.exit(wrong ? 1 : 0);
 }

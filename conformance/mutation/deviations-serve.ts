@@ -8,19 +8,42 @@ import { fileURLToPath } from "node:url";
 import { deviatingDeployment, deviations } from "./deviations.ts";
 import { startProxy } from "./proxy.ts";
 
-const o = new Command("deviating-deployment").option("--upstream <url>", "deployment to put the proxy in front of", "http://127.0.0.1:3000").option("--port <n>", "port (default: free)").option("--drop <ids>", "deviations to leave out (comma separated)").option("--list", "list the deviations").parse().opts();
+const o = new Command("deviating-deployment")
+  .option("--upstream <url>", "deployment to put the proxy in front of", "http://127.0.0.1:3000")
+  .option("--port <n>", "port (default: free)")
+  .option("--drop <ids>", "deviations to leave out (comma separated)")
+  .option("--list", "list the deviations")
+  .parse()
+  .opts();
 if (o.list) {
-  for (const d of deviations) console.log(`${d.id.padEnd(28)} ${d.decision.padEnd(22)} ${d.lenient ? "(lenient) " : ""}${d.decides}`);
+  for (const d of deviations)
+    console.log(`${d.id.padEnd(28)} ${d.decision.padEnd(22)} ${d.lenient ? "(lenient) " : ""}${d.decides}`);
   process.exit(0);
 }
-const drop = String(o.drop ?? "").split(",").filter(Boolean);
+const drop = String(o.drop ?? "")
+  .split(",")
+  .filter(Boolean);
 const unknown = drop.filter((id) => !deviations.some((d) => d.id === id));
 if (unknown.length) {
   console.error(`unknown deviation(s) ${unknown.join(", ")} (see --list)`);
   process.exit(2);
 }
 const list = deviations.filter((d) => !drop.includes(d.id));
-const demo = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8")).keys as Array<{ api_key: string; account_id: string; user_id: string }>;
-const key = (acc: string, owner: boolean) => demo.find((k) => k.account_id === acc && k.user_id.endsWith(owner ? "_owner" : "_member"))?.api_key;
-const proxy = await startProxy(o.upstream, deviatingDeployment(list), { main: key("acc_demoA", true), second: key("acc_demoA", false), foreign: key("acc_demoB", true), poor: key("acc_poor", true) }, o.port ? Number(o.port) : 0);
-console.log(`deviating deployment on ${proxy.baseUrl} → ${o.upstream}: ${list.length} deviation(s) on ${new Set(list.map((d) => d.decision)).size} decision(s)${drop.length ? ` (left out: ${drop.join(", ")})` : ""}`);
+const demo = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8"))
+  .keys as Array<{ api_key: string; account_id: string; user_id: string }>;
+const key = (acc: string, owner: boolean) =>
+  demo.find((k) => k.account_id === acc && k.user_id.endsWith(owner ? "_owner" : "_member"))?.api_key;
+const proxy = await startProxy(
+  o.upstream,
+  deviatingDeployment(list),
+  {
+    main: key("acc_demoA", true),
+    second: key("acc_demoA", false),
+    foreign: key("acc_demoB", true),
+    poor: key("acc_poor", true),
+  },
+  o.port ? Number(o.port) : 0,
+);
+console.log(
+  `deviating deployment on ${proxy.baseUrl} → ${o.upstream}: ${list.length} deviation(s) on ${new Set(list.map((d) => d.decision)).size} decision(s)${drop.length ? ` (left out: ${drop.join(", ")})` : ""}`,
+);

@@ -27,8 +27,14 @@ export interface Deviation {
 
 const P = (q: ProxyRequest) => q.url.pathname;
 const is = (q: ProxyRequest, method: string, re: RegExp) => q.method === method && re.test(P(q));
-const envelope = (res: ProxyResponse, status: number, code: string, detail = "Refused by the deviating deployment.") => json(res, { status: status >= 500 ? "server_error" : "client_error", error_code: code, detail, transient: false }, status);
-const withData = (res: ProxyResponse, f: (d: any) => any): ProxyResponse => json(res, { ...res.json, data: f(structuredClone(res.json.data)) });
+const envelope = (res: ProxyResponse, status: number, code: string, detail = "Refused by the deviating deployment.") =>
+  json(
+    res,
+    { status: status >= 500 ? "server_error" : "client_error", error_code: code, detail, transient: false },
+    status,
+  );
+const withData = (res: ProxyResponse, f: (d: any) => any): ProxyResponse =>
+  json(res, { ...res.json, data: f(structuredClone(res.json.data)) });
 /** A 2xx answered with another 2xx and the same body (an empty body stays empty). */
 const restatus = (res: ProxyResponse, status: number): ProxyResponse => ({ ...res, status });
 /** Rewrite a JSON request body before the upstream sees it. */
@@ -60,7 +66,10 @@ export const deviations: Deviation[] = [
     id: "empty-success-200",
     decision: "D-EMPTY-204",
     decides: "deleting an agent or an audience dataset, pausing and resuming answer 200 with an empty body",
-    response: (q, res) => (res.status === 204 && ((q.method !== "GET" && TA_EMPTY.test(P(q))) || is(q, "DELETE", AUD_ONE)) ? restatus(res, 200) : res),
+    response: (q, res) =>
+      res.status === 204 && ((q.method !== "GET" && TA_EMPTY.test(P(q))) || is(q, "DELETE", AUD_ONE))
+        ? restatus(res, 200)
+        : res,
   },
   {
     id: "cp-delete-200",
@@ -78,38 +87,70 @@ export const deviations: Deviation[] = [
     id: "async-200",
     decision: "D-ASYNC-202",
     decides: "a pattern detection answers 200 (the seed says 200-range)",
-    response: (q, res) => (is(q, "POST", /^\/v1\/pattern_detections$/) && res.status === 202 ? restatus(res, 200) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/pattern_detections$/) && res.status === 202 ? restatus(res, 200) : res,
   },
   {
     id: "cp-run-200",
     decision: "D-CPR-ACCEPTED",
     decides: "starting a custom parameter run answers 200 {run_id}",
-    response: (q, res) => (is(q, "POST", /^\/v1\/custom_parameters\/[^/]+\/runs$/) && res.status === 202 ? restatus(res, 200) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/custom_parameters\/[^/]+\/runs$/) && res.status === 202 ? restatus(res, 200) : res,
   },
   // ---- statuses of domain refusals (D-400, D-409, D-CURSOR, D-DATE-RANGE-ORDER, D-AUD-RUN-SOURCE-404, D-BODY-LIMIT)
   {
     id: "domain-refusals-422",
     decision: "D-400",
-    decides: "an empty custom parameter name, a parameter run over a dataset without mentions and a trigger without queries answer 422 with the same error_code",
-    response: (q, res) => (res.status === 400 && (["custom_parameter_empty_name", "dataset_has_no_queries"].includes(res.json?.error_code) || (res.json?.error_code === "nothing_to_analyze" && P(q).startsWith("/v1/custom_parameters/"))) ? json(res, { ...res.json }, 422) : res),
+    decides:
+      "an empty custom parameter name, a parameter run over a dataset without mentions and a trigger without queries answer 422 with the same error_code",
+    response: (q, res) =>
+      res.status === 400 &&
+      (["custom_parameter_empty_name", "dataset_has_no_queries"].includes(res.json?.error_code) ||
+        (res.json?.error_code === "nothing_to_analyze" && P(q).startsWith("/v1/custom_parameters/")))
+        ? json(res, { ...res.json }, 422)
+        : res,
   },
   {
     id: "conflicts-400",
     decision: "D-409",
-    decides: "a duplicate custom parameter name, a parameter run in flight and an agent cycle in progress answer 400 with the same error_code",
-    response: (_q, res) => (res.status === 409 && ["custom_parameter_duplicate_name", "custom_parameter_run_in_flight", "tracking_agent_run_in_progress"].includes(res.json?.error_code) ? json(res, { ...res.json }, 400) : res),
+    decides:
+      "a duplicate custom parameter name, a parameter run in flight and an agent cycle in progress answer 400 with the same error_code",
+    response: (_q, res) =>
+      res.status === 409 &&
+      ["custom_parameter_duplicate_name", "custom_parameter_run_in_flight", "tracking_agent_run_in_progress"].includes(
+        res.json?.error_code,
+      )
+        ? json(res, { ...res.json }, 400)
+        : res,
   },
   {
     id: "cursor-422",
     decision: "D-CURSOR",
-    decides: "a malformed or reused cursor is request validation: 422 with the validation body at loc [query|body, cursor]",
-    response: (q, res) => (res.status === 400 && res.json?.error_code === "invalid_cursor" ? json(res, { detail: [{ loc: [q.method === "GET" ? "query" : "body", "cursor"], msg: "Invalid cursor.", type: "value_error" }] }, 422) : res),
+    decides:
+      "a malformed or reused cursor is request validation: 422 with the validation body at loc [query|body, cursor]",
+    response: (q, res) =>
+      res.status === 400 && res.json?.error_code === "invalid_cursor"
+        ? json(
+            res,
+            {
+              detail: [
+                { loc: [q.method === "GET" ? "query" : "body", "cursor"], msg: "Invalid cursor.", type: "value_error" },
+              ],
+            },
+            422,
+          )
+        : res,
   },
   {
     id: "date-range-order-400",
     decision: "D-DATE-RANGE-ORDER",
     decides: "a reversed date_range is a domain refusal: 400 bad_request with the error envelope",
-    response: (_q, res) => (res.status === 422 && Array.isArray(res.json?.detail) && res.json.detail.some((d: any) => d?.loc?.[1] === "date_range" && /precede/.test(d?.msg ?? "")) ? envelope(res, 400, "bad_request", "date_range.from must precede date_range.to") : res),
+    response: (_q, res) =>
+      res.status === 422 &&
+      Array.isArray(res.json?.detail) &&
+      res.json.detail.some((d: any) => d?.loc?.[1] === "date_range" && /precede/.test(d?.msg ?? ""))
+        ? envelope(res, 400, "bad_request", "date_range.from must precede date_range.to")
+        : res,
   },
   {
     id: "deleted-source-400",
@@ -127,45 +168,81 @@ export const deviations: Deviation[] = [
     id: "preview-404-own-code",
     decision: "D-PREVIEW-404",
     decides: "an unknown research preview answers 404 research_preview_not_found",
-    response: (q, res) => (is(q, "GET", /^\/v1\/research_previews\/[^/]+$/) && res.status === 404 ? envelope(res, 404, "research_preview_not_found", "No such research preview.") : res),
+    response: (q, res) =>
+      is(q, "GET", /^\/v1\/research_previews\/[^/]+$/) && res.status === 404
+        ? envelope(res, 404, "research_preview_not_found", "No such research preview.")
+        : res,
   },
   {
     id: "credit-prices-410",
     decision: "D-CREDIT-PRICES",
     decides: "the removed credit prices route answers 410 Gone",
-    response: (q, res) => (P(q) === "/v1/credit_prices" && res.status === 404 ? envelope(res, 410, "not_found", "This route was removed.") : res),
+    response: (q, res) =>
+      P(q) === "/v1/credit_prices" && res.status === 404
+        ? envelope(res, 410, "not_found", "This route was removed.")
+        : res,
   },
   // ---- run state names the seed does not show (D-CPR-STATES; the agent run's `in_progress` is the seed's own)
   {
     id: "parameter-run-done",
     decision: "D-CPR-STATES",
     decides: "a finished custom parameter run is `done` (not `completed`; the seed shows only `processing`)",
-    response: (q, res) => (res.json && /^\/v1\/custom_parameters\/[^/]+\/runs(\/[^/]+)?$/.test(P(q)) && q.method === "GET" ? json(res, JSON.parse(JSON.stringify(res.json).replace(/"type":"completed"/g, '"type":"done"'))) : res),
+    response: (q, res) =>
+      res.json && /^\/v1\/custom_parameters\/[^/]+\/runs(\/[^/]+)?$/.test(P(q)) && q.method === "GET"
+        ? json(res, JSON.parse(JSON.stringify(res.json).replace(/"type":"completed"/g, '"type":"done"')))
+        : res,
   },
   // ---- open value sets accepted more widely (D-SEARCH-MODE, D-MENTIONS-OPERATION, D-TIME-FILTER, D-CP-VALUE-TYPE, D-BOUND-DATE)
   {
     id: "search-mode-open",
     decision: "D-SEARCH-MODE",
     decides: "any search_mode is accepted (unknown modes search semantically)",
-    request: (q) => (is(q, "POST", /^\/v1\/mentions$/) ? rewriteBody(q, (b) => (typeof b.search_mode === "string" && !["semantic", "keyword"].includes(b.search_mode) ? ((b.search_mode = "semantic"), true) : false)) : q),
+    request: (q) =>
+      is(q, "POST", /^\/v1\/mentions$/)
+        ? rewriteBody(q, (b) =>
+            typeof b.search_mode === "string" && !["semantic", "keyword"].includes(b.search_mode)
+              ? ((b.search_mode = "semantic"), true)
+              : false,
+          )
+        : q,
   },
   {
     id: "operation-open",
     decision: "D-MENTIONS-OPERATION",
     decides: "any operation string is accepted (treated as select)",
-    request: (q) => (is(q, "POST", /^\/v1\/mentions$/) ? rewriteBody(q, (b) => (typeof b.operation === "string" && b.operation !== "select" ? ((b.operation = "select"), true) : false)) : q),
+    request: (q) =>
+      is(q, "POST", /^\/v1\/mentions$/)
+        ? rewriteBody(q, (b) =>
+            typeof b.operation === "string" && b.operation !== "select" ? ((b.operation = "select"), true) : false,
+          )
+        : q,
   },
   {
     id: "prices-as-strings",
     decision: "D-MONEY-NUMBER",
-    decides: "prices are decimal strings (\"0.0356\"), like the 402 amounts",
-    response: (q, res) => (is(q, "GET", /^\/v1\/prices$/) && res.status === 200 && res.json?.data?.prices ? withData(res, (d) => ({ ...d, prices: Object.fromEntries(Object.entries(d.prices).map(([k, v]) => [k, typeof v === "number" ? String(v) : v])) })) : res),
+    decides: 'prices are decimal strings ("0.0356"), like the 402 amounts',
+    response: (q, res) =>
+      is(q, "GET", /^\/v1\/prices$/) && res.status === 200 && res.json?.data?.prices
+        ? withData(res, (d) => ({
+            ...d,
+            prices: Object.fromEntries(
+              Object.entries(d.prices).map(([k, v]) => [k, typeof v === "number" ? String(v) : v]),
+            ),
+          }))
+        : res,
   },
   {
     id: "value-type-open",
     decision: "D-CP-VALUE-TYPE",
     decides: "an unknown value_type is stored as string",
-    request: (q) => (is(q, "POST", /^\/v1\/custom_parameters(\/preview)?$/) ? rewriteBody(q, (b) => (typeof b.value_type === "string" && !["string", "number", "boolean"].includes(b.value_type) ? ((b.value_type = "string"), true) : false)) : q),
+    request: (q) =>
+      is(q, "POST", /^\/v1\/custom_parameters(\/preview)?$/)
+        ? rewriteBody(q, (b) =>
+            typeof b.value_type === "string" && !["string", "number", "boolean"].includes(b.value_type)
+              ? ((b.value_type = "string"), true)
+              : false,
+          )
+        : q,
   },
   {
     id: "future-window-accepted",
@@ -232,12 +309,15 @@ export function groupNotServed(prefix = "/v1/tracking_agents"): Fault {
     id: `not-served:${prefix}`,
     breaks: `(a partial deployment: ${prefix} not served)`,
     expect: "served-groups",
-    response: (q, res) => (P(q) === prefix || P(q).startsWith(`${prefix}/`) ? envelope(res, 404, "not_found", "Not found.") : res),
+    response: (q, res) =>
+      P(q) === prefix || P(q).startsWith(`${prefix}/`) ? envelope(res, 404, "not_found", "Not found.") : res,
   };
 }
 
 /** The strict decisions the deviating deployment re-decides (one warning each at --level seed). */
-export const strictDecisions = (list: Deviation[] = deviations) => [...new Set(list.filter((d) => !d.lenient).map((d) => d.decision))];
+export const strictDecisions = (list: Deviation[] = deviations) => [
+  ...new Set(list.filter((d) => !d.lenient).map((d) => d.decision)),
+];
 
 /** One proxy fault that applies every deviation of the list (requests in order, then responses in order). */
 export function deviatingDeployment(list: Deviation[] = deviations): Fault {

@@ -7,7 +7,17 @@ import { json, type Fault, type ProxyRequest, type ProxyResponse, type ProxyStat
 const P = (q: ProxyRequest) => q.url.pathname;
 const is = (q: ProxyRequest, method: string, re: RegExp) => q.method === method && re.test(P(q));
 const ok = (r: ProxyResponse) => r.status >= 200 && r.status < 300;
-const err = (res: ProxyResponse, status: number, code: string, transient = false) => json(res, { status: status >= 500 ? "server_error" : "client_error", error_code: code, detail: "Injected by the mutation proxy.", transient }, status);
+const err = (res: ProxyResponse, status: number, code: string, transient = false) =>
+  json(
+    res,
+    {
+      status: status >= 500 ? "server_error" : "client_error",
+      error_code: code,
+      detail: "Injected by the mutation proxy.",
+      transient,
+    },
+    status,
+  );
 const body = (q: ProxyRequest): any => {
   try {
     return q.body ? JSON.parse(q.body) : undefined;
@@ -15,14 +25,25 @@ const body = (q: ProxyRequest): any => {
     return undefined;
   }
 };
-const withData = (res: ProxyResponse, f: (d: any) => any): ProxyResponse => json(res, { ...res.json, data: f(structuredClone(res.json.data)) });
+const withData = (res: ProxyResponse, f: (d: any) => any): ProxyResponse =>
+  json(res, { ...res.json, data: f(structuredClone(res.json.data)) });
 
 /** A balance offset applied to every GET /v1/me while `key` is set in the memo (a reservation or charge that is off). */
 function shifted(q: ProxyRequest, res: ProxyResponse, s: ProxyState, key: string): ProxyResponse {
   const delta = s.memo.get(key);
   // only the main key's balance: the fault stays a single-rule fault of the account under test
-  if (!delta || q.key !== s.keys.main || !is(q, "GET", /^\/v1\/me$/) || res.status !== 200 || typeof res.json?.data?.usage?.balance !== "number") return res;
-  return withData(res, (d) => ({ ...d, usage: { ...d.usage, balance: Math.round((d.usage.balance + delta) * 1e6) / 1e6 } }));
+  if (
+    !delta ||
+    q.key !== s.keys.main ||
+    !is(q, "GET", /^\/v1\/me$/) ||
+    res.status !== 200 ||
+    typeof res.json?.data?.usage?.balance !== "number"
+  )
+    return res;
+  return withData(res, (d) => ({
+    ...d,
+    usage: { ...d.usage, balance: Math.round((d.usage.balance + delta) * 1e6) / 1e6 },
+  }));
 }
 
 /** Add `delta` to the offset `key` the first time this run is seen completed (each settled run is off by it). */
@@ -48,7 +69,8 @@ const CHAT_ANY = /^\/v1\/chats\/[^/]+/;
 const terminal = (d: any) => ["completed", "failed"].includes(d?.status?.type);
 
 /** A completed assistant message's text and references, rewritten. */
-const message = (f: (d: any) => any) => (q: ProxyRequest, res: ProxyResponse) => (is(q, "GET", MESSAGE) && res.status === 200 && res.json?.data?.status === "completed" ? withData(res, f) : res);
+const message = (f: (d: any) => any) => (q: ProxyRequest, res: ProxyResponse) =>
+  is(q, "GET", MESSAGE) && res.status === 200 && res.json?.data?.status === "completed" ? withData(res, f) : res;
 const postRefs = (d: any) => (d.references ?? []).filter((r: any) => r?.type === "post");
 
 export const groupFaults: Fault[] = [
@@ -57,13 +79,19 @@ export const groupFaults: Fault[] = [
     id: "aud-unknown-source-400",
     breaks: "An unknown source dataset on audience run creation is 404 dataset_not_found",
     expect: "audience-run-codes-in-order",
-    response: (q, res) => (is(q, "POST", AUD_RUNS) && res.status === 404 && res.json?.error_code === "dataset_not_found" ? err(res, 400, "bad_request") : res),
+    response: (q, res) =>
+      is(q, "POST", AUD_RUNS) && res.status === 404 && res.json?.error_code === "dataset_not_found"
+        ? err(res, 400, "bad_request")
+        : res,
   },
   {
     id: "aud-no-completed-run-insufficient",
     breaks: "A source without a completed run is 400 source_dataset_has_no_completed_run",
     expect: "audience-run-codes-in-order",
-    response: (q, res) => (is(q, "POST", AUD_RUNS) && res.json?.error_code === "source_dataset_has_no_completed_run" ? err(res, 402, "insufficient_credits_audience_dataset_run") : res),
+    response: (q, res) =>
+      is(q, "POST", AUD_RUNS) && res.json?.error_code === "source_dataset_has_no_completed_run"
+        ? err(res, 402, "insufficient_credits_audience_dataset_run")
+        : res,
   },
   {
     id: "aud-in-flight-400",
@@ -75,7 +103,8 @@ export const groupFaults: Fault[] = [
     id: "aud-409-transient",
     breaks: "A 409 body says transient false",
     expect: "audience-run-409-in-flight",
-    response: (q, res) => (is(q, "POST", AUD_RUNS) && res.status === 409 ? json(res, { ...res.json, transient: true }) : res),
+    response: (q, res) =>
+      is(q, "POST", AUD_RUNS) && res.status === 409 ? json(res, { ...res.json, transient: true }) : res,
   },
   {
     id: "aud-reservation-short",
@@ -104,15 +133,21 @@ export const groupFaults: Fault[] = [
     id: "aud-usage-row-missing",
     breaks: "Usage history shows each audience_profile charge",
     expect: "audience-profile-billing",
-    response: (q, res) => (is(q, "GET", /^\/v1\/me\/usage_history$/) && Array.isArray(res.json?.data) ? withData(res, (rows) => rows.filter((r: any) => r.category !== "audience_profile")) : res),
+    response: (q, res) =>
+      is(q, "GET", /^\/v1\/me\/usage_history$/) && Array.isArray(res.json?.data)
+        ? withData(res, (rows) => rows.filter((r: any) => r.category !== "audience_profile"))
+        : res,
   },
   {
     id: "aud-profiles-gone-with-source",
     breaks: "Profiles stay readable after their source dataset is deleted",
     expect: "audience-profiles-after-source-delete",
     response: (q, res, s) => {
-      if (q.method === "DELETE" && /^\/v1\/datasets\/[^/]+$/.test(P(q)) && res.status === 204) s.memo.set("source-deleted", true);
-      return is(q, "POST", /^\/v1\/audience_profiles$/) && s.memo.get("source-deleted") && res.status === 200 ? json(res, { ...res.json, data: [], has_next: false, cursor: null }) : res;
+      if (q.method === "DELETE" && /^\/v1\/datasets\/[^/]+$/.test(P(q)) && res.status === 204)
+        s.memo.set("source-deleted", true);
+      return is(q, "POST", /^\/v1\/audience_profiles$/) && s.memo.get("source-deleted") && res.status === 200
+        ? json(res, { ...res.json, data: [], has_next: false, cursor: null })
+        : res;
     },
   },
   {
@@ -120,15 +155,21 @@ export const groupFaults: Fault[] = [
     breaks: "A new run on a deleted source is 404 dataset_not_found",
     expect: "audience-profiles-after-source-delete",
     response: (q, res, s) => {
-      if (q.method === "DELETE" && /^\/v1\/datasets\/[^/]+$/.test(P(q)) && res.status === 204) s.memo.set("source-deleted", true);
-      return is(q, "POST", AUD_RUNS) && s.memo.get("source-deleted") && res.status === 404 ? err(res, 400, "source_dataset_has_no_completed_run") : res;
+      if (q.method === "DELETE" && /^\/v1\/datasets\/[^/]+$/.test(P(q)) && res.status === 204)
+        s.memo.set("source-deleted", true);
+      return is(q, "POST", AUD_RUNS) && s.memo.get("source-deleted") && res.status === 404
+        ? err(res, 400, "source_dataset_has_no_completed_run")
+        : res;
     },
   },
   {
     id: "aud-profile-count-over-target",
     breaks: "An audience run never counts more profiles than its target",
     expect: "audience-run-state-machine",
-    response: (q, res) => (is(q, "GET", AUD_RUN) && res.status === 200 && res.json?.data?.status?.type === "completed" ? withData(res, (d) => ({ ...d, profile_count: d.target_profile_count + 1 })) : res),
+    response: (q, res) =>
+      is(q, "GET", AUD_RUN) && res.status === 200 && res.json?.data?.status?.type === "completed"
+        ? withData(res, (d) => ({ ...d, profile_count: d.target_profile_count + 1 }))
+        : res,
   },
   {
     id: "aud-completed-run-moves-back",
@@ -150,7 +191,8 @@ export const groupFaults: Fault[] = [
     breaks: "A prompt preview charges one preview_generation per source",
     expect: "preview-charge-per-source",
     response: (q, res, s) => {
-      if (is(q, "POST", PREVIEWS) && res.status === 201 && res.json?.data?.type === "prompt") s.memo.set("pv-extra", -0.01);
+      if (is(q, "POST", PREVIEWS) && res.status === 201 && res.json?.data?.type === "prompt")
+        s.memo.set("pv-extra", -0.01);
       return shifted(q, res, s, "pv-extra");
     },
   },
@@ -160,7 +202,12 @@ export const groupFaults: Fault[] = [
     expect: "preview-url-charge-per-returning-url",
     response: (q, res, s) => {
       const d = res.json?.data;
-      if (is(q, "POST", PREVIEWS) && res.status === 201 && d?.type === "url") s.memo.set("pv-url", -0.049 * (d.private_profiles.length + d.non_existing_profiles.length + d.failed_to_retrieve_profiles.length || 1));
+      if (is(q, "POST", PREVIEWS) && res.status === 201 && d?.type === "url")
+        s.memo.set(
+          "pv-url",
+          -0.049 *
+            (d.private_profiles.length + d.non_existing_profiles.length + d.failed_to_retrieve_profiles.length || 1),
+        );
       return shifted(q, res, s, "pv-url");
     },
   },
@@ -168,13 +215,26 @@ export const groupFaults: Fault[] = [
     id: "preview-url-listed-twice",
     breaks: "Each requested URL is in exactly one result list",
     expect: "preview-url-charge-per-returning-url",
-    response: (q, res) => (is(q, "POST", PREVIEWS) && res.status === 201 && res.json?.data?.type === "url" ? withData(res, (d) => ({ ...d, failed_to_retrieve_profiles: [...d.failed_to_retrieve_profiles, ...d.private_profiles, ...d.profiles.map((p: any) => p.url).slice(0, 1)] })) : res),
+    response: (q, res) =>
+      is(q, "POST", PREVIEWS) && res.status === 201 && res.json?.data?.type === "url"
+        ? withData(res, (d) => ({
+            ...d,
+            failed_to_retrieve_profiles: [
+              ...d.failed_to_retrieve_profiles,
+              ...d.private_profiles,
+              ...d.profiles.map((p: any) => p.url).slice(0, 1),
+            ],
+          }))
+        : res,
   },
   {
     id: "preview-reread-rescraped",
     breaks: "Re-reading a preview returns the stored sample",
     expect: "preview-reread-free",
-    response: (q, res) => (is(q, "GET", PREVIEW) && res.status === 200 && typeof res.json?.data?.estimated_number_of_results === "number" ? withData(res, (d) => ({ ...d, estimated_number_of_results: d.estimated_number_of_results + 7 })) : res),
+    response: (q, res) =>
+      is(q, "GET", PREVIEW) && res.status === 200 && typeof res.json?.data?.estimated_number_of_results === "number"
+        ? withData(res, (d) => ({ ...d, estimated_number_of_results: d.estimated_number_of_results + 7 }))
+        : res,
   },
   {
     id: "preview-reread-charged",
@@ -189,7 +249,10 @@ export const groupFaults: Fault[] = [
     id: "preview-foreign-readable",
     breaks: "A preview of another account is 404",
     expect: "preview-reread-free",
-    request: (q, s) => (is(q, "GET", PREVIEW) && q.key === s.keys.foreign ? { ...q, key: s.keys.main, headers: { ...q.headers, "x-api-key": s.keys.main! } } : q),
+    request: (q, s) =>
+      is(q, "GET", PREVIEW) && q.key === s.keys.foreign
+        ? { ...q, key: s.keys.main, headers: { ...q.headers, "x-api-key": s.keys.main! } }
+        : q,
   },
   {
     id: "preview-402-as-400",
@@ -201,7 +264,10 @@ export const groupFaults: Fault[] = [
     id: "preview-402-required-wrong",
     breaks: "A preview 402 states required = URLs × price",
     expect: "preview-402-before-work",
-    response: (q, res) => (is(q, "POST", PREVIEWS) && res.status === 402 && res.json?.detail?.required ? json(res, { ...res.json, detail: { ...res.json.detail, required: "1.000000" } }) : res),
+    response: (q, res) =>
+      is(q, "POST", PREVIEWS) && res.status === 402 && res.json?.detail?.required
+        ? json(res, { ...res.json, detail: { ...res.json.detail, required: "1.000000" } })
+        : res,
   },
   {
     id: "preview-future-since-accepted",
@@ -238,13 +304,23 @@ export const groupFaults: Fault[] = [
     id: "pattern-item-drops-a-post",
     breaks: "An item's expansion lists post_count posts",
     expect: "pattern-item-post-count",
-    response: (q, res) => (is(q, "GET", ITEM) && res.status === 200 && res.json?.data?.post_refs?.length > 0 ? withData(res, (d) => ({ ...d, post_refs: d.post_refs.slice(0, -1) })) : res),
+    response: (q, res) =>
+      is(q, "GET", ITEM) && res.status === 200 && res.json?.data?.post_refs?.length > 0
+        ? withData(res, (d) => ({ ...d, post_refs: d.post_refs.slice(0, -1) }))
+        : res,
   },
   {
     id: "pattern-unknown-item-200",
     breaks: "An unknown item of a pattern is 404",
     expect: "pattern-item-post-count",
-    response: (q, res) => (is(q, "GET", ITEM) && res.status === 404 ? json(res, { status: "success", data: { item_id: "x", title: "x", synopsis: "x", post_count: 0, post_refs: [] } }, 200) : res),
+    response: (q, res) =>
+      is(q, "GET", ITEM) && res.status === 404
+        ? json(
+            res,
+            { status: "success", data: { item_id: "x", title: "x", synopsis: "x", post_count: 0, post_refs: [] } },
+            200,
+          )
+        : res,
   },
   {
     id: "pattern-assignment-unknown-item",
@@ -252,20 +328,34 @@ export const groupFaults: Fault[] = [
     expect: "pattern-assignments-real-items",
     response: (q, res) =>
       is(q, "POST", /^\/v1\/mentions$/) && Array.isArray(res.json?.data)
-        ? withData(res, (ms) => ms.map((m: any) => ({ ...m, pattern_assignments: Object.fromEntries(Object.entries<any>(m.pattern_assignments ?? {}).map(([k, v]) => [k, v.map((a: any) => ({ ...a, pattern_item_id: `${a.pattern_item_id}_x` }))])) })))
+        ? withData(res, (ms) =>
+            ms.map((m: any) => ({
+              ...m,
+              pattern_assignments: Object.fromEntries(
+                Object.entries<any>(m.pattern_assignments ?? {}).map(([k, v]) => [
+                  k,
+                  v.map((a: any) => ({ ...a, pattern_item_id: `${a.pattern_item_id}_x` })),
+                ]),
+              ),
+            })),
+          )
         : res,
   },
   {
     id: "pattern-completed-without-id",
     breaks: "A completed detection carries pattern_id",
     expect: "pattern-detection-run-state-machine",
-    response: (q, res) => (is(q, "GET", PDR) && res.json?.data?.status?.type === "completed" ? withData(res, ({ pattern_id: _p, ...d }) => d) : res),
+    response: (q, res) =>
+      is(q, "GET", PDR) && res.json?.data?.status?.type === "completed"
+        ? withData(res, ({ pattern_id: _p, ...d }) => d)
+        : res,
   },
   {
     id: "pattern-unknown-dataset-400",
     breaks: "A detection on an unknown dataset is 404 dataset_not_found",
     expect: "pattern-detection-codes",
-    response: (q, res) => (is(q, "POST", /^\/v1\/pattern_detections$/) && res.status === 404 ? err(res, 400, "nothing_to_analyze") : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/pattern_detections$/) && res.status === 404 ? err(res, 400, "nothing_to_analyze") : res,
   },
   {
     id: "pattern-steps-go-back",
@@ -274,7 +364,13 @@ export const groupFaults: Fault[] = [
     response: (q, res) => {
       const steps = res.json?.data?.status?.steps;
       if (!is(q, "GET", PDR) || !Array.isArray(steps) || steps.length < 2) return res;
-      return withData(res, (d) => ({ ...d, status: { ...d.status, steps: d.status.steps.map((st: any, i: number) => ({ ...st, completed_at: st.completed_at - i * 100 })) } }));
+      return withData(res, (d) => ({
+        ...d,
+        status: {
+          ...d.status,
+          steps: d.status.steps.map((st: any, i: number) => ({ ...st, completed_at: st.completed_at - i * 100 })),
+        },
+      }));
     },
   },
   // ---- custom parameters ------------------------------------------------------------
@@ -284,20 +380,24 @@ export const groupFaults: Fault[] = [
     expect: "custom-parameter-name-rules",
     request: (q) => {
       const b = body(q);
-      return is(q, "POST", CP) && typeof b?.name === "string" && b.name.length > 0 && b.name.trim() === "" ? { ...q, body: JSON.stringify({ ...b, name: `blank-${Date.now()}-${Math.random()}` }) } : q;
+      return is(q, "POST", CP) && typeof b?.name === "string" && b.name.length > 0 && b.name.trim() === ""
+        ? { ...q, body: JSON.stringify({ ...b, name: `blank-${Date.now()}-${Math.random()}` }) }
+        : q;
     },
   },
   {
     id: "cp-duplicate-400",
     breaks: "A duplicate custom parameter name is 409",
     expect: "custom-parameter-name-rules",
-    response: (q, res) => (res.json?.error_code === "custom_parameter_duplicate_name" ? err(res, 400, "bad_request") : res),
+    response: (q, res) =>
+      res.json?.error_code === "custom_parameter_duplicate_name" ? err(res, 400, "bad_request") : res,
   },
   {
     id: "cp-empty-name-409",
     breaks: "An empty custom parameter name is 400",
     expect: "custom-parameter-name-rules",
-    response: (q, res) => (res.json?.error_code === "custom_parameter_empty_name" ? err(res, 409, "custom_parameter_duplicate_name") : res),
+    response: (q, res) =>
+      res.json?.error_code === "custom_parameter_empty_name" ? err(res, 409, "custom_parameter_duplicate_name") : res,
   },
   {
     id: "cp-preview-charged",
@@ -312,13 +412,19 @@ export const groupFaults: Fault[] = [
     id: "cp-preview-drops-a-result",
     breaks: "A preview answers one result per post_ref",
     expect: "custom-parameter-preview-free",
-    response: (q, res) => (is(q, "POST", /^\/v1\/custom_parameters\/preview$/) && res.status === 200 ? withData(res, (d) => ({ ...d, results: d.results.slice(1) })) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/custom_parameters\/preview$/) && res.status === 200
+        ? withData(res, (d) => ({ ...d, results: d.results.slice(1) }))
+        : res,
   },
   {
     id: "cp-counters-do-not-add-up",
     breaks: "A completed run has done + error = total",
     expect: "custom-parameter-run-counters",
-    response: (q, res) => (is(q, "GET", CP_RUN) && res.json?.data?.status?.type === "completed" ? withData(res, (d) => ({ ...d, mentions_total: d.mentions_total + 1 })) : res),
+    response: (q, res) =>
+      is(q, "GET", CP_RUN) && res.json?.data?.status?.type === "completed"
+        ? withData(res, (d) => ({ ...d, mentions_total: d.mentions_total + 1 }))
+        : res,
   },
   {
     id: "cp-reservation-short",
@@ -343,13 +449,24 @@ export const groupFaults: Fault[] = [
     id: "cp-values-missing",
     breaks: "parameter_ids returns each mention's extracted value",
     expect: "custom-parameter-values-via-parameter-ids",
-    response: (q, res) => (is(q, "POST", /^\/v1\/mentions$/) && body(q)?.parameter_ids?.length && Array.isArray(res.json?.data) ? withData(res, (ms) => ms.map((m: any) => ({ ...m, parameters: {} }))) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/mentions$/) && body(q)?.parameter_ids?.length && Array.isArray(res.json?.data)
+        ? withData(res, (ms) => ms.map((m: any) => ({ ...m, parameters: {} })))
+        : res,
   },
   {
     id: "cp-values-unasked",
     breaks: "Mentions carry no parameters that were not asked for",
     expect: "custom-parameter-values-via-parameter-ids",
-    response: (q, res) => (is(q, "POST", /^\/v1\/mentions$/) && !body(q)?.parameter_ids && Array.isArray(res.json?.data) ? withData(res, (ms) => ms.map((m: any) => ({ ...m, parameters: { cp_injected: { value: "x", status: "completed", computed_at: 1 } } }))) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/mentions$/) && !body(q)?.parameter_ids && Array.isArray(res.json?.data)
+        ? withData(res, (ms) =>
+            ms.map((m: any) => ({
+              ...m,
+              parameters: { cp_injected: { value: "x", status: "completed", computed_at: 1 } },
+            })),
+          )
+        : res,
   },
   {
     id: "cp-in-flight-400",
@@ -375,36 +492,52 @@ export const groupFaults: Fault[] = [
     id: "cp-run-unknown-dataset-400",
     breaks: "A custom parameter run scoped to an unknown dataset is 404 dataset_not_found",
     expect: "custom-parameter-run-codes",
-    response: (q, res) => (is(q, "POST", CP_RUNS) && res.status === 404 && res.json?.error_code === "dataset_not_found" ? err(res, 400, "nothing_to_analyze") : res),
+    response: (q, res) =>
+      is(q, "POST", CP_RUNS) && res.status === 404 && res.json?.error_code === "dataset_not_found"
+        ? err(res, 400, "nothing_to_analyze")
+        : res,
   },
   {
     id: "cp-run-empty-dataset-402",
     breaks: "A run on a dataset without mentions is 400 nothing_to_analyze",
     expect: "custom-parameter-run-codes",
-    response: (q, res) => (is(q, "POST", CP_RUNS) && res.json?.error_code === "nothing_to_analyze" ? err(res, 402, "insufficient_credits_content_analysis") : res),
+    response: (q, res) =>
+      is(q, "POST", CP_RUNS) && res.json?.error_code === "nothing_to_analyze"
+        ? err(res, 402, "insufficient_credits_content_analysis")
+        : res,
   },
   {
     id: "cp-deleted-name-still-taken",
     breaks: "Deleting a parameter frees its name",
     expect: "custom-parameter-delete-frees-name",
     request: async (q, s) => {
-      if (q.method === "DELETE" && CP_ONE.test(P(q))) s.memo.set("cp-deleted-name", (await s.forward({ ...q, method: "GET", body: undefined })).json?.data?.name);
+      if (q.method === "DELETE" && CP_ONE.test(P(q)))
+        s.memo.set("cp-deleted-name", (await s.forward({ ...q, method: "GET", body: undefined })).json?.data?.name);
       return q;
     },
-    response: (q, res, s) => (is(q, "POST", CP) && res.status === 201 && body(q)?.name === s.memo.get("cp-deleted-name") ? err(res, 409, "custom_parameter_duplicate_name") : res),
+    response: (q, res, s) =>
+      is(q, "POST", CP) && res.status === 201 && body(q)?.name === s.memo.get("cp-deleted-name")
+        ? err(res, 409, "custom_parameter_duplicate_name")
+        : res,
   },
   {
     id: "cp-delete-200",
     breaks: "Deleting a custom parameter answers 204",
     expect: "empty-body-204",
-    response: (q, res) => (q.method === "DELETE" && CP_ONE.test(P(q)) && res.status === 204 ? json(res, { status: "success", data: null }, 200) : res),
+    response: (q, res) =>
+      q.method === "DELETE" && CP_ONE.test(P(q)) && res.status === 204
+        ? json(res, { status: "success", data: null }, 200)
+        : res,
   },
   // ---- tracking agents --------------------------------------------------------------
   {
     id: "ta-paused-keeps-next-run",
     breaks: "A paused agent has next_run_at null",
     expect: "tracking-agent-pause-resume",
-    response: (q, res) => (is(q, "GET", TA_ONE) && res.json?.data?.paused === true ? withData(res, (d) => ({ ...d, next_run_at: d.created_at + 86400 })) : res),
+    response: (q, res) =>
+      is(q, "GET", TA_ONE) && res.json?.data?.paused === true
+        ? withData(res, (d) => ({ ...d, next_run_at: d.created_at + 86400 }))
+        : res,
   },
   {
     id: "ta-patch-ignores-schedule",
@@ -421,57 +554,88 @@ export const groupFaults: Fault[] = [
     id: "ta-pause-200-with-body",
     breaks: "Pause answers 204 with an empty body",
     expect: "tracking-agent-pause-resume",
-    response: (q, res) => (is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/pause$/) && res.status === 204 ? json(res, { status: "success", data: null }, 200) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/pause$/) && res.status === 204
+        ? json(res, { status: "success", data: null }, 200)
+        : res,
   },
   {
     id: "ta-resume-ignored",
     breaks: "Resume makes the agent active again",
     expect: "tracking-agent-pause-resume",
-    request: (q) => (is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/resume$/) ? { ...q, path: q.path.replace(/\/resume$/, "/pause"), url: new URL(q.url.pathname.replace(/\/resume$/, "/pause"), q.url) } : q),
+    request: (q) =>
+      is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/resume$/)
+        ? {
+            ...q,
+            path: q.path.replace(/\/resume$/, "/pause"),
+            url: new URL(q.url.pathname.replace(/\/resume$/, "/pause"), q.url),
+          }
+        : q,
   },
   {
     id: "ta-trigger-in-progress-400",
     breaks: "A trigger while a cycle runs is 409 tracking_agent_run_in_progress",
     expect: "tracking-agent-trigger-202-then-409",
-    response: (q, res) => (is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/trigger$/) && res.status === 409 ? err(res, 400, "dataset_has_no_queries") : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/trigger$/) && res.status === 409
+        ? err(res, 400, "dataset_has_no_queries")
+        : res,
   },
   {
     id: "ta-run-status-running",
     breaks: "A new agent run is in_progress",
     expect: "tracking-agent-trigger-202-then-409",
-    response: (q, res) => (is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/trigger$/) && res.status === 202 ? withData(res, (d) => ({ ...d, status: { type: "running" } })) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/tracking_agents\/[^/]+\/trigger$/) && res.status === 202
+        ? withData(res, (d) => ({ ...d, status: { type: "running" } }))
+        : res,
   },
   {
     id: "ta-no-queries-409",
     breaks: "An agent without queries is 400 dataset_has_no_queries",
     expect: "tracking-agent-no-queries-400",
-    response: (q, res) => (res.json?.error_code === "dataset_has_no_queries" ? err(res, 409, "tracking_agent_run_in_progress") : res),
+    response: (q, res) =>
+      res.json?.error_code === "dataset_has_no_queries" ? err(res, 409, "tracking_agent_run_in_progress") : res,
   },
   {
     id: "ta-feed-oldest-first",
     breaks: "The alert feed is newest first",
     expect: "tracking-agent-feed-newest-first",
-    response: (q, res) => (is(q, "GET", /^\/v1\/tracking_agents\/[^/]+\/messages$/) && Array.isArray(res.json?.data) ? withData(res, (d) => [...d].reverse()) : res),
+    response: (q, res) =>
+      is(q, "GET", /^\/v1\/tracking_agents\/[^/]+\/messages$/) && Array.isArray(res.json?.data)
+        ? withData(res, (d) => [...d].reverse())
+        : res,
   },
   {
     id: "ta-deleted-still-readable",
     breaks: "A deleted agent is 404",
     expect: "tracking-agent-deleted-hidden",
     request: async (q, s) => {
-      if (q.method === "DELETE" && TA_ONE.test(P(q))) s.memo.set(`ta-${P(q)}`, await s.forward({ ...q, method: "GET", body: undefined }));
+      if (q.method === "DELETE" && TA_ONE.test(P(q)))
+        s.memo.set(`ta-${P(q)}`, await s.forward({ ...q, method: "GET", body: undefined }));
       return q;
     },
-    response: (q, res, s) => (is(q, "GET", TA_ONE) && res.status === 404 && s.memo.get(`ta-${P(q)}`)?.status === 200 ? s.memo.get(`ta-${P(q)}`) : res),
+    response: (q, res, s) =>
+      is(q, "GET", TA_ONE) && res.status === 404 && s.memo.get(`ta-${P(q)}`)?.status === 200
+        ? s.memo.get(`ta-${P(q)}`)
+        : res,
   },
   {
     id: "ta-deleted-still-listed",
     breaks: "A deleted agent leaves the list",
     expect: "tracking-agent-deleted-hidden",
     request: async (q, s) => {
-      if (q.method === "DELETE" && TA_ONE.test(P(q))) s.memo.set("ta-deleted", (await s.forward({ ...q, method: "GET", body: undefined })).json?.data);
+      if (q.method === "DELETE" && TA_ONE.test(P(q)))
+        s.memo.set("ta-deleted", (await s.forward({ ...q, method: "GET", body: undefined })).json?.data);
       return q;
     },
-    response: (q, res, s) => (is(q, "GET", /^\/v1\/tracking_agents$/) && Array.isArray(res.json?.data) && s.memo.get("ta-deleted") && !q.url.searchParams.get("cursor") ? withData(res, (d) => [s.memo.get("ta-deleted"), ...d]) : res),
+    response: (q, res, s) =>
+      is(q, "GET", /^\/v1\/tracking_agents$/) &&
+      Array.isArray(res.json?.data) &&
+      s.memo.get("ta-deleted") &&
+      !q.url.searchParams.get("cursor")
+        ? withData(res, (d) => [s.memo.get("ta-deleted"), ...d])
+        : res,
   },
   {
     id: "ta-cycle-reserves-short",
@@ -500,37 +664,68 @@ export const groupFaults: Fault[] = [
     id: "ask-unknown-chat-accepted",
     breaks: "Ask with an unknown chat_id is 404 chat_not_found",
     expect: "ask-202-polls-to-completion",
-    response: (q, res) => (is(q, "POST", /^\/v1\/ask$/) && res.status === 404 && body(q)?.chat_id?.includes("slkmissing") ? json(res, { status: "success", data: { chat_id: body(q).chat_id, message_id: "msg_injected", status: "working" } }, 202) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/ask$/) && res.status === 404 && body(q)?.chat_id?.includes("slkmissing")
+        ? json(
+            res,
+            { status: "success", data: { chat_id: body(q).chat_id, message_id: "msg_injected", status: "working" } },
+            202,
+          )
+        : res,
   },
   {
     id: "chat-messages-order-ignored",
     breaks: "Chat messages honour order=asc",
     expect: "ask-202-polls-to-completion",
-    response: (q, res) => (is(q, "GET", /^\/v1\/chats\/[^/]+\/messages$/) && q.url.searchParams.get("order") === "asc" && Array.isArray(res.json?.data) ? withData(res, (d) => [...d].reverse()) : res),
+    response: (q, res) =>
+      is(q, "GET", /^\/v1\/chats\/[^/]+\/messages$/) &&
+      q.url.searchParams.get("order") === "asc" &&
+      Array.isArray(res.json?.data)
+        ? withData(res, (d) => [...d].reverse())
+        : res,
   },
   {
     id: "ask-spent-balance-accepted",
     breaks: "Ask with a spent balance is 402 insufficient_credits_ask",
     expect: "ask-402-creates-nothing",
-    response: (q, res) => (is(q, "POST", /^\/v1\/ask$/) && res.status === 402 ? json(res, { status: "success", data: { chat_id: "ch_injected", message_id: "msg_injected", status: "working" } }, 202) : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/ask$/) && res.status === 402
+        ? json(
+            res,
+            { status: "success", data: { chat_id: "ch_injected", message_id: "msg_injected", status: "working" } },
+            202,
+          )
+        : res,
   },
   {
     id: "citation-numbering-starts-at-2",
     breaks: "[N] markers count from 1 in order of first appearance",
     expect: "ask-citation-invariants",
-    response: message((d) => ({ ...d, text: d.text.replace(/\[(\d+)\]/g, (_: string, n: string) => `[${Number(n) + 1}]`), references: d.references.map((r: any) => (r.type === "post" ? { ...r, citation: r.citation + 1 } : r)) })),
+    response: message((d) => ({
+      ...d,
+      text: d.text.replace(/\[(\d+)\]/g, (_: string, n: string) => `[${Number(n) + 1}]`),
+      references: d.references.map((r: any) => (r.type === "post" ? { ...r, citation: r.citation + 1 } : r)),
+    })),
   },
   {
     id: "citation-slice-off-by-one",
     breaks: "start_index/end_index slice exactly the first [N]",
     expect: "ask-citation-invariants",
-    response: message((d) => ({ ...d, references: d.references.map((r: any) => (r.type === "post" ? { ...r, start_index: r.start_index + 1, end_index: r.end_index + 1 } : r)) })),
+    response: message((d) => ({
+      ...d,
+      references: d.references.map((r: any) =>
+        r.type === "post" ? { ...r, start_index: r.start_index + 1, end_index: r.end_index + 1 } : r,
+      ),
+    })),
   },
   {
     id: "citation-unresolvable-post",
     breaks: "Every post reference resolves through post_refs",
     expect: "ask-citation-invariants",
-    response: message((d) => ({ ...d, references: d.references.map((r: any) => (r.type === "post" ? { ...r, id: `${r.id}_gone` } : r)) })),
+    response: message((d) => ({
+      ...d,
+      references: d.references.map((r: any) => (r.type === "post" ? { ...r, id: `${r.id}_gone` } : r)),
+    })),
   },
   {
     id: "citation-tracking-agent-entity",
@@ -548,13 +743,17 @@ export const groupFaults: Fault[] = [
     id: "chat-visible-to-other-seat",
     breaks: "Chats are private to the creating seat",
     expect: "chats-private-to-seat",
-    request: (q, s) => (q.method === "GET" && CHAT_ANY.test(P(q)) && q.key === s.keys.second ? { ...q, key: s.keys.main, headers: { ...q.headers, "x-api-key": s.keys.main! } } : q),
+    request: (q, s) =>
+      q.method === "GET" && CHAT_ANY.test(P(q)) && q.key === s.keys.second
+        ? { ...q, key: s.keys.main, headers: { ...q.headers, "x-api-key": s.keys.main! } }
+        : q,
   },
   {
     id: "chat-other-seat-403",
     breaks: "Another seat's chat is 404 (existence hidden), never 403",
     expect: "chats-private-to-seat",
-    response: (q, res, s) => (CHAT_ANY.test(P(q)) && q.key === s.keys.second && res.status === 404 ? err(res, 403, "forbidden") : res),
+    response: (q, res, s) =>
+      CHAT_ANY.test(P(q)) && q.key === s.keys.second && res.status === 404 ? err(res, 403, "forbidden") : res,
   },
   // ---- mentions and usage history ---------------------------------------------------
   {
@@ -574,7 +773,9 @@ export const groupFaults: Fault[] = [
     expect: "mentions-sort-applied",
     request: (q) => {
       const b = body(q);
-      return is(q, "POST", /^\/v1\/mentions$/) && b?.order === "asc" ? { ...q, body: JSON.stringify({ ...b, order: "desc" }) } : q;
+      return is(q, "POST", /^\/v1\/mentions$/) && b?.order === "asc"
+        ? { ...q, body: JSON.stringify({ ...b, order: "desc" }) }
+        : q;
     },
   },
   {
@@ -592,38 +793,52 @@ export const groupFaults: Fault[] = [
     id: "usage-history-oldest-first",
     breaks: "Usage history is newest first",
     expect: "usage-history-newest-first-shared",
-    response: (q, res) => (is(q, "GET", /^\/v1\/me\/usage_history$/) && Array.isArray(res.json?.data) ? withData(res, (d) => [...d].reverse()) : res),
+    response: (q, res) =>
+      is(q, "GET", /^\/v1\/me\/usage_history$/) && Array.isArray(res.json?.data)
+        ? withData(res, (d) => [...d].reverse())
+        : res,
   },
   {
     id: "usage-history-per-seat",
     breaks: "Every seat sees the same usage history",
     expect: "usage-history-newest-first-shared",
-    response: (q, res, s) => (is(q, "GET", /^\/v1\/me\/usage_history$/) && q.key === s.keys.second && Array.isArray(res.json?.data) ? json(res, { ...res.json, data: res.json.data.slice(1) }) : res),
+    response: (q, res, s) =>
+      is(q, "GET", /^\/v1\/me\/usage_history$/) && q.key === s.keys.second && Array.isArray(res.json?.data)
+        ? json(res, { ...res.json, data: res.json.data.slice(1) })
+        : res,
   },
   // ---- generic rules over the new groups --------------------------------------------
   {
     id: "audience-dataset-create-200",
     breaks: "POST /v1/audience_datasets answers 201",
     expect: "documented-status-only",
-    response: (q, res) => (is(q, "POST", /^\/v1\/audience_datasets$/) && res.status === 201 ? { ...res, status: 200 } : res),
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/audience_datasets$/) && res.status === 201 ? { ...res, status: 200 } : res,
   },
   {
     id: "audience-run-count-as-string",
     breaks: "Audience run bodies match the generated schema",
     expect: "response-schema-conformance",
-    response: (q, res) => (is(q, "GET", AUD_RUN) && res.status === 200 ? withData(res, (d) => ({ ...d, profile_count: String(d.profile_count) })) : res),
+    response: (q, res) =>
+      is(q, "GET", AUD_RUN) && res.status === 200
+        ? withData(res, (d) => ({ ...d, profile_count: String(d.profile_count) }))
+        : res,
   },
   {
     id: "agent-schedule-time-malformed",
     breaks: "Tracking agent bodies match the generated schema (time HH:MM)",
     expect: "response-schema-conformance",
-    response: (q, res) => (is(q, "GET", TA_ONE) && res.status === 200 && res.json?.data?.schedule ? withData(res, (d) => ({ ...d, schedule: { ...d.schedule, time: "9h" } })) : res),
+    response: (q, res) =>
+      is(q, "GET", TA_ONE) && res.status === 200 && res.json?.data?.schedule
+        ? withData(res, (d) => ({ ...d, schedule: { ...d.schedule, time: "9h" } }))
+        : res,
   },
   {
     id: "unknown-pattern-item-500",
     breaks: "No request gets a 5xx",
     expect: "no-server-errors",
-    response: (q, res) => (is(q, "GET", ITEM) && res.status === 404 ? err(res, 500, "internal_server_error", true) : res),
+    response: (q, res) =>
+      is(q, "GET", ITEM) && res.status === 404 ? err(res, 500, "internal_server_error", true) : res,
   },
 ];
 

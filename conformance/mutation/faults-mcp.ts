@@ -12,7 +12,8 @@ const rpcOf = (q: ProxyRequest): any => {
     return undefined;
   }
 };
-const toolOf = (q: ProxyRequest): string | undefined => (rpcOf(q)?.method === "tools/call" ? rpcOf(q)?.params?.name : undefined);
+const toolOf = (q: ProxyRequest): string | undefined =>
+  rpcOf(q)?.method === "tools/call" ? rpcOf(q)?.params?.name : undefined;
 const methodOf = (q: ProxyRequest): string | undefined => rpcOf(q)?.method;
 
 /** The JSON-RPC response in a body (JSON or the last `data:` event of an SSE stream). */
@@ -37,7 +38,8 @@ function rewrite(res: ProxyResponse, f: (m: any) => any): ProxyResponse {
   const m = messageOf(res);
   if (!m) return res;
   const next = f(structuredClone(m));
-  if (/event-stream/.test(res.headers["content-type"] ?? "")) return { ...res, body: `event: message\ndata: ${JSON.stringify(next)}\n\n`, json: undefined };
+  if (/event-stream/.test(res.headers["content-type"] ?? ""))
+    return { ...res, body: `event: message\ndata: ${JSON.stringify(next)}\n\n`, json: undefined };
   return json(res, next);
 }
 
@@ -55,7 +57,14 @@ function payload(res: ProxyResponse, f: (p: any) => any): ProxyResponse {
       }
     }
     const q = f(p);
-    return { ...m, result: { ...r, ...(r.structuredContent !== undefined ? { structuredContent: q } : {}), content: [{ type: "text", text: JSON.stringify(q) }] } };
+    return {
+      ...m,
+      result: {
+        ...r,
+        ...(r.structuredContent !== undefined ? { structuredContent: q } : {}),
+        content: [{ type: "text", text: JSON.stringify(q) }],
+      },
+    };
   });
 }
 
@@ -71,11 +80,25 @@ const toolError = (res: ProxyResponse, f: (e: any, r: any) => any): ProxyRespons
     return { ...m, result: f(e, m.result) };
   });
 
-const forwardTo = async (q: ProxyRequest, s: ProxyState, path: string) => s.forward({ ...q, path, url: new URL(path, q.url) });
+const forwardTo = async (q: ProxyRequest, s: ProxyState, path: string) =>
+  s.forward({ ...q, path, url: new URL(path, q.url) });
 const mcpShift = (q: ProxyRequest, res: ProxyResponse, s: ProxyState): ProxyResponse => {
   const delta = s.memo.get("mcp-read-charge");
-  if (!delta || q.method !== "GET" || q.url.pathname !== "/v1/me" || q.key !== s.keys.main || typeof res.json?.data?.usage?.balance !== "number") return res;
-  return json(res, { ...res.json, data: { ...res.json.data, usage: { ...res.json.data.usage, balance: Math.round((res.json.data.usage.balance + delta) * 1e6) / 1e6 } } });
+  if (
+    !delta ||
+    q.method !== "GET" ||
+    q.url.pathname !== "/v1/me" ||
+    q.key !== s.keys.main ||
+    typeof res.json?.data?.usage?.balance !== "number"
+  )
+    return res;
+  return json(res, {
+    ...res.json,
+    data: {
+      ...res.json.data,
+      usage: { ...res.json.data.usage, balance: Math.round((res.json.data.usage.balance + delta) * 1e6) / 1e6 },
+    },
+  });
 };
 
 export const mcpFaults: Fault[] = [
@@ -89,13 +112,19 @@ export const mcpFaults: Fault[] = [
     id: "mcp-redirect-308-elsewhere",
     breaks: "The redirect is a 307 to the slashed MCP URL",
     expect: "mcp-trailing-slash-307",
-    response: (q, res) => (q.url.pathname === "/mcp" && res.status === 307 ? { ...res, status: 308, headers: { ...res.headers, location: "/mcp/v2/" } } : res),
+    response: (q, res) =>
+      q.url.pathname === "/mcp" && res.status === 307
+        ? { ...res, status: 308, headers: { ...res.headers, location: "/mcp/v2/" } }
+        : res,
   },
   {
     id: "mcp-401-unquoted-metadata",
     breaks: "WWW-Authenticate quotes the resource_metadata URL",
     expect: "mcp-unauthenticated-401",
-    response: (_q, res) => (res.status === 401 && res.headers["www-authenticate"] ? { ...res, headers: { ...res.headers, "www-authenticate": res.headers["www-authenticate"].replace(/"/g, "") } } : res),
+    response: (_q, res) =>
+      res.status === 401 && res.headers["www-authenticate"]
+        ? { ...res, headers: { ...res.headers, "www-authenticate": res.headers["www-authenticate"].replace(/"/g, "") } }
+        : res,
   },
   {
     id: "mcp-401-without-challenge",
@@ -112,55 +141,138 @@ export const mcpFaults: Fault[] = [
     id: "mcp-metadata-document-missing",
     breaks: "The protected-resource metadata document is served",
     expect: "mcp-unauthenticated-401",
-    response: (q, res) => (q.url.pathname.startsWith("/.well-known/oauth-protected-resource") ? json(res, { status: "client_error", error_code: "not_found", detail: "No such route.", transient: false }, 404) : res),
+    response: (q, res) =>
+      q.url.pathname.startsWith("/.well-known/oauth-protected-resource")
+        ? json(
+            res,
+            { status: "client_error", error_code: "not_found", detail: "No such route.", transient: false },
+            404,
+          )
+        : res,
   },
   {
     id: "mcp-metadata-no-authorization-servers",
     breaks: "The metadata document names at least one authorization server",
     expect: "mcp-unauthenticated-401",
-    response: (q, res) => (q.url.pathname.startsWith("/.well-known/oauth-protected-resource") && res.status === 200 ? json(res, { ...res.json, authorization_servers: [] }) : res),
+    response: (q, res) =>
+      q.url.pathname.startsWith("/.well-known/oauth-protected-resource") && res.status === 200
+        ? json(res, { ...res.json, authorization_servers: [] })
+        : res,
   },
   {
     id: "mcp-bad-key-blocks-bearer",
     breaks: "An invalid x-api-key falls back to the bearer token",
     expect: "mcp-auth-order",
-    request: (q, s) => (isMcp(q) && q.headers.authorization && q.key && !Object.values(s.keys).includes(q.key) ? { status: 401, headers: { "content-type": "application/json", "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp/"' }, body: JSON.stringify({ status: "client_error", error_code: "unauthorized", detail: "Invalid API key.", transient: false }) } : q),
+    request: (q, s) =>
+      isMcp(q) && q.headers.authorization && q.key && !Object.values(s.keys).includes(q.key)
+        ? {
+            status: 401,
+            headers: {
+              "content-type": "application/json",
+              "www-authenticate":
+                'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp/"',
+            },
+            body: JSON.stringify({
+              status: "client_error",
+              error_code: "unauthorized",
+              detail: "Invalid API key.",
+              transient: false,
+            }),
+          }
+        : q,
   },
   {
     id: "mcp-bearer-checked-first",
     breaks: "x-api-key is checked before the bearer token",
     expect: "mcp-auth-order",
-    request: (q) => (isMcp(q) && q.key && /^Bearer slk-invalid/.test(q.headers.authorization ?? "") ? { status: 401, headers: { "content-type": "application/json", "www-authenticate": 'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp/"' }, body: JSON.stringify({ status: "client_error", error_code: "unauthorized", detail: "Invalid token.", transient: false }) } : q),
+    request: (q) =>
+      isMcp(q) && q.key && /^Bearer slk-invalid/.test(q.headers.authorization ?? "")
+        ? {
+            status: 401,
+            headers: {
+              "content-type": "application/json",
+              "www-authenticate":
+                'Bearer resource_metadata="http://127.0.0.1/.well-known/oauth-protected-resource/mcp/"',
+            },
+            body: JSON.stringify({
+              status: "client_error",
+              error_code: "unauthorized",
+              detail: "Invalid token.",
+              transient: false,
+            }),
+          }
+        : q,
   },
   {
     id: "mcp-bearer-other-account",
     breaks: "The bearer token resolves to the same account as the key",
     expect: "mcp-auth-order",
-    request: (q, s) => (isMcp(q) && !q.key && q.headers.authorization && toolOf(q) === "svc__get_me" ? { ...q, key: s.keys.foreign, headers: { ...q.headers, "x-api-key": s.keys.foreign! } } : q),
+    request: (q, s) =>
+      isMcp(q) && !q.key && q.headers.authorization && toolOf(q) === "svc__get_me"
+        ? { ...q, key: s.keys.foreign, headers: { ...q.headers, "x-api-key": s.keys.foreign! } }
+        : q,
   },
   {
     id: "mcp-extra-write-tool",
     breaks: "Exactly the fifteen documented tools, no write tools",
     expect: "mcp-tool-catalogue",
-    response: (q, res) => (isMcp(q) && methodOf(q) === "tools/list" ? rewrite(res, (m) => ({ ...m, result: { ...m.result, tools: [...m.result.tools, { name: "svc__create_dataset", inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] } }] } })) : res),
+    response: (q, res) =>
+      isMcp(q) && methodOf(q) === "tools/list"
+        ? rewrite(res, (m) => ({
+            ...m,
+            result: {
+              ...m.result,
+              tools: [
+                ...m.result.tools,
+                {
+                  name: "svc__create_dataset",
+                  inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
+                },
+              ],
+            },
+          }))
+        : res,
   },
   {
     id: "mcp-tool-missing",
     breaks: "Every documented tool is listed",
     expect: "mcp-tool-catalogue",
-    response: (q, res) => (isMcp(q) && methodOf(q) === "tools/list" ? rewrite(res, (m) => ({ ...m, result: { ...m.result, tools: m.result.tools.filter((t: any) => !/render$/.test(t.name)) } })) : res),
+    response: (q, res) =>
+      isMcp(q) && methodOf(q) === "tools/list"
+        ? rewrite(res, (m) => ({
+            ...m,
+            result: { ...m.result, tools: m.result.tools.filter((t: any) => !/render$/.test(t.name)) },
+          }))
+        : res,
   },
   {
     id: "mcp-required-args-dropped",
     breaks: "Each tool requires its documented arguments",
     expect: "mcp-tool-catalogue",
-    response: (q, res) => (isMcp(q) && methodOf(q) === "tools/list" ? rewrite(res, (m) => ({ ...m, result: { ...m.result, tools: m.result.tools.map((t: any) => (/get_dataset$/.test(t.name) ? { ...t, inputSchema: { ...t.inputSchema, required: [] } } : t)) } })) : res),
+    response: (q, res) =>
+      isMcp(q) && methodOf(q) === "tools/list"
+        ? rewrite(res, (m) => ({
+            ...m,
+            result: {
+              ...m.result,
+              tools: m.result.tools.map((t: any) =>
+                /get_dataset$/.test(t.name) ? { ...t, inputSchema: { ...t.inputSchema, required: [] } } : t,
+              ),
+            },
+          }))
+        : res,
   },
   {
     id: "mcp-readonly-hint-missing",
     breaks: "Read tools are annotated readOnlyHint",
     expect: "mcp-tool-catalogue",
-    response: (q, res) => (isMcp(q) && methodOf(q) === "tools/list" ? rewrite(res, (m) => ({ ...m, result: { ...m.result, tools: m.result.tools.map(({ annotations: _a, ...t }: any) => t) } })) : res),
+    response: (q, res) =>
+      isMcp(q) && methodOf(q) === "tools/list"
+        ? rewrite(res, (m) => ({
+            ...m,
+            result: { ...m.result, tools: m.result.tools.map(({ annotations: _a, ...t }: any) => t) },
+          }))
+        : res,
   },
   {
     id: "mcp-tool-error-structured",
@@ -172,13 +284,29 @@ export const mcpFaults: Fault[] = [
     id: "mcp-tool-error-generic-code",
     breaks: "A tool error's code is the REST twin's error_code",
     expect: "mcp-tool-error-shape",
-    response: (q, res) => (isMcp(q) && toolOf(q) ? toolError(res, (e, r) => ({ ...r, content: [{ type: "text", text: JSON.stringify({ error: { ...e.error, code: e.error?.status === 404 ? "not_found" : e.error?.code } }) }] })) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)
+        ? toolError(res, (e, r) => ({
+            ...r,
+            content: [
+              {
+                type: "text",
+                text: JSON.stringify({
+                  error: { ...e.error, code: e.error?.status === 404 ? "not_found" : e.error?.code },
+                }),
+              },
+            ],
+          }))
+        : res,
   },
   {
     id: "mcp-tool-error-plain-text",
     breaks: "A tool error is {error: {code, message, status}}",
     expect: "mcp-tool-error-shape",
-    response: (q, res) => (isMcp(q) && toolOf(q) ? toolError(res, (e, r) => ({ ...r, content: [{ type: "text", text: e?.error?.message ?? "Not found." }] })) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)
+        ? toolError(res, (e, r) => ({ ...r, content: [{ type: "text", text: e?.error?.message ?? "Not found." }] }))
+        : res,
   },
   {
     id: "mcp-bad-arguments-500",
@@ -187,14 +315,25 @@ export const mcpFaults: Fault[] = [
     response: (q, res) => {
       if (!isMcp(q) || !toolOf(q)) return res;
       const m = messageOf(res);
-      return m?.result?.isError && /unprocessable_entity/.test(m.result.content?.[0]?.text ?? "") ? json(res, { status: "server_error", error_code: "internal_server_error", detail: "boom", transient: true }, 500) : res;
+      return m?.result?.isError && /unprocessable_entity/.test(m.result.content?.[0]?.text ?? "")
+        ? json(
+            res,
+            { status: "server_error", error_code: "internal_server_error", detail: "boom", transient: true },
+            500,
+          )
+        : res;
     },
   },
   {
     id: "mcp-bad-arguments-succeed",
     breaks: "Bad tool arguments are a tool error, not a success",
     expect: "mcp-bad-arguments-tool-error",
-    response: (q, res) => (isMcp(q) && toolOf(q) ? toolError(res, (e, r) => (e?.error?.status === 422 ? { content: [{ type: "text", text: "{}" }], isError: false } : r)) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)
+        ? toolError(res, (e, r) =>
+            e?.error?.status === 422 ? { content: [{ type: "text", text: "{}" }], isError: false } : r,
+          )
+        : res,
   },
   {
     id: "mcp-list-duplicates-across-pages",
@@ -216,7 +355,10 @@ export const mcpFaults: Fault[] = [
     id: "mcp-list-end-cursor-set",
     breaks: "A list tool's last page has cursor null",
     expect: "mcp-list-cursor-walk",
-    response: (q, res) => (isMcp(q) && toolOf(q)?.includes("list_") ? payload(res, (p) => (p && p.cursor === null ? { ...p, cursor: "ZW5k" } : p)) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)?.includes("list_")
+        ? payload(res, (p) => (p && p.cursor === null ? { ...p, cursor: "ZW5k" } : p))
+        : res,
   },
   {
     id: "mcp-invalid-cursor-ignored",
@@ -234,13 +376,21 @@ export const mcpFaults: Fault[] = [
     id: "mcp-get-dataset-stale",
     breaks: "svc__get_dataset returns what GET /v1/datasets/{id} returns",
     expect: "mcp-rest-agreement",
-    response: (q, res) => (isMcp(q) && toolOf(q)?.endsWith("get_dataset") ? payload(res, (p) => ({ ...p, mentions_count: (p?.mentions_count ?? 0) + 1 })) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)?.endsWith("get_dataset")
+        ? payload(res, (p) => ({ ...p, mentions_count: (p?.mentions_count ?? 0) + 1 }))
+        : res,
   },
   {
     id: "mcp-list-datasets-reordered",
     breaks: "svc__list_datasets lists what GET /v1/datasets lists, in order",
     expect: "mcp-rest-agreement",
-    response: (q, res) => (isMcp(q) && toolOf(q)?.endsWith("list_datasets") ? payload(res, (p) => (Array.isArray(p?.content) && p.content.length > 1 ? { ...p, content: [...p.content].reverse() } : p)) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)?.endsWith("list_datasets")
+        ? payload(res, (p) =>
+            Array.isArray(p?.content) && p.content.length > 1 ? { ...p, content: [...p.content].reverse() } : p,
+          )
+        : res,
   },
   {
     id: "mcp-mentions-ignore-sort",
@@ -257,14 +407,18 @@ export const mcpFaults: Fault[] = [
     id: "mcp-pdr-result-drops-pattern",
     breaks: "svc__get_pattern_detection_run carries pattern_id once completed",
     expect: "mcp-rest-agreement",
-    response: (q, res) => (isMcp(q) && toolOf(q)?.endsWith("get_pattern_detection_run") ? payload(res, ({ pattern_id: _p, ...p }) => p) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q)?.endsWith("get_pattern_detection_run")
+        ? payload(res, ({ pattern_id: _p, ...p }) => p)
+        : res,
   },
   {
     id: "mcp-read-tools-charge",
     breaks: "Read tools charge nothing",
     expect: "mcp-read-tools-free",
     response: (q, res, s) => {
-      if (isMcp(q) && toolOf(q) && toolOf(q) !== "svc__ask") s.memo.set("mcp-read-charge", (s.memo.get("mcp-read-charge") ?? 0) - 0.001);
+      if (isMcp(q) && toolOf(q) && toolOf(q) !== "svc__ask")
+        s.memo.set("mcp-read-charge", (s.memo.get("mcp-read-charge") ?? 0) - 0.001);
       return mcpShift(q, res, s);
     },
   },
@@ -272,20 +426,29 @@ export const mcpFaults: Fault[] = [
     id: "mcp-ask-answers-completed",
     breaks: "svc__ask answers status working at once",
     expect: "mcp-ask-flow",
-    response: (q, res) => (isMcp(q) && toolOf(q) === "svc__ask" ? payload(res, (p) => ({ ...p, status: "completed" })) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q) === "svc__ask" ? payload(res, (p) => ({ ...p, status: "completed" })) : res,
   },
   {
     // (the long poll answers once the turn settles, so a "working" answer is rarely seen: the finished side is checked)
     id: "mcp-stop-reason-null-when-done",
     breaks: "stop_reason is non-null once the turn has finished",
     expect: "mcp-ask-flow",
-    response: (q, res) => (isMcp(q) && toolOf(q) === "svc__get_message" ? payload(res, (p) => (p?.status === "completed" ? { ...p, stop_reason: null } : p)) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q) === "svc__get_message"
+        ? payload(res, (p) => (p?.status === "completed" ? { ...p, stop_reason: null } : p))
+        : res,
   },
   {
     id: "mcp-text-block-without-text",
     breaks: "A render: false block carries its markdown text",
     expect: "mcp-ask-flow",
-    response: (q, res) => (isMcp(q) && toolOf(q) === "svc__get_message" ? payload(res, (p) => (Array.isArray(p?.blocks) ? { ...p, blocks: p.blocks.map(({ text: _t, ...b }: any) => b) } : p)) : res),
+    response: (q, res) =>
+      isMcp(q) && toolOf(q) === "svc__get_message"
+        ? payload(res, (p) =>
+            Array.isArray(p?.blocks) ? { ...p, blocks: p.blocks.map(({ text: _t, ...b }: any) => b) } : p,
+          )
+        : res,
   },
   {
     id: "mcp-rate-limit-separate-bucket",
@@ -307,7 +470,23 @@ export const mcpFaults: Fault[] = [
     response: (q, res) => {
       if (!isMcp(q) || res.status !== 429) return res;
       const id = rpcOf(q)?.id;
-      return json({ ...res, headers: { ...res.headers } }, { jsonrpc: "2.0", id, result: { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code: "too_many_requests", message: "Slow down.", status: 429 } }) }] } }, 200);
+      return json(
+        { ...res, headers: { ...res.headers } },
+        {
+          jsonrpc: "2.0",
+          id,
+          result: {
+            isError: true,
+            content: [
+              {
+                type: "text",
+                text: JSON.stringify({ error: { code: "too_many_requests", message: "Slow down.", status: 429 } }),
+              },
+            ],
+          },
+        },
+        200,
+      );
     },
   },
 ];

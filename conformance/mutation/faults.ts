@@ -47,25 +47,29 @@ export const faults: Fault[] = [
     id: "create-answers-200",
     breaks: "POST /v1/datasets answers 201",
     expect: "documented-status-only",
-    response: (q, res) => (q.method === "POST" && q.url.pathname === "/v1/datasets" && res.status === 201 ? { ...res, status: 200 } : res),
+    response: (q, res) =>
+      q.method === "POST" && q.url.pathname === "/v1/datasets" && res.status === 201 ? { ...res, status: 200 } : res,
   },
   {
     id: "delete-answers-200-with-body",
     breaks: "Empty-body successes are 204",
     expect: "empty-body-204",
-    response: (q, res) => (q.method === "DELETE" && res.status === 204 ? json(res, { status: "success", data: null }, 200) : res),
+    response: (q, res) =>
+      q.method === "DELETE" && res.status === 204 ? json(res, { status: "success", data: null }, 200) : res,
   },
   {
     id: "status-string-ok",
-    breaks: "2xx bodies carry status \"success\"",
+    breaks: '2xx bodies carry status "success"',
     expect: "status-string-mapping",
-    response: (_q, res) => (ok2xx(res) && res.json?.status === "success" ? json(res, { ...res.json, status: "ok" }) : res),
+    response: (_q, res) =>
+      ok2xx(res) && res.json?.status === "success" ? json(res, { ...res.json, status: "ok" }) : res,
   },
   {
     id: "error-status-string-error",
-    breaks: "4xx bodies carry status \"client_error\"",
+    breaks: '4xx bodies carry status "client_error"',
     expect: "status-string-mapping",
-    response: (_q, res) => (res.status === 404 && res.json?.status === "client_error" ? json(res, { ...res.json, status: "error" }) : res),
+    response: (_q, res) =>
+      res.status === 404 && res.json?.status === "client_error" ? json(res, { ...res.json, status: "error" }) : res,
   },
   {
     id: "foreign-dataset-leaks",
@@ -75,7 +79,8 @@ export const faults: Fault[] = [
     request: async (q, s) => {
       const m = DS_BY_ID.exec(q.url.pathname);
       const owner = m ? s.owners.get(decodeURIComponent(m[1])) : undefined;
-      if (q.method === "GET" && owner && owner !== q.key) return { ...q, headers: { ...q.headers, "x-api-key": owner } };
+      if (q.method === "GET" && owner && owner !== q.key)
+        return { ...q, headers: { ...q.headers, "x-api-key": owner } };
       return q;
     },
   },
@@ -87,7 +92,9 @@ export const faults: Fault[] = [
     response: (q, res, s) => {
       const m = DS_BY_ID.exec(q.url.pathname);
       const owner = m ? s.owners.get(decodeURIComponent(m[1])) : undefined;
-      return owner && owner !== q.key && res.status === 404 ? json(res, { ...res.json, detail: "This dataset belongs to another account." }) : res;
+      return owner && owner !== q.key && res.status === 404
+        ? json(res, { ...res.json, detail: "This dataset belongs to another account." })
+        : res;
     },
   },
   {
@@ -100,9 +107,19 @@ export const faults: Fault[] = [
       const foreignId = [...s.owners.entries()].find(([, k]) => k !== q.key)?.[0];
       if (!foreignId) return res;
       const owner = s.owners.get(foreignId)!;
-      const other = await s.forward({ ...q, method: "GET", path: `/v1/datasets/${foreignId}`, url: new URL(`/v1/datasets/${foreignId}`, "http://proxy"), headers: { ...q.headers, "x-api-key": owner }, body: undefined });
+      const other = await s.forward({
+        ...q,
+        method: "GET",
+        path: `/v1/datasets/${foreignId}`,
+        url: new URL(`/v1/datasets/${foreignId}`, "http://proxy"),
+        headers: { ...q.headers, "x-api-key": owner },
+        body: undefined,
+      });
       if (other.status !== 200) return res;
-      return json(res, { ...res.json, data: [other.json.data, ...res.json.data.slice(0, Math.max(0, res.json.data.length - 1))] });
+      return json(res, {
+        ...res.json,
+        data: [other.json.data, ...res.json.data.slice(0, Math.max(0, res.json.data.length - 1))],
+      });
     },
   },
   {
@@ -137,7 +154,10 @@ export const faults: Fault[] = [
     breaks: "The last page has cursor null",
     expect: "pagination-end-cursor-null",
     only: ["pagination-end-cursor-null"],
-    response: (q, res) => (isList(q) && res.status === 200 && res.json?.has_next === false ? json(res, { ...res.json, cursor: "eyJlbmQiOnRydWV9" }) : res),
+    response: (q, res) =>
+      isList(q) && res.status === 200 && res.json?.has_next === false
+        ? json(res, { ...res.json, cursor: "eyJlbmQiOnRydWV9" })
+        : res,
   },
   {
     id: "default-order-ascending",
@@ -196,7 +216,12 @@ export const faults: Fault[] = [
       s.memo.set("cursors", emitted);
       if (isList(q) && typeof res.json?.cursor === "string") emitted.add(res.json.cursor);
       const c = q.url.searchParams.get("cursor");
-      if (isList(q) && c && !emitted.has(c)) return json(res, { status: "client_error", error_code: "invalid_cursor", detail: "Unknown cursor form.", transient: false }, 400);
+      if (isList(q) && c && !emitted.has(c))
+        return json(
+          res,
+          { status: "client_error", error_code: "invalid_cursor", detail: "Unknown cursor form.", transient: false },
+          400,
+        );
       return res;
     },
   },
@@ -209,7 +234,8 @@ export const faults: Fault[] = [
       if (q.method !== "POST" || q.url.pathname !== "/v1/datasets" || !q.body) return q;
       try {
         const b = JSON.parse(q.body);
-        if (typeof b.name === "string" && b.name.length > 255) return { ...q, body: JSON.stringify({ ...b, name: b.name.slice(0, 255) }) };
+        if (typeof b.name === "string" && b.name.length > 255)
+          return { ...q, body: JSON.stringify({ ...b, name: b.name.slice(0, 255) }) };
       } catch {
         /* malformed JSON passes through */
       }
@@ -221,7 +247,10 @@ export const faults: Fault[] = [
     breaks: "A 422's loc points at the broken field",
     expect: "validation-loc-accurate",
     only: ["invalid-request-rejected", "validation-loc-accurate"],
-    response: (_q, res) => (res.status === 422 && Array.isArray(res.json?.detail) ? json(res, { detail: res.json.detail.map((d: any) => ({ ...d, loc: ["body", "__root__"] })) }) : res),
+    response: (_q, res) =>
+      res.status === 422 && Array.isArray(res.json?.detail)
+        ? json(res, { detail: res.json.detail.map((d: any) => ({ ...d, loc: ["body", "__root__"] })) })
+        : res,
   },
   {
     id: "malformed-json-500",
@@ -234,7 +263,16 @@ export const faults: Fault[] = [
         JSON.parse(q.body);
         return q;
       } catch {
-        return { status: 500, headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "server_error", error_code: "internal_server_error", detail: "Unexpected token", transient: true }) };
+        return {
+          status: 500,
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({
+            status: "server_error",
+            error_code: "internal_server_error",
+            detail: "Unexpected token",
+            transient: true,
+          }),
+        };
       }
     },
   },
@@ -243,14 +281,18 @@ export const faults: Fault[] = [
     breaks: "Dataset bodies match the generated schema (mentions_count is an integer)",
     expect: "response-schema-conformance",
     only: ["response-schema-conformance"],
-    response: (q, res) => (q.method === "GET" && DS_BY_ID.test(q.url.pathname) && res.status === 200 ? json(res, { ...res.json, data: { ...res.json.data, mentions_count: String(res.json.data.mentions_count) } }) : res),
+    response: (q, res) =>
+      q.method === "GET" && DS_BY_ID.test(q.url.pathname) && res.status === 200
+        ? json(res, { ...res.json, data: { ...res.json.data, mentions_count: String(res.json.data.mentions_count) } })
+        : res,
   },
   {
     id: "content-type-text-plain",
     breaks: "Bodies are served as application/json",
     expect: "json-content-type",
     only: ["json-content-type"],
-    response: (_q, res) => (res.body ? { ...res, headers: { ...res.headers, "content-type": "text/plain; charset=utf-8" } } : res),
+    response: (_q, res) =>
+      res.body ? { ...res, headers: { ...res.headers, "content-type": "text/plain; charset=utf-8" } } : res,
   },
   {
     id: "deleted-dataset-still-readable",
@@ -260,12 +302,14 @@ export const faults: Fault[] = [
     request: async (q, s) => {
       const m = DS_BY_ID.exec(q.url.pathname);
       // remember the dataset as it was just before it is deleted
-      if (m && q.method === "DELETE") s.memo.set(`ds-${m[1]}`, await s.forward({ ...q, method: "GET", body: undefined }));
+      if (m && q.method === "DELETE")
+        s.memo.set(`ds-${m[1]}`, await s.forward({ ...q, method: "GET", body: undefined }));
       return q;
     },
     response: (q, res, s) => {
       const m = DS_BY_ID.exec(q.url.pathname);
-      if (m && q.method === "GET" && res.status === 404 && s.memo.get(`ds-${m[1]}`)?.status === 200) return s.memo.get(`ds-${m[1]}`);
+      if (m && q.method === "GET" && res.status === 404 && s.memo.get(`ds-${m[1]}`)?.status === 200)
+        return s.memo.get(`ds-${m[1]}`);
       return res;
     },
   },
@@ -278,12 +322,16 @@ export const faults: Fault[] = [
       const m = DS_BY_ID.exec(q.url.pathname);
       if (!m || q.method !== "GET" || s.memo.get(`read-${m[1]}`)) return res;
       s.memo.set(`read-${m[1]}`, true);
-      return json(res, { status: "client_error", error_code: "dataset_not_found", detail: "Dataset not found.", transient: false }, 404);
+      return json(
+        res,
+        { status: "client_error", error_code: "dataset_not_found", detail: "Dataset not found.", transient: false },
+        404,
+      );
     },
   },
   {
     id: "patch-empty-string-ignored",
-    breaks: "PATCH {name: \"\"} stores null",
+    breaks: 'PATCH {name: ""} stores null',
     expect: "patch-semantics",
     only: ["patch-semantics"],
     request: (q) => (q.method === "PATCH" && q.body && JSON.parse(q.body).name === "" ? { ...q, body: "{}" } : q),
@@ -293,7 +341,14 @@ export const faults: Fault[] = [
     breaks: "Datasets are shared by every seat of the account",
     expect: "second-seat-shares-account",
     only: ["second-seat-shares-account"],
-    response: (q, res, s) => (q.key === s.keys.second && DS_BY_ID.test(q.url.pathname) ? json(res, { status: "client_error", error_code: "dataset_not_found", detail: "Dataset not found.", transient: false }, 404) : res),
+    response: (q, res, s) =>
+      q.key === s.keys.second && DS_BY_ID.test(q.url.pathname)
+        ? json(
+            res,
+            { status: "client_error", error_code: "dataset_not_found", detail: "Dataset not found.", transient: false },
+            404,
+          )
+        : res,
   },
   {
     id: "missing-key-accepted",
@@ -307,7 +362,8 @@ export const faults: Fault[] = [
     breaks: "An invalid key is 401 unauthorized",
     expect: "auth-invalid-key-401",
     only: ["auth-invalid-key-401"],
-    response: (q, res) => (q.key && res.status === 401 ? json(res, { ...res.json, error_code: "forbidden" }, 403) : res),
+    response: (q, res) =>
+      q.key && res.status === 401 ? json(res, { ...res.json, error_code: "forbidden" }, 403) : res,
   },
   {
     id: "rate-limit-unenforced",
@@ -328,7 +384,10 @@ export const faults: Fault[] = [
     breaks: "Retry-After equals ceil(retry_after_seconds)",
     expect: "rate-limit-burst-429",
     only: ["rate-limit-burst-429"],
-    response: (_q, res) => (res.status === 429 ? { ...res, headers: { ...res.headers, "retry-after": String(num(res.headers["retry-after"]) + 1) } } : res),
+    response: (_q, res) =>
+      res.status === 429
+        ? { ...res, headers: { ...res.headers, "retry-after": String(num(res.headers["retry-after"]) + 1) } }
+        : res,
   },
   {
     id: "rate-limit-shared-across-keys",
@@ -337,7 +396,18 @@ export const faults: Fault[] = [
     only: ["rate-limit-per-key"],
     response: (q, res, s) => {
       if (res.status === 429) s.memo.set("throttled-until", Date.now() + 1000);
-      if (q.key !== s.keys.main && (s.memo.get("throttled-until") ?? 0) > Date.now()) return json({ ...res, headers: { ...res.headers, "retry-after": "1" } }, { status: "client_error", error_code: "too_many_requests", detail: "Slow down.", transient: true, retry_after_seconds: 1 }, 429);
+      if (q.key !== s.keys.main && (s.memo.get("throttled-until") ?? 0) > Date.now())
+        return json(
+          { ...res, headers: { ...res.headers, "retry-after": "1" } },
+          {
+            status: "client_error",
+            error_code: "too_many_requests",
+            detail: "Slow down.",
+            transient: true,
+            retry_after_seconds: 1,
+          },
+          429,
+        );
       return res;
     },
   },
@@ -348,7 +418,18 @@ export const faults: Fault[] = [
     only: ["rate-limit-recovers"],
     response: (q, res, s) => {
       if (res.status === 429) s.memo.set(`until-${q.key}`, Date.now() + 8000);
-      if ((s.memo.get(`until-${q.key}`) ?? 0) > Date.now() && res.status === 200) return json({ ...res, headers: { ...res.headers, "retry-after": "1" } }, { status: "client_error", error_code: "too_many_requests", detail: "Slow down.", transient: true, retry_after_seconds: 1 }, 429);
+      if ((s.memo.get(`until-${q.key}`) ?? 0) > Date.now() && res.status === 200)
+        return json(
+          { ...res, headers: { ...res.headers, "retry-after": "1" } },
+          {
+            status: "client_error",
+            error_code: "too_many_requests",
+            detail: "Slow down.",
+            transient: true,
+            retry_after_seconds: 1,
+          },
+          429,
+        );
       return res;
     },
   },
@@ -358,9 +439,16 @@ export const faults: Fault[] = [
     expect: "billing-reservation-at-create",
     only: ["billing-reservation-at-create"],
     response: (q, res, s) => {
-      if (q.method === "POST" && /\/runs$/.test(q.url.pathname) && res.status === 202) s.memo.set("active-run", res.json.data.id);
-      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && ["completed", "failed"].includes(res.json?.data?.status?.type)) s.memo.delete("active-run");
-      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("active-run")) return setBalance(res, (b) => b + 20 * 0.0356);
+      if (q.method === "POST" && /\/runs$/.test(q.url.pathname) && res.status === 202)
+        s.memo.set("active-run", res.json.data.id);
+      if (
+        q.method === "GET" &&
+        RUN_BY_ID.test(q.url.pathname) &&
+        ["completed", "failed"].includes(res.json?.data?.status?.type)
+      )
+        s.memo.delete("active-run");
+      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("active-run"))
+        return setBalance(res, (b) => b + 20 * 0.0356);
       return res;
     },
   },
@@ -370,8 +458,10 @@ export const faults: Fault[] = [
     expect: "billing-settlement-exact",
     only: ["billing-settlement-exact"],
     response: (q, res, s) => {
-      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && res.json?.data?.status?.type === "completed") s.memo.set("settled", true);
-      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("settled")) return setBalance(res, (b) => b - 0.01);
+      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && res.json?.data?.status?.type === "completed")
+        s.memo.set("settled", true);
+      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("settled"))
+        return setBalance(res, (b) => b - 0.01);
       return res;
     },
   },
@@ -381,8 +471,10 @@ export const faults: Fault[] = [
     expect: "billing-refund-on-failure",
     only: ["billing-refund-on-failure"],
     response: (q, res, s) => {
-      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && res.json?.data?.status?.type === "failed") s.memo.set("failed", true);
-      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("failed")) return setBalance(res, (b) => b - 20 * 0.0356);
+      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && res.json?.data?.status?.type === "failed")
+        s.memo.set("failed", true);
+      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("failed"))
+        return setBalance(res, (b) => b - 20 * 0.0356);
       return res;
     },
   },
@@ -398,7 +490,10 @@ export const faults: Fault[] = [
     breaks: "Usage history shows each settled charge",
     expect: "billing-usage-history-matches",
     only: ["billing-usage-history-matches"],
-    response: (q, res) => (q.method === "GET" && q.url.pathname === "/v1/me/usage_history" && Array.isArray(res.json?.data) ? json(res, { ...res.json, data: res.json.data.filter((r: any) => r.category !== "mention") }) : res),
+    response: (q, res) =>
+      q.method === "GET" && q.url.pathname === "/v1/me/usage_history" && Array.isArray(res.json?.data)
+        ? json(res, { ...res.json, data: res.json.data.filter((r: any) => r.category !== "mention") })
+        : res,
   },
   {
     id: "negative-balance-reported",
@@ -429,7 +524,11 @@ export const faults: Fault[] = [
       if (!m || q.method !== "GET" || res.status !== 200) return res;
       const n = (s.memo.get(`reads-${m[1]}`) ?? 0) + 1;
       s.memo.set(`reads-${m[1]}`, n);
-      if (res.json?.data?.status?.type === "completed" && s.memo.get(`done-${m[1]}`)) return json(res, { ...res.json, data: { ...res.json.data, status: { ...res.json.data.status, type: "working" } } });
+      if (res.json?.data?.status?.type === "completed" && s.memo.get(`done-${m[1]}`))
+        return json(res, {
+          ...res.json,
+          data: { ...res.json.data, status: { ...res.json.data.status, type: "working" } },
+        });
       if (res.json?.data?.status?.type === "completed") s.memo.set(`done-${m[1]}`, true);
       return res;
     },
@@ -462,7 +561,8 @@ export const faults: Fault[] = [
   },
   {
     id: "filter-value-length-unchecked",
-    breaks: "A string inside a filter's values (an array inside array items) is bounded like any other (D-BOUND-STRINGS, D-BOUND-ARRAYS)",
+    breaks:
+      "A string inside a filter's values (an array inside array items) is bounded like any other (D-BOUND-STRINGS, D-BOUND-ARRAYS)",
     expect: "invalid-request-rejected",
     only: ["invalid-request-rejected"],
     // The deployment bounds top-level fields only: what reaches it inside filter values is cut to 200 characters and 3 items.
@@ -473,7 +573,8 @@ export const faults: Fault[] = [
       for (const group of b.filters) {
         if (!Array.isArray(group)) continue;
         for (const f of group) {
-          if (f && Array.isArray(f.values)) f.values = f.values.slice(0, 3).map((v: unknown) => (typeof v === "string" ? v.slice(0, 200) : v));
+          if (f && Array.isArray(f.values))
+            f.values = f.values.slice(0, 3).map((v: unknown) => (typeof v === "string" ? v.slice(0, 200) : v));
         }
       }
       return { ...q, body: JSON.stringify(b) };
@@ -498,34 +599,67 @@ export const faults: Fault[] = [
     breaks: "The removed credit prices route is not served",
     expect: "credit-prices-removed-404",
     only: ["credit-prices-removed-404"],
-    request: async (q, s) => (q.url.pathname === "/v1/credit_prices" ? s.forward({ ...q, path: "/v1/prices", url: new URL("/v1/prices", "http://proxy") }) : q),
+    request: async (q, s) =>
+      q.url.pathname === "/v1/credit_prices"
+        ? s.forward({ ...q, path: "/v1/prices", url: new URL("/v1/prices", "http://proxy") })
+        : q,
   },
   {
     id: "ratelimit-headers-on-401",
     breaks: "Authentication runs before the rate limit: a 401 carries no RateLimit-* headers",
     expect: "unauthenticated-no-ratelimit-headers",
     only: ["auth-invalid-key-401", "unauthenticated-no-ratelimit-headers"],
-    response: (_q, res) => (res.status === 401 ? { ...res, headers: { ...res.headers, "ratelimit-limit": "5", "ratelimit-remaining": "4", "ratelimit-reset": "1" } } : res),
+    response: (_q, res) =>
+      res.status === 401
+        ? {
+            ...res,
+            headers: { ...res.headers, "ratelimit-limit": "5", "ratelimit-remaining": "4", "ratelimit-reset": "1" },
+          }
+        : res,
   },
   {
     id: "price-float-noise",
     breaks: "Prices are exact decimals (at most 6 fractional digits)",
     expect: "money-six-decimals",
     only: ["money-six-decimals"],
-    response: (q, res) => (q.url.pathname === "/v1/prices" && res.status === 200 ? json(res, { ...res.json, data: { ...res.json.data, prices: { ...res.json.data.prices, mention: res.json.data.prices.mention + 0.1 + 0.2 - 0.3 } } }) : res),
+    response: (q, res) =>
+      q.url.pathname === "/v1/prices" && res.status === 200
+        ? json(res, {
+            ...res.json,
+            data: {
+              ...res.json.data,
+              prices: { ...res.json.data.prices, mention: res.json.data.prices.mention + 0.1 + 0.2 - 0.3 },
+            },
+          })
+        : res,
   },
   {
     id: "body-limit-400",
     breaks: "A body over 1 MiB is 413 payload_too_large (D-BODY-LIMIT)",
     expect: "body-limit-413",
-    response: (_q, res) => (res.status === 413 ? json(res, { status: "client_error", error_code: "bad_request", detail: "Injected by the mutation proxy.", transient: false }, 400) : res),
+    response: (_q, res) =>
+      res.status === 413
+        ? json(
+            res,
+            {
+              status: "client_error",
+              error_code: "bad_request",
+              detail: "Injected by the mutation proxy.",
+              transient: false,
+            },
+            400,
+          )
+        : res,
   },
   {
     id: "content-type-ignored",
     breaks: "A JSON body sent as text/plain is 415 unsupported_media_type (D-CONTENT-TYPE)",
     expect: "content-type-415",
     // the server never sees the declared type: the body is treated as JSON
-    request: (q) => (q.body !== undefined && /^text\/plain/i.test(q.headers["content-type"] ?? "") ? { ...q, headers: { ...q.headers, "content-type": "application/json" } } : q),
+    request: (q) =>
+      q.body !== undefined && /^text\/plain/i.test(q.headers["content-type"] ?? "")
+        ? { ...q, headers: { ...q.headers, "content-type": "application/json" } }
+        : q,
   },
   {
     id: "me-usage-total-off",
@@ -536,7 +670,10 @@ export const faults: Fault[] = [
       if (q.method !== "GET" || q.url.pathname !== "/v1/me" || res.status !== 200 || total === undefined) return res;
       const body = structuredClone(res.json);
       // one cent more than the period's funds: the three no longer add up
-      body.data.usage.balance_total = typeof total === "number" ? Math.round((total + 0.01) * 1e6) / 1e6 : new Decimal(String(total)).plus("0.01").toFixed(6);
+      body.data.usage.balance_total =
+        typeof total === "number"
+          ? Math.round((total + 0.01) * 1e6) / 1e6
+          : new Decimal(String(total)).plus("0.01").toFixed(6);
       return json(res, body);
     },
   },
@@ -546,15 +683,24 @@ export const faults: Fault[] = [
     breaks: "(none: a 422 envelope with unprocessable_entity is accepted with a warning, D-UNPROCESSABLE)",
     expect: "invalid-request-rejected",
     control: true,
-    response: (_q, res) => (res.status === 422 && Array.isArray(res.json?.detail) ? json(res, { status: "client_error", error_code: "unprocessable_entity", detail: "Invalid request.", transient: false }) : res),
+    response: (_q, res) =>
+      res.status === 422 && Array.isArray(res.json?.detail)
+        ? json(res, {
+            status: "client_error",
+            error_code: "unprocessable_entity",
+            detail: "Invalid request.",
+            transient: false,
+          })
+        : res,
   },
   // a control: the lenient rule must not fail the kit
   {
     id: "control-status-string-info",
-    breaks: "(none: 2xx status \"info\" is accepted with a warning)",
+    breaks: '(none: 2xx status "info" is accepted with a warning)',
     expect: "status-string-mapping",
     control: true,
-    response: (_q, res) => (ok2xx(res) && res.json?.status === "success" ? json(res, { ...res.json, status: "info" }) : res),
+    response: (_q, res) =>
+      ok2xx(res) && res.json?.status === "success" ? json(res, { ...res.json, status: "info" }) : res,
   },
   // the other groups, mention sorts and filters, usage history (faults-groups.ts)
   ...groupFaults,

@@ -67,7 +67,12 @@ export interface RunningProxy {
 /** A deployment in this process: a WHATWG fetch handler such as a Hono app's `app.fetch`. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
 
-export async function startProxy(upstream: string | FetchHandler, fault: Pick<Fault, "request" | "response"> | undefined, keys: Record<string, string | undefined>, port = 0): Promise<RunningProxy> {
+export async function startProxy(
+  upstream: string | FetchHandler,
+  fault: Pick<Fault, "request" | "response"> | undefined,
+  keys: Record<string, string | undefined>,
+  port = 0,
+): Promise<RunningProxy> {
   let publicUrl = "";
   const forward = async (r: ProxyRequest): Promise<ProxyResponse> => {
     const headers = { ...r.headers };
@@ -106,7 +111,14 @@ export async function startProxy(upstream: string | FetchHandler, fault: Pick<Fa
     try {
       const headers: Record<string, string> = {};
       for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-      let preq: ProxyRequest = { method: req.method ?? "GET", path: req.url ?? "/", url: new URL(req.url ?? "/", "http://proxy"), headers, body: await readBody(req), key: headers["x-api-key"] };
+      let preq: ProxyRequest = {
+        method: req.method ?? "GET",
+        path: req.url ?? "/",
+        url: new URL(req.url ?? "/", "http://proxy"),
+        headers,
+        body: await readBody(req),
+        key: headers["x-api-key"],
+      };
       let out: ProxyResponse | undefined;
       if (fault?.request) {
         const r = await fault.request(preq, state);
@@ -115,7 +127,14 @@ export async function startProxy(upstream: string | FetchHandler, fault: Pick<Fa
       }
       out ??= await forward(preq);
       // bookkeeping every fault can use: who owns which dataset
-      if (preq.method === "POST" && preq.url.pathname === "/v1/datasets" && out.status === 201 && out.json?.data?.id && preq.key) state.owners.set(out.json.data.id, preq.key);
+      if (
+        preq.method === "POST" &&
+        preq.url.pathname === "/v1/datasets" &&
+        out.status === 201 &&
+        out.json?.data?.id &&
+        preq.key
+      )
+        state.owners.set(out.json.data.id, preq.key);
       if (fault?.response) out = await fault.response(preq, out, state);
       res.writeHead(out.status, out.headers);
       res.end(out.status === 204 || out.status === 304 ? undefined : out.body);

@@ -23,16 +23,26 @@ async function measure(profile: "standard" | "readonly"): Promise<RunReport> {
 
 const standard = await measure("standard");
 const readonly = await measure("readonly");
-const line = (r: RunReport, label: string) => `| ${label} | ${(r.ms / 1000).toFixed(0)} s | ${r.requestCount} | ${Object.entries(r.requestsByKey).map(([k, v]) => `${k} ${v}`).join(", ")} | ${r.results.filter((x) => x.outcome === "pass").length} / ${r.results.filter((x) => x.outcome === "fail" || x.outcome === "error").length} / ${r.results.filter((x) => x.outcome === "skip").length} |`;
+const line = (r: RunReport, label: string) =>
+  `| ${label} | ${(r.ms / 1000).toFixed(0)} s | ${r.requestCount} | ${Object.entries(r.requestsByKey)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(
+      ", ",
+    )} | ${r.results.filter((x) => x.outcome === "pass").length} / ${r.results.filter((x) => x.outcome === "fail" || x.outcome === "error").length} / ${r.results.filter((x) => x.outcome === "skip").length} |`;
 console.log(`Against the reference at ${rps} requests/second, whole contract:\n`);
 console.log("| Profile | Wall time | Requests | Per key | Pass / fail / skip |\n|---|---|---|---|---|");
 console.log(line(standard, "standard"));
 console.log(line(readonly, "readonly"));
 console.log("\n| Check | Requests (standard) | Requests (readonly) |\n|---|---|---|");
 const ro = new Map(readonly.results.map((r) => [r.id, r]));
-for (const r of standard.results) console.log(`| \`${r.id}\` | ${r.outcome === "skip" ? "skipped" : r.requests} | ${ro.get(r.id)?.outcome === "skip" ? "skipped" : (ro.get(r.id)?.requests ?? "-")} |`);
+for (const r of standard.results)
+  console.log(
+    `| \`${r.id}\` | ${r.outcome === "skip" ? "skipped" : r.requests} | ${ro.get(r.id)?.outcome === "skip" ? "skipped" : (ro.get(r.id)?.requests ?? "-")} |`,
+  );
 const inspected = standard.results.filter((r) => r.requests === 0 && r.outcome !== "skip").length;
-console.log(`\n${inspected} response-level checks cost no request (they inspect the traffic above); unplanned 429: ${standard.unplanned429}.`);
+console.log(
+  `\n${inspected} response-level checks cost no request (they inspect the traffic above); unplanned 429: ${standard.unplanned429}.`,
+);
 if (process.argv.includes("--write")) {
   const path = fileURLToPath(new URL("../src/request-budget.ts", import.meta.url));
   const rows = standard.results.filter((r) => r.requests > 0).map((r) => `  ${JSON.stringify(r.id)}: ${r.requests},`);

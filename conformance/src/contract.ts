@@ -48,7 +48,9 @@ export interface Operation {
  * package (copied there by `npm pack`, see scripts/bundle-contract.mjs), else
  * the repository's `generated/` next to the kit.
  */
-const contractDir = [new URL("../contract/", import.meta.url), new URL("../../generated/", import.meta.url)].find((u) => existsSync(fileURLToPath(new URL("openapi.json", u))))!;
+const contractDir = [new URL("../contract/", import.meta.url), new URL("../../generated/", import.meta.url)].find((u) =>
+  existsSync(fileURLToPath(new URL("openapi.json", u))),
+)!;
 export const defaultContractPath = fileURLToPath(new URL("openapi.json", contractDir));
 const generatedZod: Record<string, unknown> = await import(new URL("client/zod.gen.ts", contractDir).href);
 
@@ -69,7 +71,8 @@ const bundledZod = generatedZod as unknown as ZodTable;
  */
 function zodBeside(docPath: string): ZodTable {
   const beside = join(dirname(docPath), "client", "zod.gen.ts");
-  if (!existsSync(beside) || resolvePath(beside) === fileURLToPath(new URL("client/zod.gen.ts", contractDir))) return bundledZod;
+  if (!existsSync(beside) || resolvePath(beside) === fileURLToPath(new URL("client/zod.gen.ts", contractDir)))
+    return bundledZod;
   return createRequire(import.meta.url)(resolvePath(beside)) as ZodTable;
 }
 
@@ -89,12 +92,14 @@ export class Contract {
       for (const [m, op] of Object.entries<any>(item)) {
         if (!["get", "post", "put", "patch", "delete"].includes(m)) continue;
         const method = m.toUpperCase();
-        const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])].map((p) => this.deref(p)).map((p) => ({
-          name: p.name,
-          in: p.in,
-          required: !!p.required,
-          schema: this.deref(p.schema ?? {}),
-        }));
+        const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])]
+          .map((p) => this.deref(p))
+          .map((p) => ({
+            name: p.name,
+            in: p.in,
+            required: !!p.required,
+            schema: this.deref(p.schema ?? {}),
+          }));
         const rb = op.requestBody ? this.deref(op.requestBody) : undefined;
         const jsonBody = rb?.content?.["application/json"];
         const bodyRefRaw: string | undefined = jsonBody?.schema?.$ref;
@@ -131,7 +136,9 @@ export class Contract {
           operationId: op.operationId ?? `${method} ${path}`,
           method,
           path,
-          pathRegex: new RegExp("^" + path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "([^/]+)") + "$"),
+          pathRegex: new RegExp(
+            "^" + path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "([^/]+)") + "$",
+          ),
           params,
           bodySchema: jsonBody?.schema ? this.resolve(jsonBody.schema) : undefined,
           bodyRef: bodyRefRaw?.replace("#/components/schemas/", ""),
@@ -158,7 +165,12 @@ export class Contract {
    * operationId or tag group matches), for deployments that implement part of the API.
    */
   restrict(scope: string[]): void {
-    const keep = (o: Operation) => scope.some((s) => (s.startsWith("/") ? o.path === s || o.path.startsWith(s.endsWith("/") ? s : s + "/") || o.path.startsWith(s + "?") : o.operationId === s || o.operationId.startsWith(s + "_")));
+    const keep = (o: Operation) =>
+      scope.some((s) =>
+        s.startsWith("/")
+          ? o.path === s || o.path.startsWith(s.endsWith("/") ? s : s + "/") || o.path.startsWith(s + "?")
+          : o.operationId === s || o.operationId.startsWith(s + "_"),
+      );
     const kept = this.operations.filter(keep);
     this.operations.length = 0;
     this.operations.push(...kept);
@@ -214,7 +226,12 @@ export class Contract {
       delete out.allOf;
       for (const part of n.allOf) {
         const r = this.resolve(part, depth + 1) as any;
-        out = { ...r, ...out, properties: { ...(r.properties ?? {}), ...(out.properties ?? {}) }, required: [...(r.required ?? []), ...(out.required ?? [])] };
+        out = {
+          ...r,
+          ...out,
+          properties: { ...(r.properties ?? {}), ...(out.properties ?? {}) },
+          required: [...(r.required ?? []), ...(out.required ?? [])],
+        };
       }
     }
     if (out.properties) {
@@ -223,7 +240,8 @@ export class Contract {
       out.properties = props;
     }
     if (out.items) out.items = this.resolve(out.items, depth + 1);
-    for (const key of ["anyOf", "oneOf"]) if (Array.isArray(out[key])) out[key] = out[key].map((x: any) => this.resolve(x, depth + 1));
+    for (const key of ["anyOf", "oneOf"])
+      if (Array.isArray(out[key])) out[key] = out[key].map((x: any) => this.resolve(x, depth + 1));
     return out;
   }
 
@@ -235,8 +253,12 @@ export class Contract {
 
 /** Request examples, the ones that do not describe a refusal first (a clean base for negative data). */
 function orderExamples(jsonBody: any): unknown[] {
-  const refusal = /beyond|too low|insufficient|invalid|unknown|missing|error|fail|reject|duplicate|limit|over|blank|empty|without|cap reached|conflict|in flight|not found/i;
-  const named = Object.entries<any>(jsonBody?.examples ?? {}).map(([k, e]) => ({ label: `${k} ${e?.summary ?? ""}`, value: e?.value }));
+  const refusal =
+    /beyond|too low|insufficient|invalid|unknown|missing|error|fail|reject|duplicate|limit|over|blank|empty|without|cap reached|conflict|in flight|not found/i;
+  const named = Object.entries<any>(jsonBody?.examples ?? {}).map(([k, e]) => ({
+    label: `${k} ${e?.summary ?? ""}`,
+    value: e?.value,
+  }));
   named.sort((a, b) => Number(refusal.test(a.label)) - Number(refusal.test(b.label)));
   const out = named.map((e) => e.value);
   if (jsonBody?.example !== undefined) out.push(jsonBody.example);

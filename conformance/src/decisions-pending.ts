@@ -4,7 +4,8 @@
 // can only shrink). Group-specific rules and the MCP surface are being added
 // on top of the generic kit (issue 10, sections 2 and 3).
 export const PENDING_DECISIONS: Record<string, string> = {
-  "D-BOUND-STRINGS": "invalid-request-rejected crosses maxLength of body fields (one level into objects, three levels into arrays through the first item of each) and of query parameters, not of ids in paths",
+  "D-BOUND-STRINGS":
+    "invalid-request-rejected crosses maxLength of body fields (one level into objects, three levels into arrays through the first item of each) and of query parameters, not of ids in paths",
   "D-TRANSPORT-ERRORS": "Platform-wide: no check yet (lenient (an empty body is accepted with a warning))",
   "D-OPTIONAL-BODY": "Platform-wide: no check yet (strict)",
   "D-MENTION-AUTHOR": "lenient nullability of author fields: needs a registry entry tolerating absent vs null",
@@ -30,12 +31,16 @@ export const PENDING_DECISIONS: Record<string, string> = {
   "D-TA-ALERT-EVERY-CYCLE": "tracking agent group rule: a message per triggered cycle, also with nothing new",
   "D-TA-MESSAGE-COUNTS": "tracking agent group rule: meaning of the alert counts (lenient)",
   "D-TA-PATTERN-REF": "tracking agent group rule: pattern reference of alerts (lenient)",
-  "D-ASK-CHARGE": "ask rule: ask-402-creates-nothing checks the 402 creating nothing; the post_processing usage row after the reply is not checked",
-  "D-ASK-ENTITIES": "ask rule: ask-citation-invariants checks the allowed types but only warns above 3 entity references (the seed says usually at most 3)",
+  "D-ASK-CHARGE":
+    "ask rule: ask-402-creates-nothing checks the 402 creating nothing; the post_processing usage row after the reply is not checked",
+  "D-ASK-ENTITIES":
+    "ask rule: ask-citation-invariants checks the allowed types but only warns above 3 entity references (the seed says usually at most 3)",
   "D-ASK-SCOPE": "ask rule: unknown context ids are skipped, not 404 (lenient)",
   "D-PLAN-TYPE": "account rule: open plan.type strings (lenient)",
   "D-MCP-PLAN-GATE": "MCP: no check yet (needs a key whose plan lacks `mcp`; the demo plans all include it)",
   "D-MCP-UNKNOWN-TOOL": "MCP: no check yet (lenient: a tools/call of an unknown name answers the ToolError not_found)",
-  "D-REF-EXTRAPOLATION": "mentions rule via seeded data: needs a deployment-independent formulation or a 'not checked' mark",
-  "D-REF-SCAN-BUDGET": "Reference server choices: no check yet (lenient: the kit follows cursors and never counts on full pages)",
+  "D-REF-EXTRAPOLATION":
+    "mentions rule via seeded data: needs a deployment-independent formulation or a 'not checked' mark",
+  "D-REF-SCAN-BUDGET":
+    "Reference server choices: no check yet (lenient: the kit follows cursors and never counts on full pages)",
 };

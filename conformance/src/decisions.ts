@@ -23,7 +23,10 @@ export function readDecisions(path = decisionsPath): DecisionRow[] {
     const m = /^\|\s*(D-[A-Z0-9-]+)\s*\|/.exec(line);
     if (!m) continue;
     // escaped pipes (\|) live inside cells; split on the others
-    const cells = line.split(/(?<!\\)\|/).slice(1, -1).map((c) => c.trim());
+    const cells = line
+      .split(/(?<!\\)\|/)
+      .slice(1, -1)
+      .map((c) => c.trim());
     const kit = cells.at(-1) ?? "";
     const exempt = /not checked|not tested/i.test(kit);
     rows.push({ id: m[1], section, kit, checkable: !exempt && /strict|lenient/i.test(kit) });

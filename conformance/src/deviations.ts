@@ -15,10 +15,19 @@ export type { DeviationEntry } from "./types.ts";
 
 export class DeviationsError extends Error {}
 
-const Day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "expires must be a date YYYY-MM-DD").refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), "expires is not a real day");
+const Day = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, "expires must be a date YYYY-MM-DD")
+  .refine(
+    (d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d),
+    "expires is not a real day",
+  );
 const Entry = z
   .object({
-    decision: z.string().regex(/^D-[A-Z0-9-]+$/, "decision must be a D- id").optional(),
+    decision: z
+      .string()
+      .regex(/^D-[A-Z0-9-]+$/, "decision must be a D- id")
+      .optional(),
     check: z.string().min(1).optional(),
     operation: z.string().min(1).optional(),
     reason: z.string().trim().min(1, "reason is required"),
@@ -26,7 +35,9 @@ const Entry = z
   })
   .strict()
   .refine((e) => !!e.decision !== !!e.check, "name exactly one of decision or check");
-const File = z.object({ $schema: z.string().optional(), $comment: z.string().optional(), deviations: z.array(Entry) }).strict();
+const File = z
+  .object({ $schema: z.string().optional(), $comment: z.string().optional(), deviations: z.array(Entry) })
+  .strict();
 
 export const today = (now = new Date()) => now.toISOString().slice(0, 10);
 
@@ -36,7 +47,9 @@ export function loadDeviations(path: string, knownChecks: string[], now = new Da
   try {
     text = readFileSync(path, "utf8");
   } catch (e) {
-    throw new DeviationsError(`deviations ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+    throw new DeviationsError(
+      `deviations ${path}: cannot read it (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`,
+    );
   }
   let raw: unknown;
   try {
@@ -47,14 +60,21 @@ export function loadDeviations(path: string, knownChecks: string[], now = new Da
   const parsed = File.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new DeviationsError(`deviations ${path}: ${issue.path.length ? issue.path.join(".") + ": " : ""}${issue.message}`);
+    throw new DeviationsError(
+      `deviations ${path}: ${issue.path.length ? issue.path.join(".") + ": " : ""}${issue.message}`,
+    );
   }
   const decisions = decisionTable();
   parsed.data.deviations.forEach((e, i) => {
     const at = `deviations ${path}: entry ${i + 1}`;
-    if (e.decision && decisions.size && !decisions.has(e.decision)) throw new DeviationsError(`${at}: unknown decision ${e.decision} (not a row of spec/DECISIONS.md)`);
-    if (e.check && !knownChecks.includes(e.check)) throw new DeviationsError(`${at}: unknown check ${e.check} (see --list)`);
-    if (e.expires < today(now)) throw new DeviationsError(`${at} (${e.decision ?? e.check}) expired on ${e.expires}: renew it with a new date and reason, or remove it`);
+    if (e.decision && decisions.size && !decisions.has(e.decision))
+      throw new DeviationsError(`${at}: unknown decision ${e.decision} (not a row of spec/DECISIONS.md)`);
+    if (e.check && !knownChecks.includes(e.check))
+      throw new DeviationsError(`${at}: unknown check ${e.check} (see --list)`);
+    if (e.expires < today(now))
+      throw new DeviationsError(
+        `${at} (${e.decision ?? e.check}) expired on ${e.expires}: renew it with a new date and reason, or remove it`,
+      );
   });
   return parsed.data.deviations;
 }
@@ -88,19 +108,35 @@ export function judgeEntries(entries: DeviationEntry[], counts: number[], result
   return entries.map((e, i) => {
     const matched = counts[i] ?? 0;
     const relevant = concerned(e, ran);
-    return { entry: i + 1, label: `${e.decision ?? e.check}${e.operation ? ` on ${e.operation}` : ""}`, matched, stale: matched === 0 && relevant, unexercised: matched === 0 && !relevant };
+    return {
+      entry: i + 1,
+      label: `${e.decision ?? e.check}${e.operation ? ` on ${e.operation}` : ""}`,
+      matched,
+      stale: matched === 0 && relevant,
+      unexercised: matched === 0 && !relevant,
+    };
   });
 }
 
 /** A starting deviations file: one entry per contract decision that failed today, expiring in 90 days. */
 export function writeDeviations(path: string, failures: Failure[], now = new Date()): DeviationEntry[] {
   const by = new Map<string, Failure[]>();
-  for (const f of failures) if (f.attribution?.kind === "decision" && f.attribution.decision) by.set(f.attribution.decision, [...(by.get(f.attribution.decision) ?? []), f]);
+  for (const f of failures)
+    if (f.attribution?.kind === "decision" && f.attribution.decision)
+      by.set(f.attribution.decision, [...(by.get(f.attribution.decision) ?? []), f]);
   const expires = today(new Date(now.getTime() + 90 * 86_400_000));
   const deviations: DeviationEntry[] = [...by.entries()]
     .sort(([a], [b]) => a.localeCompare(b))
-    .map(([decision, fs]) => ({ decision, reason: `TODO: why this deployment decides ${decision} otherwise (${fs.length} finding(s) in ${[...new Set(fs.map((f) => f.check))].join(", ")})`, expires }));
-  const file = { $comment: "sl-conformance deviations: accepted differences from contract decisions. Give each a real reason; an entry that stops matching fails the run as stale, an expired one is refused.", deviations };
+    .map(([decision, fs]) => ({
+      decision,
+      reason: `TODO: why this deployment decides ${decision} otherwise (${fs.length} finding(s) in ${[...new Set(fs.map((f) => f.check))].join(", ")})`,
+      expires,
+    }));
+  const file = {
+    $comment:
+      "sl-conformance deviations: accepted differences from contract decisions. Give each a real reason; an entry that stops matching fails the run as stale, an expired one is refused.",
+    deviations,
+  };
   writeFileSync(path, JSON.stringify(file, null, 2) + "\n");
   return deviations;
 }

@@ -76,9 +76,19 @@ export function transportFailure(e: unknown, timeoutMs: number): { kind: Transpo
   const err = e as Error & { cause?: { code?: string; message?: string } };
   const code = err.cause?.code ?? (err as { code?: string }).code;
   const text = `${err.message ?? ""} ${err.cause?.message ?? ""}`;
-  if (err.name === "TimeoutError" || err.name === "AbortError" || /aborted due to timeout/i.test(text)) return { kind: "timeout", detail: `no answer within ${timeoutMs / 1000} s (timed out)` };
+  if (err.name === "TimeoutError" || err.name === "AbortError" || /aborted due to timeout/i.test(text))
+    return { kind: "timeout", detail: `no answer within ${timeoutMs / 1000} s (timed out)` };
   if (code === "ECONNREFUSED") return { kind: "refused", detail: "connection refused (ECONNREFUSED)" };
-  if (code === "ECONNRESET" || code === "UND_ERR_SOCKET" || code === "EPIPE" || /other side closed|socket hang up|terminated/i.test(text)) return { kind: "closed", detail: `connection closed before a complete answer (${code ?? err.cause?.message ?? err.message})` };
+  if (
+    code === "ECONNRESET" ||
+    code === "UND_ERR_SOCKET" ||
+    code === "EPIPE" ||
+    /other side closed|socket hang up|terminated/i.test(text)
+  )
+    return {
+      kind: "closed",
+      detail: `connection closed before a complete answer (${code ?? err.cause?.message ?? err.message})`,
+    };
   return { kind: "other", detail: [err.message, err.cause?.message].filter(Boolean).join(": ") };
 }
 
@@ -211,7 +221,8 @@ export class HttpClient {
     let bodyText: string | undefined;
     if (o.rawBody !== undefined) bodyText = o.rawBody;
     else if (o.body !== undefined) bodyText = JSON.stringify(o.body);
-    if (bodyText !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["content-type"] = "application/json";
+    if (bodyText !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type"))
+      headers["content-type"] = "application/json";
     // the limiter is shared by everything sent with one key; invalid/no key share one too
     const limiter = this.limiter(keyRole === "invalid" || keyRole === "none" ? "anonymous" : keyRole);
     let retried = 0;
@@ -225,12 +236,22 @@ export class HttpClient {
       let text: string;
       try {
         // the timeout covers the whole answer, body included (a server that stalls mid-body is a timeout too)
-        res = await fetch(url, { method: o.method, headers, body: bodyText, redirect: o.redirect ?? "follow", signal: AbortSignal.timeout(timeoutMs) });
+        res = await fetch(url, {
+          method: o.method,
+          headers,
+          body: bodyText,
+          redirect: o.redirect ?? "follow",
+          signal: AbortSignal.timeout(timeoutMs),
+        });
         text = await res.text();
       } catch (e) {
         this.requestCount++;
         const { kind, detail } = transportFailure(e, timeoutMs);
-        const err = new TransportError(kind, o.method, url, detail, o.check ?? this.currentCheck, { requestHeaders: headers, requestBody: bodyText, keyRole });
+        const err = new TransportError(kind, o.method, url, detail, o.check ?? this.currentCheck, {
+          requestHeaders: headers,
+          requestBody: bodyText,
+          keyRole,
+        });
         this.transportErrors.push(err);
         throw err;
       }
@@ -294,12 +315,19 @@ export function curlOf(ex: Pick<Exchange, "method" | "url" | "requestHeaders" | 
       continue;
     }
     if (k.toLowerCase() === "x-api-key") {
-      const redacted = ex.keyRole === "invalid" ? "<invalid-key>" : `"$${keyEnv[ex.keyRole as KeyRole] ?? "SLK_API_KEY"}"`;
-      parts.push("-H", ex.keyRole === "invalid" ? q(`x-api-key: ${v.length > 24 ? "<invalid-key>" : v}`) : `"x-api-key: ${redacted.slice(1, -1)}"`);
+      const redacted =
+        ex.keyRole === "invalid" ? "<invalid-key>" : `"$${keyEnv[ex.keyRole as KeyRole] ?? "SLK_API_KEY"}"`;
+      parts.push(
+        "-H",
+        ex.keyRole === "invalid"
+          ? q(`x-api-key: ${v.length > 24 ? "<invalid-key>" : v}`)
+          : `"x-api-key: ${redacted.slice(1, -1)}"`,
+      );
       continue;
     }
     parts.push("-H", q(`${k}: ${v}`));
   }
-  if (ex.requestBody !== undefined) parts.push("--data-raw", q(ex.requestBody.length > 2000 ? ex.requestBody.slice(0, 2000) + "…" : ex.requestBody));
+  if (ex.requestBody !== undefined)
+    parts.push("--data-raw", q(ex.requestBody.length > 2000 ? ex.requestBody.slice(0, 2000) + "…" : ex.requestBody));
   return parts.join(" ");
 }

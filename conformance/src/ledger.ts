@@ -31,19 +31,43 @@ export class Ledger {
       const [operation, status, rule] = k.split("\u0000");
       touched.add(`${operation}\u0000${status}`);
       const op = this.contract.op(operation);
-      rows.push({ operation, operationId: op?.operationId ?? operation, status, rule, documented: !!op?.responses.has(status), pass: c.pass, fail: c.fail, verdict: c.fail > 0 ? "fail" : "pass" });
+      rows.push({
+        operation,
+        operationId: op?.operationId ?? operation,
+        status,
+        rule,
+        documented: !!op?.responses.has(status),
+        pass: c.pass,
+        fail: c.fail,
+        verdict: c.fail > 0 ? "fail" : "pass",
+      });
     }
     for (const { op, status } of this.contract.pairs()) {
-      if (!touched.has(`${op.key}\u0000${status}`)) rows.push({ operation: op.key, operationId: op.operationId, status, rule: "-", documented: true, pass: 0, fail: 0, verdict: "not exercised" });
+      if (!touched.has(`${op.key}\u0000${status}`))
+        rows.push({
+          operation: op.key,
+          operationId: op.operationId,
+          status,
+          rule: "-",
+          documented: true,
+          pass: 0,
+          fail: 0,
+          verdict: "not exercised",
+        });
     }
-    rows.sort((a, b) => a.operation.localeCompare(b.operation) || a.status.localeCompare(b.status) || a.rule.localeCompare(b.rule));
+    rows.sort(
+      (a, b) =>
+        a.operation.localeCompare(b.operation) || a.status.localeCompare(b.status) || a.rule.localeCompare(b.rule),
+    );
     return rows;
   }
 
   summary(): { pairs: number; exercised: number } {
     const pairs = this.contract.pairs();
     const rows = this.rows();
-    const exercised = pairs.filter(({ op, status }) => rows.some((r) => r.operation === op.key && r.status === status && r.verdict !== "not exercised")).length;
+    const exercised = pairs.filter(({ op, status }) =>
+      rows.some((r) => r.operation === op.key && r.status === status && r.verdict !== "not exercised"),
+    ).length;
     return { pairs: pairs.length, exercised };
   }
 
@@ -57,7 +81,10 @@ export class Ledger {
       "| Operation | operationId | Status | Rule | Verdict | Pass | Fail |",
       "|---|---|---|---|---|---|---|",
     ];
-    for (const r of this.rows()) lines.push(`| \`${r.operation}\` | ${r.operationId} | ${r.status}${r.documented ? "" : " (undocumented)"} | ${r.rule} | ${r.verdict} | ${r.pass} | ${r.fail} |`);
+    for (const r of this.rows())
+      lines.push(
+        `| \`${r.operation}\` | ${r.operationId} | ${r.status}${r.documented ? "" : " (undocumented)"} | ${r.rule} | ${r.verdict} | ${r.pass} | ${r.fail} |`,
+      );
     return lines.join("\n") + "\n";
   }
 }

@@ -39,7 +39,11 @@ type Fingerprint = { status: number; errorCode: string | null; json: boolean };
 
 function fingerprint(ex: Exchange): Fingerprint {
   const code = (ex.json as { error_code?: unknown } | undefined)?.error_code;
-  return { status: ex.status, errorCode: typeof code === "string" ? code : null, json: ex.jsonError === undefined && ex.text.length > 0 };
+  return {
+    status: ex.status,
+    errorCode: typeof code === "string" ? code : null,
+    json: ex.jsonError === undefined && ex.text.length > 0,
+  };
 }
 
 const GENERIC_404 = "not_found";
@@ -57,7 +61,12 @@ export function probeFor(g: Group): { kind: "list" | "item" | "post"; req: Reque
     const limit = g.ops.list.params.some((p) => p.in === "query" && p.name === "limit");
     return { kind: "list", op: g.ops.list, req: { method: "GET", path: g.ops.list.path + (limit ? "?limit=1" : "") } };
   }
-  if (g.ops.read && own.length) return { kind: "item", op: g.ops.read, req: { method: "GET", path: g.ops.read.path.replace(/\{[^}]+\}/, MISSING_ID) } };
+  if (g.ops.read && own.length)
+    return {
+      kind: "item",
+      op: g.ops.read,
+      req: { method: "GET", path: g.ops.read.path.replace(/\{[^}]+\}/, MISSING_ID) },
+    };
   const post = g.ops.all.find((o) => o.method === "POST" && !o.path.includes("{"));
   if (post) return { kind: "post", op: post, req: { method: "POST", path: post.path, rawBody: "[]" } };
   const get = g.ops.all.find((o) => o.method === "GET");
@@ -73,14 +82,22 @@ export function probeFor(g: Group): { kind: "list" | "item" | "post"; req: Reque
  * group's own code — shows the route exists. A probe that gets no answer
  * leaves the group served: its checks then report what they see, nothing is hidden.
  */
-export function judgeProbe(g: Group, kind: "list" | "item" | "post", fp: Fingerprint, control: Fingerprint | undefined): { served: boolean; why: string } {
+export function judgeProbe(
+  g: Group,
+  kind: "list" | "item" | "post",
+  fp: Fingerprint,
+  control: Fingerprint | undefined,
+): { served: boolean; why: string } {
   const own = [...g.notFound, ...(g.run?.notFound ?? [])].filter((c) => c !== GENERIC_404);
   const body = fp.json ? (fp.errorCode ? `error_code ${fp.errorCode}` : "JSON without error_code") : "no JSON body";
   if (fp.status === 405 || fp.status === 501) return { served: false, why: `${fp.status} (${body})` };
   if (fp.status !== 404) return { served: true, why: `${fp.status}` };
-  if (fp.errorCode && own.includes(fp.errorCode)) return { served: true, why: `404 with the group's own ${fp.errorCode}` };
-  const likeControl = control && control.status === fp.status && control.errorCode === fp.errorCode && control.json === fp.json;
-  if (kind === "item" && !own.length && !likeControl) return { served: true, why: `404 (${body}) unlike an unserved route` };
+  if (fp.errorCode && own.includes(fp.errorCode))
+    return { served: true, why: `404 with the group's own ${fp.errorCode}` };
+  const likeControl =
+    control && control.status === fp.status && control.errorCode === fp.errorCode && control.json === fp.json;
+  if (kind === "item" && !own.length && !likeControl)
+    return { served: true, why: `404 (${body}) unlike an unserved route` };
   return { served: false, why: `404 (${body})${likeControl ? `, as the unserved ${CONTROL_PATH}` : ""}` };
 }
 
@@ -90,7 +107,11 @@ export function judgeProbe(g: Group, kind: "list" | "item" | "post", fp: Fingerp
  * proxy itself answers a request outside the contract, so neither the control
  * path nor a malformed POST can tell anything there (those groups stay served).
  */
-export async function probeGroups(contract: Contract, client: HttpClient, target: { mock?: boolean; validatingProxy?: boolean } = {}): Promise<ServedGroups> {
+export async function probeGroups(
+  contract: Contract,
+  client: HttpClient,
+  target: { mock?: boolean; validatingProxy?: boolean } = {},
+): Promise<ServedGroups> {
   const out: ServedGroups = { probes: [], notServed: new Map() };
   if (target.mock) return out;
   const prev = client.currentCheck;
@@ -98,7 +119,9 @@ export async function probeGroups(contract: Contract, client: HttpClient, target
   try {
     if (!target.validatingProxy) {
       try {
-        out.control = fingerprint(await client.request({ method: "GET", path: CONTROL_PATH, meta: { groupProbe: true } }));
+        out.control = fingerprint(
+          await client.request({ method: "GET", path: CONTROL_PATH, meta: { groupProbe: true } }),
+        );
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
       }
@@ -111,7 +134,14 @@ export async function probeGroups(contract: Contract, client: HttpClient, target
       if (!probe) continue;
       const request = `${probe.req.method} ${probe.req.path}`;
       if (probe.kind === "post" && target.validatingProxy) {
-        out.probes.push({ group: g.id, title: g.title, request, served: true, reason: `not probed: behind a validating proxy the proxy answers ${request} with a malformed body itself`, operations });
+        out.probes.push({
+          group: g.id,
+          title: g.title,
+          request,
+          served: true,
+          reason: `not probed: behind a validating proxy the proxy answers ${request} with a malformed body itself`,
+          operations,
+        });
         continue;
       }
       let ex: Exchange;
@@ -119,12 +149,28 @@ export async function probeGroups(contract: Contract, client: HttpClient, target
         ex = await client.request({ ...probe.req, meta: { groupProbe: true } });
       } catch (e) {
         if (!(e instanceof TransportError)) throw e;
-        out.probes.push({ group: g.id, title: g.title, request, served: true, reason: `no answer (${e.detail}); kept, its checks report what they see`, operations });
+        out.probes.push({
+          group: g.id,
+          title: g.title,
+          request,
+          served: true,
+          reason: `no answer (${e.detail}); kept, its checks report what they see`,
+          operations,
+        });
         continue;
       }
       const fp = fingerprint(ex);
       const { served, why } = judgeProbe(g, probe.kind, fp, out.control);
-      const p: GroupProbe = { group: g.id, title: g.title, request, status: fp.status, errorCode: fp.errorCode, served, reason: served ? `served: ${request} answered ${why}` : `group ${g.id} not served: ${why} on ${request}`, operations };
+      const p: GroupProbe = {
+        group: g.id,
+        title: g.title,
+        request,
+        status: fp.status,
+        errorCode: fp.errorCode,
+        served,
+        reason: served ? `served: ${request} answered ${why}` : `group ${g.id} not served: ${why} on ${request}`,
+        operations,
+      };
       out.probes.push(p);
       if (!served) for (const op of operations) out.notServed.set(op, p.reason);
     }
@@ -141,19 +187,43 @@ export function withoutUnserved(contract: Contract, served: ServedGroups): void 
 }
 
 /** The preflight's one result row: pass when every group answers; one finding per unserved group. */
-export function servedGroupsResult(served: ServedGroups, requireGroups: boolean, requests: number, ms: number): CheckResult {
+export function servedGroupsResult(
+  served: ServedGroups,
+  requireGroups: boolean,
+  requests: number,
+  ms: number,
+): CheckResult {
   const missing = served.probes.filter((p) => !p.served);
   const sent = served.probes.filter((p) => !p.reason.startsWith("not probed"));
-  const result: CheckResult = { id: "served-groups", outcome: "pass", failures: [], warnings: [], ms, requests, exercised: sent.length, unexercised: served.probes.filter((p) => !sent.includes(p)).map((p) => `${p.group}: ${p.reason}`) };
+  const result: CheckResult = {
+    id: "served-groups",
+    outcome: "pass",
+    failures: [],
+    warnings: [],
+    ms,
+    requests,
+    exercised: sent.length,
+    unexercised: served.probes.filter((p) => !sent.includes(p)).map((p) => `${p.group}: ${p.reason}`),
+  };
   for (const p of missing) {
     const line = `${p.reason}; its ${p.operations.length} operation(s) are left out of this run and their checks skipped`;
-    if (requireGroups) result.failures.push({ check: "served-groups", title: `served-groups: ${p.reason}`, message: line, operation: p.request, status: p.status, expected: "the group is served (--require-groups)" });
+    if (requireGroups)
+      result.failures.push({
+        check: "served-groups",
+        title: `served-groups: ${p.reason}`,
+        message: line,
+        operation: p.request,
+        status: p.status,
+        expected: "the group is served (--require-groups)",
+      });
     else result.warnings.push(`${line} (--require-groups makes this a failure)`);
   }
   if (result.failures.length) result.outcome = "fail";
   if (!sent.length) {
     result.outcome = "skip";
-    result.skipReason = served.probes.length ? "no group probed" : "no group probed (a stateless mock serves every route of its document)";
+    result.skipReason = served.probes.length
+      ? "no group probed"
+      : "no group probed (a stateless mock serves every route of its document)";
   }
   return result;
 }

@@ -14,7 +14,12 @@ export interface Identity {
   accountId?: string;
 }
 
-const flagOf: Record<KeyRole, string> = { main: "--api-key", foreign: "--foreign-key", second: "--second-seat-key", poor: "--poor-key" };
+const flagOf: Record<KeyRole, string> = {
+  main: "--api-key",
+  foreign: "--foreign-key",
+  second: "--second-seat-key",
+  poor: "--poor-key",
+};
 
 /** Checks of the base URL alone (no request). */
 export function checkBaseUrl(baseUrl: string): void {
@@ -25,7 +30,10 @@ export function checkBaseUrl(baseUrl: string): void {
     throw new UsageError(`--base-url ${JSON.stringify(baseUrl)} is not a URL (expected e.g. http://127.0.0.1:3000)`);
   }
   if (!/^https?:$/.test(u.protocol)) throw new UsageError(`--base-url must be http or https, not ${u.protocol}`);
-  if (/\/v\d+\/?$/.test(u.pathname)) throw new UsageError(`--base-url ends with ${u.pathname.replace(/\/$/, "")}: give the deployment root (paths start with /v1), e.g. ${u.origin}${u.pathname.replace(/\/v\d+\/?$/, "")}`);
+  if (/\/v\d+\/?$/.test(u.pathname))
+    throw new UsageError(
+      `--base-url ends with ${u.pathname.replace(/\/$/, "")}: give the deployment root (paths start with /v1), e.g. ${u.origin}${u.pathname.replace(/\/v\d+\/?$/, "")}`,
+    );
   if (u.search || u.hash) throw new UsageError("--base-url must not carry a query or fragment");
 }
 
@@ -44,17 +52,33 @@ export async function preflight(settings: Settings, client: HttpClient): Promise
       } catch (e) {
         throw new UsageError(`${settings.baseUrl} does not answer: ${(e as Error).message.replace(/^GET \S+: /, "")}`);
       }
-      if (ex.status === 401) throw new UsageError(`${flagOf[role]} is not accepted by ${settings.baseUrl} (GET /v1/me answered 401)`);
-      if (ex.status === 404 && role === "main") throw new UsageError(`${settings.baseUrl}/v1/me answered 404: is this the deployment root of the Social Listening API?`);
+      if (ex.status === 401)
+        throw new UsageError(`${flagOf[role]} is not accepted by ${settings.baseUrl} (GET /v1/me answered 401)`);
+      if (ex.status === 404 && role === "main")
+        throw new UsageError(
+          `${settings.baseUrl}/v1/me answered 404: is this the deployment root of the Social Listening API?`,
+        );
       const d = (ex.json as any)?.data;
-      if (ex.status !== 200 || typeof d?.account_id !== "string") throw new UsageError(`GET /v1/me with ${flagOf[role]} answered ${ex.status} without an account_id; cannot tell which account the key belongs to`);
+      if (ex.status !== 200 || typeof d?.account_id !== "string")
+        throw new UsageError(
+          `GET /v1/me with ${flagOf[role]} answered ${ex.status} without an account_id; cannot tell which account the key belongs to`,
+        );
       ids.push({ role, userId: d.id, accountId: d.account_id });
     }
     const main = ids.find((i) => i.role === "main")!;
     for (const i of ids) {
-      if ((i.role === "foreign" || i.role === "poor") && i.accountId === main.accountId) throw new UsageError(`${flagOf[i.role]} belongs to the account under test (${main.accountId}); it must be a key of another account`);
-      if (i.role === "second" && i.accountId !== main.accountId) throw new UsageError(`--second-seat-key belongs to account ${i.accountId}, not to the account under test (${main.accountId})`);
-      if (i.role === "second" && i.userId === main.userId) throw new UsageError(`--second-seat-key is a key of the same seat as --api-key (${main.userId}); give a key of another seat`);
+      if ((i.role === "foreign" || i.role === "poor") && i.accountId === main.accountId)
+        throw new UsageError(
+          `${flagOf[i.role]} belongs to the account under test (${main.accountId}); it must be a key of another account`,
+        );
+      if (i.role === "second" && i.accountId !== main.accountId)
+        throw new UsageError(
+          `--second-seat-key belongs to account ${i.accountId}, not to the account under test (${main.accountId})`,
+        );
+      if (i.role === "second" && i.userId === main.userId)
+        throw new UsageError(
+          `--second-seat-key is a key of the same seat as --api-key (${main.userId}); give a key of another seat`,
+        );
     }
     return ids;
   } finally {

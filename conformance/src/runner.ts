@@ -63,19 +63,26 @@ export interface RunHooks {
 }
 
 /** Which checks apply, and why the others do not. */
-export function selectChecks(settings: Settings, contract: Contract, checks: Check[] = allChecks, notServed?: Map<string, string>): Array<{ check: Check; skip?: string }> {
+export function selectChecks(
+  settings: Settings,
+  contract: Contract,
+  checks: Check[] = allChecks,
+  notServed?: Map<string, string>,
+): Array<{ check: Check; skip?: string }> {
   return checks
     .filter((c) => !settings.only || settings.only.includes(c.id))
     .map((check) => {
       if (!check.profiles.includes(settings.profile)) return { check, skip: `not in profile ${settings.profile}` };
       if (settings.mock && !check.mock) return { check, skip: "needs a stateful deployment (not mock-applicable)" };
-      if (settings.validatingProxy && check.invalidRequests) return { check, skip: "sends contract-invalid requests, which a validating proxy answers itself" };
+      if (settings.validatingProxy && check.invalidRequests)
+        return { check, skip: "sends contract-invalid requests, which a validating proxy answers itself" };
       const missing = (check.requires ?? []).filter((k) => !contract.op(k));
       const unserved = missing.map((k) => notServed?.get(k)).find(Boolean);
       if (unserved) return { check, skip: unserved };
       if (missing.length) return { check, skip: `contract lacks ${missing.join(", ")}` };
       const keys = (check.keys ?? []).filter((k) => !settings.keys[k]);
-      if (keys.length) return { check, skip: `no ${keys.map((k) => `--${k === "second" ? "second-seat" : k}-key`).join(", ")} given` };
+      if (keys.length)
+        return { check, skip: `no ${keys.map((k) => `--${k === "second" ? "second-seat" : k}-key`).join(", ")} given` };
       return { check };
     });
 }
@@ -84,7 +91,12 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   const started = Date.now();
   const runId = `${new Date().toISOString().slice(0, 10).replace(/-/g, "")}-${randomBytes(3).toString("hex")}`;
   const contract = Contract.load(settings.contractPath, settings.operations);
-  const client = new HttpClient({ baseUrl: settings.baseUrl, keys: settings.keys, contract, timeoutMs: settings.requestTimeoutMs });
+  const client = new HttpClient({
+    baseUrl: settings.baseUrl,
+    keys: settings.keys,
+    contract,
+    timeoutMs: settings.requestTimeoutMs,
+  });
   const results: CheckResult[] = [];
   // preflight first: an unserved group leaves the contract of this run before checks are selected
   let servedGroups: ServedGroups | undefined;
@@ -94,8 +106,11 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     const before = client.requestCount;
     servedGroups = await probeGroups(contract, client, settings);
     withoutUnserved(contract, servedGroups);
-    results.push(servedGroupsResult(servedGroups, !!settings.requireGroups, client.requestCount - before, Date.now() - t0));
-    for (const p of servedGroups.probes.filter((x) => !x.served)) hooks.log?.(`${settings.requireGroups ? "FAIL" : "WARN"} served-groups: ${p.reason}`);
+    results.push(
+      servedGroupsResult(servedGroups, !!settings.requireGroups, client.requestCount - before, Date.now() - t0),
+    );
+    for (const p of servedGroups.probes.filter((x) => !x.served))
+      hooks.log?.(`${settings.requireGroups ? "FAIL" : "WARN"} served-groups: ${p.reason}`);
   }
   const ledger = new Ledger(contract);
   const created = new Map<string, { kind: string; key: KeyRole }>();
@@ -104,7 +119,16 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   const log = hooks.log ?? (() => undefined);
   const selection = selectChecks(settings, contract, hooks.checks ?? allChecks, servedGroups?.notServed);
 
-  const makeResult = (id: string): CheckResult => ({ id, outcome: "pass", failures: [], warnings: [], ms: 0, requests: 0, exercised: 0, unexercised: [] });
+  const makeResult = (id: string): CheckResult => ({
+    id,
+    outcome: "pass",
+    failures: [],
+    warnings: [],
+    ms: 0,
+    requests: 0,
+    exercised: 0,
+    unexercised: [],
+  });
   const tolerated = (result: CheckResult, decision: LenientId, ex: Exchange): boolean => {
     const rule = LENIENT[decision] as { applies?(e: Exchange): boolean };
     if (rule.applies && !rule.applies(ex)) return false;
@@ -167,7 +191,9 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
         if (settings.profile === "readonly") throw new SkipError(`readonly profile never charges (${what})`);
         const amount = new Decimal(usd);
         if (settings.budgetUsd !== undefined && spent.plus(amount).greaterThan(settings.budgetUsd)) {
-          throw new SkipError(`budget guard: ${what} may cost $${amount.toFixed()} and $${spent.toFixed()} of $${settings.budgetUsd} is committed`);
+          throw new SkipError(
+            `budget guard: ${what} may cost $${amount.toFixed()} and $${spent.toFixed()} of $${settings.budgetUsd} is committed`,
+          );
         }
         spent = spent.plus(amount);
         let released = false;
@@ -212,7 +238,15 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     const order = new Map(selection.map((s, i) => [s.check.id, i]));
     const finished = new Set<string>();
     const progress = (current?: string) =>
-      hooks.onProgress?.({ done: finished.size, total: selection.length, current, requests: client.requestCount, elapsedMs: Date.now() - started, rate: client.limiter("main").limit, remaining: selection.map((s) => s.check.id).filter((id) => !finished.has(id) && id !== current) });
+      hooks.onProgress?.({
+        done: finished.size,
+        total: selection.length,
+        current,
+        requests: client.requestCount,
+        elapsedMs: Date.now() - started,
+        rate: client.limiter("main").limit,
+        remaining: selection.map((s) => s.check.id).filter((id) => !finished.has(id) && id !== current),
+      });
     const runActive = async ({ check, skip }: { check: Check; skip?: string }) => {
       const result = makeResult(check.id);
       hooks.onCheckStart?.(check);
@@ -244,7 +278,9 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
         else if (result.outcome === "pass" && !result.exercised) {
           // a check that asserted nothing has not shown the rule holds
           result.outcome = "skip";
-          result.skipReason = result.unexercised?.length ? `nothing exercised: ${result.unexercised.join("; ")}` : "the check found nothing to exercise";
+          result.skipReason = result.unexercised?.length
+            ? `nothing exercised: ${result.unexercised.join("; ")}`
+            : "the check found nothing to exercise";
         }
       }
       result.ms = Date.now() - t0;
@@ -256,7 +292,8 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     };
     // unauthenticated checks use no key's budget: they run alongside the keyed sequence
     const anonymous = (async () => {
-      for (const a of active.filter((x) => x.check.lane === "anonymous")) if (!hooks.signal?.aborted) await runActive(a);
+      for (const a of active.filter((x) => x.check.lane === "anonymous"))
+        if (!hooks.signal?.aborted) await runActive(a);
     })();
     for (const a of active.filter((x) => x.check.lane !== "anonymous")) {
       if (hooks.signal?.aborted) break;
@@ -293,7 +330,18 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
             if (seen.has(k)) return;
             seen.add(k);
             result.exercised = (result.exercised ?? 0) + 1;
-            result.failures.push({ check: check.id, seq: ex.seq, curl: curlOf(ex), operation: ex.op?.operationId ?? `${ex.method} ${ex.path}`, status: ex.status, seed: ex.meta.seed, path: ex.meta.path, ...f, title: titled(check.id, f.title), message: `${f.message ?? ""}${f.message ? " " : ""}(exchange #${ex.seq}, sent by ${ex.check})` });
+            result.failures.push({
+              check: check.id,
+              seq: ex.seq,
+              curl: curlOf(ex),
+              operation: ex.op?.operationId ?? `${ex.method} ${ex.path}`,
+              status: ex.status,
+              seed: ex.meta.seed,
+              path: ex.meta.path,
+              ...f,
+              title: titled(check.id, f.title),
+              message: `${f.message ?? ""}${f.message ? " " : ""}(exchange #${ex.seq}, sent by ${ex.check})`,
+            });
           },
           pass(ex) {
             result.exercised = (result.exercised ?? 0) + 1;
@@ -308,7 +356,8 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
           },
         };
         try {
-          for (const ex of client.exchanges) if (!ex.meta.mcp && !ex.meta.groupProbe) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
+          for (const ex of client.exchanges)
+            if (!ex.meta.mcp && !ex.meta.groupProbe) (check as Extract<Check, { kind: "response" }>).inspect(ex, ictx);
         } catch (e) {
           result.outcome = "error";
           result.error = (e as Error).stack ?? String(e);
@@ -316,7 +365,9 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
         if (result.failures.length > 0) result.outcome = "fail";
         if (result.outcome === "pass" && result.warnings.length === 0 && !result.exercised) {
           result.outcome = "skip";
-          result.skipReason = client.exchanges.length ? `none of the ${client.exchanges.length} recorded exchanges falls under the rule` : "no traffic to inspect";
+          result.skipReason = client.exchanges.length
+            ? `none of the ${client.exchanges.length} recorded exchanges falls under the rule`
+            : "no traffic to inspect";
         }
       }
       result.ms = Date.now() - t0;
@@ -363,18 +414,41 @@ function ctxFail(result: CheckResult, f: Failure): void {
 export function answerFinding(e: unknown, last: Exchange | undefined, id: string): Failure | undefined {
   if (e instanceof TransportError) {
     const curl = curlOf({ method: e.method, url: e.url, ...e.sent });
-    return { check: id, title: `${id}: no answer: ${e.method} ${new URL(e.url).pathname} ${e.detail}`, received: e.detail, expected: "an HTTP answer", curl };
+    return {
+      check: id,
+      title: `${id}: no answer: ${e.method} ${new URL(e.url).pathname} ${e.detail}`,
+      received: e.detail,
+      expected: "an HTTP answer",
+      curl,
+    };
   }
   const ct = last?.headers["content-type"] ?? "";
   // an SSE stream (MCP long poll) is read by the MCP client, not as one JSON body
-  if (last && !/event-stream/i.test(ct) && (last.jsonError !== undefined || (last.text.length > 0 && !/json/i.test(ct)))) {
+  if (
+    last &&
+    !/event-stream/i.test(ct) &&
+    (last.jsonError !== undefined || (last.text.length > 0 && !/json/i.test(ct)))
+  ) {
     const head = last.text.replace(/\s+/g, " ").slice(0, 80);
-    return { check: id, title: `${id}: unreadable answer: ${last.method} ${last.path} → ${last.status} ${ct || "(no content-type)"}`, received: head + (last.text.length > 80 ? "…" : ""), expected: "a JSON body (application/json)", curl: curlOf(last), operation: last.op?.operationId, status: last.status, seq: last.seq };
+    return {
+      check: id,
+      title: `${id}: unreadable answer: ${last.method} ${last.path} → ${last.status} ${ct || "(no content-type)"}`,
+      received: head + (last.text.length > 80 ? "…" : ""),
+      expected: "a JSON body (application/json)",
+      curl: curlOf(last),
+      operation: last.op?.operationId,
+      status: last.status,
+      seq: last.seq,
+    };
   }
   return undefined;
 }
 
-async function cleanUp(client: HttpClient, created: Map<string, { kind: string; key: KeyRole }>, log: (l: string) => void) {
+async function cleanUp(
+  client: HttpClient,
+  created: Map<string, { kind: string; key: KeyRole }>,
+  log: (l: string) => void,
+) {
   client.currentCheck = "(cleanup)";
   client.aborted = false;
   let deleted = 0;
@@ -389,7 +463,10 @@ async function cleanUp(client: HttpClient, created: Map<string, { kind: string; 
       failed.push(`${path}: ${(e as Error).message}`);
     }
   }
-  if (created.size) log(`cleanup: deleted ${deleted} of ${created.size} resources the kit created${failed.length ? `; could not delete ${failed.join(", ")}` : ""}`);
+  if (created.size)
+    log(
+      `cleanup: deleted ${deleted} of ${created.size} resources the kit created${failed.length ? `; could not delete ${failed.join(", ")}` : ""}`,
+    );
   return { deleted, failed };
 }
 

@@ -8,8 +8,13 @@ export function targetOptions(): Option[] {
     new Option("--api-key <key>", "API key of the account under test").env("SLK_API_KEY"),
     new Option("--foreign-key <key>", "API key of another account (isolation checks)").env("SLK_FOREIGN_KEY"),
     new Option("--second-seat-key <key>", "API key of another seat of the same account").env("SLK_SECOND_SEAT_KEY"),
-    new Option("--poor-key <key>", "API key of an account that cannot fund a large run (402 checks)").env("SLK_POOR_KEY"),
-    new Option("--bearer-token <token>", "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)").env("SLK_BEARER_TOKEN"),
+    new Option("--poor-key <key>", "API key of an account that cannot fund a large run (402 checks)").env(
+      "SLK_POOR_KEY",
+    ),
+    new Option(
+      "--bearer-token <token>",
+      "OAuth access token for the MCP endpoint (bearer auth checks are skipped without it)",
+    ).env("SLK_BEARER_TOKEN"),
   ];
 }
 

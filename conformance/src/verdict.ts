@@ -22,7 +22,13 @@ export interface Finding {
 export interface Verdict {
   level: "contract" | "seed";
   /** findings counted apart: seed-rule failures, contract-decision failures, warnings, accepted deviations */
-  counts: { seedFailures: number; decisionFailures: number; seedWarnings: number; decisionWarnings: number; accepted: number };
+  counts: {
+    seedFailures: number;
+    decisionFailures: number;
+    seedWarnings: number;
+    decisionWarnings: number;
+    accepted: number;
+  };
   /** contract decisions reported as warnings at --level seed (one entry per decision) */
   demotedDecisions: Array<{ decision: string; failures: number; checks: string[] }>;
   deviations: DeviationUse[];
@@ -62,19 +68,29 @@ export function settle(results: CheckResult[], settings: Pick<Settings, "level" 
     } else if ((r.outcome === "pass" || r.outcome === "skip") && r.failures.length) r.outcome = "fail";
   }
   const findings = findingsOf(results);
-  const count = (lv: FindingLevel, k: "seed" | "decision") => findings.filter((f) => f.level === lv && f.attribution.kind === k).length;
+  const count = (lv: FindingLevel, k: "seed" | "decision") =>
+    findings.filter((f) => f.level === lv && f.attribution.kind === k).length;
   const demoted = new Map<string, { failures: number; checks: Set<string> }>();
-  for (const r of results) for (const f of r.demoted ?? []) {
-    const d = demoted.get(f.attribution!.decision!) ?? { failures: 0, checks: new Set<string>() };
-    d.failures++;
-    d.checks.add(f.check);
-    demoted.set(f.attribution!.decision!, d);
-  }
+  for (const r of results)
+    for (const f of r.demoted ?? []) {
+      const d = demoted.get(f.attribution!.decision!) ?? { failures: 0, checks: new Set<string>() };
+      d.failures++;
+      d.checks.add(f.check);
+      demoted.set(f.attribution!.decision!, d);
+    }
   const deviations = judgeEntries(entries, uses, results);
   return {
     level,
-    counts: { seedFailures: count("failure", "seed"), decisionFailures: count("failure", "decision"), seedWarnings: count("warning", "seed"), decisionWarnings: count("warning", "decision"), accepted: findings.filter((f) => f.level === "accepted").length },
-    demotedDecisions: [...demoted.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([decision, d]) => ({ decision, failures: d.failures, checks: [...d.checks] })),
+    counts: {
+      seedFailures: count("failure", "seed"),
+      decisionFailures: count("failure", "decision"),
+      seedWarnings: count("warning", "seed"),
+      decisionWarnings: count("warning", "decision"),
+      accepted: findings.filter((f) => f.level === "accepted").length,
+    },
+    demotedDecisions: [...demoted.entries()]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([decision, d]) => ({ decision, failures: d.failures, checks: [...d.checks] })),
     deviations,
     ok: !deviations.some((d) => d.stale),
   };
@@ -83,12 +99,38 @@ export function settle(results: CheckResult[], settings: Pick<Settings, "level" 
 /** Every finding of the run, failures first, then warnings (demoted decisions included), then accepted deviations. */
 export function findingsOf(results: CheckResult[]): Finding[] {
   const out: Finding[] = [];
-  for (const r of results) for (const f of r.failures) out.push({ check: r.id, level: "failure", attribution: f.attribution ?? attribute(f), title: f.title, failure: f });
+  for (const r of results)
+    for (const f of r.failures)
+      out.push({
+        check: r.id,
+        level: "failure",
+        attribution: f.attribution ?? attribute(f),
+        title: f.title,
+        failure: f,
+      });
   for (const r of results) {
-    for (const f of r.demoted ?? []) out.push({ check: r.id, level: "warning", attribution: f.attribution!, title: f.title, failure: f, note: "a contract decision on a point the seed leaves open (--level seed)" });
-    for (const w of r.warnings) out.push({ check: r.id, level: "warning", attribution: attributeWarning(r.id, w), title: w });
+    for (const f of r.demoted ?? [])
+      out.push({
+        check: r.id,
+        level: "warning",
+        attribution: f.attribution!,
+        title: f.title,
+        failure: f,
+        note: "a contract decision on a point the seed leaves open (--level seed)",
+      });
+    for (const w of r.warnings)
+      out.push({ check: r.id, level: "warning", attribution: attributeWarning(r.id, w), title: w });
   }
-  for (const r of results) for (const f of r.accepted ?? []) out.push({ check: r.id, level: "accepted", attribution: f.attribution!, title: f.title, failure: f, note: `accepted deviation (entry ${f.deviation?.entry}, until ${f.deviation?.expires}): ${f.deviation?.reason}` });
+  for (const r of results)
+    for (const f of r.accepted ?? [])
+      out.push({
+        check: r.id,
+        level: "accepted",
+        attribution: f.attribution!,
+        title: f.title,
+        failure: f,
+        note: `accepted deviation (entry ${f.deviation?.entry}, until ${f.deviation?.expires}): ${f.deviation?.reason}`,
+      });
   return out;
 }
 

@@ -8,7 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allChecks } from "../src/checks/index.ts";
-import { CHECK_RULES, STATUS_DECISIONS, attribute, attributeWarning, decisionTable, describeAttribution } from "../src/attribution.ts";
+import {
+  CHECK_RULES,
+  STATUS_DECISIONS,
+  attribute,
+  attributeWarning,
+  decisionTable,
+  describeAttribution,
+} from "../src/attribution.ts";
 import { DeviationsError, loadDeviations, writeDeviations } from "../src/deviations.ts";
 import { settle } from "../src/verdict.ts";
 import type { CheckResult, Failure } from "../src/types.ts";
@@ -20,12 +27,22 @@ const file = (name: string, body: string) => {
   writeFileSync(p, body);
   return p;
 };
-const result = (id: string, failures: Array<Partial<Failure>>, exercised = failures.length + 1): CheckResult => ({ id, outcome: failures.length ? "fail" : "pass", failures: failures.map((f) => ({ check: id, title: `${id}: x`, ...f })), warnings: [], ms: 0, requests: 0, exercised });
+const result = (id: string, failures: Array<Partial<Failure>>, exercised = failures.length + 1): CheckResult => ({
+  id,
+  outcome: failures.length ? "fail" : "pass",
+  failures: failures.map((f) => ({ check: id, title: `${id}: x`, ...f })),
+  warnings: [],
+  ms: 0,
+  requests: 0,
+  exercised,
+});
 
 describe("attribution data", () => {
   it("classifies every check of the registry (a seed rule, a decision, or both), and nothing else but the kit's own served-groups finding", () => {
     expect(allChecks.length).toBeGreaterThanOrEqual(97);
-    const unclassified = ids.filter((id) => !CHECK_RULES[id] || (!CHECK_RULES[id]!.seed && !CHECK_RULES[id]!.decisions?.length));
+    const unclassified = ids.filter(
+      (id) => !CHECK_RULES[id] || (!CHECK_RULES[id]!.seed && !CHECK_RULES[id]!.decisions?.length),
+    );
     expect(unclassified).toEqual([]);
     expect(Object.keys(CHECK_RULES).filter((id) => !ids.includes(id))).toEqual(["served-groups"]);
   });
@@ -33,33 +50,65 @@ describe("attribution data", () => {
   it("names only decisions that are rows of spec/DECISIONS.md", () => {
     const table = decisionTable();
     expect(table.size).toBeGreaterThan(150);
-    const named = [...Object.values(CHECK_RULES).flatMap((r) => (r.decisions ?? []).map((d) => d.decision)), ...STATUS_DECISIONS.map((s) => s.decision)];
+    const named = [
+      ...Object.values(CHECK_RULES).flatMap((r) => (r.decisions ?? []).map((d) => d.decision)),
+      ...STATUS_DECISIONS.map((s) => s.decision),
+    ];
     expect(named.filter((d) => !table.has(d))).toEqual([]);
   });
 
   it("attributes per failure: a reversed date range that is accepted breaks the seed, one refused with another status breaks D-DATE-RANGE-ORDER", () => {
-    const accepted = attribute({ check: "date-range-order-422", title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 202", operation: "DatasetRuns_create", status: 202 });
+    const accepted = attribute({
+      check: "date-range-order-422",
+      title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 202",
+      operation: "DatasetRuns_create",
+      status: 202,
+    });
     expect(accepted.kind).toBe("seed");
     expect(accepted.seed).toMatch(/`from` must precede `to`/);
-    const refused = attribute({ check: "date-range-order-422", title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 400", operation: "DatasetRuns_create", status: 400 });
+    const refused = attribute({
+      check: "date-range-order-422",
+      title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 400",
+      operation: "DatasetRuns_create",
+      status: 400,
+    });
     expect(refused).toMatchObject({ kind: "decision", decision: "D-DATE-RANGE-ORDER" });
-    expect(describeAttribution(refused)).toMatch(/contract decision D-DATE-RANGE-ORDER: .* — a point the seed leaves open \(the seed says: .*from. must precede/);
+    expect(describeAttribution(refused)).toMatch(
+      /contract decision D-DATE-RANGE-ORDER: .* — a point the seed leaves open \(the seed says: .*from. must precede/,
+    );
   });
 
   it("attributes a 200 where the contract chose 201 (seed silent) to D-CREATE-201 in any check, but not in a check whose request must be refused", () => {
-    expect(attribute({ check: "documented-status-only", title: "x", operation: "TrackingAgents_create", status: 200 }).decision).toBe("D-CREATE-201");
-    expect(attribute({ check: "documented-status-only", title: "x", operation: "Datasets_create", status: 200 }).kind).toBe("seed");
-    expect(attribute({ check: "invalid-request-rejected", title: "invalid-request-rejected: CustomParameters_create value_type: unknown enum value → 200", operation: "CustomParameters_create", status: 200 }).decision).toBe("D-CP-VALUE-TYPE");
+    expect(
+      attribute({ check: "documented-status-only", title: "x", operation: "TrackingAgents_create", status: 200 })
+        .decision,
+    ).toBe("D-CREATE-201");
+    expect(
+      attribute({ check: "documented-status-only", title: "x", operation: "Datasets_create", status: 200 }).kind,
+    ).toBe("seed");
+    expect(
+      attribute({
+        check: "invalid-request-rejected",
+        title: "invalid-request-rejected: CustomParameters_create value_type: unknown enum value → 200",
+        operation: "CustomParameters_create",
+        status: 200,
+      }).decision,
+    ).toBe("D-CP-VALUE-TYPE");
   });
 
   it("attributes a lenient warning to the row it names", () => {
-    expect(attributeWarning("status-string-mapping", 'D-STATUS-STRING (lenient): 2xx body with status "info"')).toMatchObject({ kind: "decision", decision: "D-STATUS-STRING" });
+    expect(
+      attributeWarning("status-string-mapping", 'D-STATUS-STRING (lenient): 2xx body with status "info"'),
+    ).toMatchObject({ kind: "decision", decision: "D-STATUS-STRING" });
   });
 });
 
 describe("levels", () => {
   const results = () => [
-    result("date-range-order-422", [{ title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 }, { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 }]),
+    result("date-range-order-422", [
+      { title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 },
+      { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 },
+    ]),
     result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
   ];
 
@@ -84,32 +133,69 @@ describe("levels", () => {
 describe("deviations file", () => {
   const future = "2999-12-31";
   it("accepts a listed difference, and fails the run on an entry that matches nothing", () => {
-    const p = file("ok.json", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "our framework answers 400", expires: future }, { decision: "D-CURSOR", reason: "422 for cursors", expires: future }] }));
+    const p = file(
+      "ok.json",
+      JSON.stringify({
+        deviations: [
+          { decision: "D-BODY-LIMIT", reason: "our framework answers 400", expires: future },
+          { decision: "D-CURSOR", reason: "422 for cursors", expires: future },
+        ],
+      }),
+    );
     const entries = loadDeviations(p, ids);
-    const r = [result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]), result("pagination-garbage-cursor-400", [])];
+    const r = [
+      result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+      result("pagination-garbage-cursor-400", []),
+    ];
     const v = settle(r, { deviations: entries });
     expect(r[0]!.outcome).toBe("pass");
     expect(r[0]!.accepted?.[0]?.deviation?.reason).toBe("our framework answers 400");
-    expect(v.deviations.map((d) => [d.label, d.matched, d.stale])).toEqual([["D-BODY-LIMIT", 1, false], ["D-CURSOR", 0, true]]);
+    expect(v.deviations.map((d) => [d.label, d.matched, d.stale])).toEqual([
+      ["D-BODY-LIMIT", 1, false],
+      ["D-CURSOR", 0, true],
+    ]);
     expect(v.ok).toBe(false);
   });
 
   it("writes today's contract-decision failures as a starting file that then loads", () => {
-    const r = [result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }])];
+    const r = [
+      result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+    ];
     settle(r, {});
     const p = join(dir, "written.json");
-    writeDeviations(p, r.flatMap((x) => x.failures));
+    writeDeviations(
+      p,
+      r.flatMap((x) => x.failures),
+    );
     expect(loadDeviations(p, ids).map((e) => e.decision)).toEqual(["D-BODY-LIMIT"]);
     expect(JSON.parse(readFileSync(p, "utf8")).deviations[0].reason).toMatch(/^TODO/);
   });
 
   it.each([
     ["not JSON", "{deviations: [", /not valid JSON/],
-    ["an unknown decision", JSON.stringify({ deviations: [{ decision: "D-NO-SUCH-ROW", reason: "r", expires: future }] }), /unknown decision D-NO-SUCH-ROW/],
-    ["an unknown check", JSON.stringify({ deviations: [{ check: "no-such-check", reason: "r", expires: future }] }), /unknown check no-such-check/],
-    ["a past date", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "r", expires: "2020-01-01" }] }), /expired on 2020-01-01/],
+    [
+      "an unknown decision",
+      JSON.stringify({ deviations: [{ decision: "D-NO-SUCH-ROW", reason: "r", expires: future }] }),
+      /unknown decision D-NO-SUCH-ROW/,
+    ],
+    [
+      "an unknown check",
+      JSON.stringify({ deviations: [{ check: "no-such-check", reason: "r", expires: future }] }),
+      /unknown check no-such-check/,
+    ],
+    [
+      "a past date",
+      JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "r", expires: "2020-01-01" }] }),
+      /expired on 2020-01-01/,
+    ],
     ["no reason", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", expires: future }] }), /reason/],
-    ["both a decision and a check", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", check: "body-limit-413", reason: "r", expires: future }] }), /exactly one of decision or check/],
+    [
+      "both a decision and a check",
+      JSON.stringify({
+        deviations: [{ decision: "D-BODY-LIMIT", check: "body-limit-413", reason: "r", expires: future }],
+      }),
+      /exactly one of decision or check/,
+    ],
   ])("refuses a file with %s in one line", (_what, body, msg) => {
     const p = file(`bad-${Math.random()}.json`, body);
     let err: unknown;
@@ -132,27 +218,79 @@ describe("reports group findings by kind", () => {
     const { summaryMarkdown } = await import("../src/reporters/summary-md.ts");
     const { htmlReport } = await import("../src/reporters/html.ts");
     const { writeReports } = await import("../src/reporters/files.ts");
-    const entries = loadDeviations(file("r.json", JSON.stringify({ deviations: [{ decision: "D-BODY-LIMIT", reason: "our framework answers 400", expires: "2999-01-01" }, { decision: "D-CURSOR", reason: "gone", expires: "2999-01-01" }] })), ids);
+    const entries = loadDeviations(
+      file(
+        "r.json",
+        JSON.stringify({
+          deviations: [
+            { decision: "D-BODY-LIMIT", reason: "our framework answers 400", expires: "2999-01-01" },
+            { decision: "D-CURSOR", reason: "gone", expires: "2999-01-01" },
+          ],
+        }),
+      ),
+      ids,
+    );
     const results = [
-      result("date-range-order-422", [{ title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 }, { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 }]),
+      result("date-range-order-422", [
+        { title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 },
+        { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 },
+      ]),
       result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
       result("pagination-garbage-cursor-400", []),
     ];
-    const settings = { baseUrl: "http://127.0.0.1:1", keys: {}, profile: "standard" as const, seed: 1, mock: false, numRuns: 1, runTimeoutMs: 1, quiet: true, level: "seed" as const, deviations: entries };
+    const settings = {
+      baseUrl: "http://127.0.0.1:1",
+      keys: {},
+      profile: "standard" as const,
+      seed: 1,
+      mock: false,
+      numRuns: 1,
+      runTimeoutMs: 1,
+      quiet: true,
+      level: "seed" as const,
+      deviations: entries,
+    };
     const verdict = settle(results, settings);
     const contract = Contract.load();
-    const report = { runId: "r1", settings, results, requestCount: 0, requestsByKey: {}, ms: 1, ledger: new Ledger(contract), exchanges: [], spentUsd: "0", cleanup: { deleted: 0, failed: [] }, unplanned429: 0, verdict } as any;
+    const report = {
+      runId: "r1",
+      settings,
+      results,
+      requestCount: 0,
+      requestsByKey: {},
+      ms: 1,
+      ledger: new Ledger(contract),
+      exchanges: [],
+      spentUsd: "0",
+      cleanup: { deleted: 0, failed: [] },
+      unplanned429: 0,
+      verdict,
+    } as any;
     const text = summary(report).replace(/\u001b\[\d+m/g, "");
     expect(text).toMatch(/Failures: seed rules \(1\)/);
     expect(text).toMatch(/Warnings: contract decisions this deployment decides otherwise .*\(1\)/);
     expect(text).toMatch(/! contract decision D-DATE-RANGE-ORDER/);
     expect(text).toMatch(/✓ entry 1 D-BODY-LIMIT: 1 finding\(s\) accepted/);
     expect(text).toMatch(/✗ entry 2 D-CURSOR is stale/);
-    expect(text.trim().split("\n").at(-1)).toMatch(/level seed: 1 seed-rule failure\(s\), 0 contract-decision failure\(s\).*1 accepted deviation\(s\); 1 stale deviation entry/);
+    expect(text.trim().split("\n").at(-1)).toMatch(
+      /level seed: 1 seed-rule failure\(s\), 0 contract-decision failure\(s\).*1 accepted deviation\(s\); 1 stale deviation entry/,
+    );
     const md = summaryMarkdown(report);
-    for (const h of ["## Failures: seed rules (1)", "## Warnings: contract decisions decided otherwise (--level seed) (1)", "## Accepted deviations (1)", "## Stale deviation entries (1)"]) expect(md).toContain(h);
+    for (const h of [
+      "## Failures: seed rules (1)",
+      "## Warnings: contract decisions decided otherwise (--level seed) (1)",
+      "## Accepted deviations (1)",
+      "## Stale deviation entries (1)",
+    ])
+      expect(md).toContain(h);
     const html = htmlReport(report);
-    for (const h of ["Failures: seed rules (1)", "Failures: contract decisions on points the seed leaves open (0)", "Accepted deviations (1)", "Stale deviation entries (1)"]) expect(html).toContain(h);
+    for (const h of [
+      "Failures: seed rules (1)",
+      "Failures: contract decisions on points the seed leaves open (0)",
+      "Accepted deviations (1)",
+      "Stale deviation entries (1)",
+    ])
+      expect(html).toContain(h);
     const dir2 = mkdtempSync(join(tmpdir(), "slk-rep-"));
     writeReports(dir2, report);
     const junit = readFileSync(join(dir2, "junit.xml"), "utf8");
@@ -160,6 +298,12 @@ describe("reports group findings by kind", () => {
     expect(junit).toContain("stale-deviation");
     const json = JSON.parse(readFileSync(join(dir2, "results.json"), "utf8"));
     expect(json.verdict.counts).toMatchObject({ seedFailures: 1, decisionFailures: 0, accepted: 1 });
-    expect(json.findings.map((f: any) => [f.level, f.attribution.kind, f.attribution.decision ?? null])).toEqual(expect.arrayContaining([["failure", "seed", null], ["warning", "decision", "D-DATE-RANGE-ORDER"], ["accepted", "decision", "D-BODY-LIMIT"]]));
+    expect(json.findings.map((f: any) => [f.level, f.attribution.kind, f.attribution.decision ?? null])).toEqual(
+      expect.arrayContaining([
+        ["failure", "seed", null],
+        ["warning", "decision", "D-DATE-RANGE-ORDER"],
+        ["accepted", "decision", "D-BODY-LIMIT"],
+      ]),
+    );
   });
 });

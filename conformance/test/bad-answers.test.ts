@@ -34,7 +34,8 @@ function badServer(upstream: string): Promise<{ url: string; close(): Promise<vo
       return res.end("<!doctype html><html><body><h1>Welcome to nginx!</h1></body></html>");
     }
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v;
+    for (const [k, v] of Object.entries(req.headers))
+      if (typeof v === "string" && !["host", "content-length", "connection"].includes(k)) headers[k] = v;
     const up = await fetch(upstream + path, { method: req.method, headers, body });
     const out: Record<string, string> = {};
     up.headers.forEach((v, k) => (out[k] = v));
@@ -71,33 +72,68 @@ describe("a deployment that times out, answers HTML or closes connections", () =
 
   it("finishes the run and reports each as a finding of the check that met it", async () => {
     // a check that trusts the body (as a careless one would): the HTML page stops it, and that is the deployment's finding
-    const naive: ActiveCheck = { kind: "active", id: "naive-reader", rule: "reads data.length of the list", section: "test", severity: "minor", profiles: ["standard"], mock: false, async run(ctx) {
-      const ex = await ctx.req({ method: "GET", path: "/v1/datasets?limit=2" });
-      ctx.expect((ex.json as { data: unknown[] }).data.length <= 2, { title: "naive-reader: too many" }, ex);
-    } };
-    const only = ["prices-match-unit-ratios", "mentions-sort-applied", "pagination-full-walk", "naive-reader", "json-content-type"];
+    const naive: ActiveCheck = {
+      kind: "active",
+      id: "naive-reader",
+      rule: "reads data.length of the list",
+      section: "test",
+      severity: "minor",
+      profiles: ["standard"],
+      mock: false,
+      async run(ctx) {
+        const ex = await ctx.req({ method: "GET", path: "/v1/datasets?limit=2" });
+        ctx.expect((ex.json as { data: unknown[] }).data.length <= 2, { title: "naive-reader: too many" }, ex);
+      },
+    };
+    const only = [
+      "prices-match-unit-ratios",
+      "mentions-sort-applied",
+      "pagination-full-walk",
+      "naive-reader",
+      "json-content-type",
+    ];
     // 3 s, not less: the preflight's GET /v1/me must not time out on a loaded machine
-    const r = await runKit(settings(bad.url, { operations: undefined, only, requestTimeoutMs: 3000 }), { checks: [...allChecks, naive] });
+    const r = await runKit(settings(bad.url, { operations: undefined, only, requestTimeoutMs: 3000 }), {
+      checks: [...allChecks, naive],
+    });
     const by = (id: string) => r.results.find((x) => x.id === id)!;
     expect(r.results.filter((x) => x.outcome === "error").map((x) => `${x.id}: ${x.error}`)).toEqual([]);
     expect(by("prices-match-unit-ratios").outcome).toBe("fail");
-    expect(by("prices-match-unit-ratios").failures[0].title).toBe("prices-match-unit-ratios: no answer: GET /v1/prices no answer within 3 s (timed out)");
+    expect(by("prices-match-unit-ratios").failures[0].title).toBe(
+      "prices-match-unit-ratios: no answer: GET /v1/prices no answer within 3 s (timed out)",
+    );
     expect(by("mentions-sort-applied").outcome).toBe("fail");
-    expect(by("mentions-sort-applied").failures[0].title).toMatch(/^mentions-sort-applied: no answer: POST \/v1\/mentions connection closed before a complete answer/);
+    expect(by("mentions-sort-applied").failures[0].title).toMatch(
+      /^mentions-sort-applied: no answer: POST \/v1\/mentions connection closed before a complete answer/,
+    );
     expect(by("mentions-sort-applied").failures[0].curl).toMatch(/"x-api-key: \$SLK_API_KEY"/);
     expect(by("pagination-full-walk").outcome).toBe("fail");
-    expect(by("naive-reader").failures[0]).toMatchObject({ title: "naive-reader: unreadable answer: GET /v1/datasets?limit=2 → 200 text/html; charset=utf-8", received: expect.stringMatching(/^<!doctype html>/), expected: "a JSON body (application/json)" });
+    expect(by("naive-reader").failures[0]).toMatchObject({
+      title: "naive-reader: unreadable answer: GET /v1/datasets?limit=2 → 200 text/html; charset=utf-8",
+      received: expect.stringMatching(/^<!doctype html>/),
+      expected: "a JSON body (application/json)",
+    });
     expect(by("json-content-type").outcome).toBe("fail");
     // a probe without an answer keeps its group: nothing is hidden behind "not served"
-    expect(r.servedGroups!.probes.find((p) => p.group === "prices")).toMatchObject({ served: true, reason: expect.stringMatching(/^no answer/) });
-    expect(r.servedGroups!.probes.find((p) => p.group === "mentions")).toMatchObject({ served: true, reason: expect.stringMatching(/^no answer/) });
+    expect(r.servedGroups!.probes.find((p) => p.group === "prices")).toMatchObject({
+      served: true,
+      reason: expect.stringMatching(/^no answer/),
+    });
+    expect(r.servedGroups!.probes.find((p) => p.group === "mentions")).toMatchObject({
+      served: true,
+      reason: expect.stringMatching(/^no answer/),
+    });
     const dir = mkdtempSync(join(tmpdir(), "slk-bad-"));
     writeCassettes(dir, r);
     writeReports(dir, r);
     // the cassette of a request without an answer ends with a status-0 entry (as browsers record one)
     const timeout = by("prices-match-unit-ratios").failures[0];
     const har = parseCassette(readFileSync(join(dir, timeout.cassette!), "utf8"), timeout.cassette!);
-    expect(har.log.entries[har.log._slConformance.failing]).toMatchObject({ request: { method: "GET" }, response: { status: 0 }, _slc: { noAnswer: "no answer within 3 s (timed out)" } });
+    expect(har.log.entries[har.log._slConformance.failing]).toMatchObject({
+      request: { method: "GET" },
+      response: { status: 0 },
+      _slc: { noAnswer: "no answer within 3 s (timed out)" },
+    });
     expect(by("naive-reader").failures[0].cassette).toBeTruthy();
     expect(existsSync(join(dir, "report.html"))).toBe(true);
     const json = JSON.parse(readFileSync(join(dir, "results.json"), "utf8"));

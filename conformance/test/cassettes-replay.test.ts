@@ -37,7 +37,9 @@ describe("cassettes and replay", () => {
   });
 
   it("writes one redacted HAR 1.2 file per failing finding and names it on the failure", async () => {
-    const r = await runKit(settings(createdAs200.baseUrl, { only: ["valid-request-accepted", "documented-status-only"] }));
+    const r = await runKit(
+      settings(createdAs200.baseUrl, { only: ["valid-request-accepted", "documented-status-only"] }),
+    );
     const failures = r.results.flatMap((x) => x.failures);
     expect(failures.length).toBeGreaterThan(0);
     const files = writeCassettes(dir, r);
@@ -51,9 +53,34 @@ describe("cassettes and replay", () => {
       expect(har.log.creator.name).toBe("sl-conformance");
       for (const e of har.log.entries) {
         // the fields HAR 1.2 requires of an entry
-        expect(Object.keys(e)).toEqual(expect.arrayContaining(["startedDateTime", "time", "request", "response", "cache", "timings"]));
-        expect(Object.keys(e.request)).toEqual(expect.arrayContaining(["method", "url", "httpVersion", "cookies", "headers", "queryString", "headersSize", "bodySize"]));
-        expect(Object.keys(e.response)).toEqual(expect.arrayContaining(["status", "statusText", "httpVersion", "cookies", "headers", "content", "redirectURL", "headersSize", "bodySize"]));
+        expect(Object.keys(e)).toEqual(
+          expect.arrayContaining(["startedDateTime", "time", "request", "response", "cache", "timings"]),
+        );
+        expect(Object.keys(e.request)).toEqual(
+          expect.arrayContaining([
+            "method",
+            "url",
+            "httpVersion",
+            "cookies",
+            "headers",
+            "queryString",
+            "headersSize",
+            "bodySize",
+          ]),
+        );
+        expect(Object.keys(e.response)).toEqual(
+          expect.arrayContaining([
+            "status",
+            "statusText",
+            "httpVersion",
+            "cookies",
+            "headers",
+            "content",
+            "redirectURL",
+            "headersSize",
+            "bodySize",
+          ]),
+        );
         expect(Number.isNaN(Date.parse(e.startedDateTime))).toBe(false);
       }
       expect(text).toContain("${SLK_API_KEY}");
@@ -74,8 +101,21 @@ describe("cassettes and replay", () => {
     expect(fixed.steps.find((s) => s.index === har.log._slConformance.failing)!.differs).toEqual(["status 200 → 201"]);
     // the command line: exit 1 while the finding shows, 0 once it is gone
     const path = join(dir, "cassettes", file);
-    expect(await main(["node", "sl-conformance", "replay", path, "--base-url", createdAs200.baseUrl, "--api-key", keys.main!])).toBe(1);
-    expect(await main(["node", "sl-conformance", "replay", path, "--base-url", ref.baseUrl, "--api-key", keys.main!])).toBe(0);
+    expect(
+      await main([
+        "node",
+        "sl-conformance",
+        "replay",
+        path,
+        "--base-url",
+        createdAs200.baseUrl,
+        "--api-key",
+        keys.main!,
+      ]),
+    ).toBe(1);
+    expect(
+      await main(["node", "sl-conformance", "replay", path, "--base-url", ref.baseUrl, "--api-key", keys.main!]),
+    ).toBe(0);
     // a missing key the cassette needs is a usage error naming the flag
     expect(await main(["node", "sl-conformance", "replay", path, "--base-url", ref.baseUrl])).toBe(2);
   }, 60_000);
@@ -92,14 +132,20 @@ describe("cassettes and replay", () => {
     // the recorded read named the recorded id; the replayed one names the id the replayed create returned
     const failing = again.steps[har.log._slConformance.failing];
     expect(failing.replayed).toBe("404 dataset_not_found");
-    expect(failing.request).not.toContain(new URL(har.log.entries[har.log._slConformance.failing].request.url).pathname);
+    expect(failing.request).not.toContain(
+      new URL(har.log.entries[har.log._slConformance.failing].request.url).pathname,
+    );
     const fixed = await replay(har, { baseUrl: ref.baseUrl, keys, rerun: true });
     expect(fixed.reproduced).toBe(false);
     expect(fixed.rerun?.outcome).toBe("pass");
   }, 60_000);
 
   it("replays an MCP finding (JSON-RPC over the MCP endpoint, its Accept header kept) and runs the check again", async () => {
-    const generic = await startProxy(ref.baseUrl, mcpFaults.find((f) => f.id === "mcp-tool-error-generic-code")!, keys);
+    const generic = await startProxy(
+      ref.baseUrl,
+      mcpFaults.find((f) => f.id === "mcp-tool-error-generic-code")!,
+      keys,
+    );
     try {
       const r = await runKit(settings(generic.baseUrl, { operations: undefined, only: ["mcp-tool-error-shape"] }));
       const files = writeCassettes(mkdtempSync(join(tmpdir(), "slk-cassettes-")), r);

@@ -27,7 +27,9 @@ async function behind(fault: Fault | undefined, over: Partial<Settings> = {}): P
   const ref = await startReference({ rateLimitPerSecond: 50, stepDelayMs: 25 });
   const proxy = await startProxy(ref.baseUrl, fault, demoKeys());
   try {
-    return await runKit(settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7, ...over }));
+    return await runKit(
+      settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7, ...over }),
+    );
   } finally {
     await proxy.close();
     await ref.close();
@@ -39,7 +41,10 @@ const rejudge = (r: RunReport, s: Partial<Settings>) => {
   const results: CheckResult[] = structuredClone(r.results);
   return { results, verdict: settle(results, s) };
 };
-const failing = (results: CheckResult[]) => results.filter((x) => x.outcome === "fail" || x.outcome === "error").map((x) => `${x.id}: ${x.failures[0]?.title ?? x.error?.split("\n")[0]}`);
+const failing = (results: CheckResult[]) =>
+  results
+    .filter((x) => x.outcome === "fail" || x.outcome === "error")
+    .map((x) => `${x.id}: ${x.failures[0]?.title ?? x.error?.split("\n")[0]}`);
 
 const DROPPED = "cursor-422";
 let full: RunReport;
@@ -50,11 +55,22 @@ const decided = strictDecisions();
 describe("deviation mode (a deployment that decides open points its own way)", () => {
   beforeAll(async () => {
     const t0 = Date.now();
-    [full, dropped] = await Promise.all([behind(deviatingDeployment()), behind(deviatingDeployment(deviations.filter((d) => d.id !== DROPPED)))]);
-    console.info(`deviating deployment: two whole-kit runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${full.requestCount} and ${dropped.requestCount} requests)`);
+    [full, dropped] = await Promise.all([
+      behind(deviatingDeployment()),
+      behind(deviatingDeployment(deviations.filter((d) => d.id !== DROPPED))),
+    ]);
+    console.info(
+      `deviating deployment: two whole-kit runs in ${((Date.now() - t0) / 1000).toFixed(1)} s (${full.requestCount} and ${dropped.requestCount} requests)`,
+    );
     const file = join(mkdtempSync(join(tmpdir(), "slk-deviations-")), "deviations.json");
-    writeDeviations(file, full.results.flatMap((r) => r.failures));
-    entries = loadDeviations(file, allChecks.map((c) => c.id));
+    writeDeviations(
+      file,
+      full.results.flatMap((r) => r.failures),
+    );
+    entries = loadDeviations(
+      file,
+      allChecks.map((c) => c.id),
+    );
   }, 240_000);
 
   it("re-decides at least 25 open points, each a row of the decision table", () => {
@@ -66,8 +82,16 @@ describe("deviation mode (a deployment that decides open points its own way)", (
     expect(v.level).toBe("contract");
     const failures = full.results.flatMap((r) => r.failures);
     const named = [...new Set(failures.map((f) => f.attribution?.decision ?? "(seed rule)"))].sort();
-    const seen = (d: string) => failures.filter((f) => (f.attribution?.decision ?? "(seed rule)") === d).map((f) => f.title.slice(0, 140));
-    expect(named, JSON.stringify({ missing: decided.filter((d) => !named.includes(d)), extra: named.filter((d) => !decided.includes(d)).map((d) => [d, seen(d)]), skipped: full.results.filter((r) => r.outcome === "skip").map((r) => `${r.id}: ${r.skipReason}`) })).toEqual([...decided].sort());
+    const seen = (d: string) =>
+      failures.filter((f) => (f.attribution?.decision ?? "(seed rule)") === d).map((f) => f.title.slice(0, 140));
+    expect(
+      named,
+      JSON.stringify({
+        missing: decided.filter((d) => !named.includes(d)),
+        extra: named.filter((d) => !decided.includes(d)).map((d) => [d, seen(d)]),
+        skipped: full.results.filter((r) => r.outcome === "skip").map((r) => `${r.id}: ${r.skipReason}`),
+      }),
+    ).toEqual([...decided].sort());
     expect(v.counts.seedFailures).toBe(0);
     expect(v.counts.decisionFailures).toBe(failures.length);
     for (const f of failures) expect(f.attribution?.decided, f.title).toBeTruthy();
@@ -115,15 +139,28 @@ describe("seed-rule faults still fail at --level seed", () => {
 
   // a sample of the single-rule harness (one per area), each run scoped to its check: cheap
   // (all of them: `npx tsx conformance/mutation/deviations-levels.ts`, about 80 s)
-  const sample = ["page-overlaps-previous", "foreign-dataset-leaks", "settlement-off-by-a-cent", "missing-ratelimit-remaining", "completed-run-moves-back", "chat-visible-to-other-seat", "aud-no-completed-run-insufficient", "mcp-list-end-cursor-set"];
+  const sample = [
+    "page-overlaps-previous",
+    "foreign-dataset-leaks",
+    "settlement-off-by-a-cent",
+    "missing-ratelimit-remaining",
+    "completed-run-moves-back",
+    "chat-visible-to-other-seat",
+    "aud-no-completed-run-insufficient",
+    "mcp-list-end-cursor-set",
+  ];
   for (const id of sample) {
-    it(id, async () => {
-      const fault = faults.find((f) => f.id === id)!;
-      const r = await behind(fault, { only: [...new Set([fault.expect, ...(fault.only ?? [])])], level: "seed" });
-      const res = r.results.find((x) => x.id === fault.expect)!;
-      expect(res.outcome, JSON.stringify(res.failures.map((f) => f.title))).toBe("fail");
-      expect(res.failures.every((f) => f.attribution?.kind === "seed")).toBe(true);
-    }, 120_000);
+    it(
+      id,
+      async () => {
+        const fault = faults.find((f) => f.id === id)!;
+        const r = await behind(fault, { only: [...new Set([fault.expect, ...(fault.only ?? [])])], level: "seed" });
+        const res = r.results.find((x) => x.id === fault.expect)!;
+        expect(res.outcome, JSON.stringify(res.failures.map((f) => f.title))).toBe("fail");
+        expect(res.failures.every((f) => f.attribution?.kind === "seed")).toBe(true);
+      },
+      120_000,
+    );
   }
 });
 
@@ -134,6 +171,7 @@ describe("a group the deployment does not serve", () => {
     const sg = r.results.find((x) => x.id === "served-groups")!;
     expect(sg.warnings.filter((w) => /tracking/i.test(w))).toHaveLength(1);
     expect(r.results.filter((x) => x.id.startsWith("tracking-agent-")).map((x) => x.outcome)).toEqual(["skip", "skip"]);
-    for (const level of ["contract", "seed"] as const) expect(failing(rejudge(r, { level }).results), level).toEqual([]);
+    for (const level of ["contract", "seed"] as const)
+      expect(failing(rejudge(r, { level }).results), level).toEqual([]);
   }, 120_000);
 });

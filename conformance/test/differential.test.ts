@@ -11,7 +11,18 @@ import { faults } from "../mutation/faults.ts";
 import { json, startProxy, type Fault, type RunningProxy } from "../mutation/proxy.ts";
 import { demoKeys, settings, startReference, type Target } from "./helpers.ts";
 
-const only = ["valid-request-accepted", "created-readable-at-once", "deleted-gone-everywhere", "patch-semantics", "foreign-id-404-indistinguishable", "billing-settlement-exact", "run-state-machine", "pagination-full-walk", "documented-status-only", "response-schema-conformance"];
+const only = [
+  "valid-request-accepted",
+  "created-readable-at-once",
+  "deleted-gone-everywhere",
+  "patch-semantics",
+  "foreign-id-404-indistinguishable",
+  "billing-settlement-exact",
+  "run-state-machine",
+  "pagination-full-walk",
+  "documented-status-only",
+  "response-schema-conformance",
+];
 // both references alike: the in-process one reads these as `npm start` would
 const referenceEnv = { RATE_LIMIT_RPS: "100", STEP_DELAY_MS: "25" };
 
@@ -37,7 +48,11 @@ describe("differential mode", () => {
   }, 120_000);
 
   it("shows exactly the one fault a proxy adds, step by step, in the console and in the report folder", async () => {
-    faulty = await startProxy(deployment.baseUrl, faults.find((f) => f.id === "delete-answers-200-with-body"), demoKeys());
+    faulty = await startProxy(
+      deployment.baseUrl,
+      faults.find((f) => f.id === "delete-answers-200-with-body"),
+      demoKeys(),
+    );
     const run = await runDifferential(settings(faulty.baseUrl, { only, seed: 11 }), { referenceEnv });
     expect(run.result.diffs.length).toBeGreaterThan(0);
     for (const d of run.result.diffs) {
@@ -56,18 +71,46 @@ describe("differential mode", () => {
   }, 120_000);
 
   it("shows a charge that differs as the balance change between two account reads", async () => {
-    faulty = await startProxy(deployment.baseUrl, faults.find((f) => f.id === "settlement-off-by-a-cent"), demoKeys());
-    const run = await runDifferential(settings(faulty.baseUrl, { only: ["billing-settlement-exact"], seed: 11 }), { referenceEnv });
-    expect(run.result.diffs.map((d) => [d.check, d.step, d.differences])).toEqual([["billing-settlement-exact", "GET /v1/me [main]", ["charge since the previous GET /v1/me: deployment -0.01, reference 0"]]]);
+    faulty = await startProxy(
+      deployment.baseUrl,
+      faults.find((f) => f.id === "settlement-off-by-a-cent"),
+      demoKeys(),
+    );
+    const run = await runDifferential(settings(faulty.baseUrl, { only: ["billing-settlement-exact"], seed: 11 }), {
+      referenceEnv,
+    });
+    expect(run.result.diffs.map((d) => [d.check, d.step, d.differences])).toEqual([
+      [
+        "billing-settlement-exact",
+        "GET /v1/me [main]",
+        ["charge since the previous GET /v1/me: deployment -0.01, reference 0"],
+      ],
+    ]);
   }, 120_000);
 
   it("names a run state the deployment calls otherwise once, as a pair of vocabularies", async () => {
     const slow = await startReference({ rateLimitPerSecond: 100, stepDelayMs: 200 });
-    const rename: Fault = { id: "working-as-processing", breaks: "dataset runs are working while they run", expect: "run-state-machine", response: (_q, res) => (res.json?.data?.status?.type === "working" ? json(res, { ...res.json, data: { ...res.json.data, status: { ...res.json.data.status, type: "processing" } } }) : res) };
+    const rename: Fault = {
+      id: "working-as-processing",
+      breaks: "dataset runs are working while they run",
+      expect: "run-state-machine",
+      response: (_q, res) =>
+        res.json?.data?.status?.type === "working"
+          ? json(res, {
+              ...res.json,
+              data: { ...res.json.data, status: { ...res.json.data.status, type: "processing" } },
+            })
+          : res,
+    };
     const renamed = await startProxy(slow.baseUrl, rename, demoKeys());
     try {
-      const run = await runDifferential(settings(renamed.baseUrl, { only: ["run-state-machine", "billing-settlement-exact"], seed: 3 }), { referenceEnv: { RATE_LIMIT_RPS: "100", STEP_DELAY_MS: "200" } });
-      expect(run.result.diffs.filter((d) => d.check === "(all checks)").map((d) => d.differences)).toEqual([["states: only the deployment uses processing; only the reference uses working"]]);
+      const run = await runDifferential(
+        settings(renamed.baseUrl, { only: ["run-state-machine", "billing-settlement-exact"], seed: 3 }),
+        { referenceEnv: { RATE_LIMIT_RPS: "100", STEP_DELAY_MS: "200" } },
+      );
+      expect(run.result.diffs.filter((d) => d.check === "(all checks)").map((d) => d.differences)).toEqual([
+        ["states: only the deployment uses processing; only the reference uses working"],
+      ]);
     } finally {
       await renamed.close();
       await slow.close();

@@ -21,14 +21,28 @@ export interface Target {
 }
 
 export function demoKeys(): Settings["keys"] {
-  const file = JSON.parse(readFileSync(`${root}fixtures/demo-keys.json`, "utf8")) as { keys: Array<{ api_key: string; account_id: string; user_id: string }> };
-  const pick = (account: string, owner: boolean) => file.keys.find((k) => k.account_id === account && k.user_id.endsWith(owner ? "_owner" : "_member"))?.api_key;
-  return { main: pick("acc_demoA", true), second: pick("acc_demoA", false), foreign: pick("acc_demoB", true), poor: pick("acc_poor", true) };
+  const file = JSON.parse(readFileSync(`${root}fixtures/demo-keys.json`, "utf8")) as {
+    keys: Array<{ api_key: string; account_id: string; user_id: string }>;
+  };
+  const pick = (account: string, owner: boolean) =>
+    file.keys.find((k) => k.account_id === account && k.user_id.endsWith(owner ? "_owner" : "_member"))?.api_key;
+  return {
+    main: pick("acc_demoA", true),
+    second: pick("acc_demoA", false),
+    foreign: pick("acc_demoB", true),
+    poor: pick("acc_poor", true),
+  };
 }
 
 /** The reference server via its app factory, on a free port (closed by the caller). */
-export async function startReference(opts: { rateLimitPerSecond?: number; stepDelayMs?: number } = {}): Promise<Target> {
-  const { app } = createApp({ rateLimitPerSecond: opts.rateLimitPerSecond, stepDelayMs: opts.stepDelayMs ?? 50, logger: () => undefined });
+export async function startReference(
+  opts: { rateLimitPerSecond?: number; stepDelayMs?: number } = {},
+): Promise<Target> {
+  const { app } = createApp({
+    rateLimitPerSecond: opts.rateLimitPerSecond,
+    stepDelayMs: opts.stepDelayMs ?? 50,
+    logger: () => undefined,
+  });
   return await new Promise<Target>((resolve) => {
     const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
       resolve({
@@ -53,8 +67,12 @@ export function freePort(): Promise<number> {
 /** Prism on the generated document (mock, or `proxy --errors` in front of an upstream); stopped by its PID. */
 export async function startPrism(upstream?: string): Promise<Target & { child: ChildProcess }> {
   const port = await freePort();
-  const args = upstream ? ["proxy", `${root}generated/openapi.json`, upstream, "--errors"] : ["mock", `${root}generated/openapi.json`];
-  const child = spawn(`${root}node_modules/.bin/prism`, [...args, "-h", "127.0.0.1", "-p", String(port)], { stdio: ["ignore", "ignore", "ignore"] });
+  const args = upstream
+    ? ["proxy", `${root}generated/openapi.json`, upstream, "--errors"]
+    : ["mock", `${root}generated/openapi.json`];
+  const child = spawn(`${root}node_modules/.bin/prism`, [...args, "-h", "127.0.0.1", "-p", String(port)], {
+    stdio: ["ignore", "ignore", "ignore"],
+  });
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -108,14 +126,24 @@ export const KNOWN_REFERENCE_FINDINGS: Array<{ check: string; why: string; match
 export function unexpectedFailures(report: RunReport): unknown[] {
   return report.results
     .filter((r) => r.outcome === "fail" || r.outcome === "error")
-    .flatMap((r): unknown[] => (r.error ? [{ id: r.id, error: r.error }] : r.failures.filter((f) => !KNOWN_REFERENCE_FINDINGS.some((k) => k.check === f.check && k.matches(f.operation ?? "")))));
+    .flatMap((r): unknown[] =>
+      r.error
+        ? [{ id: r.id, error: r.error }]
+        : r.failures.filter(
+            (f) => !KNOWN_REFERENCE_FINDINGS.some((k) => k.check === f.check && k.matches(f.operation ?? "")),
+          ),
+    );
 }
 
 /**
  * Runs one response-level check on one exchange and counts what it said; lenient rules apply through the
  * registry exactly as the runner applies them (a rule with `applies` warns only where it applies).
  */
-export function inspectWith(contract: Contract, id: string, e: Exchange): { pass: number; fail: number; warnings: string[] } {
+export function inspectWith(
+  contract: Contract,
+  id: string,
+  e: Exchange,
+): { pass: number; fail: number; warnings: string[] } {
   const out = { pass: 0, fail: 0, warnings: [] as string[] };
   const check = allChecks.find((c) => c.id === id)!;
   if (check.kind !== "response") throw new Error(`${id} is not a response check`);

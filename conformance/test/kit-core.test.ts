@@ -45,13 +45,19 @@ describe("decision coverage", () => {
   const declared = new Set(allChecks.flatMap((c) => c.decisions ?? []));
   it("every strict or lenient row of spec/DECISIONS.md has a check declaring it, or a pending entry with a reason", () => {
     expect(rows.length).toBeGreaterThan(50);
-    const missing = rows.filter((r) => r.checkable && !declared.has(r.id) && !PENDING_DECISIONS[r.id]).map((r) => `${r.id} (${r.kit})`);
+    const missing = rows
+      .filter((r) => r.checkable && !declared.has(r.id) && !PENDING_DECISIONS[r.id])
+      .map((r) => `${r.id} (${r.kit})`);
     expect(missing).toEqual([]);
   });
   it("no check declares a decision the table does not have, and no pending entry is stale", () => {
     const ids = new Set(rows.map((r) => r.id));
     expect([...declared].filter((d) => !ids.has(d))).toEqual([]);
-    expect(Object.keys(PENDING_DECISIONS).filter((d) => !ids.has(d) || declared.has(d) || !rows.find((r) => r.id === d)!.checkable)).toEqual([]);
+    expect(
+      Object.keys(PENDING_DECISIONS).filter(
+        (d) => !ids.has(d) || declared.has(d) || !rows.find((r) => r.id === d)!.checkable,
+      ),
+    ).toEqual([]);
   });
   it("rows marked not checked are exempt, and every lenient rule of the registry is a lenient row", () => {
     expect(rows.find((r) => r.id === "D-KEY-PREFIX")?.checkable).toBe(false);
@@ -60,10 +66,27 @@ describe("decision coverage", () => {
 });
 
 describe("one lenient registry", () => {
-  const ex = (over: Partial<Exchange>): Exchange => ({ seq: 1, check: "t", method: "GET", url: "http://x/v1/prices", path: "/v1/prices", keyRole: "main", requestHeaders: {}, status: 200, headers: {}, text: "", json: undefined, meta: {}, ms: 1, ...over });
+  const ex = (over: Partial<Exchange>): Exchange => ({
+    seq: 1,
+    check: "t",
+    method: "GET",
+    url: "http://x/v1/prices",
+    path: "/v1/prices",
+    keyRole: "main",
+    requestHeaders: {},
+    status: 200,
+    headers: {},
+    text: "",
+    json: undefined,
+    meta: {},
+    ms: 1,
+    ...over,
+  });
   const inspect = (id: string, e: Exchange) => inspectWith(contract, id, e);
   it('status "info" on a 2xx is accepted with a warning by every check that looks at it (D-STATUS-STRING)', () => {
-    const body = JSON.parse(JSON.stringify((contract.op("GET /v1/prices")!.responsesRaw["200"] as any).content["application/json"].examples)) as Record<string, { value: any }>;
+    const body = JSON.parse(
+      JSON.stringify((contract.op("GET /v1/prices")!.responsesRaw["200"] as any).content["application/json"].examples),
+    ) as Record<string, { value: any }>;
     const value = { ...Object.values(body)[0].value, status: "info" };
     const e = ex({ json: value, text: JSON.stringify(value), op: contract.op("GET /v1/prices") });
     for (const id of ["status-string-mapping", "response-schema-conformance", "success-envelope"]) {
@@ -74,20 +97,47 @@ describe("one lenient registry", () => {
     expect(inspect("response-schema-conformance", e).warnings).toContain("D-STATUS-STRING");
     // and a real departure still fails
     const bad = { ...value, status: "ok" };
-    expect(inspect("status-string-mapping", ex({ json: bad, text: JSON.stringify(bad), op: contract.op("GET /v1/prices") })).fail).toBe(1);
+    expect(
+      inspect("status-string-mapping", ex({ json: bad, text: JSON.stringify(bad), op: contract.op("GET /v1/prices") }))
+        .fail,
+    ).toBe(1);
   });
   it("an unknown run's 404 code is tolerated with a warning on the run read only, the rest of the envelope still validated (D-RUN-404)", () => {
     const op = contract.op("GET /v1/datasets/{dataset_id}/runs/{run_id}")!;
     const body = { status: "client_error", error_code: "not_found", detail: "Run not found.", transient: false };
-    const e = ex({ method: "GET", path: "/v1/datasets/ds_x/runs/dsr_x", status: 404, json: body, text: JSON.stringify(body), op });
+    const e = ex({
+      method: "GET",
+      path: "/v1/datasets/ds_x/runs/dsr_x",
+      status: 404,
+      json: body,
+      text: JSON.stringify(body),
+      op,
+    });
     const r = inspect("response-schema-conformance", e);
     expect(r).toMatchObject({ fail: 0, pass: 1, warnings: ["D-RUN-404"] });
     // a broken envelope behind the tolerated code still fails
     const broken = { ...body, transient: "no" };
-    expect(inspect("response-schema-conformance", ex({ method: "GET", path: "/v1/datasets/ds_x/runs/dsr_x", status: 404, json: broken, text: JSON.stringify(broken), op })).fail).toBe(1);
+    expect(
+      inspect(
+        "response-schema-conformance",
+        ex({
+          method: "GET",
+          path: "/v1/datasets/ds_x/runs/dsr_x",
+          status: 404,
+          json: broken,
+          text: JSON.stringify(broken),
+          op,
+        }),
+      ).fail,
+    ).toBe(1);
     // the same code on the dataset read is not tolerated: D-RUN-404 is the run read's
     const ds = contract.op("GET /v1/datasets/{dataset_id}")!;
-    expect(inspect("response-schema-conformance", ex({ method: "GET", path: "/v1/datasets/ds_x", status: 404, json: body, text: JSON.stringify(body), op: ds })).fail).toBe(1);
+    expect(
+      inspect(
+        "response-schema-conformance",
+        ex({ method: "GET", path: "/v1/datasets/ds_x", status: 404, json: body, text: JSON.stringify(body), op: ds }),
+      ).fail,
+    ).toBe(1);
   });
 });
 
@@ -108,7 +158,8 @@ describe("groups as data", () => {
     for (const g of groupsOf(contract).filter((x) => x.run)) {
       const run = g.run!;
       expect(run.statusEnum.length, g.id).toBeGreaterThan(0);
-      for (const s of [run.states.pending, ...run.states.working, run.states.completed, run.states.failed]) expect(run.statusEnum, `${g.id} ${s}`).toContain(s);
+      for (const s of [run.states.pending, ...run.states.working, run.states.completed, run.states.failed])
+        expect(run.statusEnum, `${g.id} ${s}`).toContain(s);
       expect(run.code402, g.id).toMatch(/^insufficient_credits/);
       expect(g.price?.units, g.id).toBeGreaterThan(0);
     }
@@ -127,7 +178,12 @@ describe("groups as data", () => {
 
 describe("generic run model", () => {
   const cp = groupOf(contract, "custom-parameters")!.run!;
-  const kind = { check: "cp-state-machine", states: cp.states, statusAt: cp.statusAt, counts: ["mentions_done", "mentions_error"] };
+  const kind = {
+    check: "cp-state-machine",
+    states: cp.states,
+    statusAt: cp.statusAt,
+    counts: ["mentions_done", "mentions_error"],
+  };
   const ex = { status: 200 } as Exchange;
   it("accepts the custom parameter run's processing → completed and refuses a terminal run moving back", () => {
     const m = new RunModel(kind, 1);
@@ -139,7 +195,9 @@ describe("generic run model", () => {
     const m = new RunModel(kind, 1);
     observe(m, "cpr_2", { status: { type: "processing" }, mentions_done: 5 }, ex);
     expect(() => observe(m, "cpr_2", { status: { type: "processing" }, mentions_done: 4 }, ex)).toThrow(/decreased/);
-    expect(() => observe(new RunModel(kind, 1), "cpr_3", { status: { type: "working" } }, ex)).toThrow(/unknown status/);
+    expect(() => observe(new RunModel(kind, 1), "cpr_3", { status: { type: "working" } }, ex)).toThrow(
+      /unknown status/,
+    );
   });
 });
 
@@ -152,12 +210,22 @@ describe("adoption", () => {
   });
   it("config file values apply under flags and variables", () => {
     const dir = mkdtempSync(join(tmpdir(), "slk-config-"));
-    writeFileSync(join(dir, "sl-conformance.config.json"), JSON.stringify({ "base-url": "http://cfg", profile: "readonly", budget: 3, only: ["a", "b"] }));
+    writeFileSync(
+      join(dir, "sl-conformance.config.json"),
+      JSON.stringify({ "base-url": "http://cfg", profile: "readonly", budget: 3, only: ["a", "b"] }),
+    );
     const p = buildProgram().parse(["node", "x", "--profile", "full"]);
     expect(applyConfig(p, undefined, dir)).toContain("sl-conformance.config.json");
-    expect(settingsFrom(p.opts())).toMatchObject({ baseUrl: "http://cfg", profile: "full", budgetUsd: 3, only: ["a", "b"] });
+    expect(settingsFrom(p.opts())).toMatchObject({
+      baseUrl: "http://cfg",
+      profile: "full",
+      budgetUsd: 3,
+      only: ["a", "b"],
+    });
     writeFileSync(join(dir, "bad.json"), JSON.stringify({ "api-kee": "x" }));
-    expect(() => applyConfig(buildProgram().parse(["node", "x"]), "bad.json", dir)).toThrow(/unknown setting "api-kee"/);
+    expect(() => applyConfig(buildProgram().parse(["node", "x"]), "bad.json", dir)).toThrow(
+      /unknown setting "api-kee"/,
+    );
   });
   it("--min-coverage fails below the share of operation × status pairs exercised", () => {
     const ledger = { summary: () => ({ pairs: 200, exercised: 90 }) } as unknown as RunReport["ledger"];
@@ -170,7 +238,15 @@ describe("adoption", () => {
     expect(progressEnabled(false, {}, false)).toBe(false);
     expect(progressEnabled(true, {}, true)).toBe(false);
     expect(progressEnabled(false, {}, true)).toBe(true);
-    const line = progressText({ done: 3, total: 10, current: "pagination-full-walk", requests: 42, elapsedMs: 9000, rate: 5, remaining: ["invalid-request-rejected"] });
+    const line = progressText({
+      done: 3,
+      total: 10,
+      current: "pagination-full-walk",
+      requests: 42,
+      elapsedMs: 9000,
+      rate: 5,
+      remaining: ["invalid-request-rejected"],
+    });
     expect(line).toMatch(/^\[3\/10\] pagination-full-walk · 42 requests · 9s elapsed · ~(\d+m)?\d+s left at 5 req\/s$/);
   });
 });
@@ -182,8 +258,13 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
       breaks: "mention searches are scoped to the account",
       expect: "lists-never-leak-foreign",
       response: async (q, res, s) => {
-        if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || q.key !== s.keys.main || res.status !== 200) return res;
-        const theirs = await s.forward({ ...q, headers: { ...q.headers, "x-api-key": s.keys.foreign! }, body: JSON.stringify({ limit: 5 }) });
+        if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || q.key !== s.keys.main || res.status !== 200)
+          return res;
+        const theirs = await s.forward({
+          ...q,
+          headers: { ...q.headers, "x-api-key": s.keys.foreign! },
+          body: JSON.stringify({ limit: 5 }),
+        });
         return json(res, { ...res.json, data: [...(theirs.json?.data ?? []), ...res.json.data] });
       },
     };
@@ -196,7 +277,13 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
       id: "failed-shown-completed",
       breaks: "(test) runs never show failed",
       expect: "billing-refund-on-failure",
-      response: (_q, res) => (res.json?.data?.status?.type === "failed" ? json(res, { ...res.json, data: { ...res.json.data, status: { type: "completed", steps: res.json.data.status.steps ?? [] } } }) : res),
+      response: (_q, res) =>
+        res.json?.data?.status?.type === "failed"
+          ? json(res, {
+              ...res.json,
+              data: { ...res.json.data, status: { type: "completed", steps: res.json.data.status.steps ?? [] } },
+            })
+          : res,
     };
     const r = await behind(neverFails, { only: ["billing-refund-on-failure"] });
     const x = result(r, "billing-refund-on-failure");
@@ -209,7 +296,17 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
       id: "advertises-half",
       breaks: "RateLimit-Limit advertises the enforced rate",
       expect: "rate-limit-burst-429",
-      response: (_q, res) => ("ratelimit-limit" in res.headers ? { ...res.headers && res, headers: { ...res.headers, "ratelimit-limit": "5", "ratelimit-remaining": String(Math.min(4, Number(res.headers["ratelimit-remaining"]))) } } : res),
+      response: (_q, res) =>
+        "ratelimit-limit" in res.headers
+          ? {
+              ...(res.headers && res),
+              headers: {
+                ...res.headers,
+                "ratelimit-limit": "5",
+                "ratelimit-remaining": String(Math.min(4, Number(res.headers["ratelimit-remaining"]))),
+              },
+            }
+          : res,
     };
     const r = await behind(doubles, { only: ["rate-limit-burst-429"] }, 10);
     const x = result(r, "rate-limit-burst-429");
@@ -224,8 +321,10 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
       expect: "pagination-end-cursor-null",
       response: (q, res) => {
         if (q.method !== "GET" || q.url.pathname !== "/v1/datasets") return res;
-        if (q.url.searchParams.get("order") === "asc" && q.url.searchParams.get("limit") === "100") return json(res, { status: "server_error", error_code: "internal_error", detail: "x", transient: true }, 503);
-        if (res.status === 200 && Array.isArray(res.json?.data)) return json(res, { ...res.json, data: res.json.data.map(({ created_at: _c, ...rest }: any) => rest) });
+        if (q.url.searchParams.get("order") === "asc" && q.url.searchParams.get("limit") === "100")
+          return json(res, { status: "server_error", error_code: "internal_error", detail: "x", transient: true }, 503);
+        if (res.status === 200 && Array.isArray(res.json?.data))
+          return json(res, { ...res.json, data: res.json.data.map(({ created_at: _c, ...rest }: any) => rest) });
         return res;
       },
     };
@@ -241,9 +340,24 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
       id: "cp-create-refused",
       breaks: "(test) custom parameter creates are refused",
       expect: "created-readable-at-once",
-      request: (q) => (q.method === "POST" && q.url.pathname === "/v1/custom_parameters" ? { status: 409, headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "client_error", error_code: "custom_parameter_limit_exceeded", detail: "limit", transient: false }) } : q),
+      request: (q) =>
+        q.method === "POST" && q.url.pathname === "/v1/custom_parameters"
+          ? {
+              status: 409,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                status: "client_error",
+                error_code: "custom_parameter_limit_exceeded",
+                detail: "limit",
+                transient: false,
+              }),
+            }
+          : q,
     };
-    const r = await behind(refuse, { only: ["created-readable-at-once", "deleted-gone-everywhere"], operations: ["/v1/datasets", "/v1/custom_parameters", "/v1/prices", "/v1/me"] });
+    const r = await behind(refuse, {
+      only: ["created-readable-at-once", "deleted-gone-everywhere"],
+      operations: ["/v1/datasets", "/v1/custom_parameters", "/v1/prices", "/v1/me"],
+    });
     for (const id of ["created-readable-at-once", "deleted-gone-everywhere"]) {
       const x = result(r, id);
       expect(x.unexercised?.join(), id).toMatch(/\/v1\/custom_parameters: create .*409/);
@@ -252,16 +366,27 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
   }, 60_000);
 
   it("a check that asserted nothing is skipped, never passed; a dead server is a usage error before any check", async () => {
-    const noop = { ...allChecks.find((c) => c.id === "credit-prices-removed-404")!, id: "credit-prices-removed-404", run: async (ctx: any) => ctx.notExercised("nothing to do") } as (typeof allChecks)[number];
+    const noop = {
+      ...allChecks.find((c) => c.id === "credit-prices-removed-404")!,
+      id: "credit-prices-removed-404",
+      run: async (ctx: any) => ctx.notExercised("nothing to do"),
+    } as (typeof allChecks)[number];
     const ref = await startReference({ rateLimitPerSecond: 50 });
     try {
       const r = await runKit(settings(ref.baseUrl, { only: ["credit-prices-removed-404"] }), { checks: [noop] });
-      expect(result(r, "credit-prices-removed-404")).toMatchObject({ outcome: "skip", skipReason: "nothing exercised: nothing to do" });
+      expect(result(r, "credit-prices-removed-404")).toMatchObject({
+        outcome: "skip",
+        skipReason: "nothing exercised: nothing to do",
+      });
     } finally {
       await ref.close();
     }
-    await expect(runKit(settings("http://127.0.0.1:9", { only: ["malformed-json-rejected"] }))).rejects.toThrow(/does not answer/);
-    const dead = await runKit(settings("http://127.0.0.1:9", { only: ["malformed-json-rejected"], skipPreflight: true }));
+    await expect(runKit(settings("http://127.0.0.1:9", { only: ["malformed-json-rejected"] }))).rejects.toThrow(
+      /does not answer/,
+    );
+    const dead = await runKit(
+      settings("http://127.0.0.1:9", { only: ["malformed-json-rejected"], skipPreflight: true }),
+    );
     expect(result(dead, "malformed-json-rejected").outcome).not.toBe("pass");
   }, 60_000);
 
@@ -269,10 +394,16 @@ describe("weak spots (issue 10 § 4), each against a server the old check let pa
     const ref = await startReference({ rateLimitPerSecond: 50 });
     const k = demoKeys();
     try {
-      await expect(runKit(settings(ref.baseUrl, { keys: { ...k, foreign: k.second } }))).rejects.toThrow(/--foreign-key belongs to the account under test/);
-      await expect(runKit(settings(ref.baseUrl, { keys: { ...k, second: k.foreign } }))).rejects.toThrow(/--second-seat-key belongs to account/);
+      await expect(runKit(settings(ref.baseUrl, { keys: { ...k, foreign: k.second } }))).rejects.toThrow(
+        /--foreign-key belongs to the account under test/,
+      );
+      await expect(runKit(settings(ref.baseUrl, { keys: { ...k, second: k.foreign } }))).rejects.toThrow(
+        /--second-seat-key belongs to account/,
+      );
       await expect(runKit(settings(ref.baseUrl, { keys: { ...k, second: k.main } }))).rejects.toThrow(/same seat/);
-      await expect(runKit(settings(ref.baseUrl, { keys: { ...k, main: "sl_test_nope" } }))).rejects.toThrow(/--api-key is not accepted/);
+      await expect(runKit(settings(ref.baseUrl, { keys: { ...k, main: "sl_test_nope" } }))).rejects.toThrow(
+        /--api-key is not accepted/,
+      );
     } finally {
       await ref.close();
     }
@@ -292,9 +423,25 @@ describe("generic rules of section 2: sorts, filters and usage history are reall
     },
   });
   it("prices-match-unit-ratios fails a price off its unit ratio (ratios from the group descriptors)", async () => {
-    const off: Fault = { id: "profile-price-2-units", breaks: "audience_profile is 3 units", expect: "prices-match-unit-ratios", response: (q, res) => (q.url.pathname === "/v1/prices" && res.json?.data?.rate ? json(res, { ...res.json, data: { ...res.json.data, prices: { ...res.json.data.prices, audience_profile: Math.round(res.json.data.rate * 2 * 1e6) / 1e6 } } }) : res) };
+    const off: Fault = {
+      id: "profile-price-2-units",
+      breaks: "audience_profile is 3 units",
+      expect: "prices-match-unit-ratios",
+      response: (q, res) =>
+        q.url.pathname === "/v1/prices" && res.json?.data?.rate
+          ? json(res, {
+              ...res.json,
+              data: {
+                ...res.json.data,
+                prices: { ...res.json.data.prices, audience_profile: Math.round(res.json.data.rate * 2 * 1e6) / 1e6 },
+              },
+            })
+          : res,
+    };
     const r = await behind(off, { only: ["prices-match-unit-ratios"] });
-    expect(result(r, "prices-match-unit-ratios").failures.map((f) => f.title)).toEqual(["prices-match-unit-ratios: prices.audience_profile is not 3 × rate"]);
+    expect(result(r, "prices-match-unit-ratios").failures.map((f) => f.title)).toEqual([
+      "prices-match-unit-ratios: prices.audience_profile is not 3 × rate",
+    ]);
   }, 60_000);
   it("mentions-sort-applied fails a server that ignores sort", async () => {
     const r = await behind(rewriteSearch("sort"), { only: ["mentions-sort-applied"] });
@@ -307,11 +454,29 @@ describe("generic rules of section 2: sorts, filters and usage history are reall
     expect(x.failures.length).toBeGreaterThanOrEqual(5);
   }, 60_000);
   it("usage-history-newest-first-shared fails an oldest-first history and one that differs per seat", async () => {
-    const reversed: Fault = { id: "usage-asc", breaks: "usage history newest first", expect: "usage-history-newest-first-shared", response: (q, res) => (q.url.pathname === "/v1/me/usage_history" && Array.isArray(res.json?.data) ? json(res, { ...res.json, data: [...res.json.data].reverse() }) : res) };
-    const perSeat: Fault = { id: "usage-per-seat", breaks: "usage history shared by seats", expect: "usage-history-newest-first-shared", response: (q, res, s) => (q.url.pathname === "/v1/me/usage_history" && q.key === s.keys.second && Array.isArray(res.json?.data) ? json(res, { ...res.json, data: res.json.data.slice(1) }) : res) };
+    const reversed: Fault = {
+      id: "usage-asc",
+      breaks: "usage history newest first",
+      expect: "usage-history-newest-first-shared",
+      response: (q, res) =>
+        q.url.pathname === "/v1/me/usage_history" && Array.isArray(res.json?.data)
+          ? json(res, { ...res.json, data: [...res.json.data].reverse() })
+          : res,
+    };
+    const perSeat: Fault = {
+      id: "usage-per-seat",
+      breaks: "usage history shared by seats",
+      expect: "usage-history-newest-first-shared",
+      response: (q, res, s) =>
+        q.url.pathname === "/v1/me/usage_history" && q.key === s.keys.second && Array.isArray(res.json?.data)
+          ? json(res, { ...res.json, data: res.json.data.slice(1) })
+          : res,
+    };
     for (const f of [reversed, perSeat]) {
       // a charged run first, so the history holds rows to order
-      const r = await behind(f, { only: ["billing-settlement-exact", "billing-refund-on-failure", "usage-history-newest-first-shared"] });
+      const r = await behind(f, {
+        only: ["billing-settlement-exact", "billing-refund-on-failure", "usage-history-newest-first-shared"],
+      });
       expect(result(r, "usage-history-newest-first-shared").outcome, f.id).toBe("fail");
     }
   }, 90_000);
@@ -323,29 +488,73 @@ describe("a group the deployment does not serve", () => {
       id: "no-audiences",
       breaks: "(test) the audience group is not deployed",
       expect: "served-groups",
-      request: (q) => (q.url.pathname.startsWith("/v1/audience_") ? { status: 404, headers: { "content-type": "application/json" }, body: JSON.stringify({ status: "client_error", error_code: "not_found", detail: "No such route.", transient: false }) } : q),
+      request: (q) =>
+        q.url.pathname.startsWith("/v1/audience_")
+          ? {
+              status: 404,
+              headers: { "content-type": "application/json" },
+              body: JSON.stringify({
+                status: "client_error",
+                error_code: "not_found",
+                detail: "No such route.",
+                transient: false,
+              }),
+            }
+          : q,
     };
-    const r = await behind(notServed, { operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/audience_profiles", "/v1/me", "/v1/prices"], numRuns: 1 });
-    expect(r.results.filter((x) => x.outcome === "error").map((x) => `${x.id}: ${x.error?.split("\n")[0]}`)).toEqual([]);
+    const r = await behind(notServed, {
+      operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/audience_profiles", "/v1/me", "/v1/prices"],
+      numRuns: 1,
+    });
+    expect(r.results.filter((x) => x.outcome === "error").map((x) => `${x.id}: ${x.error?.split("\n")[0]}`)).toEqual(
+      [],
+    );
     // one line per missing group (issue 15 § 4), not dozens of failures from every rule that touches it
     expect(result(r, "served-groups").warnings.map((w) => w.split(";")[0])).toEqual([
       "group audiences not served: 404 (error_code not_found), as the unserved /v1/slk-unserved-route-probe on GET /v1/audience_datasets?limit=1",
       "group audience-profiles not served: 404 (error_code not_found), as the unserved /v1/slk-unserved-route-probe on POST /v1/audience_profiles",
     ]);
-    expect(result(r, "audience-run-409-in-flight")).toMatchObject({ outcome: "skip", skipReason: expect.stringMatching(/^group audiences not served/) });
+    expect(result(r, "audience-run-409-in-flight")).toMatchObject({
+      outcome: "skip",
+      skipReason: expect.stringMatching(/^group audiences not served/),
+    });
     for (const x of r.results.filter((y) => y.outcome === "skip")) expect(x.skipReason, x.id).toBeTruthy();
     // the datasets group still passes its own rules, and generic rules no longer fail on the missing group
-    for (const id of ["patch-semantics", "billing-settlement-exact", "run-state-machine", "created-readable-at-once", "pagination-full-walk", "documented-status-only"]) expect(result(r, id).outcome, id).toBe("pass");
+    for (const id of [
+      "patch-semantics",
+      "billing-settlement-exact",
+      "run-state-machine",
+      "created-readable-at-once",
+      "pagination-full-walk",
+      "documented-status-only",
+    ])
+      expect(result(r, id).outcome, id).toBe("pass");
     // without the preflight (old behaviour) the missing group shows up as failures of the specific rules
-    const raw = await behind(notServed, { operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/me"], only: ["created-readable-at-once"], skipPreflight: true });
-    expect(result(raw, "created-readable-at-once").failures.map((f) => f.title).join()).toMatch(/POST \/v1\/audience_datasets .* answered 404/);
+    const raw = await behind(notServed, {
+      operations: ["/v1/datasets", "/v1/audience_datasets", "/v1/me"],
+      only: ["created-readable-at-once"],
+      skipPreflight: true,
+    });
+    expect(
+      result(raw, "created-readable-at-once")
+        .failures.map((f) => f.title)
+        .join(),
+    ).toMatch(/POST \/v1\/audience_datasets .* answered 404/);
   }, 120_000);
 });
 
 describe("reports", () => {
   it("summary.md is a Markdown table without code fences; report.html is self-contained with failures first", async () => {
-    const fault: Fault = { id: "ok-string", breaks: "status success", expect: "status-string-mapping", response: (_q, res) => (res.status === 200 && res.json?.status === "success" ? json(res, { ...res.json, status: "ok" }) : res) };
-    const r = await behind(fault, { only: ["credit-prices-removed-404", "pagination-garbage-cursor-400", "status-string-mapping"] });
+    const fault: Fault = {
+      id: "ok-string",
+      breaks: "status success",
+      expect: "status-string-mapping",
+      response: (_q, res) =>
+        res.status === 200 && res.json?.status === "success" ? json(res, { ...res.json, status: "ok" }) : res,
+    };
+    const r = await behind(fault, {
+      only: ["credit-prices-removed-404", "pagination-garbage-cursor-400", "status-string-mapping"],
+    });
     const md = summaryMarkdown(r);
     expect(md).not.toContain("```");
     expect(md).toMatch(/^\| Check \| Result \|/m);
@@ -359,7 +568,14 @@ describe("reports", () => {
     expect(html).toContain("curl -sS -i -X GET");
     const dir = mkdtempSync(join(tmpdir(), "slk-reports-"));
     const { writeReports } = await import("../src/reporters/files.ts");
-    expect(writeReports(dir, r).map((f) => f.split("/").pop())).toEqual(["junit.xml", "coverage.json", "coverage.md", "results.json", "summary.md", "report.html"]);
+    expect(writeReports(dir, r).map((f) => f.split("/").pop())).toEqual([
+      "junit.xml",
+      "coverage.json",
+      "coverage.md",
+      "results.json",
+      "summary.md",
+      "report.html",
+    ]);
     expect(readFileSync(join(dir, "report.html"), "utf8")).toBe(html);
   }, 60_000);
 });

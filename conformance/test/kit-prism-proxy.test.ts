@@ -22,12 +22,33 @@ describe("conformance kit through prism proxy --errors in front of the reference
   // the MCP endpoint is not part of the OpenAPI document, so Prism answers it with its own 404: not a finding
   it("passes; Prism flagged no response (no problem+json, no 5xx)", () => {
     expect(unexpectedFailures(report)).toEqual([]);
-    expect(report.exchanges.filter((e) => !e.meta.mcp && !e.path.startsWith("/mcp") && /problem\+json/.test(e.headers["content-type"] ?? "")).map((e) => `${e.method} ${e.path} ${e.status} ${e.text.slice(0, 200)}`)).toEqual([]);
+    expect(
+      report.exchanges
+        .filter(
+          (e) => !e.meta.mcp && !e.path.startsWith("/mcp") && /problem\+json/.test(e.headers["content-type"] ?? ""),
+        )
+        .map((e) => `${e.method} ${e.path} ${e.status} ${e.text.slice(0, 200)}`),
+    ).toEqual([]);
   });
 
   it("skips only the checks that send contract-invalid requests", () => {
     // (checks of groups outside the scope, or of an MCP endpoint the reference does not serve, skip for their own reasons)
-    expect(report.results.filter((r) => r.outcome === "skip" && /validating proxy/.test(r.skipReason ?? "")).map((r) => r.id).sort()).toEqual(["auth-missing-key-401", "body-limit-413", "content-type-415", "credit-prices-removed-404", "impossible-date-422", "invalid-request-rejected", "malformed-json-rejected", "validation-loc-accurate"]);
-    for (const r of report.results.filter((x) => x.outcome === "skip")) expect(r.skipReason, r.id).toMatch(/validating proxy|contract lacks|MCP|mcp/);
+    expect(
+      report.results
+        .filter((r) => r.outcome === "skip" && /validating proxy/.test(r.skipReason ?? ""))
+        .map((r) => r.id)
+        .sort(),
+    ).toEqual([
+      "auth-missing-key-401",
+      "body-limit-413",
+      "content-type-415",
+      "credit-prices-removed-404",
+      "impossible-date-422",
+      "invalid-request-rejected",
+      "malformed-json-rejected",
+      "validation-loc-accurate",
+    ]);
+    for (const r of report.results.filter((x) => x.outcome === "skip"))
+      expect(r.skipReason, r.id).toMatch(/validating proxy|contract lacks|MCP|mcp/);
   });
 });

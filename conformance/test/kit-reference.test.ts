@@ -17,7 +17,9 @@ describe("conformance kit vs the reference server (standard profile)", () => {
   beforeAll(async () => {
     target = await startReference({ rateLimitPerSecond: 50, stepDelayMs: 0 });
     report = await runKit(settings(target.baseUrl));
-    console.info(`core suite vs reference: ${(report.ms / 1000).toFixed(1)} s, ${report.requestCount} requests ${JSON.stringify(report.requestsByKey)}, ${report.unplanned429} unplanned 429`);
+    console.info(
+      `core suite vs reference: ${(report.ms / 1000).toFixed(1)} s, ${report.requestCount} requests ${JSON.stringify(report.requestsByKey)}, ${report.unplanned429} unplanned 429`,
+    );
   }, 120_000);
   afterAll(async () => target?.close());
 
@@ -45,7 +47,9 @@ describe("conformance kit vs the reference server (standard profile)", () => {
     expect(xml).toContain("<testsuite");
     expect(xml).toContain('name="response-schema-conformance"');
     const ledger = JSON.parse(readFileSync(join(dir, "coverage.json"), "utf8"));
-    expect(ledger.rows.some((r: any) => r.operation === "POST /v1/datasets" && r.status === "201" && r.verdict === "pass")).toBe(true);
+    expect(
+      ledger.rows.some((r: any) => r.operation === "POST /v1/datasets" && r.status === "201" && r.verdict === "pass"),
+    ).toBe(true);
     expect(readFileSync(join(dir, "coverage.md"), "utf8")).toContain("| Operation |");
   });
 });
@@ -56,13 +60,24 @@ describe("readonly profile", () => {
     try {
       const r = await runKit(settings(t.baseUrl, { profile: "readonly" }));
       // searches are POSTs that read (the contract documents 200, not 201/202, for them): allowed in readonly
-      const search = (e: (typeof r.exchanges)[number]) => e.method === "POST" && !!e.op?.responses.has("200") && !e.op.responses.has("201") && !e.op.responses.has("202");
+      const search = (e: (typeof r.exchanges)[number]) =>
+        e.method === "POST" && !!e.op?.responses.has("200") && !e.op.responses.has("201") && !e.op.responses.has("202");
       // MCP exchanges are JSON-RPC POSTs: reads, except a call of the one writing tool (svc__ask)
-      expect(r.exchanges.filter((e) => e.meta.mcp && /"svc__ask"/.test(e.requestBody ?? "") && /tools\/call/.test(e.requestBody ?? "")).map((e) => e.requestBody)).toEqual([]);
+      expect(
+        r.exchanges
+          .filter(
+            (e) => e.meta.mcp && /"svc__ask"/.test(e.requestBody ?? "") && /tools\/call/.test(e.requestBody ?? ""),
+          )
+          .map((e) => e.requestBody),
+      ).toEqual([]);
       r.exchanges.splice(0, r.exchanges.length, ...r.exchanges.filter((e) => !e.meta.mcp));
       const writes = r.exchanges.filter((e) => e.method !== "GET" && e.status < 300 && !search(e));
       expect(writes.map((e) => `${e.method} ${e.path} → ${e.status}`)).toEqual([]);
-      expect(r.exchanges.filter((e) => e.method === "POST" && e.keyRole !== "none" && e.keyRole !== "invalid" && !search(e)).map((e) => `${e.method} ${e.path}`)).toEqual([]);
+      expect(
+        r.exchanges
+          .filter((e) => e.method === "POST" && e.keyRole !== "none" && e.keyRole !== "invalid" && !search(e))
+          .map((e) => `${e.method} ${e.path}`),
+      ).toEqual([]);
       expect(unexpectedFailures(r)).toEqual([]);
       expect(r.spentUsd).toBe("0");
     } finally {
@@ -75,7 +90,9 @@ describe("budget guard", () => {
   it("skips chargeable checks that would exceed --budget", async () => {
     const t = await startReference({ rateLimitPerSecond: 50 });
     try {
-      const r = await runKit(settings(t.baseUrl, { budgetUsd: 0.1, only: ["billing-settlement-exact", "run-state-machine"] }));
+      const r = await runKit(
+        settings(t.baseUrl, { budgetUsd: 0.1, only: ["billing-settlement-exact", "run-state-machine"] }),
+      );
       // every check (the served-groups preflight row is not a check and charges nothing)
       for (const x of r.results.filter((y) => y.id !== "served-groups")) {
         expect(x.outcome).toBe("skip");

@@ -30,7 +30,9 @@ import { demoKeys, settings, unexpectedFailures } from "./helpers.ts";
 export const MUTATION_SHARDS = 3;
 
 // the main seat's demo OAuth access token, so the MCP bearer rules are exercised too
-const bearerToken = JSON.parse(readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8")).bearer_tokens?.find((t: any) => t.account_id === "acc_demoA" && t.user_id === "usr_a_owner")?.access_token;
+const bearerToken = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8"),
+).bearer_tokens?.find((t: any) => t.account_id === "acc_demoA" && t.user_id === "usr_a_owner")?.access_token;
 
 /**
  * The reference app in this process with a fault in front (or none), on a free
@@ -45,10 +47,22 @@ export async function faultedReference(fault: Pick<Fault, "request" | "response"
 }
 
 /** The whole kit (every check) against a fresh reference behind this fault, or behind none; `over` adds kit settings. */
-export async function wholeKitBehind(fault: Pick<Fault, "request" | "response"> | undefined, over: Partial<Settings> = {}): Promise<RunReport> {
+export async function wholeKitBehind(
+  fault: Pick<Fault, "request" | "response"> | undefined,
+  over: Partial<Settings> = {},
+): Promise<RunReport> {
   const target = await faultedReference(fault);
   try {
-    return await runKit(settings(target.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 20_000, seed: 7, bearerToken, ...over }));
+    return await runKit(
+      settings(target.baseUrl, {
+        operations: undefined,
+        numRuns: 1,
+        runTimeoutMs: 20_000,
+        seed: 7,
+        bearerToken,
+        ...over,
+      }),
+    );
   } finally {
     await target.close();
   }
@@ -62,7 +76,11 @@ export async function wholeKitBehind(fault: Pick<Fault, "request" | "response"> 
  * windows, or let a run finish before the kit's 409 probe arrives: runs are
  * added only while there is CPU to spare, on a quiet machine or a busy one.
  */
-async function adaptivePool<T, R>(items: T[], o: { min: number; max: number; lagMs: number }, fn: (item: T) => Promise<R>): Promise<{ out: R[]; peak: number }> {
+async function adaptivePool<T, R>(
+  items: T[],
+  o: { min: number; max: number; lagMs: number },
+  fn: (item: T) => Promise<R>,
+): Promise<{ out: R[]; peak: number }> {
   const out: R[] = new Array(items.length);
   const inflight = new Set<Promise<void>>();
   const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -90,7 +108,18 @@ async function adaptivePool<T, R>(items: T[], o: { min: number; max: number; lag
   return { out, peak };
 }
 
-const outcomes = (r: RunReport) => JSON.stringify(r.results.filter((x) => x.outcome !== "pass").map((x) => [x.id, x.outcome, x.skipReason?.slice(0, 80), x.failures[0]?.title?.slice(0, 120), x.error?.split("\n")[0]]));
+const outcomes = (r: RunReport) =>
+  JSON.stringify(
+    r.results
+      .filter((x) => x.outcome !== "pass")
+      .map((x) => [
+        x.id,
+        x.outcome,
+        x.skipReason?.slice(0, 80),
+        x.failures[0]?.title?.slice(0, 120),
+        x.error?.split("\n")[0],
+      ]),
+  );
 
 /** The faults of one shard: every MUTATION_SHARDS-th fault from `index` (0-based), so the groups spread over the shards. */
 export function shardOf(index: number, list: Fault[] = faults): Fault[] {
@@ -149,24 +178,31 @@ export function mutationShard(index: number): void {
           walls.push(Date.now() - started);
         }
       };
-      const passing = (r: RunReport | Error) => new Set(r instanceof Error ? [] : r.results.filter((x) => x.outcome === "pass").map((x) => x.id));
+      const passing = (r: RunReport | Error) =>
+        new Set(r instanceof Error ? [] : r.results.filter((x) => x.outcome === "pass").map((x) => x.id));
       const { out: done, peak } = await adaptivePool(runs, { min: Math.min(3, MAX), max: MAX, lagMs: 20 }, judge);
       const rescued: string[] = [];
       const again: number[] = [];
       const runAgain = async (i: number) => {
         again.push(i);
         done[i] = await judge(runs[i]);
-        if (i === 0 ? baselineHolds(done[0]!) : asExpected(runs[i], done[i]!)) rescued.push(runs[i]?.id ?? "(no fault)");
+        if (i === 0 ? baselineHolds(done[0]!) : asExpected(runs[i], done[i]!))
+          rescued.push(runs[i]?.id ?? "(no fault)");
       };
       // the baseline as expected: nothing fails, and every check a fault of this shard aims at passes
       const targets = new Set(mine.map((f) => f.expect));
-      const baselineHolds = (r: RunReport | Error) => asExpected(undefined, r) && [...passing(r)].filter((id) => targets.has(id)).length === targets.size;
+      const baselineHolds = (r: RunReport | Error) =>
+        asExpected(undefined, r) && [...passing(r)].filter((id) => targets.has(id)).length === targets.size;
       if (!baselineHolds(done[0]!) && baselineHolds(done[1]!)) done[0] = done[1]!;
       // what kept the baselines from holding, said in the summary
-      const why = [0, 1].map((i) => (done[i] instanceof Error ? (done[i] as Error).message : outcomes(done[i] as RunReport))).join(" / ");
+      const why = [0, 1]
+        .map((i) => (done[i] instanceof Error ? (done[i] as Error).message : outcomes(done[i] as RunReport)))
+        .join(" / ");
       if (!baselineHolds(done[0]!)) await runAgain(0);
       catchable = passing(done[0]!);
-      const unexpected = runs.map((_, i) => i).filter((i) => i >= B && catchable.has(runs[i]!.expect) && !asExpected(runs[i], done[i]!));
+      const unexpected = runs
+        .map((_, i) => i)
+        .filter((i) => i >= B && catchable.has(runs[i]!.expect) && !asExpected(runs[i], done[i]!));
       if (unexpected.length <= RERUN_CAP) for (const i of unexpected) await runAgain(i);
       baseline = done[0]!;
       mine.forEach((f, i) => reports.set(f.id, done[i + B]!));
@@ -179,10 +215,19 @@ export function mutationShard(index: number): void {
           `${(cpuS / walls.length).toFixed(2)} s CPU (this process ${cpuS.toFixed(1)} s); baseline ${baseline instanceof Error ? "crashed" : `${baseline.requestCount} requests`}, ${catchable.size} checks pass`,
       );
       const ids = (list: number[]) => list.map((i) => runs[i]?.id ?? "(no fault)").join(", ");
-      if (unexpected.length > RERUN_CAP) console.info(`${unexpected.length} faults gave an unexpected verdict (over ${RERUN_CAP}: not run again): ${ids(unexpected)}`);
-      if (again.length) console.info(`ran again, alone in the shard: ${ids(again)}; as expected the second time: ${rescued.join(", ") || "none"}${again[0] === 0 ? ` (the two baselines: ${why})` : ""}`);
+      if (unexpected.length > RERUN_CAP)
+        console.info(
+          `${unexpected.length} faults gave an unexpected verdict (over ${RERUN_CAP}: not run again): ${ids(unexpected)}`,
+        );
+      if (again.length)
+        console.info(
+          `ran again, alone in the shard: ${ids(again)}; as expected the second time: ${rescued.join(", ") || "none"}${again[0] === 0 ? ` (the two baselines: ${why})` : ""}`,
+        );
       const out = mine.filter((f) => !catchable.has(f.expect));
-      if (out.length) console.info(`left out (their check does not pass on the reference, so cannot show the fault): ${out.map((f) => `${f.id} → ${f.expect}`).join(", ")}`);
+      if (out.length)
+        console.info(
+          `left out (their check does not pass on the reference, so cannot show the fault): ${out.map((f) => `${f.id} → ${f.expect}`).join(", ")}`,
+        );
     }, 1_800_000);
 
     afterAll(() => reports.clear());

@@ -22,7 +22,9 @@ describe("mutation faults", () => {
     const dir = fileURLToPath(new URL(".", import.meta.url));
     const called = readdirSync(dir)
       .filter((f) => f.endsWith(".test.ts"))
-      .flatMap((f) => [...readFileSync(dir + f, "utf8").matchAll(/^mutationShard\((\d+)\);$/gm)].map((m) => Number(m[1])));
+      .flatMap((f) =>
+        [...readFileSync(dir + f, "utf8").matchAll(/^mutationShard\((\d+)\);$/gm)].map((m) => Number(m[1])),
+      );
     expect(called.sort()).toEqual(Array.from({ length: MUTATION_SHARDS }, (_, i) => i));
     const ids = called.flatMap((i) => shardOf(i).map((f) => f.id));
     expect(ids.sort()).toEqual(faults.map((f) => f.id).sort());

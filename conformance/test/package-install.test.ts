@@ -14,9 +14,15 @@ const kitDir = fileURLToPath(new URL("../", import.meta.url));
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 let project: string;
 
-function run(file: string, args: string[], o: { cwd: string; env?: NodeJS.ProcessEnv }): Promise<{ status: number; stdout: string; stderr: string }> {
+function run(
+  file: string,
+  args: string[],
+  o: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ status: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(file, args, { ...o, encoding: "utf8", timeout: 55_000 }, (err, stdout, stderr) => resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }));
+    execFile(file, args, { ...o, encoding: "utf8", timeout: 55_000 }, (err, stdout, stderr) =>
+      resolve({ status: err ? Number((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
   });
 }
 let bin: string;
@@ -29,7 +35,10 @@ describe("installable package", () => {
     const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
     project = mkdtempSync(join(tmpdir(), "slk-install-"));
     writeFileSync(join(project, "package.json"), JSON.stringify({ name: "slk-install-check", private: true }));
-    execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", join(out, tarball)], { cwd: project, stdio: "pipe" });
+    execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", join(out, tarball)], {
+      cwd: project,
+      stdio: "pipe",
+    });
     bin = join(project, "node_modules", ".bin", "sl-conformance");
     ref = await startReference({ rateLimitPerSecond: 50 });
   }, 180_000);
@@ -49,7 +58,10 @@ describe("installable package", () => {
   });
 
   it("a usage error exits 2 with one line and no stack", () => {
-    const r = spawnSync(bin, ["--base-url", "http://127.0.0.1:3000/v1", "--api-key", "x"], { cwd: project, encoding: "utf8" });
+    const r = spawnSync(bin, ["--base-url", "http://127.0.0.1:3000/v1", "--api-key", "x"], {
+      cwd: project,
+      encoding: "utf8",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toMatch(/^sl-conformance: --base-url ends with \/v1/);
@@ -58,7 +70,22 @@ describe("installable package", () => {
   it("runs checks against a deployment and exits 0", async () => {
     const k = demoKeys();
     // asynchronously: the reference answers from this process's event loop
-    const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--foreign-key", k.foreign!, "--only", "credit-prices-removed-404,pagination-garbage-cursor-400", "--seed", "1"], { cwd: project, env: { ...process.env, CI: "1" } });
+    const r = await run(
+      bin,
+      [
+        "--base-url",
+        ref.baseUrl,
+        "--api-key",
+        k.main!,
+        "--foreign-key",
+        k.foreign!,
+        "--only",
+        "credit-prices-removed-404,pagination-garbage-cursor-400",
+        "--seed",
+        "1",
+      ],
+      { cwd: project, env: { ...process.env, CI: "1" } },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     // the two checks and the served-groups preflight row
     expect(r.stdout).toMatch(/3 passed, 0 failed/);
@@ -66,11 +93,35 @@ describe("installable package", () => {
 
   it("--differential: an installed kit says how to point at a running reference, and compares against one", async () => {
     const k = demoKeys();
-    const alone = spawnSync(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--differential", "--only", "credit-prices-removed-404"], { cwd: project, encoding: "utf8" });
+    const alone = spawnSync(
+      bin,
+      ["--base-url", ref.baseUrl, "--api-key", k.main!, "--differential", "--only", "credit-prices-removed-404"],
+      { cwd: project, encoding: "utf8" },
+    );
     expect(alone.status).toBe(2);
-    expect(alone.stderr).toMatch(/does not carry the reference server .* --reference-url http:\/\/127\.0\.0\.1:3000 --reference-keys fixtures\/demo-keys\.json/);
+    expect(alone.stderr).toMatch(
+      /does not carry the reference server .* --reference-url http:\/\/127\.0\.0\.1:3000 --reference-keys fixtures\/demo-keys\.json/,
+    );
     const keysFile = fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url));
-    const r = await run(bin, ["--base-url", ref.baseUrl, "--api-key", k.main!, "--only", "credit-prices-removed-404", "--seed", "1", "--differential", "--reference-url", ref.baseUrl, "--reference-keys", keysFile], { cwd: project, env: { ...process.env, CI: "1" } });
+    const r = await run(
+      bin,
+      [
+        "--base-url",
+        ref.baseUrl,
+        "--api-key",
+        k.main!,
+        "--only",
+        "credit-prices-removed-404",
+        "--seed",
+        "1",
+        "--differential",
+        "--reference-url",
+        ref.baseUrl,
+        "--reference-keys",
+        keysFile,
+      ],
+      { cwd: project, env: { ...process.env, CI: "1" } },
+    );
     expect(r.status, r.stdout + r.stderr).toBe(0);
     expect(r.stdout).toMatch(/Differential: deployment .* vs reference /);
     expect(r.stdout).toMatch(/no difference/);
@@ -78,7 +129,10 @@ describe("installable package", () => {
 
   it("replay is a subcommand of the installed bin (a file that is not a cassette is one line, exit 2)", () => {
     const notHar = join(project, "package.json");
-    const r = spawnSync(bin, ["replay", notHar, "--base-url", ref.baseUrl, "--api-key", demoKeys().main!], { cwd: project, encoding: "utf8" });
+    const r = spawnSync(bin, ["replay", notHar, "--base-url", ref.baseUrl, "--api-key", demoKeys().main!], {
+      cwd: project,
+      encoding: "utf8",
+    });
     expect(r.status).toBe(2);
     expect(r.stderr.trim()).toMatch(/^sl-conformance replay: .*package\.json is not a HAR 1\.2 file/);
   });

@@ -31,8 +31,21 @@ async function deployment(answers: Array<{ status: number; body: unknown; header
 describe("key preflight and passing faults", () => {
   it("asks again after a transient 503 and a 429, then goes on", async () => {
     const d = await deployment([
-      { status: 503, body: { status: "server_error", error_code: "internal_server_error", detail: "busy", transient: true } },
-      { status: 429, body: { status: "client_error", error_code: "too_many_requests", detail: "slow down", transient: true, retry_after_seconds: 1 }, headers: { "retry-after": "1" } },
+      {
+        status: 503,
+        body: { status: "server_error", error_code: "internal_server_error", detail: "busy", transient: true },
+      },
+      {
+        status: 429,
+        body: {
+          status: "client_error",
+          error_code: "too_many_requests",
+          detail: "slow down",
+          transient: true,
+          retry_after_seconds: 1,
+        },
+        headers: { "retry-after": "1" },
+      },
       { status: 200, body: me },
     ]);
     const ids = await d.run();
@@ -41,12 +54,22 @@ describe("key preflight and passing faults", () => {
   }, 20_000);
 
   it("stops at once on a 5xx that is not transient, and after three passing faults in a row", async () => {
-    const hard = await deployment([{ status: 500, body: { status: "server_error", error_code: "internal_server_error", detail: "boom", transient: false } }]);
+    const hard = await deployment([
+      {
+        status: 500,
+        body: { status: "server_error", error_code: "internal_server_error", detail: "boom", transient: false },
+      },
+    ]);
     await expect(hard.run()).rejects.toThrow(UsageError);
     expect(hard.seen.calls).toBe(1);
     await new Promise<void>((r) => server!.close(() => r()));
     server = undefined;
-    const busy = await deployment([{ status: 503, body: { status: "server_error", error_code: "internal_server_error", detail: "busy", transient: true } }]);
+    const busy = await deployment([
+      {
+        status: 503,
+        body: { status: "server_error", error_code: "internal_server_error", detail: "busy", transient: true },
+      },
+    ]);
     await expect(busy.run()).rejects.toThrow(/answered 503/);
     expect(busy.seen.calls).toBe(3);
   }, 20_000);

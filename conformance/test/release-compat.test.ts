@@ -29,8 +29,13 @@ describe("the kit of the latest release against today's reference", () => {
     try {
       const contractPath = path.join(root, "releases", latest!, "openapi.json");
       const r = await runKit(settings(ref.baseUrl, { contractPath, operations: undefined }));
-      const outcomes = r.results.reduce<Record<string, number>>((n, x) => ({ ...n, [x.outcome]: (n[x.outcome] ?? 0) + 1 }), {});
-      console.info(`kit of release ${latest} vs today's reference: ${(r.ms / 1000).toFixed(1)} s, ${r.requestCount} requests, ${JSON.stringify(outcomes)}`);
+      const outcomes = r.results.reduce<Record<string, number>>(
+        (n, x) => ({ ...n, [x.outcome]: (n[x.outcome] ?? 0) + 1 }),
+        {},
+      );
+      console.info(
+        `kit of release ${latest} vs today's reference: ${(r.ms / 1000).toFixed(1)} s, ${r.requestCount} requests, ${JSON.stringify(outcomes)}`,
+      );
       expect(unexpectedFailures(r)).toEqual([]);
       expect(outcomes.pass ?? 0).toBeGreaterThanOrEqual(50);
       expect(r.cleanup.failed).toEqual([]);

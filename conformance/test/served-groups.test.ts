@@ -17,8 +17,10 @@ const unserved: Fault = {
   expect: "served-groups",
   request: (q): ProxyRequest | ProxyResponse => {
     if (q.url.pathname.startsWith("/v1/tracking_agents")) return { ...q, path: "/v1/no-such-route" + q.url.search };
-    if (q.url.pathname.startsWith("/v1/audience_datasets")) return { status: 404, headers: { "content-type": "text/html" }, body: "<!doctype html><h1>Cannot GET</h1>" };
-    if (q.url.pathname.startsWith("/v1/chats")) return { status: 405, headers: { "content-type": "text/plain", allow: "POST" }, body: "Method Not Allowed" };
+    if (q.url.pathname.startsWith("/v1/audience_datasets"))
+      return { status: 404, headers: { "content-type": "text/html" }, body: "<!doctype html><h1>Cannot GET</h1>" };
+    if (q.url.pathname.startsWith("/v1/chats"))
+      return { status: 405, headers: { "content-type": "text/plain", allow: "POST" }, body: "Method Not Allowed" };
     return q;
   },
 };
@@ -42,7 +44,9 @@ describe("served-groups preflight", () => {
     const row = r.results.find((x) => x.id === "served-groups")!;
     expect(row.outcome).toBe("pass");
     expect(row.warnings).toEqual([]);
-    expect(r.servedGroups!.probes.map((p) => [p.group, p.served])).toEqual(groupsOf(Contract.load()).map((g) => [g.id, true]));
+    expect(r.servedGroups!.probes.map((p) => [p.group, p.served])).toEqual(
+      groupsOf(Contract.load()).map((g) => [g.id, true]),
+    );
     // one control request plus one per group
     expect(row.requests).toBe(r.servedGroups!.probes.length + 1);
   });
@@ -52,24 +56,47 @@ describe("served-groups preflight", () => {
     const row = r.results.find((x) => x.id === "served-groups")!;
     expect(row.outcome).toBe("pass");
     expect(row.warnings).toHaveLength(3);
-    expect(row.warnings.join("\n")).toMatch(/group tracking-agents not served: 404 \(error_code not_found\), as the unserved \/v1\/slk-unserved-route-probe on GET \/v1\/tracking_agents\?limit=1/);
-    expect(row.warnings.join("\n")).toMatch(/group audiences not served: 404 \(no JSON body\) on GET \/v1\/audience_datasets\?limit=1/);
-    expect(row.warnings.join("\n")).toMatch(/group chats not served: 405 \(no JSON body\) on GET \/v1\/chats\/slk-probe-missing-0/);
+    expect(row.warnings.join("\n")).toMatch(
+      /group tracking-agents not served: 404 \(error_code not_found\), as the unserved \/v1\/slk-unserved-route-probe on GET \/v1\/tracking_agents\?limit=1/,
+    );
+    expect(row.warnings.join("\n")).toMatch(
+      /group audiences not served: 404 \(no JSON body\) on GET \/v1\/audience_datasets\?limit=1/,
+    );
+    expect(row.warnings.join("\n")).toMatch(
+      /group chats not served: 405 \(no JSON body\) on GET \/v1\/chats\/slk-probe-missing-0/,
+    );
     const by = (id: string) => r.results.find((x) => x.id === id)!;
-    expect(by("tracking-agent-patch")).toMatchObject({ outcome: "skip", skipReason: expect.stringMatching(/^group tracking-agents not served/) });
-    expect(by("audience-run-409-in-flight")).toMatchObject({ outcome: "skip", skipReason: expect.stringMatching(/^group audiences not served/) });
-    expect(by("chats-private-to-seat")).toMatchObject({ outcome: "skip", skipReason: expect.stringMatching(/^group chats not served/) });
+    expect(by("tracking-agent-patch")).toMatchObject({
+      outcome: "skip",
+      skipReason: expect.stringMatching(/^group tracking-agents not served/),
+    });
+    expect(by("audience-run-409-in-flight")).toMatchObject({
+      outcome: "skip",
+      skipReason: expect.stringMatching(/^group audiences not served/),
+    });
+    expect(by("chats-private-to-seat")).toMatchObject({
+      outcome: "skip",
+      skipReason: expect.stringMatching(/^group chats not served/),
+    });
     expect(by("pagination-full-walk").outcome).toBe("pass");
     // nothing of an unserved group is sent after the probe
-    const after = r.exchanges.filter((e) => e.check !== "(served-groups)" && /^\/v1\/(tracking_agents|audience_datasets|chats)/.test(e.path));
+    const after = r.exchanges.filter(
+      (e) => e.check !== "(served-groups)" && /^\/v1\/(tracking_agents|audience_datasets|chats)/.test(e.path),
+    );
     expect(after.map((e) => e.path)).toEqual([]);
   });
 
   it("--require-groups turns each unserved group into a failure", async () => {
-    const r = await runKit(settings(proxy.baseUrl, { operations: undefined, only: ["pagination-full-walk"], requireGroups: true }));
+    const r = await runKit(
+      settings(proxy.baseUrl, { operations: undefined, only: ["pagination-full-walk"], requireGroups: true }),
+    );
     const row = r.results.find((x) => x.id === "served-groups")!;
     expect(row.outcome).toBe("fail");
-    expect(row.failures.map((f) => f.title.replace(/:.*? on /, ": … on "))).toEqual(["served-groups: … on GET /v1/audience_datasets?limit=1", "served-groups: … on GET /v1/tracking_agents?limit=1", "served-groups: … on GET /v1/chats/slk-probe-missing-0"]);
+    expect(row.failures.map((f) => f.title.replace(/:.*? on /, ": … on "))).toEqual([
+      "served-groups: … on GET /v1/audience_datasets?limit=1",
+      "served-groups: … on GET /v1/tracking_agents?limit=1",
+      "served-groups: … on GET /v1/chats/slk-probe-missing-0",
+    ]);
   });
 });
 
@@ -82,18 +109,36 @@ describe("served-groups rule (D-KIT-SERVED-GROUPS)", () => {
     expect(probeFor(g("datasets"))!.req).toMatchObject({ method: "GET", path: "/v1/datasets?limit=1" });
     expect(probeFor(g("patterns"))!.req).toMatchObject({ method: "GET", path: "/v1/patterns/slk-probe-missing-0" });
     // research previews document only the generic not_found: an item 404 could not tell a missing route from a missing preview
-    expect(probeFor(g("research-previews"))!.req).toMatchObject({ method: "POST", path: "/v1/research_previews", rawBody: "[]" });
+    expect(probeFor(g("research-previews"))!.req).toMatchObject({
+      method: "POST",
+      path: "/v1/research_previews",
+      rawBody: "[]",
+    });
     expect(probeFor(g("ask"))!.req).toMatchObject({ method: "POST", path: "/v1/ask", rawBody: "[]" });
   });
 
   it("tells a missing route from a missing resource", () => {
-    expect(judgeProbe(g("patterns"), "item", { status: 404, errorCode: "pattern_not_found", json: true }, control).served).toBe(true);
-    expect(judgeProbe(g("patterns"), "item", { status: 404, errorCode: "not_found", json: true }, control).served).toBe(false);
-    expect(judgeProbe(g("datasets"), "list", { status: 404, errorCode: null, json: false }, control).served).toBe(false);
-    expect(judgeProbe(g("datasets"), "list", { status: 501, errorCode: null, json: false }, control).served).toBe(false);
+    expect(
+      judgeProbe(g("patterns"), "item", { status: 404, errorCode: "pattern_not_found", json: true }, control).served,
+    ).toBe(true);
+    expect(judgeProbe(g("patterns"), "item", { status: 404, errorCode: "not_found", json: true }, control).served).toBe(
+      false,
+    );
+    expect(judgeProbe(g("datasets"), "list", { status: 404, errorCode: null, json: false }, control).served).toBe(
+      false,
+    );
+    expect(judgeProbe(g("datasets"), "list", { status: 501, errorCode: null, json: false }, control).served).toBe(
+      false,
+    );
     expect(judgeProbe(g("ask"), "post", { status: 422, errorCode: null, json: true }, control).served).toBe(true);
-    expect(judgeProbe(g("ask"), "post", { status: 400, errorCode: "bad_request", json: true }, control).served).toBe(true);
-    expect(judgeProbe(g("ask"), "post", { status: 401, errorCode: "unauthorized", json: true }, control).served).toBe(true);
-    expect(judgeProbe(g("ask"), "post", { status: 500, errorCode: "internal_server_error", json: true }, control).served).toBe(true);
+    expect(judgeProbe(g("ask"), "post", { status: 400, errorCode: "bad_request", json: true }, control).served).toBe(
+      true,
+    );
+    expect(judgeProbe(g("ask"), "post", { status: 401, errorCode: "unauthorized", json: true }, control).served).toBe(
+      true,
+    );
+    expect(
+      judgeProbe(g("ask"), "post", { status: 500, errorCode: "internal_server_error", json: true }, control).served,
+    ).toBe(true);
   });
 });

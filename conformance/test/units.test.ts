@@ -22,7 +22,8 @@ describe("contract loader", () => {
   });
   it("maps every documented JSON response of the datasets vertical to a generated zod schema", () => {
     for (const op of contract.operations.filter((o) => o.path.startsWith("/v1/datasets"))) {
-      for (const r of op.responses.values()) if (r.hasJson) expect(r.zod, `${op.operationId} ${r.status}`).toBeDefined();
+      for (const r of op.responses.values())
+        if (r.hasJson) expect(r.zod, `${op.operationId} ${r.status}`).toBeDefined();
     }
   });
   it("matches concrete paths to operations, static segments first", () => {
@@ -41,7 +42,14 @@ describe("negative data from the contract", () => {
   it("crosses every bound of POST /v1/datasets and each case is rejected by the generated zod", () => {
     const op = contract.op("POST /v1/datasets")!;
     const labels = bodyCases(contract, op).map((c) => c.label);
-    expect(labels).toEqual(expect.arrayContaining(["name: missing required field", "name: maxLength 255 + 1", "name: minLength 1 - 1", expect.stringMatching(/^name: wrong type/)]));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        "name: missing required field",
+        "name: maxLength 255 + 1",
+        "name: minLength 1 - 1",
+        expect.stringMatching(/^name: wrong type/),
+      ]),
+    );
     const z = contract.zodOf("Datasets.CreateDatasetBody")!;
     for (const c of bodyCases(contract, op)) expect(z.safeParse(c.body).success).toBe(false);
   });
@@ -49,11 +57,23 @@ describe("negative data from the contract", () => {
     const op = contract.op("POST /v1/datasets/{dataset_id}/runs");
     if (!op) return;
     const labels = bodyCases(contract, op).map((c) => c.label);
-    expect(labels).toEqual(expect.arrayContaining(["count: minimum 20 - 1", "count: maximum 1000 + 1", "num_comments_per_post: maximum 100 + 1"]));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        "count: minimum 20 - 1",
+        "count: maximum 1000 + 1",
+        "num_comments_per_post: maximum 100 + 1",
+      ]),
+    );
   });
   it("crosses the limit bounds of list queries", () => {
     const labels = queryCases(contract.op("GET /v1/datasets")!).map((c) => c.label);
-    expect(labels).toEqual(expect.arrayContaining(["query limit: minimum 1 - 1", "query limit: maximum 100 + 1", "query order: unknown enum value"]));
+    expect(labels).toEqual(
+      expect.arrayContaining([
+        "query limit: minimum 1 - 1",
+        "query limit: maximum 100 + 1",
+        "query order: unknown enum value",
+      ]),
+    );
   });
 });
 
@@ -61,10 +81,12 @@ describe("limiter", () => {
   it("never lets more than `limit` requests into any ~1 s window", async () => {
     const l = new KeyLimiter(4);
     const stamps: number[] = [];
-    await Promise.all(Array.from({ length: 10 }, async () => {
-      await l.take();
-      stamps.push(Date.now());
-    }));
+    await Promise.all(
+      Array.from({ length: 10 }, async () => {
+        await l.take();
+        stamps.push(Date.now());
+      }),
+    );
     stamps.sort((a, b) => a - b);
     for (let i = 4; i < stamps.length; i++) expect(stamps[i] - stamps[i - 4]).toBeGreaterThanOrEqual(1000);
   });
@@ -80,7 +102,13 @@ describe("limiter", () => {
 
 describe("reproduction", () => {
   it("redacts the key to its environment variable", () => {
-    const c = curlOf({ method: "POST", url: "http://x/v1/datasets", requestHeaders: { "x-api-key": "sl_live_secret", "content-type": "application/json" }, requestBody: '{"name":"it\'s"}', keyRole: "foreign" });
+    const c = curlOf({
+      method: "POST",
+      url: "http://x/v1/datasets",
+      requestHeaders: { "x-api-key": "sl_live_secret", "content-type": "application/json" },
+      requestBody: '{"name":"it\'s"}',
+      keyRole: "foreign",
+    });
     expect(c).not.toContain("sl_live_secret");
     expect(c).toContain("$SLK_FOREIGN_KEY");
     expect(c).toContain(`'{"name":"it'\\''s"}'`);
@@ -89,14 +117,52 @@ describe("reproduction", () => {
 
 describe("CLI settings", () => {
   it("reads the same settings from flags and from SLK_* variables", () => {
-    const viaFlags = buildProgram().parse(["node", "x", "--base-url", "http://h", "--api-key", "k", "--profile", "readonly", "--budget", "2.5", "--only", "a,b", "c", "--seed", "7"]).opts();
+    const viaFlags = buildProgram()
+      .parse([
+        "node",
+        "x",
+        "--base-url",
+        "http://h",
+        "--api-key",
+        "k",
+        "--profile",
+        "readonly",
+        "--budget",
+        "2.5",
+        "--only",
+        "a,b",
+        "c",
+        "--seed",
+        "7",
+      ])
+      .opts();
     const s = settingsFrom(viaFlags);
-    expect(s).toMatchObject({ baseUrl: "http://h", keys: { main: "k" }, profile: "readonly", budgetUsd: 2.5, only: ["a", "b", "c"], seed: 7 });
+    expect(s).toMatchObject({
+      baseUrl: "http://h",
+      keys: { main: "k" },
+      profile: "readonly",
+      budgetUsd: 2.5,
+      only: ["a", "b", "c"],
+      seed: 7,
+    });
     const env = { ...process.env };
-    Object.assign(process.env, { SLK_BASE_URL: "http://e", SLK_API_KEY: "ek", SLK_FOREIGN_KEY: "fk", SLK_PROFILE: "full", SLK_SEED: "9", SLK_ONLY: "x y" });
+    Object.assign(process.env, {
+      SLK_BASE_URL: "http://e",
+      SLK_API_KEY: "ek",
+      SLK_FOREIGN_KEY: "fk",
+      SLK_PROFILE: "full",
+      SLK_SEED: "9",
+      SLK_ONLY: "x y",
+    });
     try {
       const e = settingsFrom(buildProgram().parse(["node", "x"]).opts());
-      expect(e).toMatchObject({ baseUrl: "http://e", keys: { main: "ek", foreign: "fk" }, profile: "full", seed: 9, only: ["x", "y"] });
+      expect(e).toMatchObject({
+        baseUrl: "http://e",
+        keys: { main: "ek", foreign: "fk" },
+        profile: "full",
+        seed: 9,
+        only: ["x", "y"],
+      });
     } finally {
       process.env = env;
     }
@@ -108,7 +174,11 @@ describe("CLI settings", () => {
   it("exits 2 without a base URL", () => {
     let code = 0;
     try {
-      execFileSync(process.execPath, [here("../bin/sl-conformance.mjs")], { encoding: "utf8", stdio: "pipe", env: { ...process.env, SLK_BASE_URL: "", SLK_API_KEY: "" } });
+      execFileSync(process.execPath, [here("../bin/sl-conformance.mjs")], {
+        encoding: "utf8",
+        stdio: "pipe",
+        env: { ...process.env, SLK_BASE_URL: "", SLK_API_KEY: "" },
+      });
     } catch (e) {
       code = (e as { status: number }).status;
     }
@@ -134,6 +204,8 @@ describe("registry discipline", () => {
     const sel = selectChecks(settings("http://x", { profile: "readonly", mock: true }), contract);
     for (const s of sel) if (s.skip) expect(s.skip.length).toBeGreaterThan(5);
     expect(sel.find((s) => s.check.id === "valid-request-accepted")?.skip).toMatch(/profile readonly/);
-    expect(selectChecks(settings("http://x", { only: ["success-envelope"] }), contract).map((s) => s.check.id)).toEqual(["success-envelope"]);
+    expect(selectChecks(settings("http://x", { only: ["success-envelope"] }), contract).map((s) => s.check.id)).toEqual(
+      ["success-envelope"],
+    );
   });
 });

@@ -30,7 +30,13 @@ function cpuMs(start: NodeJS.CpuUsage): number {
 
 export async function assistantBench(): Promise<string> {
   const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-  const { app, services } = createApp({ clock, stepDelayMs: 0, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+  const { app, services } = createApp({
+    clock,
+    stepDelayMs: 0,
+    rateLimitPerSecond: 1_000_000_000,
+    seedDatasets: false,
+    logger: () => {},
+  });
   const account = "acc_demoA";
   const key = demoKeys().find((k) => k.account_id === account && k.user_id === "usr_a_owner")!.api_key;
   services.ledger.open(account, "pro", money(1_000_000));
@@ -39,9 +45,23 @@ export async function assistantBench(): Promise<string> {
   const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
   for (let q = 0; index.size < TARGET; q++) {
     for (const source of SOURCES) {
-      for (const post of searchPosts({ source, query: `oat milk ${q}`, count: 2000, window, country: "US", language: null, numComments: 2 })) {
+      for (const post of searchPosts({
+        source,
+        query: `oat milk ${q}`,
+        count: 2000,
+        window,
+        country: "US",
+        language: null,
+        numComments: 2,
+      })) {
         if (index.size >= TARGET) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), { datasetId: dataset.id, runId: "dsr_asstbench", coefficient: 1, runAtMs: clock.now(), numComments: 2 });
+        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+          datasetId: dataset.id,
+          runId: "dsr_asstbench",
+          coefficient: 1,
+          runAtMs: clock.now(),
+          numComments: 2,
+        });
         if (r.newToDataset) dataset.mentions_count++;
       }
     }
@@ -49,7 +69,11 @@ export async function assistantBench(): Promise<string> {
   services.datasets.markRunCompleted(dataset, "dsr_asstbench");
 
   const ask = async (message: string, context?: unknown) => {
-    const res = await app.request("/v1/ask", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify({ message, context }) });
+    const res = await app.request("/v1/ask", {
+      method: "POST",
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify({ message, context }),
+    });
     if (res.status !== 202) throw new Error(`ask: ${res.status} ${await res.text()}`);
     return ((await res.json()) as { data: { message_id: string } }).data.message_id;
   };
@@ -74,7 +98,12 @@ export async function assistantBench(): Promise<string> {
     if (reply.status !== "completed") throw new Error(`turn ${reply.status}: ${reply.failure ?? ""}`);
     return cpuMs(start);
   };
-  const questions = ["What do people say about barista froth?", "Which brands come up with oat milk?", "Summarise complaints about taste", "How is the foam on TikTok?"];
+  const questions = [
+    "What do people say about barista froth?",
+    "Which brands come up with oat milk?",
+    "Summarise complaints about taste",
+    "How is the foam on TikTok?",
+  ];
   const cold = await turn("What do people complain about with oat milk froth?");
   const warm: number[] = [];
   for (let i = 0; i < 20; i++) warm.push(await turn(questions[i % questions.length]!));

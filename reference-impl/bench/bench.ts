@@ -35,7 +35,12 @@ async function timeIt(n: number, fn: () => Promise<unknown>): Promise<number[]> 
 
 // ---- 1 and 2: in process -------------------------------------------------
 const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-const { app, services } = createApp({ clock, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+const { app, services } = createApp({
+  clock,
+  rateLimitPerSecond: 1_000_000_000,
+  seedDatasets: false,
+  logger: () => {},
+});
 const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
 const dataset = services.datasets.insert("acc_demoA", "Benchmark");
 const index = services.mentions("acc_demoA");
@@ -45,10 +50,24 @@ const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
 const countries = ["US", "GB", "DE", "BR", "IN"];
 for (let q = 0; index.size < TARGET; q++) {
   for (const source of SOURCES) {
-    const posts = searchPosts({ source, query: `bench topic ${q}`, count: 2000, window, country: countries[q % countries.length]!, language: null, numComments: 2 });
+    const posts = searchPosts({
+      source,
+      query: `bench topic ${q}`,
+      count: 2000,
+      window,
+      country: countries[q % countries.length]!,
+      language: null,
+      numComments: 2,
+    });
     for (const post of posts) {
       if (index.size >= TARGET) break;
-      const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), { datasetId: dataset.id, runId: "dsr_bench", coefficient: 1, runAtMs: clock.now(), numComments: 2 });
+      const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+        datasetId: dataset.id,
+        runId: "dsr_bench",
+        coefficient: 1,
+        runAtMs: clock.now(),
+        numComments: 2,
+      });
       if (r.newToDataset) dataset.mentions_count++;
     }
   }
@@ -68,7 +87,11 @@ const query = {
   limit: 20,
 };
 const post = (body: unknown) =>
-  app.request("/v1/mentions", { method: "POST", headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+  app.request("/v1/mentions", {
+    method: "POST",
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
 
 const warm = await post(query); // builds the sorted index for `likes`
 const firstPage = (await warm.json()) as { data: unknown[]; cursor: string | null };
@@ -87,8 +110,12 @@ const page500 = await timeIt(300, async () => (await post({ ...query, cursor: pa
 
 // ---- 3: full stack vs bare route over HTTP ---------------------------------
 const serverScript = fileURLToPath(new URL("./server.ts", import.meta.url));
-async function startServer(mode: "full" | "bare"): Promise<{ child: ChildProcess; info: { port: number; path: string; key: string } }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serverScript, mode], { stdio: ["ignore", "pipe", "inherit"] });
+async function startServer(
+  mode: "full" | "bare",
+): Promise<{ child: ChildProcess; info: { port: number; path: string; key: string } }> {
+  const child = spawn(process.execPath, ["--import", "tsx", serverScript, mode], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   let buffer = "";
   child.stdout!.setEncoding("utf8");
   for await (const chunk of child.stdout!) {
@@ -134,10 +161,16 @@ const ratio = percentile(page500, 50) / percentile(page1, 50);
 const throughput = fullRps / bareRps;
 console.log(`mentions loaded:                 ${index.size} in ${(loadMs / 1000).toFixed(1)} s`);
 console.log(`POST /v1/mentions (3 filters + sort likes desc, limit 20), in process, n=300:`);
-console.log(`  p50 ${p50.toFixed(2)} ms   p95 ${percentile(mentionSamples, 95).toFixed(2)} ms   (target p50 <= 5 ms: ${p50 <= 5 ? "met" : "NOT met"})`);
-console.log(`page 1 p50 ${percentile(page1, 50).toFixed(2)} ms, page 500 p50 ${percentile(page500, 50).toFixed(2)} ms: ratio ${ratio.toFixed(2)}  (target <= 1.5: ${ratio <= 1.5 ? "met" : "NOT met"})`);
+console.log(
+  `  p50 ${p50.toFixed(2)} ms   p95 ${percentile(mentionSamples, 95).toFixed(2)} ms   (target p50 <= 5 ms: ${p50 <= 5 ? "met" : "NOT met"})`,
+);
+console.log(
+  `page 1 p50 ${percentile(page1, 50).toFixed(2)} ms, page 500 p50 ${percentile(page500, 50).toFixed(2)} ms: ratio ${ratio.toFixed(2)}  (target <= 1.5: ${ratio <= 1.5 ? "met" : "NOT met"})`,
+);
 console.log(`GET /v1/datasets/{id}, autocannon 32 connections x ${DURATION} s on 127.0.0.1:`);
-console.log(`  full stack ${fullRps.toFixed(0)} req/s, bare Hono ${bareRps.toFixed(0)} req/s: ${(throughput * 100).toFixed(0)}%  (target >= 50%: ${throughput >= 0.5 ? "met" : "NOT met"})`);
+console.log(
+  `  full stack ${fullRps.toFixed(0)} req/s, bare Hono ${bareRps.toFixed(0)} req/s: ${(throughput * 100).toFixed(0)}%  (target >= 50%: ${throughput >= 0.5 ? "met" : "NOT met"})`,
+);
 console.log(await (await import("./custom-parameters.ts")).customParameterBench());
 console.log(await (await import("./patterns.ts")).patternBench());
 console.log(await (await import("./audiences.ts")).audienceBench());

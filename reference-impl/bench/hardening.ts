@@ -93,11 +93,21 @@ async function throughput(): Promise<string[]> {
       servers[mode] = info;
     }
     const prismPort = await freePort();
-    const prism = spawn(`${root}node_modules/.bin/prism`, ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(prismPort)], { cwd: root, stdio: "ignore" });
+    const prism = spawn(
+      `${root}node_modules/.bin/prism`,
+      ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(prismPort)],
+      { cwd: root, stdio: "ignore" },
+    );
     procs.push(prism);
     const prismUrl = `http://127.0.0.1:${prismPort}${servers.full!.path}`;
     for (let i = 0; i < 120; i++) {
-      if (await fetch(prismUrl, { headers: { "x-api-key": "k" } }).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(prismUrl, { headers: { "x-api-key": "k" } }).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await new Promise((r) => setTimeout(r, 250));
     }
     const url = (mode: string) => `http://127.0.0.1:${servers[mode]!.port}${servers[mode]!.path}`;
@@ -180,10 +190,29 @@ type ScaleInfo = {
 
 const EXPENSIVE: unknown[] = [
   { filters: [[{ type: "keyword", operator: "is", value: "y".repeat(100) }]], limit: 100 },
-  { filters: [Array.from({ length: 10 }, () => ({ type: "mentioned_brands", operator: { type: "contains", value: "z".repeat(200) } }))], limit: 100 },
-  { q: "oat milk barista foam latte creamy sustainable flavour vanilla chocolate review tiktok trend morning coffee routine".repeat(4).slice(0, 500), search_mode: "keyword", limit: 100 },
+  {
+    filters: [
+      Array.from({ length: 10 }, () => ({
+        type: "mentioned_brands",
+        operator: { type: "contains", value: "z".repeat(200) },
+      })),
+    ],
+    limit: 100,
+  },
+  {
+    q: "oat milk barista foam latte creamy sustainable flavour vanilla chocolate review tiktok trend morning coffee routine"
+      .repeat(4)
+      .slice(0, 500),
+    search_mode: "keyword",
+    limit: 100,
+  },
   { q: "oat milk barista foam latte creamy sustainable flavour", sort: "views", order: "asc", limit: 100 },
-  { sort: "engagement_rate", order: "asc", limit: 100, filters: [[{ type: "metric_change", metric: "likes", operator: { type: "changed_by", value: 1_000_000 } }]] },
+  {
+    sort: "engagement_rate",
+    order: "asc",
+    limit: 100,
+    filters: [[{ type: "metric_change", metric: "likes", operator: { type: "changed_by", value: 1_000_000 } }]],
+  },
 ];
 
 async function stall(info: ScaleInfo): Promise<string[]> {
@@ -230,7 +259,14 @@ async function stall(info: ScaleInfo): Promise<string[]> {
 }
 
 async function scale(n: number, withStall: boolean): Promise<string[]> {
-  const { proc, info } = await child<ScaleInfo>(["--expose-gc", "--max-old-space-size=8192", "--import", "tsx", "reference-impl/bench/scale-server.ts", String(n)]);
+  const { proc, info } = await child<ScaleInfo>([
+    "--expose-gc",
+    "--max-old-space-size=8192",
+    "--import",
+    "tsx",
+    "reference-impl/bench/scale-server.ts",
+    String(n),
+  ]);
   try {
     const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(0);
     const ms = (x: number) => x.toFixed(0);

@@ -68,7 +68,9 @@ function load(url: string, stop: { done: boolean }, held: boolean): Promise<numb
   let completed = 0;
   const worker = async () => {
     while (!stop.done) {
-      const res = await fetch(`${url}/v1/datasets`, { headers: { "x-api-key": key, ...(held ? { prefer: `delay=${DELAY_MS}` } : {}) } });
+      const res = await fetch(`${url}/v1/datasets`, {
+        headers: { "x-api-key": key, ...(held ? { prefer: `delay=${DELAY_MS}` } : {}) },
+      });
       await res.arrayBuffer();
       completed++;
       if (!held) await new Promise((r) => setTimeout(r, DELAY_MS));
@@ -98,8 +100,11 @@ try {
   console.log(row("alone", alone));
   console.log(row(`A same rate, no server delay`, control.samples));
   console.log(row(`A holding ${IN_FLIGHT} x ${DELAY_MS} ms delays`, withLoad));
-  console.log(`A completed ${aCompleted} delayed requests (${(aCompleted / ((PHASE_MS + DELAY_MS + 100) / 1000)).toFixed(0)}/s, expected about ${((IN_FLIGHT * 1000) / DELAY_MS).toFixed(0)}/s)`);
-  const ratio = (a: number[], b: number[]) => `p99 ${(percentile(a, 99) / percentile(b, 99)).toFixed(2)}x, throughput ${(a.length / b.length).toFixed(2)}x`;
+  console.log(
+    `A completed ${aCompleted} delayed requests (${(aCompleted / ((PHASE_MS + DELAY_MS + 100) / 1000)).toFixed(0)}/s, expected about ${((IN_FLIGHT * 1000) / DELAY_MS).toFixed(0)}/s)`,
+  );
+  const ratio = (a: number[], b: number[]) =>
+    `p99 ${(percentile(a, 99) / percentile(b, 99)).toFixed(2)}x, throughput ${(a.length / b.length).toFixed(2)}x`;
   console.log(`ratio held / alone: ${ratio(withLoad, alone)}`);
   console.log(`ratio held / same rate without delay (the cost of holding itself): ${ratio(withLoad, control.samples)}`);
 } finally {

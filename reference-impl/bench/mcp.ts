@@ -29,7 +29,11 @@ const SLICES = Number(process.env.BENCH_MCP_SLICES ?? 8);
 const GOAL = 0.5;
 const HTTP_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const HTTP_ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const MCP_HEADERS = { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": "2025-06-18" };
+const MCP_HEADERS = {
+  accept: "application/json, text/event-stream",
+  "content-type": "application/json",
+  "mcp-protocol-version": "2025-06-18",
+};
 
 /** CPU seconds the process has used (user + system), from /proc; undefined off Linux. */
 function cpuSeconds(pid: number): number | undefined {
@@ -72,7 +76,12 @@ async function overHttp(): Promise<{ rest: HttpFigure; mcp: HttpFigure }[]> {
       url: `${base}/mcp/`,
       method: "POST" as const,
       headers: { "x-api-key": info.key, ...MCP_HEADERS },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "svc__get_dataset", arguments: { dataset_id: datasetId } } }),
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "tools/call",
+        params: { name: "svc__get_dataset", arguments: { dataset_id: datasetId } },
+      }),
     };
     const pid = child.pid!;
     const cannon = async (opts: object, duration: number): Promise<HttpFigure> => {
@@ -89,7 +98,8 @@ async function overHttp(): Promise<{ rest: HttpFigure; mcp: HttpFigure }[]> {
     // A shared, noisy machine: REST and MCP alternate in rounds and the
     // ratio is taken inside each round (the median round is reported).
     const rounds: { rest: HttpFigure; mcp: HttpFigure }[] = [];
-    for (let r = 0; r < HTTP_ROUNDS; r++) rounds.push({ rest: await cannon(rest, HTTP_SECONDS), mcp: await cannon(mcp, HTTP_SECONDS) });
+    for (let r = 0; r < HTTP_ROUNDS; r++)
+      rounds.push({ rest: await cannon(rest, HTTP_SECONDS), mcp: await cannon(mcp, HTTP_SECONDS) });
     return rounds;
   } finally {
     if (child.exitCode === null && child.pid) {
@@ -106,7 +116,13 @@ function percentile(samples: number[], p: number): number {
 
 export async function mcpBench(): Promise<string> {
   const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-  const { app, services } = createApp({ clock, rateLimitPerSecond: 1_000_000_000, stepDelayMs: 0, seedDatasets: false, logger: () => {} });
+  const { app, services } = createApp({
+    clock,
+    rateLimitPerSecond: 1_000_000_000,
+    stepDelayMs: 0,
+    seedDatasets: false,
+    logger: () => {},
+  });
   const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
   const dataset = services.datasets.insert("acc_demoA", "Bench");
 
@@ -124,7 +140,8 @@ export async function mcpBench(): Promise<string> {
   const mcp = async () => {
     const res = await rpc("tools/call", { name: "svc__get_dataset", arguments: { dataset_id: dataset.id } });
     const text = await res.text();
-    if (res.status !== 200 || !text.includes(dataset.id) || text.includes('"isError":true')) throw new Error(`MCP answered ${res.status}: ${text.slice(0, 200)}`);
+    if (res.status !== 200 || !text.includes(dataset.id) || text.includes('"isError":true'))
+      throw new Error(`MCP answered ${res.status}: ${text.slice(0, 200)}`);
   };
 
   // Context: what any JSON POST costs through app.fetch (a bare Hono route
@@ -132,8 +149,16 @@ export async function mcpBench(): Promise<string> {
   const bare = new Hono();
   bare.post("/echo", async (c) => c.json(JSON.parse(await c.req.text())));
   bare.get("/echo", (c) => c.json({ id: dataset.id }));
-  const bareBody = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "svc__get_dataset", arguments: { dataset_id: dataset.id } } });
-  const barePost = async () => (await bare.request("http://localhost/echo", { method: "POST", headers: MCP_HEADERS, body: bareBody })).arrayBuffer();
+  const bareBody = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "svc__get_dataset", arguments: { dataset_id: dataset.id } },
+  });
+  const barePost = async () =>
+    (
+      await bare.request("http://localhost/echo", { method: "POST", headers: MCP_HEADERS, body: bareBody })
+    ).arrayBuffer();
   const bareGet = async () => (await bare.request("http://localhost/echo")).arrayBuffer();
   const meanUs = async (fn: () => Promise<unknown>, n: number) => {
     for (let i = 0; i < 1000; i++) await fn();
@@ -162,7 +187,10 @@ export async function mcpBench(): Promise<string> {
 
   const totals = { rest: { n: 0, ms: 0, samples: [] as number[] }, mcp: { n: 0, ms: 0, samples: [] as number[] } };
   for (let s = 0; s < SLICES; s++) {
-    for (const [name, fn] of [["rest", rest], ["mcp", mcp]] as const) {
+    for (const [name, fn] of [
+      ["rest", rest],
+      ["mcp", mcp],
+    ] as const) {
       const bucket = totals[name];
       const start = performance.now();
       while (performance.now() - start < SLICE_MS) {
@@ -179,12 +207,18 @@ export async function mcpBench(): Promise<string> {
   const rounds = await overHttp();
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
   const httpRatio = median(rounds.map((r) => r.mcp.rps / r.rest.rps));
-  const cpuRatios = rounds.map((r) => (r.mcp.perCpuSecond && r.rest.perCpuSecond ? r.mcp.perCpuSecond / r.rest.perCpuSecond : undefined));
-  const capacity = cpuRatios.every((x) => x !== undefined) ? `; per server CPU second ${(median(cpuRatios as number[]) * 100).toFixed(0)}%` : "";
+  const cpuRatios = rounds.map((r) =>
+    r.mcp.perCpuSecond && r.rest.perCpuSecond ? r.mcp.perCpuSecond / r.rest.perCpuSecond : undefined,
+  );
+  const capacity = cpuRatios.every((x) => x !== undefined)
+    ? `; per server CPU second ${(median(cpuRatios as number[]) * 100).toFixed(0)}%`
+    : "";
   const roundLines = rounds.map(
     (r, i) =>
       `  round ${i + 1}: REST ${r.rest.rps.toFixed(0)} req/s, MCP ${r.mcp.rps.toFixed(0)} req/s: ${((r.mcp.rps / r.rest.rps) * 100).toFixed(0)}%` +
-      (r.rest.perCpuSecond && r.mcp.perCpuSecond ? ` (per server CPU second REST ${r.rest.perCpuSecond.toFixed(0)}, MCP ${r.mcp.perCpuSecond.toFixed(0)})` : ""),
+      (r.rest.perCpuSecond && r.mcp.perCpuSecond
+        ? ` (per server CPU second REST ${r.rest.perCpuSecond.toFixed(0)}, MCP ${r.mcp.perCpuSecond.toFixed(0)})`
+        : ""),
   );
   return [
     `MCP tools/call svc__get_dataset vs GET /v1/datasets/{id}, one server, autocannon 32 connections x ${HTTP_SECONDS} s on 127.0.0.1, ${HTTP_ROUNDS} rounds:`,

@@ -22,7 +22,13 @@ const QUESTIONS = [
 
 export async function patternBench(): Promise<string> {
   const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-  const { app, services } = createApp({ clock, stepDelayMs: 0, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+  const { app, services } = createApp({
+    clock,
+    stepDelayMs: 0,
+    rateLimitPerSecond: 1_000_000_000,
+    seedDatasets: false,
+    logger: () => {},
+  });
   const account = "acc_demoA";
   const key = demoKeys().find((k) => k.account_id === account)!.api_key;
   services.ledger.open(account, "pro", money(100_000));
@@ -34,9 +40,23 @@ export async function patternBench(): Promise<string> {
   for (let q = 0; dataset.mentions_count < POSTS; q++) {
     for (const source of SOURCES) {
       const query = `${queries[q % queries.length]} ${Math.floor(q / queries.length) || ""}`.trim();
-      for (const post of searchPosts({ source, query, count: 1000, window, country: "US", language: null, numComments: 0 })) {
+      for (const post of searchPosts({
+        source,
+        query,
+        count: 1000,
+        window,
+        country: "US",
+        language: null,
+        numComments: 0,
+      })) {
         if (dataset.mentions_count >= POSTS) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment"]), { datasetId: dataset.id, runId: RUN_ID, coefficient: 1, runAtMs: clock.now(), numComments: 0 });
+        const r = index.upsert(post, analyse(post.text, ["sentiment"]), {
+          datasetId: dataset.id,
+          runId: RUN_ID,
+          coefficient: 1,
+          runAtMs: clock.now(),
+          numComments: 0,
+        });
         if (r.newToDataset) dataset.mentions_count++;
       }
     }
@@ -60,10 +80,14 @@ export async function patternBench(): Promise<string> {
     const pattern = run.pattern_id ? services.tables.patterns.raw(run.pattern_id) : undefined;
     const clustered = pattern?.items.reduce((s, item) => s + item.post_refs.length, 0) ?? 0;
     if (run.status.type !== "completed" || clustered !== POSTS) {
-      throw new Error(`pattern detection ${run_id} ended ${run.status.type} with ${clustered} of ${POSTS} posts clustered`);
+      throw new Error(
+        `pattern detection ${run_id} ended ${run.status.type} with ${clustered} of ${POSTS} posts clustered`,
+      );
     }
     const label = i === 0 ? "first (loads model)" : "second question";
-    lines.push(`  ${label.padEnd(20)} ${ms.toFixed(0)} ms  (${pattern!.items.length} items; goal < ${GOAL_MS} ms: ${ms < GOAL_MS ? "met" : "NOT met"})`);
+    lines.push(
+      `  ${label.padEnd(20)} ${ms.toFixed(0)} ms  (${pattern!.items.length} items; goal < ${GOAL_MS} ms: ${ms < GOAL_MS ? "met" : "NOT met"})`,
+    );
   }
   return lines.join("\n");
 }

@@ -40,7 +40,13 @@ class BenchClock extends SystemClock {
 
 // As `npm start` does: the NLP models are built before the first request.
 preloadNlp();
-const { app, services } = createApp({ clock: new BenchClock(), stepDelayMs: 0, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+const { app, services } = createApp({
+  clock: new BenchClock(),
+  stepDelayMs: 0,
+  rateLimitPerSecond: 1_000_000_000,
+  seedDatasets: false,
+  logger: () => {},
+});
 const keys = demoKeys();
 const keyA = keys.find((k) => k.account_id === "acc_demoA")!.api_key;
 const keyB = keys.find((k) => k.account_id === "acc_demoB")!.api_key;
@@ -53,7 +59,12 @@ function percentile(samples: readonly number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 }
 
-async function call(method: string, path: string, body?: unknown, key = keyA): Promise<{ status: number; data: Record<string, unknown> }> {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = keyA,
+): Promise<{ status: number; data: Record<string, unknown> }> {
   const res = await app.request(path, {
     method,
     headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
@@ -111,7 +122,12 @@ const ticker = setInterval(() => {
 // the collector's (its duration is wall time, so it stretches too when the
 // process waits for a core).
 const gcPauses: Record<string, { count: number; totalMs: number; maxMs: number }> = {};
-const gcKinds: Record<number, string> = { [perf.NODE_PERFORMANCE_GC_MINOR]: "minor", [perf.NODE_PERFORMANCE_GC_MAJOR]: "major", [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental", [perf.NODE_PERFORMANCE_GC_WEAKCB]: "weak callbacks" };
+const gcKinds: Record<number, string> = {
+  [perf.NODE_PERFORMANCE_GC_MINOR]: "minor",
+  [perf.NODE_PERFORMANCE_GC_MAJOR]: "major",
+  [perf.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+  [perf.NODE_PERFORMANCE_GC_WEAKCB]: "weak callbacks",
+};
 const gcObserver = new PerformanceObserver((list) => {
   if (!gauging) return;
   for (const entry of list.getEntries()) {
@@ -198,7 +214,10 @@ const FILTERS: [string, unknown][] = [
 ];
 const searches: { label: string; body: Record<string, unknown> }[] = [
   ...SORTS.map((sort) => ({ label: `sort ${sort}`, body: { sort, order: "desc", limit: 20 } })),
-  ...FILTERS.map(([label, filter]) => ({ label: `filter ${label}`, body: { filters: [[filter]], sort: "views", limit: 20 } })),
+  ...FILTERS.map(([label, filter]) => ({
+    label: `filter ${label}`,
+    body: { filters: [[filter]], sort: "views", limit: 20 },
+  })),
   { label: "q (semantic)", body: { q: "oat milk review", limit: 20 } },
   { label: "q (keyword)", body: { q: "oat milk", search_mode: "keyword", sort: "likes", limit: 20 } },
 ];

@@ -50,13 +50,25 @@ class BenchClock extends SystemClock {
 }
 
 function freshApp(): Handle {
-  const handle = createApp({ clock: new BenchClock(), stepDelayMs: 1, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+  const handle = createApp({
+    clock: new BenchClock(),
+    stepDelayMs: 1,
+    rateLimitPerSecond: 1_000_000_000,
+    seedDatasets: false,
+    logger: () => {},
+  });
   handle.services.ledger.open(WORKER, "pro", money(1_000_000));
   return handle;
 }
 
 /** A completed run of `count` posts in a new dataset of the worker account, filled directly (its collection is not measured). */
-function fillDataset(h: Handle, label: string, count: number, numComments: number, sources: readonly Source[] = SOURCES): string {
+function fillDataset(
+  h: Handle,
+  label: string,
+  count: number,
+  numComments: number,
+  sources: readonly Source[] = SOURCES,
+): string {
   const dataset = h.services.datasets.insert(WORKER, label);
   const index = h.services.mentions(WORKER);
   const runId = `dsr_stall_${label.replace(/\W/g, "")}`;
@@ -66,9 +78,23 @@ function fillDataset(h: Handle, label: string, count: number, numComments: numbe
   for (let q = 0; dataset.mentions_count < count; q++) {
     for (const source of sources) {
       const query = `${queries[q % queries.length]} ${Math.floor(q / queries.length) || ""}`.trim();
-      for (const post of searchPosts({ source, query, count: 1000, window, country: "US", language: null, numComments })) {
+      for (const post of searchPosts({
+        source,
+        query,
+        count: 1000,
+        window,
+        country: "US",
+        language: null,
+        numComments,
+      })) {
         if (dataset.mentions_count >= count) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), { datasetId: dataset.id, runId, coefficient: 1, runAtMs: now, numComments });
+        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+          datasetId: dataset.id,
+          runId,
+          coefficient: 1,
+          runAtMs: now,
+          numComments,
+        });
         if (r.newToDataset) dataset.mentions_count++;
       }
     }
@@ -78,7 +104,11 @@ function fillDataset(h: Handle, label: string, count: number, numComments: numbe
 }
 
 async function post(h: Handle, path: string, body: unknown): Promise<Record<string, string>> {
-  const res = await h.app.request(path, { method: "POST", headers: { "x-api-key": keyOf(WORKER), "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await h.app.request(path, {
+    method: "POST",
+    headers: { "x-api-key": keyOf(WORKER), "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   if (res.status >= 300) throw new Error(`${path}: ${res.status} ${await res.text()}`);
   return ((await res.json()) as { data: Record<string, string> }).data;
 }
@@ -111,7 +141,11 @@ const WORKS: Work[] = [
     prepare: async (h) => {
       const datasetId = fillDataset(h, "patterns", 10_000, 0);
       return async () => {
-        const run = await post(h, "/v1/pattern_detections", { dataset_id: datasetId, name: "stall", research_question: "What do people say about the price and the taste?" });
+        const run = await post(h, "/v1/pattern_detections", {
+          dataset_id: datasetId,
+          name: "stall",
+          research_question: "What do people say about the price and the taste?",
+        });
         return () => ended(h.services.tables.patternDetections.raw(run.run_id!)!.status);
       };
     },
@@ -122,7 +156,10 @@ const WORKS: Work[] = [
       const datasetId = fillDataset(h, "audience", 800, 3, ["reddit", "tiktok", "instagram", "linkedin"]);
       const audience = await post(h, "/v1/audience_datasets", { name: "stall" });
       return async () => {
-        const run = await post(h, `/v1/audience_datasets/${audience.id}/runs`, { source_dataset_id: datasetId, total_profile_count: 2000 });
+        const run = await post(h, `/v1/audience_datasets/${audience.id}/runs`, {
+          source_dataset_id: datasetId,
+          total_profile_count: 2000,
+        });
         return () => ended(h.services.tables.audienceRuns.raw(run.id!)!.status);
       };
     },
@@ -131,10 +168,27 @@ const WORKS: Work[] = [
     label: "dataset run, 1,000 posts, every analysis",
     prepare: async (h) => {
       const dataset = await post(h, "/v1/datasets", { name: "stall" });
-      const actions = ["content_category", "tone_of_voice", "narrative_structure", "intent", "hook", "mentioned_brands", "topics", "emotions", "cta", "entities", "questions", "sentiment"];
+      const actions = [
+        "content_category",
+        "tone_of_voice",
+        "narrative_structure",
+        "intent",
+        "hook",
+        "mentioned_brands",
+        "topics",
+        "emotions",
+        "cta",
+        "entities",
+        "questions",
+        "sentiment",
+      ];
       return async () => {
         const run = await post(h, `/v1/datasets/${dataset.id}/runs`, {
-          search_query: { type: "prompt", sources: ["reddit", "tiktok", "instagram", "youtube"], search_query: "oat milk froth" },
+          search_query: {
+            type: "prompt",
+            sources: ["reddit", "tiktok", "instagram", "youtube"],
+            search_query: "oat milk froth",
+          },
           count: 1000,
           num_comments_per_post: 5,
           content_analysis_actions: actions,
@@ -149,9 +203,15 @@ const WORKS: Work[] = [
     label: "custom parameter run, 10,000 mentions",
     prepare: async (h) => {
       const datasetId = fillDataset(h, "custom", 10_000, 0);
-      const parameter = await post(h, "/v1/custom_parameters", { name: "stall", instructions: "Answer true when the author says they bought, plan to buy or switched; otherwise false.", value_type: "boolean" });
+      const parameter = await post(h, "/v1/custom_parameters", {
+        name: "stall",
+        instructions: "Answer true when the author says they bought, plan to buy or switched; otherwise false.",
+        value_type: "boolean",
+      });
       return async () => {
-        const run = await post(h, `/v1/custom_parameters/${parameter.id}/runs`, { scope: { kind: "dataset", id: datasetId } });
+        const run = await post(h, `/v1/custom_parameters/${parameter.id}/runs`, {
+          scope: { kind: "dataset", id: datasetId },
+        });
         return () => ended(h.services.tables.customParameterRuns.raw(run.run_id!)!.status);
       };
     },
@@ -162,10 +222,19 @@ const WORKS: Work[] = [
       fillDataset(h, "assistant", ASSISTANT_MENTIONS, 2);
       return async () => {
         const ids: string[] = [];
-        const questions = ["What do people complain about with oat milk froth?", "Which brands come up with oat milk?", "Summarise complaints about taste", "How is the foam on TikTok?"];
+        const questions = [
+          "What do people complain about with oat milk froth?",
+          "Which brands come up with oat milk?",
+          "Summarise complaints about taste",
+          "How is the foam on TikTok?",
+        ];
         let asked = 0;
         const ask = async () => {
-          const res = await h.app.request("/v1/ask", { method: "POST", headers: { "x-api-key": keyOf(WORKER), "content-type": "application/json" }, body: JSON.stringify({ message: questions[asked++] }) });
+          const res = await h.app.request("/v1/ask", {
+            method: "POST",
+            headers: { "x-api-key": keyOf(WORKER), "content-type": "application/json" },
+            body: JSON.stringify({ message: questions[asked++] }),
+          });
           if (res.status !== 202) throw new Error(`ask: ${res.status} ${await res.text()}`);
           ids.push(((await res.json()) as { data: { message_id: string } }).data.message_id);
         };
@@ -188,10 +257,18 @@ const WORKS: Work[] = [
 export async function stallBench(): Promise<string> {
   // As `npm start` does: the NLP models are built before the first request.
   preloadNlp();
-  const lines = [`cheap request (GET /v1/prices, another account) every ${PROBE_MS} ms, latency from when it was due, SystemClock, pipeline delay 1 ms:`];
+  const lines = [
+    `cheap request (GET /v1/prices, another account) every ${PROBE_MS} ms, latency from when it was due, SystemClock, pipeline delay 1 ms:`,
+  ];
   const idleApp = freshApp();
   const idle = await probe(idleApp, () => false, 1000);
-  lines.push(`  ${"idle".padEnd(52)} p50 ${percentile(idle, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(idle, 99).toFixed(1).padStart(6)} ms  max ${Math.max(...idle).toFixed(1).padStart(6)} ms  n=${idle.length}`);
+  lines.push(
+    `  ${"idle".padEnd(52)} p50 ${percentile(idle, 50).toFixed(1).padStart(6)} ms  p99 ${percentile(idle, 99).toFixed(1).padStart(6)} ms  max ${Math.max(
+      ...idle,
+    )
+      .toFixed(1)
+      .padStart(6)} ms  n=${idle.length}`,
+  );
   for (const work of WORKS) {
     const h = freshApp();
     const start = await work.prepare(h);
@@ -202,7 +279,13 @@ export async function stallBench(): Promise<string> {
     const took = performance.now() - t0;
     const p99 = percentile(during, 99);
     lines.push(
-      `  ${work.label.padEnd(52)} p50 ${percentile(during, 50).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  max ${Math.max(...during).toFixed(1).padStart(6)} ms  n=${during.length}, work ${took.toFixed(0)} ms in ${sliceCounter.pieces - pieces} pieces  (goal p99 < ${GOAL_MS} ms: ${p99 < GOAL_MS ? "met" : "NOT met"})`,
+      `  ${work.label.padEnd(52)} p50 ${percentile(during, 50).toFixed(1).padStart(6)} ms  p99 ${p99.toFixed(1).padStart(6)} ms  max ${Math.max(
+        ...during,
+      )
+        .toFixed(1)
+        .padStart(
+          6,
+        )} ms  n=${during.length}, work ${took.toFixed(0)} ms in ${sliceCounter.pieces - pieces} pieces  (goal p99 < ${GOAL_MS} ms: ${p99 < GOAL_MS ? "met" : "NOT met"})`,
     );
   }
   return lines.join("\n");

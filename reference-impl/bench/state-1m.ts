@@ -44,7 +44,13 @@ const keyB = keyOf("acc_demoB");
 
 const dir = mkdtempSync(join(tmpdir(), "h17-state-bench-"));
 const file = join(dir, "state.db");
-const backend = new Backend({ app: appOptions, scenario: { scenario: "empty" }, stateFile: file, stateIntervalMs: 1e9, log: (line) => console.log(line) });
+const backend = new Backend({
+  app: appOptions,
+  scenario: { scenario: "empty" },
+  stateFile: file,
+  stateIntervalMs: 1e9,
+  log: (line) => console.log(line),
+});
 const services = backend.handle.services;
 const dataset = services.datasets.insert("acc_demoA", "State bench");
 const index = services.mentions("acc_demoA");
@@ -54,9 +60,23 @@ function land(count: number, topic: string): void {
   const target = index.size + count;
   for (let q = 0; index.size < target; q++) {
     for (const source of SOURCES) {
-      for (const post of searchPosts({ source, query: `${topic} ${q}`, count: 2000, window, country: "US", language: null, numComments: 2 })) {
+      for (const post of searchPosts({
+        source,
+        query: `${topic} ${q}`,
+        count: 2000,
+        window,
+        country: "US",
+        language: null,
+        numComments: 2,
+      })) {
         if (index.size >= target) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), { datasetId: dataset.id, runId: `dsr_${topic}${q}`, coefficient: 1, runAtMs: clock.now(), numComments: 2 });
+        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+          datasetId: dataset.id,
+          runId: `dsr_${topic}${q}`,
+          coefficient: 1,
+          runAtMs: clock.now(),
+          numComments: 2,
+        });
         if (r.newToDataset) dataset.mentions_count++;
       }
     }
@@ -66,7 +86,19 @@ land(N, "bench");
 console.log(`loaded ${index.size} mentions in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
 
 /** Run `work` while B sends a cheap request every 10 ms; the loop's max delay and B's latencies (from when each was due). */
-async function underLoad<T>(work: () => Promise<T>): Promise<{ result: T; maxDelayMs: number; p99DelayMs: number; bWorstMs: number; bP99Ms: number; bRequests: number; gcMaxMs: number; gcs: number; ownCpuMaxMs: number }> {
+async function underLoad<T>(
+  work: () => Promise<T>,
+): Promise<{
+  result: T;
+  maxDelayMs: number;
+  p99DelayMs: number;
+  bWorstMs: number;
+  bP99Ms: number;
+  bRequests: number;
+  gcMaxMs: number;
+  gcs: number;
+  ownCpuMaxMs: number;
+}> {
   const histogram = monitorEventLoopDelay({ resolution: 5 });
   // Garbage collection pauses land in the loop delay too: counted apart, so a long one is not taken for a save's piece.
   let gcMaxMs = 0;
@@ -123,7 +155,14 @@ async function underLoad<T>(work: () => Promise<T>): Promise<{ result: T; maxDel
 }
 const loadLine = (r: Awaited<ReturnType<typeof underLoad>>) =>
   `loop delay max ${ms(r.maxDelayMs)}, p99 ${ms(r.p99DelayMs)}; B (${r.bRequests} requests) worst ${ms(r.bWorstMs)}, p99 ${ms(r.bP99Ms)}; ${r.gcs} GC pauses, longest ${ms(r.gcMaxMs)}; own CPU between 5 ms ticks at most ${ms(r.ownCpuMaxMs)}`;
-const saveLine = (f: { ms: number; pieces: number; longestPieceMs: number; longestPieceCpuMs: number; chunksWritten: number; captureMs?: number }) =>
+const saveLine = (f: {
+  ms: number;
+  pieces: number;
+  longestPieceMs: number;
+  longestPieceCpuMs: number;
+  chunksWritten: number;
+  captureMs?: number;
+}) =>
   `${(f.ms / 1000).toFixed(1)} s wall, ${f.chunksWritten} chunks in ${f.pieces} pieces, longest piece ${ms(f.longestPieceMs)} (${ms(f.longestPieceCpuMs)} of this thread's CPU), image taken in ${ms(f.captureMs ?? 0)}`;
 const size = (f: string) => statSync(f).size + (statSync(`${f}-wal`, { throwIfNoEntry: false })?.size ?? 0);
 
@@ -144,7 +183,9 @@ const oneTurnFile = join(dir, "one-turn.db");
 const { state: oneTurnState } = StateFile.open(oneTurnFile);
 const oneTurnStart = performance.now();
 const oneTurn = oneTurnState.save(captureImage(services), new Map());
-console.log(`the same whole save in one turn: ${ms(performance.now() - oneTurnStart)} (capture included; ${oneTurn.chunksWritten} chunks)`);
+console.log(
+  `the same whole save in one turn: ${ms(performance.now() - oneTurnStart)} (capture included; ${oneTurn.chunksWritten} chunks)`,
+);
 oneTurnState.close();
 rmSync(oneTurnFile, { force: true });
 rmSync(`${oneTurnFile}-wal`, { force: true });
@@ -180,17 +221,30 @@ const backendStart = performance.now();
 const second = new Backend({ app: appOptions, scenario: { scenario: "empty" }, stateFile: file, stateIntervalMs: 1e9 });
 console.log(`restore (a Backend opening the file, as at start): ${ms(performance.now() - backendStart)}`);
 gc();
-console.log(`heap: ${mb(heapBefore)} with one app, ${mb(process.memoryUsage().heapUsed)} with two restored copies beside it`);
+console.log(
+  `heap: ${mb(heapBefore)} with one app, ${mb(process.memoryUsage().heapUsed)} with two restored copies beside it`,
+);
 
-if (second.handle.services.mentions("acc_demoA").size !== expected) throw new Error(`restored ${second.handle.services.mentions("acc_demoA").size} of ${expected} mentions`);
+if (second.handle.services.mentions("acc_demoA").size !== expected)
+  throw new Error(`restored ${second.handle.services.mentions("acc_demoA").size} of ${expected} mentions`);
 const search = async (b: Backend, body: unknown) => {
-  const res = await b.request("/v1/mentions", { method: "POST", headers: { "x-api-key": keyA, "content-type": "application/json" }, body: JSON.stringify(body) });
+  const res = await b.request("/v1/mentions", {
+    method: "POST",
+    headers: { "x-api-key": keyA, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
   return res.text();
 };
-const probes = [{ sort: "likes", order: "desc", limit: 20 }, { q: "oat milk review", limit: 20 }, { sentiment: ["negative"], limit: 20 }];
+const probes = [
+  { sort: "likes", order: "desc", limit: 20 },
+  { q: "oat milk review", limit: 20 },
+  { sentiment: ["negative"], limit: 20 },
+];
 const before = await Promise.all(probes.map((p) => search(backend, p)));
 const after = await Promise.all(probes.map((p) => search(second, p)));
-probes.forEach((p, i) => console.log(`${JSON.stringify(p)}: ${before[i] === after[i] ? "same answer" : "DIFFERENT ANSWER"} after restore`));
+probes.forEach((p, i) =>
+  console.log(`${JSON.stringify(p)}: ${before[i] === after[i] ? "same answer" : "DIFFERENT ANSWER"} after restore`),
+);
 second.close();
 rmSync(dir, { recursive: true, force: true });
 process.exit(before.every((b, i) => b === after[i]) ? 0 : 1);

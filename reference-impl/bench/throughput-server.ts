@@ -35,13 +35,17 @@ if (mode === "full") {
 } else if (mode === "hono") {
   const bare = new Hono();
   bare.get("/v1/datasets/:dataset_id", (c) => c.body(bytes, 200, { "content-type": "application/json" }));
-  port = await new Promise<number>((resolve) => serve({ fetch: bare.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port)));
+  port = await new Promise<number>((resolve) =>
+    serve({ fetch: bare.fetch, hostname: "127.0.0.1", port: 0 }, (info) => resolve(info.port)),
+  );
 } else {
   const server = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "application/json", "content-length": Buffer.byteLength(bytes) });
     res.end(bytes);
   });
-  port = await new Promise<number>((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)));
+  port = await new Promise<number>((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as { port: number }).port)),
+  );
 }
 console.log(JSON.stringify({ port, path, key, mode }));
 process.on("SIGTERM", () => process.exit(0));

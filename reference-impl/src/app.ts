@@ -91,8 +91,22 @@ export function createApp(options: AppOptions = {}) {
   const corsHeaders = cors({
     origin: options.corsOrigins ?? "*",
     allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],
-    allowHeaders: ["x-api-key", "content-type", "authorization", "mcp-protocol-version", "mcp-session-id", "last-event-id"],
-    exposeHeaders: ["RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset", "Retry-After", "WWW-Authenticate", "Mcp-Session-Id"],
+    allowHeaders: [
+      "x-api-key",
+      "content-type",
+      "authorization",
+      "mcp-protocol-version",
+      "mcp-session-id",
+      "last-event-id",
+    ],
+    exposeHeaders: [
+      "RateLimit-Limit",
+      "RateLimit-Remaining",
+      "RateLimit-Reset",
+      "Retry-After",
+      "WWW-Authenticate",
+      "Mcp-Session-Id",
+    ],
     maxAge: 600,
   });
   const corsForBrowsers: MiddlewareHandler<AppEnv> = function corsForBrowsers(c, next) {
@@ -135,7 +149,13 @@ export function createApp(options: AppOptions = {}) {
 
   // The MCP endpoint shares the key resolver, the rate-limit buckets and the
   // domain services with REST (mcp/endpoint.ts).
-  mountMcp(app, { services, directory, limiter, settings: { ...DEFAULT_MCP_SETTINGS, ...options.mcp }, log: options.logger ?? consoleErrorLogger });
+  mountMcp(app, {
+    services,
+    directory,
+    limiter,
+    settings: { ...DEFAULT_MCP_SETTINGS, ...options.mcp },
+    log: options.logger ?? consoleErrorLogger,
+  });
 
   return { app, clock, services, limiter, directory, ledger, pipeline };
 }

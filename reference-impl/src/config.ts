@@ -59,30 +59,113 @@ export interface ServerConfig {
 export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: "PORT", default: "3000", meaning: "TCP port, 0-65535 (0 picks a free port); `--port N` overrides" },
   { name: "HOST", default: "127.0.0.1", meaning: "interface to listen on (0.0.0.0 for every interface)" },
-  { name: "STEP_DELAY_MS", default: "300", meaning: "delay before each pipeline step of a run, integer ms >= 0 (0 = runs finish at once)" },
+  {
+    name: "STEP_DELAY_MS",
+    default: "300",
+    meaning: "delay before each pipeline step of a run, integer ms >= 0 (0 = runs finish at once)",
+  },
   { name: "RATE_LIMIT_RPS", default: "5", meaning: "requests per second per API key, integer >= 1" },
   { name: "LOG_LEVEL", default: "info", meaning: "pino level: fatal, error, warn, info, debug, trace or silent" },
   { name: "LOG_REQUESTS", default: "true", meaning: "one log line per request (true/false); `--quiet` sets false" },
-  { name: "CORS_ORIGINS", default: "*", meaning: "`*` or comma-separated origins (https://app.example.com) allowed to call from a browser" },
-  { name: "HEADERS_TIMEOUT_MS", default: "10000", meaning: "time a client has to send the request line and headers, integer ms >= 1000" },
-  { name: "REQUEST_TIMEOUT_MS", default: "30000", meaning: "time a client has to send the whole request, integer ms >= HEADERS_TIMEOUT_MS" },
-  { name: "KEEP_ALIVE_TIMEOUT_MS", default: "5000", meaning: "idle time before a keep-alive connection is closed, integer ms >= 0" },
-  { name: "AGENT_CYCLE_SECONDS", default: "(schedule)", meaning: "demo: tracking agents cycle every N seconds, integer >= 1" },
-  { name: "ASSISTANT_FAULT", default: "(none)", meaning: "demo: every ask answers `unavailable` (503) or `timeout` (504)" },
-  { name: "MCP_TOOL_PREFIX", default: "svc__", meaning: "prefix of the MCP tool names: letters, digits, `_` or `-`, ending in `_` or `-`" },
-  { name: "MCP_LONG_POLL_MS", default: "45000", meaning: "longest hold of the MCP svc__get_message long poll, integer ms 0-120000" },
-  { name: "MCP_ALLOWED_HOSTS", default: "(loopback)", meaning: "comma-separated host names the MCP endpoint accepts in Host/Origin besides localhost, 127.0.0.1 and [::1]" },
-  { name: "LATENCY", default: "(none)", meaning: "dev backend: delay of each /v1 answer, `50`, `50-400` or `lognormal:120,0.5` (ms; seeded); `--latency X`" },
-  { name: "PREFER_DELAY", default: "false", meaning: "dev backend: honour the request header `Prefer: delay=N` (ms, at most 60000); `--prefer-delay`" },
-  { name: "FAULTS", default: "(none)", meaning: `dev backend: seeded fault rates, KIND:P,... with KIND in ${FAULT_KINDS.join(", ")}; \`--faults X\`` },
-  { name: "PREFER_FAULTS", default: "true", meaning: "dev backend: honour the request header `Prefer: fault=KIND` (only that request fails)" },
-  { name: "FAULT_TIMEOUT_MS", default: "15000", meaning: "dev backend: how long a `timeout` fault holds a request before dropping the connection, integer ms" },
+  {
+    name: "CORS_ORIGINS",
+    default: "*",
+    meaning: "`*` or comma-separated origins (https://app.example.com) allowed to call from a browser",
+  },
+  {
+    name: "HEADERS_TIMEOUT_MS",
+    default: "10000",
+    meaning: "time a client has to send the request line and headers, integer ms >= 1000",
+  },
+  {
+    name: "REQUEST_TIMEOUT_MS",
+    default: "30000",
+    meaning: "time a client has to send the whole request, integer ms >= HEADERS_TIMEOUT_MS",
+  },
+  {
+    name: "KEEP_ALIVE_TIMEOUT_MS",
+    default: "5000",
+    meaning: "idle time before a keep-alive connection is closed, integer ms >= 0",
+  },
+  {
+    name: "AGENT_CYCLE_SECONDS",
+    default: "(schedule)",
+    meaning: "demo: tracking agents cycle every N seconds, integer >= 1",
+  },
+  {
+    name: "ASSISTANT_FAULT",
+    default: "(none)",
+    meaning: "demo: every ask answers `unavailable` (503) or `timeout` (504)",
+  },
+  {
+    name: "MCP_TOOL_PREFIX",
+    default: "svc__",
+    meaning: "prefix of the MCP tool names: letters, digits, `_` or `-`, ending in `_` or `-`",
+  },
+  {
+    name: "MCP_LONG_POLL_MS",
+    default: "45000",
+    meaning: "longest hold of the MCP svc__get_message long poll, integer ms 0-120000",
+  },
+  {
+    name: "MCP_ALLOWED_HOSTS",
+    default: "(loopback)",
+    meaning:
+      "comma-separated host names the MCP endpoint accepts in Host/Origin besides localhost, 127.0.0.1 and [::1]",
+  },
+  {
+    name: "LATENCY",
+    default: "(none)",
+    meaning: "dev backend: delay of each /v1 answer, `50`, `50-400` or `lognormal:120,0.5` (ms; seeded); `--latency X`",
+  },
+  {
+    name: "PREFER_DELAY",
+    default: "false",
+    meaning: "dev backend: honour the request header `Prefer: delay=N` (ms, at most 60000); `--prefer-delay`",
+  },
+  {
+    name: "FAULTS",
+    default: "(none)",
+    meaning: `dev backend: seeded fault rates, KIND:P,... with KIND in ${FAULT_KINDS.join(", ")}; \`--faults X\``,
+  },
+  {
+    name: "PREFER_FAULTS",
+    default: "true",
+    meaning: "dev backend: honour the request header `Prefer: fault=KIND` (only that request fails)",
+  },
+  {
+    name: "FAULT_TIMEOUT_MS",
+    default: "15000",
+    meaning: "dev backend: how long a `timeout` fault holds a request before dropping the connection, integer ms",
+  },
   { name: "SEED", default: "1", meaning: "seed of the latency and fault draws (same seed, same sequence); `--seed N`" },
-  { name: "SCENARIO", default: "demo", meaning: "data loaded at start: `empty` (accounts only), `demo` (fixtures/) or `large` (100k mentions); `--scenario X`" },
-  { name: "FIXTURES_DIR", default: "(none)", meaning: "load your own fixtures (accounts.json, demo-keys.json, datasets.json, ...) from this folder; `--fixtures DIR`" },
-  { name: "STATE_FILE", default: "(none)", meaning: "save every store to this SQLite file on stop and periodically, restore it at start; `--state FILE`" },
-  { name: "STATE_INTERVAL_MS", default: "5000", meaning: "interval of the periodic state snapshot, integer ms >= 100 (what a kill -9 can lose)" },
-  { name: "RESET_KEY", default: "(any key)", meaning: "the only x-api-key POST /_reference/reset accepts; unset = any API key of the loaded data" },
+  {
+    name: "SCENARIO",
+    default: "demo",
+    meaning:
+      "data loaded at start: `empty` (accounts only), `demo` (fixtures/) or `large` (100k mentions); `--scenario X`",
+  },
+  {
+    name: "FIXTURES_DIR",
+    default: "(none)",
+    meaning:
+      "load your own fixtures (accounts.json, demo-keys.json, datasets.json, ...) from this folder; `--fixtures DIR`",
+  },
+  {
+    name: "STATE_FILE",
+    default: "(none)",
+    meaning: "save every store to this SQLite file on stop and periodically, restore it at start; `--state FILE`",
+  },
+  {
+    name: "STATE_INTERVAL_MS",
+    default: "5000",
+    meaning: "interval of the periodic state snapshot, integer ms >= 100 (what a kill -9 can lose)",
+  },
+  {
+    name: "RESET_KEY",
+    default: "(any key)",
+    meaning: "the only x-api-key POST /_reference/reset accepts; unset = any API key of the loaded data",
+  },
 ];
 
 /** Command-line options and the setting each one sets (a flag without value sets "true"). */
@@ -110,7 +193,8 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
     const eq = arg.indexOf("=");
     const name = eq < 0 ? arg : arg.slice(0, eq);
     const option = OPTIONS[name];
-    if (!option) errors.push(`${arg}: unknown option (accepted: ${Object.keys(OPTIONS).join(", ")}; npm start -- --help)`);
+    if (!option)
+      errors.push(`${arg}: unknown option (accepted: ${Object.keys(OPTIONS).join(", ")}; npm start -- --help)`);
     else if (option.flag !== undefined) vars[option.setting] = eq < 0 ? option.flag : arg.slice(eq + 1);
     else if (eq >= 0) vars[option.setting] = arg.slice(eq + 1);
     else if (i + 1 < argv.length) vars[option.setting] = argv[++i]!;
@@ -144,19 +228,25 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
   const stepDelayMs = integer("STEP_DELAY_MS", 300, 0, 3_600_000);
   const rateLimitPerSecond = integer("RATE_LIMIT_RPS", 5, 1, 1_000_000);
   const logLevel = (vars.LOG_LEVEL ?? "info").trim().toLowerCase();
-  if (!LOG_LEVELS.includes(logLevel)) errors.push(`LOG_LEVEL=${vars.LOG_LEVEL}: expected one of ${LOG_LEVELS.join(", ")}`);
+  if (!LOG_LEVELS.includes(logLevel))
+    errors.push(`LOG_LEVEL=${vars.LOG_LEVEL}: expected one of ${LOG_LEVELS.join(", ")}`);
   const logRequests = boolean("LOG_REQUESTS", true);
   const headersTimeoutMs = integer("HEADERS_TIMEOUT_MS", 10_000, 1000, 600_000);
   const requestTimeoutMs = integer("REQUEST_TIMEOUT_MS", 30_000, 1000, 3_600_000);
   if (requestTimeoutMs < headersTimeoutMs) {
-    errors.push(`REQUEST_TIMEOUT_MS=${requestTimeoutMs}: must not be shorter than HEADERS_TIMEOUT_MS=${headersTimeoutMs}`);
+    errors.push(
+      `REQUEST_TIMEOUT_MS=${requestTimeoutMs}: must not be shorter than HEADERS_TIMEOUT_MS=${headersTimeoutMs}`,
+    );
   }
   const keepAliveTimeoutMs = integer("KEEP_ALIVE_TIMEOUT_MS", 5000, 0, 600_000);
 
   let corsOrigins: "*" | string[] = "*";
   const corsRaw = vars.CORS_ORIGINS?.trim();
   if (corsRaw && corsRaw !== "*") {
-    corsOrigins = corsRaw.split(",").map((o) => o.trim()).filter((o) => o !== "");
+    corsOrigins = corsRaw
+      .split(",")
+      .map((o) => o.trim())
+      .filter((o) => o !== "");
     for (const origin of corsOrigins) {
       let parsed: URL | undefined;
       try {
@@ -165,7 +255,9 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
         parsed = undefined;
       }
       if (!parsed || !/^https?:$/.test(parsed.protocol) || parsed.origin !== origin) {
-        errors.push(`CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (scheme, host, optional port, no path)`);
+        errors.push(
+          `CORS_ORIGINS: "${origin}" is not an origin like https://app.example.com (scheme, host, optional port, no path)`,
+        );
       }
     }
   }
@@ -180,12 +272,18 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
 
   const mcpToolPrefix = (vars.MCP_TOOL_PREFIX ?? "svc__").trim();
   if (!/^[A-Za-z][A-Za-z0-9_-]{0,30}[_-]$/.test(mcpToolPrefix)) {
-    errors.push(`MCP_TOOL_PREFIX=${vars.MCP_TOOL_PREFIX}: expected letters, digits, _ or -, starting with a letter and ending in _ or - (e.g. acme__)`);
+    errors.push(
+      `MCP_TOOL_PREFIX=${vars.MCP_TOOL_PREFIX}: expected letters, digits, _ or -, starting with a letter and ending in _ or - (e.g. acme__)`,
+    );
   }
   const mcpLongPollMs = integer("MCP_LONG_POLL_MS", 45_000, 0, 120_000);
-  const mcpAllowedHosts = (vars.MCP_ALLOWED_HOSTS ?? "").split(",").map((h) => h.trim().toLowerCase()).filter((h) => h !== "");
+  const mcpAllowedHosts = (vars.MCP_ALLOWED_HOSTS ?? "")
+    .split(",")
+    .map((h) => h.trim().toLowerCase())
+    .filter((h) => h !== "");
   for (const h of mcpAllowedHosts) {
-    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(h)) errors.push(`MCP_ALLOWED_HOSTS: "${h}" is not a host name (no scheme, port or path)`);
+    if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(h))
+      errors.push(`MCP_ALLOWED_HOSTS: "${h}" is not a host name (no scheme, port or path)`);
   }
 
   let latency: LatencySpec | undefined;
@@ -205,7 +303,8 @@ export function readConfig(env: Record<string, string | undefined>, argv: string
   const faultTimeoutMs = integer("FAULT_TIMEOUT_MS", 15_000, 0, 600_000);
   const seed = integer("SEED", 1, -2_147_483_648, 2_147_483_647);
   const scenarioRaw = (vars.SCENARIO ?? "demo").trim() || "demo";
-  if (!(SCENARIOS as readonly string[]).includes(scenarioRaw)) errors.push(`SCENARIO=${scenarioRaw}: expected one of ${SCENARIOS.join(", ")}`);
+  if (!(SCENARIOS as readonly string[]).includes(scenarioRaw))
+    errors.push(`SCENARIO=${scenarioRaw}: expected one of ${SCENARIOS.join(", ")}`);
   const scenario = scenarioRaw as ScenarioName;
   const fixturesDir = vars.FIXTURES_DIR?.trim() || undefined;
   const stateFile = vars.STATE_FILE?.trim() || undefined;

@@ -61,11 +61,21 @@ export function demoBearerTokens(dir: URL = DEMO_FIXTURES): DemoBearerToken[] {
 export function loadAccounts(services: Services, dir: URL = DEMO_FIXTURES): void {
   const file = readJson<AccountsFile>("accounts.json", dir);
   for (const { balance, ...account } of file.accounts) {
-    services.directory.addAccount({ ...account, seats: account.seats.map((s) => ({ ...s })), invitations: [...account.invitations] });
+    services.directory.addAccount({
+      ...account,
+      seats: account.seats.map((s) => ({ ...s })),
+      invitations: [...account.invitations],
+    });
     services.ledger.open(account.id, account.plan, money(balance));
   }
-  for (const k of file.api_keys) services.directory.addKey({ digest: k.sha256 ?? sha256Hex(k.api_key!), account_id: k.account_id, user_id: k.user_id });
-  for (const t of file.bearer_tokens ?? []) services.directory.addBearerToken({ digest: t.sha256, account_id: t.account_id, user_id: t.user_id });
+  for (const k of file.api_keys)
+    services.directory.addKey({
+      digest: k.sha256 ?? sha256Hex(k.api_key!),
+      account_id: k.account_id,
+      user_id: k.user_id,
+    });
+  for (const t of file.bearer_tokens ?? [])
+    services.directory.addBearerToken({ digest: t.sha256, account_id: t.account_id, user_id: t.user_id });
 }
 
 export function seedDatasets(services: Services, dir: URL = DEMO_FIXTURES): void {
@@ -75,7 +85,8 @@ export function seedDatasets(services: Services, dir: URL = DEMO_FIXTURES): void
     const account = services.directory.account(d.account_id);
     if (!account) throw new Error(`fixture dataset for unknown account ${d.account_id}`);
     const row = services.datasets.insert(account.id, d.name);
-    for (const run of d.runs ?? []) services.datasetRuns.start(account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
+    for (const run of d.runs ?? [])
+      services.datasetRuns.start(account, row, zDatasetRunsCreateBody.parse(run), { inline: true });
     if (d.posts?.length) seedPosts(services, account, row, d.posts);
   }
   if (has("audiences.json")) seedAudiences(services, dir);
@@ -83,7 +94,14 @@ export function seedDatasets(services: Services, dir: URL = DEMO_FIXTURES): void
 }
 
 interface PatternsFile {
-  pattern_detections: { account_id: string; dataset: string; name: string; research_question: string; run_id: string; pattern_id: string }[];
+  pattern_detections: {
+    account_id: string;
+    dataset: string;
+    name: string;
+    research_question: string;
+    run_id: string;
+    pattern_id: string;
+  }[];
 }
 
 /** Pattern detections over seeded datasets (found by name), completed before the server listens. */
@@ -100,7 +118,11 @@ export function seedPatterns(services: Services, dir: URL = DEMO_FIXTURES): void
 }
 
 interface AudiencesFile {
-  audience_datasets: { account_id: string; name: string; runs: { source_dataset: string; total_profile_count: number }[] }[];
+  audience_datasets: {
+    account_id: string;
+    name: string;
+    runs: { source_dataset: string; total_profile_count: number }[];
+  }[];
 }
 
 /** Audience datasets whose runs (over seeded datasets, found by name) complete before the server listens. */
@@ -114,7 +136,12 @@ export function seedAudiences(services: Services, dir: URL = DEMO_FIXTURES): voi
     for (const run of a.runs) {
       const source = services.datasets.live(account.id).find((d) => d.name === run.source_dataset);
       if (!source) throw new Error(`fixture audience run over unknown dataset ${run.source_dataset}`);
-      services.audiences.createRun(caller, row.id, { source_dataset_id: source.id, total_profile_count: run.total_profile_count }, { inline: true });
+      services.audiences.createRun(
+        caller,
+        row.id,
+        { source_dataset_id: source.id, total_profile_count: run.total_profile_count },
+        { inline: true },
+      );
     }
   }
 }

@@ -29,16 +29,25 @@ try {
   const { directory, ledger } = running.handle;
   const base = running.url;
   const fixtures = config.fixturesDir ? fixturesUrl(config.fixturesDir) : DEMO_FIXTURES;
-  console.log(`Social Listening reference server on ${base}  (docs: ${base}/docs, contract: ${base}/openapi.json, health: ${base}/health)`);
-  console.log(`Data: ${running.backend.origin}; POST ${base}/_reference/reset puts back ${config.fixturesDir ? `fixtures ${config.fixturesDir}` : `scenario ${config.scenario}`}.`);
-  if (config.stateFile) console.log(`State: saved to ${config.stateFile} every ${config.stateIntervalMs} ms while it changes, and on stop.`);
+  console.log(
+    `Social Listening reference server on ${base}  (docs: ${base}/docs, contract: ${base}/openapi.json, health: ${base}/health)`,
+  );
+  console.log(
+    `Data: ${running.backend.origin}; POST ${base}/_reference/reset puts back ${config.fixturesDir ? `fixtures ${config.fixturesDir}` : `scenario ${config.scenario}`}.`,
+  );
+  if (config.stateFile)
+    console.log(
+      `State: saved to ${config.stateFile} every ${config.stateIntervalMs} ms while it changes, and on stop.`,
+    );
   console.log("API keys (send as x-api-key):");
   for (const k of demoKeys(fixtures)) {
     const account = directory.account(k.account_id);
     const balance = account ? toDecimalString(ledger.balance(account.id)) : "?";
     console.log(`  ${k.api_key}  ${k.label}  [${account?.plan ?? "?"}, balance $${balance}]`);
   }
-  console.log(`MCP endpoint: ${base}/mcp/  (x-api-key as above, or one of these demo OAuth bearer tokens as Authorization: Bearer <token>):`);
+  console.log(
+    `MCP endpoint: ${base}/mcp/  (x-api-key as above, or one of these demo OAuth bearer tokens as Authorization: Bearer <token>):`,
+  );
   for (const t of demoBearerTokens(fixtures)) console.log(`  ${t.access_token}  ${t.label}`);
   if (!config.logRequests) console.log("Request logging is off (--quiet / LOG_REQUESTS=false).");
 

@@ -12,7 +12,20 @@ import type { Post } from "./simulators/provider.ts";
 
 export function preloadNlp(): void {
   preloadClusteringNlp();
-  analyseWritings([{ kind: "post", text: "Warm up.", language: "en", created_ms: 0, likes: 0, replies: 0, views: 0, shares: 0, media: [], vertical: false }]);
+  analyseWritings([
+    {
+      kind: "post",
+      text: "Warm up.",
+      language: "en",
+      created_ms: 0,
+      likes: 0,
+      replies: 0,
+      views: 0,
+      shares: 0,
+      media: [],
+      vertical: false,
+    },
+  ]);
   countTokens("Warm up.");
   compileInstructions("Does the author agree?", "boolean").extract({ title: "", text: "I agree.", language: "en" });
   analyse("Warm up.", ["topics", "entities", "questions", "sentiment"]);

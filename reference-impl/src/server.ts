@@ -25,7 +25,10 @@ export interface RunningServer {
  * Listen with `config`; rejects with a one-line message when the port is
  * taken, a fixture folder is wrong or a state file cannot be read.
  */
-export function startServer(config: ServerConfig, log: Logger = createLogger({ level: config.logLevel })): Promise<RunningServer> {
+export function startServer(
+  config: ServerConfig,
+  log: Logger = createLogger({ level: config.logLevel }),
+): Promise<RunningServer> {
   let backend: Backend;
   try {
     backend = createBackend(config, log);
@@ -58,7 +61,12 @@ function appOptions(config: ServerConfig, log: Logger) {
     mcp: { toolPrefix: config.mcpToolPrefix, longPollMs: config.mcpLongPollMs, allowedHosts: config.mcpAllowedHosts },
     corsOrigins: config.corsOrigins,
     latency: { spec: config.latency, preferDelay: config.preferDelay, seed: config.seed },
-    faults: { rates: config.faults, preferFaults: config.preferFaults, timeoutMs: config.faultTimeoutMs, seed: config.seed + 1 },
+    faults: {
+      rates: config.faults,
+      preferFaults: config.preferFaults,
+      timeoutMs: config.faultTimeoutMs,
+      seed: config.seed + 1,
+    },
     requestLogger: config.logRequests ? log : undefined,
     logger: (entry: Record<string, unknown>) => log.error(entry, String(entry.msg ?? "error")),
   };
@@ -102,9 +110,16 @@ function listen(config: ServerConfig, log: Logger, backend: Backend): Promise<Ru
     ) as Server;
     installTransportErrors(server, log);
     server.once("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EADDRINUSE") reject(new Error(`PORT ${config.port} is already in use on ${config.host}; stop the other server or set PORT to a free port.`));
-      else if (error.code === "EACCES") reject(new Error(`PORT ${config.port} on ${config.host} needs privileges; use a port above 1023.`));
-      else if (error.code === "EADDRNOTAVAIL") reject(new Error(`HOST ${config.host} is not an address of this machine.`));
+      if (error.code === "EADDRINUSE")
+        reject(
+          new Error(
+            `PORT ${config.port} is already in use on ${config.host}; stop the other server or set PORT to a free port.`,
+          ),
+        );
+      else if (error.code === "EACCES")
+        reject(new Error(`PORT ${config.port} on ${config.host} needs privileges; use a port above 1023.`));
+      else if (error.code === "EADDRNOTAVAIL")
+        reject(new Error(`HOST ${config.host} is not an address of this machine.`));
       else reject(new Error(`cannot listen on ${config.host}:${config.port}: ${error.message}`));
     });
   });

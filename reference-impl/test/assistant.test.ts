@@ -9,11 +9,22 @@ import { money } from "../src/platform/billing/money.ts";
 import { createDataset, KEYS, makeApp, promptRun, runToCompletion, type TestApp } from "./helpers.ts";
 
 const STEP = 300;
-const ALLOWED_ENTITIES = ["pattern", "research_preview", "dataset", "audience_dataset", "custom_parameter_run", "pattern_detection_run"];
+const ALLOWED_ENTITIES = [
+  "pattern",
+  "research_preview",
+  "dataset",
+  "audience_dataset",
+  "custom_parameter_run",
+  "pattern_detection_run",
+];
 
 async function seeded(t: TestApp): Promise<string> {
   const ds = await createDataset(t, "Oat milk");
-  await runToCompletion(t, ds, promptRun("oat milk barista", 60, { content_analysis_actions: ["sentiment", "topics", "mentioned_brands"] }));
+  await runToCompletion(
+    t,
+    ds,
+    promptRun("oat milk barista", 60, { content_analysis_actions: ["sentiment", "topics", "mentioned_brands"] }),
+  );
   return ds;
 }
 
@@ -24,7 +35,11 @@ async function ask(t: TestApp, body: unknown, key = KEYS.aOwner) {
 }
 
 function counts(t: TestApp) {
-  return { chats: t.services.assistant.chats.live("acc_demoA").length, messages: t.services.assistant.messages.live("acc_demoA").length, balance: t.ledger.balance("acc_demoA").toString() };
+  return {
+    chats: t.services.assistant.chats.live("acc_demoA").length,
+    messages: t.services.assistant.messages.live("acc_demoA").length,
+    balance: t.ledger.balance("acc_demoA").toString(),
+  };
 }
 
 describe("ask and poll", () => {
@@ -36,7 +51,10 @@ describe("ask and poll", () => {
   });
 
   it("answers 202 working at once, then working with growing partial text, then completed with references", async () => {
-    const a = await ask(t, { message: "What do people say about oat milk froth on TikTok?", context: { dataset_ids: [ds] } });
+    const a = await ask(t, {
+      message: "What do people say about oat milk froth on TikTok?",
+      context: { dataset_ids: [ds] },
+    });
     expect(a.status).toBe("working");
     expect(a.chat_id).toMatch(/^ch_/);
     expect(a.message_id).toMatch(/^msg_/);
@@ -44,7 +62,12 @@ describe("ask and poll", () => {
     for (let i = 0; i < 8; i++) {
       const p = await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`);
       expect(p.status).toBe(200);
-      seen.push({ status: p.json.data.status, text: p.json.data.text, hasRefs: "references" in p.json.data, stop: p.json.data.stop_reason });
+      seen.push({
+        status: p.json.data.status,
+        text: p.json.data.text,
+        hasRefs: "references" in p.json.data,
+        stop: p.json.data.stop_reason,
+      });
       await t.clock.advance(STEP);
     }
     const working = seen.filter((s) => s.status === "working");
@@ -66,7 +89,9 @@ describe("ask and poll", () => {
       expect(p.source).toBe("tiktok"); // the question names TikTok
     });
     expect(final.text).not.toMatch(/\(post:/);
-    const resolved = await t.call("POST", "/v1/mentions", { body: { post_refs: posts.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) } });
+    const resolved = await t.call("POST", "/v1/mentions", {
+      body: { post_refs: posts.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) },
+    });
     expect(resolved.json.data).toHaveLength(posts.length);
     const entities = final.references.filter((r: { type: string }) => r.type !== "post");
     expect(entities.length).toBeLessThanOrEqual(3);
@@ -80,9 +105,13 @@ describe("ask and poll", () => {
     const final = (await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`)).json.data;
     const heading = final.text.search(/\*\*What the \d+ negative posts say\*\*/);
     expect(heading).toBeGreaterThan(0);
-    const quoted = final.references.filter((r: { type: string; start_index: number }) => r.type === "post" && r.start_index > heading);
+    const quoted = final.references.filter(
+      (r: { type: string; start_index: number }) => r.type === "post" && r.start_index > heading,
+    );
     expect(quoted.length).toBeGreaterThan(0);
-    const found = await t.call("POST", "/v1/mentions", { body: { post_refs: quoted.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) } });
+    const found = await t.call("POST", "/v1/mentions", {
+      body: { post_refs: quoted.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) },
+    });
     for (const m of found.json.data) expect(Number(m.sentiment.negative)).toBeGreaterThan(Number(m.sentiment.positive));
   });
 
@@ -105,7 +134,10 @@ describe("ask and poll", () => {
 
   it("quotes attached post_refs and says which attached posts it could not find", async () => {
     const some = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [ds], limit: 2 } })).json.data;
-    const refs = [...some.map((m: { source: string; id: string }) => ({ source: m.source, id: m.id })), { source: "reddit", id: "t3_missing" }];
+    const refs = [
+      ...some.map((m: { source: string; id: string }) => ({ source: m.source, id: m.id })),
+      { source: "reddit", id: "t3_missing" },
+    ];
     const a = await ask(t, { message: "What about these posts?", context: { post_refs: refs } });
     await t.clock.advance(10 * STEP);
     const final = (await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`)).json.data;
@@ -124,13 +156,19 @@ describe("ask and poll", () => {
     const preview = final.references.find((r: { type: string }) => r.type === "research_preview");
     expect(preview).toBeDefined();
     expect((await t.call("GET", `/v1/research_previews/${preview.id}`)).status).toBe(200);
-    const categories = t.ledger.rows("acc_demoA").slice(before).map((r) => r.category);
+    const categories = t.ledger
+      .rows("acc_demoA")
+      .slice(before)
+      .map((r) => r.category);
     expect(categories).toContain("preview_generation");
     expect(categories).toContain("post_processing");
   });
 
   it("starts a pattern detection and a fresh dataset run when asked, and references them", async () => {
-    const a = await ask(t, { message: "Please detect patterns in this dataset and refresh it with a new run", context: { dataset_ids: [ds] } });
+    const a = await ask(t, {
+      message: "Please detect patterns in this dataset and refresh it with a new run",
+      context: { dataset_ids: [ds] },
+    });
     await t.clock.advance(10 * STEP);
     const final = (await t.call("GET", `/v1/chats/${a.chat_id}/messages/${a.message_id}`)).json.data;
     const pdr = final.references.find((r: { type: string }) => r.type === "pattern_detection_run");
@@ -154,7 +192,11 @@ describe("ask and poll", () => {
   it("names the chat after its second completed turn", async () => {
     const a = await ask(t, { message: "How do people feel about oat milk froth?" });
     await t.clock.advance(10 * STEP);
-    expect((await t.call("GET", `/v1/chats/${a.chat_id}`)).json.data).toMatchObject({ id: a.chat_id, name: null, tracking_agent_id: null });
+    expect((await t.call("GET", `/v1/chats/${a.chat_id}`)).json.data).toMatchObject({
+      id: a.chat_id,
+      name: null,
+      tracking_agent_id: null,
+    });
     const b = await ask(t, { message: "And which brands come up?", chat_id: a.chat_id });
     expect(b.chat_id).toBe(a.chat_id);
     await t.clock.advance(10 * STEP);
@@ -171,11 +213,15 @@ describe("ask and poll", () => {
     expect(asc.data.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user", "assistant"]);
     expect(asc.data[0].text).toBe("First question about oat milk");
     const desc = (await t.call("GET", `/v1/chats/${a.chat_id}/messages`)).json;
-    expect(desc.data.map((m: { id: string }) => m.id)).toEqual([...asc.data].reverse().map((m: { id: string }) => m.id));
+    expect(desc.data.map((m: { id: string }) => m.id)).toEqual(
+      [...asc.data].reverse().map((m: { id: string }) => m.id),
+    );
     const p1 = (await t.call("GET", `/v1/chats/${a.chat_id}/messages?order=asc&limit=3`)).json;
     expect(p1.has_next).toBe(true);
     const p2 = (await t.call("GET", `/v1/chats/${a.chat_id}/messages?order=asc&limit=3&cursor=${p1.cursor}`)).json;
-    expect([...p1.data, ...p2.data].map((m: { id: string }) => m.id)).toEqual(asc.data.map((m: { id: string }) => m.id));
+    expect([...p1.data, ...p2.data].map((m: { id: string }) => m.id)).toEqual(
+      asc.data.map((m: { id: string }) => m.id),
+    );
     const bad = await t.call("GET", `/v1/chats/${a.chat_id}/messages?order=desc&cursor=${p1.cursor}`);
     expect(bad.status).toBe(400);
     expect(bad.json.error_code).toBe("invalid_cursor");
@@ -194,7 +240,11 @@ describe("chat privacy and refusals (nothing created or charged)", () => {
     await t.clock.advance(10 * STEP);
     const before = counts(t);
     for (const key of [KEYS.aOwner, KEYS.bOwner]) {
-      for (const path of [`/v1/chats/${a.chat_id}`, `/v1/chats/${a.chat_id}/messages`, `/v1/chats/${a.chat_id}/messages/${a.message_id}`]) {
+      for (const path of [
+        `/v1/chats/${a.chat_id}`,
+        `/v1/chats/${a.chat_id}/messages`,
+        `/v1/chats/${a.chat_id}/messages/${a.message_id}`,
+      ]) {
         const res = await t.call("GET", path, { key });
         expect(res.status, path).toBe(404);
         expect(res.json.error_code).toBe("chat_not_found");
@@ -231,7 +281,10 @@ describe("chat privacy and refusals (nothing created or charged)", () => {
     const res = await t.call("POST", "/v1/ask", { body: { message: "Summarise oat milk" } });
     expect(res.status).toBe(402);
     expect(res.json).toMatchObject({ error_code: "insufficient_credits_ask", transient: false });
-    expect(res.json.detail).toMatchObject({ required: block.toFixed(6), available: block.sub(money("0.000001")).toFixed(6) });
+    expect(res.json.detail).toMatchObject({
+      required: block.toFixed(6),
+      available: block.sub(money("0.000001")).toFixed(6),
+    });
     expect(counts(t)).toEqual(before);
     // Exactly one block is enough to start; the charge after the reply never overdraws.
     t.ledger.open("acc_demoA", "pro", block);
@@ -270,7 +323,10 @@ describe("MCP helpers", () => {
     await t.clock.advance(100);
     expect((await timedOut).status).toBe("working");
     const controller = new AbortController();
-    const aborted = t.services.assistant.waitForMessage(caller, a.chat_id, a.message_id, { timeoutMs: 60_000, signal: controller.signal });
+    const aborted = t.services.assistant.waitForMessage(caller, a.chat_id, a.message_id, {
+      timeoutMs: 60_000,
+      signal: controller.signal,
+    });
     controller.abort();
     expect((await aborted).status).toBe("working");
     const settled = t.services.assistant.waitForMessage(caller, a.chat_id, a.message_id, { timeoutMs: 45_000 });
@@ -286,6 +342,8 @@ describe("MCP helpers", () => {
     const rendered = t.services.assistant.renderBlock(caller, a.message_id, widget!.block_id);
     expect(JSON.parse(rendered.content).posts.length).toBeGreaterThan(0);
     expect(() => t.services.assistant.renderBlock(caller, a.message_id, text!.block_id)).toThrow();
-    await expect(t.services.assistant.waitForMessage(caller, "ch_missing", a.message_id, { timeoutMs: 1 })).rejects.toThrow();
+    await expect(
+      t.services.assistant.waitForMessage(caller, "ch_missing", a.message_id, { timeoutMs: 1 }),
+    ).rejects.toThrow();
   });
 });

@@ -8,7 +8,17 @@ import { analyseWritings, oceanOf } from "../src/domain/audiences/text-profile.t
 import { searchPosts, type Post } from "../src/simulators/provider.ts";
 
 const writing = (text: string, extra: Partial<Writing> = {}): Writing => ({
-  kind: "post", text, language: "en", created_ms: 0, likes: 10, replies: 2, views: 1000, shares: 1, media: [], vertical: false, ...extra,
+  kind: "post",
+  text,
+  language: "en",
+  created_ms: 0,
+  likes: 10,
+  replies: 2,
+  views: 1000,
+  shares: 1,
+  media: [],
+  vertical: false,
+  ...extra,
 });
 
 describe("text profile", () => {
@@ -40,7 +50,22 @@ describe("text profile", () => {
   });
 
   it("little text pulls every OCEAN score toward 0.5", () => {
-    const f = { ttr: 1, long: 1, quest: 1, excl: 0, self: 1, social: 0, pos: 0, neg: 1, negat: 1, tent: 1, struct: 0, promo: 0, agree: 0, comparative: -1 };
+    const f = {
+      ttr: 1,
+      long: 1,
+      quest: 1,
+      excl: 0,
+      self: 1,
+      social: 0,
+      pos: 0,
+      neg: 1,
+      negat: 1,
+      tent: 1,
+      struct: 0,
+      promo: 0,
+      agree: 0,
+      comparative: -1,
+    };
     const short = oceanOf({ ...f, words: 3 });
     const long = oceanOf({ ...f, words: 300 });
     for (const trait of Object.keys(short) as (keyof typeof short)[]) {
@@ -53,9 +78,42 @@ describe("text profile", () => {
   it("is deterministic and every OCEAN score stays in 0..1", () => {
     const ws = [writing("Has anyone compared 3 running shoes? Maybe I should try Nike first.")];
     expect(analyseWritings(ws)).toEqual(analyseWritings(ws));
-    const extreme = oceanOf({ words: 1, ttr: 1, long: 1, quest: 1, excl: 1, self: 1, social: 1, pos: 1, neg: 1, negat: 1, tent: 1, struct: 1, promo: 1, agree: 1, comparative: 5 });
-    const zero = oceanOf({ words: 0, ttr: 0, long: 0, quest: 0, excl: 0, self: 0, social: 0, pos: 0, neg: 0, negat: 0, tent: 0, struct: 0, promo: 0, agree: 0, comparative: 0 });
-    for (const o of [extreme, zero]) for (const v of Object.values(o)) expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1);
+    const extreme = oceanOf({
+      words: 1,
+      ttr: 1,
+      long: 1,
+      quest: 1,
+      excl: 1,
+      self: 1,
+      social: 1,
+      pos: 1,
+      neg: 1,
+      negat: 1,
+      tent: 1,
+      struct: 1,
+      promo: 1,
+      agree: 1,
+      comparative: 5,
+    });
+    const zero = oceanOf({
+      words: 0,
+      ttr: 0,
+      long: 0,
+      quest: 0,
+      excl: 0,
+      self: 0,
+      social: 0,
+      pos: 0,
+      neg: 0,
+      negat: 0,
+      tent: 0,
+      struct: 0,
+      promo: 0,
+      agree: 0,
+      comparative: 0,
+    });
+    for (const o of [extreme, zero])
+      for (const v of Object.values(o)) (expect(v).toBeGreaterThanOrEqual(0), expect(v).toBeLessThanOrEqual(1));
   });
 });
 
@@ -72,7 +130,9 @@ describe("people walk", () => {
     expect(new Set(people.map((p) => p.key)).size).toBe(people.length);
     expect(people[0]!.username).toBe(base[0]!.author.username);
     expect(people[0]!.creator).toBe(true);
-    const second = base[0]!.comments.length ? base[0]!.comments.reduce((a, b) => (b.created_ms > a.created_ms ? b : a)) : undefined;
+    const second = base[0]!.comments.length
+      ? base[0]!.comments.reduce((a, b) => (b.created_ms > a.created_ms ? b : a))
+      : undefined;
     if (second) expect(people[1]!.username).toBe(second.author_username);
     // The repeated author has both posts as writings.
     const author = people.find((p) => p.username === base[1]!.author.username)!;

@@ -28,11 +28,18 @@ describe("profile search cursor walk", () => {
     const ds = await createDataset(t, "Source");
     await runToCompletion(t, ds, promptRun("oat milk", 50, { num_comments_per_post: 2 }));
     const audiences: string[] = [];
-    for (const name of ["one", "two"]) audiences.push((await t.call("POST", "/v1/audience_datasets", { body: { name } })).json.data.id);
+    for (const name of ["one", "two"])
+      audiences.push((await t.call("POST", "/v1/audience_datasets", { body: { name } })).json.data.id);
     // Three runs at different times; the third refreshes part of the first audience dataset.
-    for (const [audience, count] of [[audiences[0], 40], [audiences[1], 25], [audiences[0], 15]] as const) {
+    for (const [audience, count] of [
+      [audiences[0], 40],
+      [audiences[1], 25],
+      [audiences[0], 15],
+    ] as const) {
       t.clock.advance(5_000);
-      const res = await t.call("POST", `/v1/audience_datasets/${audience}/runs`, { body: { source_dataset_id: ds, total_profile_count: count } });
+      const res = await t.call("POST", `/v1/audience_datasets/${audience}/runs`, {
+        body: { source_dataset_id: ds, total_profile_count: count },
+      });
       await t.clock.runAll();
       const run = (await t.call("GET", `/v1/audience_datasets/${audience}/runs/${res.json.data.id}`)).json.data;
       runAt.set(run.id, Date.parse(run.created_at));
@@ -84,7 +91,13 @@ describe("profile search cursor walk", () => {
           const seen: string[] = [];
           let cursor: string | undefined;
           for (let guard = 0; guard < 500; guard++) {
-            const res = await post(t, { limit, sort, order, ...(filters ? { filters } : {}), ...(cursor ? { cursor } : {}) });
+            const res = await post(t, {
+              limit,
+              sort,
+              order,
+              ...(filters ? { filters } : {}),
+              ...(cursor ? { cursor } : {}),
+            });
             expect(res.status).toBe(200);
             expect(res.json.data.length).toBeLessThanOrEqual(limit);
             seen.push(...res.json.data.map((p: any) => p.id));
@@ -110,53 +123,60 @@ describe("ledger conservation across audience runs", () => {
       fate: fc.integer({ min: 0, max: 2 }),
     });
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 150_00 }), fc.array(opArb, { minLength: 1, maxLength: 6 }), async (cents, ops) => {
-        const t = makeApp();
-        const ds = await createDataset(t, "Source");
-        await runToCompletion(t, ds, promptRun("running shoes", 40, { num_comments_per_post: 2 }));
-        const initial: Money = money(cents).div(100);
-        t.ledger.open(A, "pro", initial);
-        const price = unitPrice("pro", "audience_profile");
-        const conserved = () => expect(initial.eq(t.ledger.balance(A).add(t.ledger.held(A)).add(t.ledger.charged(A)))).toBe(true);
-        let expectedCharge = money(0);
-        const accepted: string[] = [];
-        let audience = (await t.call("POST", "/v1/audience_datasets", { body: { name: "aud" } })).json.data.id;
-        for (const op of ops) {
-          const before = t.ledger.balance(A);
-          const res = await t.call("POST", `/v1/audience_datasets/${audience}/runs`, { body: { source_dataset_id: ds, total_profile_count: op.count } });
-          conserved();
-          if (res.status === 402) {
-            expect(before.lt(price.mul(op.count))).toBe(true);
-            expect(t.ledger.balance(A).eq(before)).toBe(true);
-            continue;
-          }
-          if (res.status === 409) continue;
-          expect(res.status).toBe(202);
-          accepted.push(res.json.data.id);
-          expect(t.ledger.balance(A).eq(before.sub(price.mul(op.count)))).toBe(true);
-          if (op.fate === 2) {
-            await t.clock.advance(300);
-            await t.call("DELETE", `/v1/audience_datasets/${audience}`);
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 150_00 }),
+        fc.array(opArb, { minLength: 1, maxLength: 6 }),
+        async (cents, ops) => {
+          const t = makeApp();
+          const ds = await createDataset(t, "Source");
+          await runToCompletion(t, ds, promptRun("running shoes", 40, { num_comments_per_post: 2 }));
+          const initial: Money = money(cents).div(100);
+          t.ledger.open(A, "pro", initial);
+          const price = unitPrice("pro", "audience_profile");
+          const conserved = () =>
+            expect(initial.eq(t.ledger.balance(A).add(t.ledger.held(A)).add(t.ledger.charged(A)))).toBe(true);
+          let expectedCharge = money(0);
+          const accepted: string[] = [];
+          let audience = (await t.call("POST", "/v1/audience_datasets", { body: { name: "aud" } })).json.data.id;
+          for (const op of ops) {
+            const before = t.ledger.balance(A);
+            const res = await t.call("POST", `/v1/audience_datasets/${audience}/runs`, {
+              body: { source_dataset_id: ds, total_profile_count: op.count },
+            });
             conserved();
-            audience = (await t.call("POST", "/v1/audience_datasets", { body: { name: "aud" } })).json.data.id;
-          } else if (op.fate === 0) {
-            await t.clock.runAll();
+            if (res.status === 402) {
+              expect(before.lt(price.mul(op.count))).toBe(true);
+              expect(t.ledger.balance(A).eq(before)).toBe(true);
+              continue;
+            }
+            if (res.status === 409) continue;
+            expect(res.status).toBe(202);
+            accepted.push(res.json.data.id);
+            expect(t.ledger.balance(A).eq(before.sub(price.mul(op.count)))).toBe(true);
+            if (op.fate === 2) {
+              await t.clock.advance(300);
+              await t.call("DELETE", `/v1/audience_datasets/${audience}`);
+              conserved();
+              audience = (await t.call("POST", "/v1/audience_datasets", { body: { name: "aud" } })).json.data.id;
+            } else if (op.fate === 0) {
+              await t.clock.runAll();
+            }
+            conserved();
           }
+          await t.clock.runAll();
           conserved();
-        }
-        await t.clock.runAll();
-        conserved();
-        expect(t.ledger.held(A).isZero()).toBe(true);
-        // Runs left in flight completed in the final runAll; count every
-        // completed run's profiles, including runs of deleted audience datasets.
-        for (const id of accepted) {
-          const run = t.services.audiences.runs.raw(id)!;
-          if (run.status.type === "completed") expectedCharge = expectedCharge.add(price.mul(run.profile_count));
-          else expect(run.status.type).toBe("failed");
-        }
-        expect(t.ledger.charged(A).eq(expectedCharge)).toBe(true);
-        expect(t.ledger.balance(A).isNegative()).toBe(false);
-      }),
+          expect(t.ledger.held(A).isZero()).toBe(true);
+          // Runs left in flight completed in the final runAll; count every
+          // completed run's profiles, including runs of deleted audience datasets.
+          for (const id of accepted) {
+            const run = t.services.audiences.runs.raw(id)!;
+            if (run.status.type === "completed") expectedCharge = expectedCharge.add(price.mul(run.profile_count));
+            else expect(run.status.type).toBe("failed");
+          }
+          expect(t.ledger.charged(A).eq(expectedCharge)).toBe(true);
+          expect(t.ledger.balance(A).isNegative()).toBe(false);
+        },
+      ),
       { seed, numRuns: 25 },
     );
   });

@@ -16,7 +16,10 @@ async function createAudience(t: TestApp, name = "Audience", key = KEYS.aOwner):
 }
 
 /** A source dataset with one completed prompt run. */
-async function sourceWith(t: TestApp, body: unknown = promptRun("oat milk", 40, { num_comments_per_post: 3 })): Promise<string> {
+async function sourceWith(
+  t: TestApp,
+  body: unknown = promptRun("oat milk", 40, { num_comments_per_post: 3 }),
+): Promise<string> {
   const id = await createDataset(t, "Source");
   await runToCompletion(t, id, body);
   return id;
@@ -37,7 +40,9 @@ async function allProfiles(t: TestApp, body: Record<string, unknown> = {}) {
   const out: any[] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 500; guard++) {
-    const res = await t.call("POST", "/v1/audience_profiles", { body: { ...body, limit: 100, ...(cursor ? { cursor } : {}) } });
+    const res = await t.call("POST", "/v1/audience_profiles", {
+      body: { ...body, limit: 100, ...(cursor ? { cursor } : {}) },
+    });
     expect(res.status).toBe(200);
     out.push(...res.json.data);
     if (!res.json.has_next) return out;
@@ -64,10 +69,15 @@ describe("demo fixtures", () => {
     expect(listed).toHaveLength(1);
     expect(listed[0].profile_count).toBe(150);
     const runs = (await t.call("GET", `/v1/audience_datasets/${listed[0].id}/runs`)).json.data;
-    expect(runs.map((r: any) => [r.status.type, r.profile_count, r.target_profile_count])).toEqual([["completed", 150, 150]]);
+    expect(runs.map((r: any) => [r.status.type, r.profile_count, r.target_profile_count])).toEqual([
+      ["completed", 150, 150],
+    ]);
     expect((await allProfiles(t)).length).toBe(150);
     expect(t.ledger.balance(A).plus(t.ledger.charged(A)).toFixed(6)).toBe("178.000000");
-    const refused = await t.call("POST", "/v1/audience_datasets", { key: KEYS.bOwner, body: { name: "Starter cannot" } });
+    const refused = await t.call("POST", "/v1/audience_datasets", {
+      key: KEYS.bOwner,
+      body: { name: "Starter cannot" },
+    });
     expect([refused.status, refused.json.error_code]).toEqual([400, "bad_request"]);
   });
 });
@@ -115,7 +125,10 @@ describe("audience datasets", () => {
       const seen: string[] = [];
       let cursor = "";
       for (let guard = 0; guard < 10; guard++) {
-        const res = await t.call("GET", `/v1/audience_datasets?limit=2&order=${order}${cursor ? `&cursor=${cursor}` : ""}`);
+        const res = await t.call(
+          "GET",
+          `/v1/audience_datasets?limit=2&order=${order}${cursor ? `&cursor=${cursor}` : ""}`,
+        );
         seen.push(...res.json.data.map((d: any) => d.id));
         if (!res.json.has_next) break;
         cursor = res.json.cursor;
@@ -154,7 +167,11 @@ describe("audience run creation rules, in order", () => {
   it("422 for a malformed body before anything else", async () => {
     const t = makeApp();
     const audience = await createAudience(t);
-    for (const body of [{}, { source_dataset_id: "ds_x", total_profile_count: 0 }, { source_dataset_id: "ds_x", total_profile_count: 2001 }]) {
+    for (const body of [
+      {},
+      { source_dataset_id: "ds_x", total_profile_count: 0 },
+      { source_dataset_id: "ds_x", total_profile_count: 2001 },
+    ]) {
       const res = await startRun(t, audience, body);
       expect(res.status).toBe(422);
       expect(res.json.detail[0].loc[0]).toBe("body");
@@ -165,7 +182,9 @@ describe("audience run creation rules, in order", () => {
     const t = makeApp();
     const audience = await createAudience(t);
     const ds = await createDataset(t, "Empty");
-    expect((await startRun(t, audience, { source_dataset_id: ds })).json.error_code).toBe("source_dataset_has_no_completed_run");
+    expect((await startRun(t, audience, { source_dataset_id: ds })).json.error_code).toBe(
+      "source_dataset_has_no_completed_run",
+    );
     expect((await t.call("POST", `/v1/datasets/${ds}/runs`, { body: promptRun("oat milk") })).status).toBe(202);
     const res = await startRun(t, audience, { source_dataset_id: ds });
     expect(res.status).toBe(400);
@@ -177,18 +196,31 @@ describe("audience run creation rules, in order", () => {
   it("400 audience_youtube_only_source for a YouTube-only source, whatever its size", async () => {
     const t = makeApp();
     const audience = await createAudience(t);
-    const ds = await sourceWith(t, { search_query: { type: "prompt", sources: ["youtube"], search_query: "oat milk" }, count: 40 });
+    const ds = await sourceWith(t, {
+      search_query: { type: "prompt", sources: ["youtube"], search_query: "oat milk" },
+      count: 40,
+    });
     const res = await startRun(t, audience, { source_dataset_id: ds });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ status: "client_error", error_code: "audience_youtube_only_source", transient: false });
+    expect(res.json).toMatchObject({
+      status: "client_error",
+      error_code: "audience_youtube_only_source",
+      transient: false,
+    });
   });
 
   it("400 audience_insufficient_source_mentions below 5 eligible posts (YouTube posts do not count); exactly 5 is enough", async () => {
     const t = makeApp();
     const audience = await createAudience(t);
     const urls = (n: number, prefix: string) =>
-      Array.from({ length: n }, (_, i) => ({ source: "reddit", url: `https://www.reddit.com/r/oatmilk/comments/${prefix}${i}/oat_milk_thread_${i}/` }));
-    const yt = Array.from({ length: 6 }, (_, i) => ({ source: "youtube", url: `https://www.youtube.com/watch?v=oatmilk${i}` }));
+      Array.from({ length: n }, (_, i) => ({
+        source: "reddit",
+        url: `https://www.reddit.com/r/oatmilk/comments/${prefix}${i}/oat_milk_thread_${i}/`,
+      }));
+    const yt = Array.from({ length: 6 }, (_, i) => ({
+      source: "youtube",
+      url: `https://www.youtube.com/watch?v=oatmilk${i}`,
+    }));
     const ds = await sourceWith(t, { search_query: { type: "url", source_urls: [...urls(4, "a"), ...yt] }, count: 20 });
     const res = await startRun(t, audience, { source_dataset_id: ds });
     expect(res.status).toBe(400);
@@ -204,17 +236,33 @@ describe("audience run creation rules, in order", () => {
     const ds = await sourceWith(t);
     const first = await startRun(t, audience, { source_dataset_id: ds, total_profile_count: 10 });
     expect(first.status).toBe(202);
-    expect(first.json.data).toMatchObject({ audience_dataset_id: audience, source_dataset_id: ds, status: { type: "pending" } });
-    expect(Object.keys(first.json.data).sort()).toEqual(["audience_dataset_id", "created_at", "id", "source_dataset_id", "status"]);
+    expect(first.json.data).toMatchObject({
+      audience_dataset_id: audience,
+      source_dataset_id: ds,
+      status: { type: "pending" },
+    });
+    expect(Object.keys(first.json.data).sort()).toEqual([
+      "audience_dataset_id",
+      "created_at",
+      "id",
+      "source_dataset_id",
+      "status",
+    ]);
     const pending = await startRun(t, audience, { source_dataset_id: ds });
     expect(pending.status).toBe(409);
-    expect(pending.json).toMatchObject({ status: "client_error", error_code: "audience_dataset_run_already_in_flight", transient: false });
+    expect(pending.json).toMatchObject({
+      status: "client_error",
+      error_code: "audience_dataset_run_already_in_flight",
+      transient: false,
+    });
     await t.clock.advance(600);
     const polled = await t.call("GET", `/v1/audience_datasets/${audience}/runs/${first.json.data.id}`);
     expect(polled.json.data.status.type).toBe("working");
     expect((await startRun(t, audience, { source_dataset_id: ds })).status).toBe(409);
     // Another audience dataset is not blocked.
-    expect((await startRun(t, await createAudience(t, "Other"), { source_dataset_id: ds, total_profile_count: 5 })).status).toBe(202);
+    expect(
+      (await startRun(t, await createAudience(t, "Other"), { source_dataset_id: ds, total_profile_count: 5 })).status,
+    ).toBe(202);
     await t.clock.runAll();
     expect((await startRun(t, audience, { source_dataset_id: ds, total_profile_count: 5 })).status).toBe(202);
   });
@@ -228,7 +276,9 @@ describe("audience run creation rules, in order", () => {
     const tooBig = await startRun(t, audience, { source_dataset_id: ds, total_profile_count: 2000 });
     expect(tooBig.json.error_code).toBe("audience_dataset_run_already_in_flight");
     const empty = await createDataset(t, "Empty");
-    expect((await startRun(t, audience, { source_dataset_id: empty, total_profile_count: 2000 })).json.error_code).toBe("source_dataset_has_no_completed_run");
+    expect((await startRun(t, audience, { source_dataset_id: empty, total_profile_count: 2000 })).json.error_code).toBe(
+      "source_dataset_has_no_completed_run",
+    );
     expect(t.ledger.balance(A).toFixed(6)).toBe(balance);
   });
 
@@ -240,7 +290,11 @@ describe("audience run creation rules, in order", () => {
     // 2000 profiles x 3 units x $0.0356 = $213.60 > the balance.
     const res = await startRun(t, audience, { source_dataset_id: ds, total_profile_count: 2000 });
     expect(res.status).toBe(402);
-    expect(res.json).toMatchObject({ status: "client_error", error_code: "insufficient_credits_audience_dataset_run", transient: false });
+    expect(res.json).toMatchObject({
+      status: "client_error",
+      error_code: "insufficient_credits_audience_dataset_run",
+      transient: false,
+    });
     expect(res.json.detail).toMatchObject({ required: "213.600000", available: before.toFixed(6) });
     expect(t.ledger.balance(A).eq(before)).toBe(true);
     expect((await t.call("GET", `/v1/audience_datasets/${audience}/runs`)).json.data).toEqual([]);
@@ -300,7 +354,9 @@ describe("audience runs", () => {
     const ds = await sourceWith(t, promptRun("skincare routine", 40, { num_comments_per_post: 0 }));
     await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 5 });
     // Oracle: the mentions API, newest first; the first 5 distinct non-YouTube authors.
-    const mentions = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [ds], sort: "date", order: "desc", limit: 100 } })).json.data;
+    const mentions = (
+      await t.call("POST", "/v1/mentions", { body: { dataset_ids: [ds], sort: "date", order: "desc", limit: 100 } })
+    ).json.data;
     const expected: string[] = [];
     for (const m of mentions) {
       const username = new URL(m.author.title_url).pathname.split("/").filter(Boolean).pop()!.replace(/^@/, "");
@@ -319,7 +375,13 @@ describe("audience runs", () => {
     t.clock.advance(60_000);
     const newer = await runToCompletion(t, ds, promptRun("running shoes", 20, { num_comments_per_post: 0 }));
     const authorsOf = (runId: string) =>
-      new Set(t.services.mentions(A).byRun(runId).filter((r) => r.post.source !== "youtube").map((r) => `${r.post.source}:${r.post.author.username.toLowerCase()}`));
+      new Set(
+        t.services
+          .mentions(A)
+          .byRun(runId)
+          .filter((r) => r.post.source !== "youtube")
+          .map((r) => `${r.post.source}:${r.post.author.username.toLowerCase()}`),
+      );
     const newerAuthors = authorsOf(newer.id);
     const olderAuthors = authorsOf(older.id);
     // A target the newer run alone can fill takes only its authors...
@@ -363,7 +425,9 @@ describe("audience runs", () => {
     const profiles = await allProfiles(t, { audience_dataset_ids: [audience] });
     expect(profiles.length).toBe(20);
     expect(profiles.every((p) => p.run_id === run.id)).toBe(true);
-    expect((await t.call("GET", `/v1/audience_datasets/${audience}/runs/${run.id}`)).json.data.source_dataset_id).toBe(ds);
+    expect((await t.call("GET", `/v1/audience_datasets/${audience}/runs/${run.id}`)).json.data.source_dataset_id).toBe(
+      ds,
+    );
     const again = await startRun(t, audience, { source_dataset_id: ds });
     expect([again.status, again.json.error_code]).toEqual([404, "dataset_not_found"]);
   });
@@ -403,8 +467,12 @@ describe("audience runs", () => {
     expect(asc.json.has_next).toBe(true);
     const missing = await t.call("GET", `/v1/audience_datasets/${audience}/runs/adr_missing`);
     expect([missing.status, missing.json.error_code]).toEqual([404, "not_found"]);
-    expect((await t.call("GET", `/v1/audience_datasets/ad_missing/runs`)).json.error_code).toBe("audience_dataset_not_found");
-    expect((await t.call("GET", `/v1/audience_datasets/${audience}/runs/${a.id}`, { key: KEYS.bOwner })).json.error_code).toBe("audience_dataset_not_found");
+    expect((await t.call("GET", `/v1/audience_datasets/ad_missing/runs`)).json.error_code).toBe(
+      "audience_dataset_not_found",
+    );
+    expect(
+      (await t.call("GET", `/v1/audience_datasets/${audience}/runs/${a.id}`, { key: KEYS.bOwner })).json.error_code,
+    ).toBe("audience_dataset_not_found");
   });
 });
 
@@ -424,19 +492,40 @@ describe("profile search", () => {
     expect(first.json.has_next).toBe(true);
     const check = async (filters: unknown, predicate: (p: any) => boolean) => {
       const got = await allProfiles(t, { filters });
-      expect(got.map((p) => p.id).sort()).toEqual(all.filter(predicate).map((p) => p.id).sort());
+      expect(got.map((p) => p.id).sort()).toEqual(
+        all
+          .filter(predicate)
+          .map((p) => p.id)
+          .sort(),
+      );
     };
     await check([[{ type: "source", values: ["tiktok"] }]], (p) => p.source === "tiktok");
-    await check([[{ type: "follower_count", operator: "greater_than", value: 10_000 }]], (p) => p.follower_count > 10_000);
+    await check(
+      [[{ type: "follower_count", operator: "greater_than", value: 10_000 }]],
+      (p) => p.follower_count > 10_000,
+    );
     await check([[{ type: "follower_count", operator: "less_than", value: 500 }]], (p) => p.follower_count < 500);
     await check([[{ type: "is_verified", value: false }]], (p) => !p.is_verified);
     await check([[{ type: "country_code", values: ["US"] }]], (p) => p.location_country === "US");
-    await check([[{ type: "creator_tier", operator: "any_of", values: ["Nano", "micro"] }]], (p) => ["nano", "micro"].includes(p.creator_tier));
-    await check([[{ type: "keyword", operator: "is", value: "commenter" }]], (p) => / commenter /.test(` ${p.summary} `));
-    await check([[{ type: "keyword", operator: "is_not", value: "commenter" }]], (p) => !/ commenter /.test(` ${p.summary} `));
+    await check([[{ type: "creator_tier", operator: "any_of", values: ["Nano", "micro"] }]], (p) =>
+      ["nano", "micro"].includes(p.creator_tier),
+    );
+    await check([[{ type: "keyword", operator: "is", value: "commenter" }]], (p) =>
+      / commenter /.test(` ${p.summary} `),
+    );
+    await check(
+      [[{ type: "keyword", operator: "is_not", value: "commenter" }]],
+      (p) => !/ commenter /.test(` ${p.summary} `),
+    );
     // OR of groups, AND within a group.
     await check(
-      [[{ type: "source", values: ["reddit"] }, { type: "follower_count", operator: "greater_than", value: 1000 }], [{ type: "creator_tier", operator: "any_of", values: ["mega"] }]],
+      [
+        [
+          { type: "source", values: ["reddit"] },
+          { type: "follower_count", operator: "greater_than", value: 1000 },
+        ],
+        [{ type: "creator_tier", operator: "any_of", values: ["mega"] }],
+      ],
       (p) => (p.source === "reddit" && p.follower_count > 1000) || p.creator_tier === "mega",
     );
   });
@@ -446,35 +535,58 @@ describe("profile search", () => {
     const other = await createAudience(t, "Empty one");
     expect(await allProfiles(t, { audience_dataset_ids: [other] })).toEqual([]);
     expect((await allProfiles(t, { audience_dataset_ids: [audience, other] })).length).toBe(all.length);
-    const bad = await t.call("POST", "/v1/audience_profiles", { body: { audience_dataset_ids: [audience, "ad_missing"] } });
+    const bad = await t.call("POST", "/v1/audience_profiles", {
+      body: { audience_dataset_ids: [audience, "ad_missing"] },
+    });
     expect([bad.status, bad.json.error_code]).toEqual([404, "audience_dataset_not_found"]);
     expect((await t.call("POST", "/v1/audience_profiles", { key: KEYS.bOwner, body: {} })).json.data).toEqual([]);
     await t.call("DELETE", `/v1/audience_datasets/${audience}`);
     expect(await allProfiles(t)).toEqual([]);
-    expect((await t.call("POST", "/v1/audience_profiles", { body: { audience_dataset_ids: [audience] } })).status).toBe(404);
+    expect((await t.call("POST", "/v1/audience_profiles", { body: { audience_dataset_ids: [audience] } })).status).toBe(
+      404,
+    );
   });
 
   it("more than 10 filters in total is 422; an unknown filter type is 422", async () => {
     const { t } = await seeded();
     const f = { type: "is_verified", value: false };
-    const over = await t.call("POST", "/v1/audience_profiles", { body: { filters: [Array(6).fill(f), Array(5).fill(f)] } });
+    const over = await t.call("POST", "/v1/audience_profiles", {
+      body: { filters: [Array(6).fill(f), Array(5).fill(f)] },
+    });
     expect(over.status).toBe(422);
     expect(over.json.detail[0].loc).toEqual(["body", "filters"]);
-    expect((await t.call("POST", "/v1/audience_profiles", { body: { filters: [Array(5).fill(f), Array(5).fill(f)] } })).status).toBe(200);
-    expect((await t.call("POST", "/v1/audience_profiles", { body: { filters: [[{ type: "sentiment", values: ["positive"] }]] } })).status).toBe(422);
+    expect(
+      (await t.call("POST", "/v1/audience_profiles", { body: { filters: [Array(5).fill(f), Array(5).fill(f)] } }))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await t.call("POST", "/v1/audience_profiles", {
+          body: { filters: [[{ type: "sentiment", values: ["positive"] }]] },
+        })
+      ).status,
+    ).toBe(422);
   });
 
   it("the cursor is bound to its sort, order and filters: reuse after a change is 400 invalid_cursor", async () => {
     const { t } = await seeded();
     const page = await t.call("POST", "/v1/audience_profiles", { body: { sort: "created_at", limit: 5 } });
     const cursor = page.json.cursor;
-    expect((await t.call("POST", "/v1/audience_profiles", { body: { sort: "created_at", limit: 5, cursor } })).status).toBe(200);
-    for (const change of [{ sort: "audience_dataset_run_at" }, { sort: "created_at", order: "asc" }, { sort: "created_at", filters: [[{ type: "is_verified", value: false }]] }]) {
+    expect(
+      (await t.call("POST", "/v1/audience_profiles", { body: { sort: "created_at", limit: 5, cursor } })).status,
+    ).toBe(200);
+    for (const change of [
+      { sort: "audience_dataset_run_at" },
+      { sort: "created_at", order: "asc" },
+      { sort: "created_at", filters: [[{ type: "is_verified", value: false }]] },
+    ]) {
       const res = await t.call("POST", "/v1/audience_profiles", { body: { limit: 5, ...change, cursor } });
       expect(res.status).toBe(400);
       expect(res.json.error_code).toBe("invalid_cursor");
     }
-    expect((await t.call("POST", "/v1/audience_profiles", { body: { cursor: "!!not a cursor" } })).json.error_code).toBe("invalid_cursor");
+    expect(
+      (await t.call("POST", "/v1/audience_profiles", { body: { cursor: "!!not a cursor" } })).json.error_code,
+    ).toBe("invalid_cursor");
   });
 
   it("audience_dataset_run_at sorts by the run that (last) collected the profile", async () => {
@@ -485,7 +597,9 @@ describe("profile search", () => {
     const r1 = await runAudience(t, a1, { source_dataset_id: ds, total_profile_count: 3 });
     t.clock.advance(10_000);
     const r2 = await runAudience(t, a2, { source_dataset_id: ds, total_profile_count: 3 });
-    const desc = (await t.call("POST", "/v1/audience_profiles", { body: { sort: "audience_dataset_run_at", order: "desc" } })).json.data;
+    const desc = (
+      await t.call("POST", "/v1/audience_profiles", { body: { sort: "audience_dataset_run_at", order: "desc" } })
+    ).json.data;
     expect(desc.map((p: any) => p.run_id)).toEqual([r2.id, r2.id, r2.id, r1.id, r1.id, r1.id]);
   });
 });

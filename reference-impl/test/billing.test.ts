@@ -22,7 +22,12 @@ describe("prices and plans", () => {
       currency: "usd",
       rate: 0.049,
       prices: { audience_profile: 0.147, mention: 0.049, post_processing: 0.0245, preview_generation: 0.049 },
-      prices_credits: { audience_profile: "3.000000", mention: "1.000000", post_processing: "0.500000", preview_generation: "1.000000" },
+      prices_credits: {
+        audience_profile: "3.000000",
+        mention: "1.000000",
+        post_processing: "0.500000",
+        preview_generation: "1.000000",
+      },
       billing: { unit: "dollar", catalog_version: expect.any(String), precision: 6 },
     });
     expect((await t.call("GET", "/v1/prices", { key: null })).status).toBe(401);
@@ -31,10 +36,23 @@ describe("prices and plans", () => {
   it("/v1/me reports plan, members, teams and the usage block from the ledger", async () => {
     const t = makeApp();
     const me = (await t.call("GET", "/v1/me")).json.data;
-    expect(me.plan).toMatchObject({ name: "Pro", type: "monthly", features: { api_access: true, mcp: true }, limits: { num_seats: 3 } });
+    expect(me.plan).toMatchObject({
+      name: "Pro",
+      type: "monthly",
+      features: { api_access: true, mcp: true },
+      limits: { num_seats: 3 },
+    });
     expect(me.members.filter((m: any) => m.type === "member").length).toBe(2);
     expect(me.members.some((m: any) => m.type === "invitation")).toBe(true);
-    expect(me.usage).toEqual({ balance: 178, balance_used: 0, balance_total: 178, currency: "usd", credits_used: 0, credits_total: 5000, renews_at: expect.any(Number) });
+    expect(me.usage).toEqual({
+      balance: 178,
+      balance_used: 0,
+      balance_total: 178,
+      currency: "usd",
+      credits_used: 0,
+      credits_total: 5000,
+      renews_at: expect.any(Number),
+    });
     expect(me).not.toHaveProperty("usage.credits_remaining");
   });
 });
@@ -42,17 +60,23 @@ describe("prices and plans", () => {
 describe("ledger", () => {
   it("a reservation equal to the balance fits; one micro-dollar more does not", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 1000 }), fc.constantFrom("starter" as const, "pro" as const, "business" as const), (units, plan) => {
-        const ledger = new Ledger(new ManualClock());
-        const amount = ledger_quote(plan, units);
-        ledger.open("exact", plan, amount);
-        const r = ledger.reserve("exact", "mention", units, "insufficient_credits_dataset_run");
-        expect(ledger.balance("exact").isZero()).toBe(true);
-        ledger.release(r);
-        ledger.open("short", plan, amount.sub("0.000001"));
-        expect(() => ledger.reserve("short", "mention", units, "insufficient_credits_dataset_run")).toThrow(InsufficientCreditsError);
-        expect(ledger.balance("short").eq(amount.sub("0.000001"))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 1000 }),
+        fc.constantFrom("starter" as const, "pro" as const, "business" as const),
+        (units, plan) => {
+          const ledger = new Ledger(new ManualClock());
+          const amount = ledger_quote(plan, units);
+          ledger.open("exact", plan, amount);
+          const r = ledger.reserve("exact", "mention", units, "insufficient_credits_dataset_run");
+          expect(ledger.balance("exact").isZero()).toBe(true);
+          ledger.release(r);
+          ledger.open("short", plan, amount.sub("0.000001"));
+          expect(() => ledger.reserve("short", "mention", units, "insufficient_credits_dataset_run")).toThrow(
+            InsufficientCreditsError,
+          );
+          expect(ledger.balance("short").eq(amount.sub("0.000001"))).toBe(true);
+        },
+      ),
     );
   });
 
@@ -60,7 +84,14 @@ describe("ledger", () => {
     fc.assert(
       fc.property(
         fc.integer({ min: 0, max: 100_000 }),
-        fc.array(fc.record({ units: fc.integer({ min: 0, max: 2000 }), used: fc.integer({ min: 0, max: 2000 }), fail: fc.boolean() }), { maxLength: 30 }),
+        fc.array(
+          fc.record({
+            units: fc.integer({ min: 0, max: 2000 }),
+            used: fc.integer({ min: 0, max: 2000 }),
+            fail: fc.boolean(),
+          }),
+          { maxLength: 30 },
+        ),
         (cents, ops) => {
           const ledger = new Ledger(new ManualClock());
           const initial = money(cents).div(100);
@@ -107,7 +138,9 @@ describe("billing through the API", () => {
     // 3 runs of 100 mentions fit in 15 dollars at 0.049 (4.9 each); the 4th does not.
     t.ledger.open("acc_demoB", "starter", money(15));
     const body = { search_query: { type: "prompt", sources: ["reddit"], search_query: "burst test" }, count: 100 };
-    const results = await Promise.all(Array.from({ length: 10 }, () => t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.bOwner, body })));
+    const results = await Promise.all(
+      Array.from({ length: 10 }, () => t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.bOwner, body })),
+    );
     expect(results.filter((r) => r.status === 202).length).toBe(3);
     expect(results.filter((r) => r.status === 402).length).toBe(7);
     expect(t.ledger.balance("acc_demoB").toFixed(6)).toBe("0.300000");
@@ -140,8 +173,20 @@ describe("billing through the API", () => {
           };
           for (const r of requests) {
             const body = r.url
-              ? { search_query: { type: "url", source_urls: [{ source: "reddit", url: "https://www.reddit.com/r/x/comments/1/a/" }, { source: "tiktok", url: "https://nope.example/v/1" }] }, count: r.count }
-              : { search_query: { type: "prompt", sources: ["reddit", "linkedin"], search_query: r.query }, count: r.count };
+              ? {
+                  search_query: {
+                    type: "url",
+                    source_urls: [
+                      { source: "reddit", url: "https://www.reddit.com/r/x/comments/1/a/" },
+                      { source: "tiktok", url: "https://nope.example/v/1" },
+                    ],
+                  },
+                  count: r.count,
+                }
+              : {
+                  search_query: { type: "prompt", sources: ["reddit", "linkedin"], search_query: r.query },
+                  count: r.count,
+                };
             const before = t.ledger.balance("acc_demoB");
             const res = await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.bOwner, body });
             if (res.status === 202) accepted.push(res.json.data.id);
@@ -178,7 +223,9 @@ describe("billing through the API", () => {
     const t = makeApp({ stepDelayMs: 0 });
     const id = await createDataset(t);
     for (const q of ["a1", "a2", "a3"]) {
-      await t.call("POST", `/v1/datasets/${id}/runs`, { body: { search_query: { type: "prompt", sources: ["reddit"], search_query: q }, count: 20 } });
+      await t.call("POST", `/v1/datasets/${id}/runs`, {
+        body: { search_query: { type: "prompt", sources: ["reddit"], search_query: q }, count: 20 },
+      });
       await t.clock.runAll();
     }
     const owner = await t.call("GET", "/v1/me/usage_history?limit=2");

@@ -12,9 +12,14 @@ import { createLogger } from "../src/platform/request-log.ts";
 import { startServer, type RunningServer } from "../src/server.ts";
 import { KEYS } from "./helpers.ts";
 
-const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter((p): p is string => !!p);
+const CANDIDATES = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].filter(
+  (p): p is string => !!p,
+);
 const chromium = CANDIDATES.find((p) => existsSync(p));
-if (!chromium) console.warn(`browser test skipped: no chromium at ${CANDIDATES.join(", ")} (apt-get install chromium, as .ci/run does)`);
+if (!chromium)
+  console.warn(
+    `browser test skipped: no chromium at ${CANDIDATES.join(", ")} (apt-get install chromium, as .ci/run does)`,
+  );
 
 describe.skipIf(!chromium)("/docs in a real browser", () => {
   let running: RunningServer;
@@ -25,7 +30,11 @@ describe.skipIf(!chromium)("/docs in a real browser", () => {
     const read = readConfig({ PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false" });
     if (!read.ok) throw new Error(read.errors.join("; "));
     running = await startServer(read.config, createLogger({ level: "silent" }));
-    browser = await puppeteer.launch({ executablePath: chromium, headless: true, args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"] });
+    browser = await puppeteer.launch({
+      executablePath: chromium,
+      headless: true,
+      args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
+    });
   });
 
   afterAll(async () => {
@@ -39,14 +48,24 @@ describe.skipIf(!chromium)("/docs in a real browser", () => {
     await page.goto(`${running.url}/docs`, { waitUntil: "networkidle0" });
     await page.waitForSelector("#operations-Datasets-Datasets_list", { timeout: 30_000 });
     // Authorise the way a user does, through Swagger UI's own API key store.
-    await page.evaluate((key) => (window as unknown as { ui: { preauthorizeApiKey(n: string, k: string): void } }).ui.preauthorizeApiKey("ApiKey", key), KEYS.aOwner);
+    await page.evaluate(
+      (key) =>
+        (window as unknown as { ui: { preauthorizeApiKey(n: string, k: string): void } }).ui.preauthorizeApiKey(
+          "ApiKey",
+          key,
+        ),
+      KEYS.aOwner,
+    );
 
     await page.click("#operations-Datasets-Datasets_list .opblock-summary");
     await page.waitForSelector("#operations-Datasets-Datasets_list .try-out__btn", { timeout: 10_000 });
     await page.click("#operations-Datasets-Datasets_list .try-out__btn");
     await page.waitForSelector("#operations-Datasets-Datasets_list .execute", { timeout: 10_000 });
     await page.click("#operations-Datasets-Datasets_list .execute");
-    await page.waitForSelector("#operations-Datasets-Datasets_list .live-responses-table .response .response-col_status", { timeout: 30_000 });
+    await page.waitForSelector(
+      "#operations-Datasets-Datasets_list .live-responses-table .response .response-col_status",
+      { timeout: 30_000 },
+    );
 
     const result = await page.$eval("#operations-Datasets-Datasets_list .live-responses-table", (el) => ({
       status: el.querySelector(".response .response-col_status")?.textContent?.trim(),

@@ -35,10 +35,31 @@ function checkInvariants(text: string, posts: ReturnType<typeof rewriteCitations
 
 // Prose from characters that matter: brackets, parentheses, digits, colons,
 // astral-plane emoji and combining marks (so UTF-16 offsets differ from code points).
-const proseChar = fc.constantFrom("[", "]", "(", ")", "1", "2", "0", ":", "post", "a", " ", "\n", "😀", "é", "e\u0301", "\\", "*", "`");
+const proseChar = fc.constantFrom(
+  "[",
+  "]",
+  "(",
+  ")",
+  "1",
+  "2",
+  "0",
+  ":",
+  "post",
+  "a",
+  " ",
+  "\n",
+  "😀",
+  "é",
+  "e\u0301",
+  "\\",
+  "*",
+  "`",
+);
 const anyProse = fc.array(proseChar, { maxLength: 30 }).map((a) => a.join(""));
 // Prose that cannot form or break a link on its own (no parenthesis).
-const plainProse = fc.array(fc.constantFrom("[", "]", "1", "2", "x", " ", "😀", "é", ":", "\\"), { maxLength: 12 }).map((a) => a.join(""));
+const plainProse = fc
+  .array(fc.constantFrom("[", "]", "1", "2", "x", " ", "😀", "é", ":", "\\"), { maxLength: 12 })
+  .map((a) => a.join(""));
 const source = fc.constantFrom(...SOURCES, "myspace");
 const postId = fc.constantFrom("1", "t3_abc", "7431958260473318702", "x:y", "Ab-9_z");
 const label = fc.array(fc.constantFrom("a", "1", " ", "😀", "é", "*"), { maxLength: 6 }).map((a) => a.join(""));
@@ -50,36 +71,51 @@ const linkText = (l: Link) => `[${l.label}](post:${l.source}:${l.id})`;
 describe("citation rewriter properties", () => {
   it("holds the invariants for arbitrary markdown mixing prose and links", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(anyProse, link.map(linkText), fc.string({ unit: "binary", maxLength: 8 })), { maxLength: 20 }), (parts) => {
-        const { text, posts } = rewriteCitations(parts.join(""));
-        checkInvariants(text, posts);
-      }),
+      fc.property(
+        fc.array(fc.oneof(anyProse, link.map(linkText), fc.string({ unit: "binary", maxLength: 8 })), {
+          maxLength: 20,
+        }),
+        (parts) => {
+          const { text, posts } = rewriteCitations(parts.join(""));
+          checkInvariants(text, posts);
+        },
+      ),
       RUNS,
     );
   });
 
   it("numbers posts by first appearance, reuses numbers, and drops rejected links to their label", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(plainProse.map((p) => ({ p })), link), { maxLength: 25 }), fc.boolean(), (parts, rejectT3) => {
-        // The caller may refuse some posts (e.g. not in the account).
-        const accept = (_s: string, id: string) => !(rejectT3 && id.startsWith("t3_"));
-        const input = parts.map((x) => ("p" in x ? x.p : linkText(x))).join("");
-        const { text, posts } = rewriteCitations(input, { accept });
-        checkInvariants(text, posts);
+      fc.property(
+        fc.array(
+          fc.oneof(
+            plainProse.map((p) => ({ p })),
+            link,
+          ),
+          { maxLength: 25 },
+        ),
+        fc.boolean(),
+        (parts, rejectT3) => {
+          // The caller may refuse some posts (e.g. not in the account).
+          const accept = (_s: string, id: string) => !(rejectT3 && id.startsWith("t3_"));
+          const input = parts.map((x) => ("p" in x ? x.p : linkText(x))).join("");
+          const { text, posts } = rewriteCitations(input, { accept });
+          checkInvariants(text, posts);
 
-        // Model: the expected marker sequence from the parts themselves.
-        const order = new Map<string, number>();
-        const expected: number[] = [];
-        for (const x of parts) {
-          if ("p" in x) continue;
-          if (!SOURCES.includes(x.source as never) || !accept(x.source, x.id)) continue;
-          const key = `${x.source}:${x.id}`;
-          if (!order.has(key)) order.set(key, order.size + 1);
-          expected.push(order.get(key)!);
-        }
-        expect(markers(text).map((m) => m.n)).toEqual(expected);
-        expect(posts.map((p) => `${p.source}:${p.id}`)).toEqual([...order.keys()]);
-      }),
+          // Model: the expected marker sequence from the parts themselves.
+          const order = new Map<string, number>();
+          const expected: number[] = [];
+          for (const x of parts) {
+            if ("p" in x) continue;
+            if (!SOURCES.includes(x.source as never) || !accept(x.source, x.id)) continue;
+            const key = `${x.source}:${x.id}`;
+            if (!order.has(key)) order.set(key, order.size + 1);
+            expected.push(order.get(key)!);
+          }
+          expect(markers(text).map((m) => m.n)).toEqual(expected);
+          expect(posts.map((p) => `${p.source}:${p.id}`)).toEqual([...order.keys()]);
+        },
+      ),
       RUNS,
     );
   });
@@ -91,8 +127,17 @@ describe("citation rewriter examples", () => {
       "The top complaint is **foam that collapses within a minute** [clip](post:tiktok:7431958260473318702), " +
       "then grainy texture [thread](post:reddit:t3_x) and again [same clip](post:tiktok:7431958260473318702).";
     const { text, posts } = rewriteCitations(md);
-    expect(text).toBe("The top complaint is **foam that collapses within a minute** [1], then grainy texture [2] and again [1].");
-    expect(posts[0]).toEqual({ type: "post", source: "tiktok", id: "7431958260473318702", citation: 1, start_index: 61, end_index: 64 });
+    expect(text).toBe(
+      "The top complaint is **foam that collapses within a minute** [1], then grainy texture [2] and again [1].",
+    );
+    expect(posts[0]).toEqual({
+      type: "post",
+      source: "tiktok",
+      id: "7431958260473318702",
+      citation: 1,
+      start_index: 61,
+      end_index: 64,
+    });
     expect(posts[1]!.citation).toBe(2);
   });
 

@@ -29,15 +29,32 @@ const LOOP_DELAY_CEILING_MS = 1000;
 describe("a cold sort view at 200,000 mentions", () => {
   it("is built while another account's requests keep being answered, and orders the pool right", async () => {
     const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-    const { app, services } = createApp({ clock, rateLimitPerSecond: 1_000_000_000, seedDatasets: false, logger: () => {} });
+    const { app, services } = createApp({
+      clock,
+      rateLimitPerSecond: 1_000_000_000,
+      seedDatasets: false,
+      logger: () => {},
+    });
     const dataset = services.datasets.insert("acc_demoA", "Scale");
     const index = services.mentions("acc_demoA");
     const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
     for (let q = 0; index.size < MENTIONS; q++) {
       for (const source of SOURCES) {
-        for (const post of searchPosts({ source, query: `scale topic ${q}`, count: 2000, window, country: "US", language: null, numComments: 0 })) {
+        for (const post of searchPosts({
+          source,
+          query: `scale topic ${q}`,
+          count: 2000,
+          window,
+          country: "US",
+          language: null,
+          numComments: 0,
+        })) {
           if (index.size >= MENTIONS) break;
-          index.upsert(post, {}, { datasetId: dataset.id, runId: `dsr_${q}`, coefficient: 1, runAtMs: clock.now(), numComments: 0 });
+          index.upsert(
+            post,
+            {},
+            { datasetId: dataset.id, runId: `dsr_${q}`, coefficient: 1, runAtMs: clock.now(), numComments: 0 },
+          );
         }
       }
     }

@@ -16,28 +16,45 @@ console.log(`custom parameter runs properties: fast-check seed ${SEED} (rerun wi
 
 const A = "acc_demoA";
 
-async function parameter(t: TestApp, name: string, instructions: string, value_type = "string", key = KEYS.aOwner): Promise<string> {
+async function parameter(
+  t: TestApp,
+  name: string,
+  instructions: string,
+  value_type = "string",
+  key = KEYS.aOwner,
+): Promise<string> {
   const res = await t.call("POST", "/v1/custom_parameters", { key, body: { name, instructions, value_type } });
   if (res.status !== 201) throw new Error(`create parameter: ${res.status} ${res.text}`);
   return res.json.data.id;
 }
 
-async function dataset(t: TestApp, query = "oat milk", count = 40, extra: Record<string, unknown> = {}): Promise<string> {
+async function dataset(
+  t: TestApp,
+  query = "oat milk",
+  count = 40,
+  extra: Record<string, unknown> = {},
+): Promise<string> {
   const id = await createDataset(t, query);
   await runToCompletion(t, id, promptRun(query, count, extra));
   return id;
 }
 
 const start = (t: TestApp, parameterId: string, datasetId: string, key = KEYS.aOwner) =>
-  t.call("POST", `/v1/custom_parameters/${parameterId}/runs`, { key, body: { scope: { kind: "dataset", id: datasetId } } });
+  t.call("POST", `/v1/custom_parameters/${parameterId}/runs`, {
+    key,
+    body: { scope: { kind: "dataset", id: datasetId } },
+  });
 
-const readRun = async (t: TestApp, parameterId: string, runId: string) => (await t.call("GET", `/v1/custom_parameters/${parameterId}/runs/${runId}`)).json.data;
+const readRun = async (t: TestApp, parameterId: string, runId: string) =>
+  (await t.call("GET", `/v1/custom_parameters/${parameterId}/runs/${runId}`)).json.data;
 
 async function mentionsOf(t: TestApp, datasetId: string, parameterIds?: string[]) {
   const out: any[] = [];
   let cursor: string | undefined;
   for (let guard = 0; guard < 100; guard++) {
-    const res = await t.call("POST", "/v1/mentions", { body: { dataset_ids: [datasetId], limit: 100, cursor, parameter_ids: parameterIds } });
+    const res = await t.call("POST", "/v1/mentions", {
+      body: { dataset_ids: [datasetId], limit: 100, cursor, parameter_ids: parameterIds },
+    });
     expect(res.status).toBe(200);
     out.push(...res.json.data);
     if (!res.json.has_next) break;
@@ -61,7 +78,11 @@ describe("custom parameter runs", () => {
     expect(runId).toMatch(/^cpr_/);
     expect(before.sub(t.ledger.balance(A)).eq(t.ledger.quote(A, "post_processing", total))).toBe(true);
     const pending = await readRun(t, cp, runId);
-    expect(pending).toMatchObject({ custom_parameter_id: cp, scope: { kind: "dataset", id: ds }, status: { type: "processing" } });
+    expect(pending).toMatchObject({
+      custom_parameter_id: cp,
+      scope: { kind: "dataset", id: ds },
+      status: { type: "processing" },
+    });
     expect(pending).toMatchObject({ mentions_total: total, mentions_done: 0, mentions_error: 0 });
 
     await t.clock.runAll();
@@ -143,7 +164,9 @@ describe("custom parameter runs", () => {
       const text = `${m.title} ${m.text}`;
       expect(m.parameters[asks]).toMatchObject({ status: "completed", value: /\?/.test(text) });
       const named = m.parameters[brands].value;
-      const present = BRANDS.filter((b) => new RegExp(`(^|[^\\p{L}])${b.replace(/[.+]/g, "\\$&")}(?![\\p{L}])`, "iu").test(text));
+      const present = BRANDS.filter((b) =>
+        new RegExp(`(^|[^\\p{L}])${b.replace(/[.+]/g, "\\$&")}(?![\\p{L}])`, "iu").test(text),
+      );
       expect(named === null ? [] : named.split(", ")).toEqual(present);
     }
     for (const m of await mentionsOf(t, ds)) expect(m.parameters).toEqual({});
@@ -185,7 +208,10 @@ describe("custom parameter runs", () => {
     expect(nothing.status).toBe(400);
     expect(nothing.json.error_code).toBe("nothing_to_analyze");
     expect((await start(t, "cp_missing", "ds_missing")).json.error_code).toBe("custom_parameter_not_found");
-    expect((await t.call("POST", `/v1/custom_parameters/${cp}/runs`, { body: { scope: { kind: "audience", id: empty } } })).status).toBe(422);
+    expect(
+      (await t.call("POST", `/v1/custom_parameters/${cp}/runs`, { body: { scope: { kind: "audience", id: empty } } }))
+        .status,
+    ).toBe(422);
     expect(t.ledger.balance(A).eq(before)).toBe(true);
 
     const ds = await dataset(t);
@@ -235,7 +261,9 @@ describe("custom parameter runs", () => {
     const refs = [...posts.map((m) => ({ source: m.source, id: m.id })), { source: "reddit", id: "t3_notours" }];
     const instructions = "Which brands are mentioned?";
     const before = t.ledger.balance(A);
-    const res = await t.call("POST", "/v1/custom_parameters/preview", { body: { instructions, value_type: "string", post_refs: refs } });
+    const res = await t.call("POST", "/v1/custom_parameters/preview", {
+      body: { instructions, value_type: "string", post_refs: refs },
+    });
     expect(res.status).toBe(200);
     expect(res.json.data.results.map((r: { post_id: string }) => r.post_id)).toEqual(refs.map((r) => r.id));
     expect(res.json.data.results[3].value).toBeNull();
@@ -247,10 +275,19 @@ describe("custom parameter runs", () => {
     const stored = new Map((await mentionsOf(t, ds, [cp])).map((m) => [m.id, m.parameters[cp].value]));
     for (const r of res.json.data.results.slice(0, 3)) expect(r.value).toEqual(stored.get(r.post_id));
     // Another account's preview of the same posts sees nothing.
-    const theirs = await t.call("POST", "/v1/custom_parameters/preview", { key: KEYS.bOwner, body: { instructions, value_type: "string", post_refs: refs.slice(0, 1) } });
+    const theirs = await t.call("POST", "/v1/custom_parameters/preview", {
+      key: KEYS.bOwner,
+      body: { instructions, value_type: "string", post_refs: refs.slice(0, 1) },
+    });
     expect(theirs.json.data.results[0].value).toBeNull();
     for (const bad of [[], Array.from({ length: 6 }, () => refs[0])]) {
-      expect((await t.call("POST", "/v1/custom_parameters/preview", { body: { instructions, value_type: "string", post_refs: bad } })).status).toBe(422);
+      expect(
+        (
+          await t.call("POST", "/v1/custom_parameters/preview", {
+            body: { instructions, value_type: "string", post_refs: bad },
+          })
+        ).status,
+      ).toBe(422);
     }
   });
 
@@ -273,7 +310,11 @@ describe("custom parameter runs", () => {
           // A fresh ledger on the same mentions: the dataset runs stay out of the sums.
           const initial = money(cents).div(100);
           t0.ledger.open(A, "pro", initial);
-          const instructions = ["Which brands are mentioned?", "What is the sentiment?", "Does the author ask a question?"];
+          const instructions = [
+            "Which brands are mentioned?",
+            "What is the sentiment?",
+            "Does the author ask a question?",
+          ];
           const types = ["string", "string", "boolean"];
           const ids: (string | null)[] = [null, null, null];
           const runs: string[] = [];

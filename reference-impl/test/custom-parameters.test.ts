@@ -9,7 +9,12 @@ import { KEYS, makeApp, type TestApp } from "./helpers.ts";
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
 console.log(`custom parameters list properties: fast-check seed ${SEED} (rerun with FC_SEED=${SEED})`);
 
-const body = (name: string, extra: Record<string, unknown> = {}) => ({ name, instructions: "Which brands are mentioned?", value_type: "string", ...extra });
+const body = (name: string, extra: Record<string, unknown> = {}) => ({
+  name,
+  instructions: "Which brands are mentioned?",
+  value_type: "string",
+  ...extra,
+});
 
 async function create(t: TestApp, name: string, key = KEYS.aOwner) {
   const res = await t.call("POST", "/v1/custom_parameters", { key, body: body(name) });
@@ -20,10 +25,16 @@ async function create(t: TestApp, name: string, key = KEYS.aOwner) {
 describe("custom parameters", () => {
   it("creates with 201 and integer timestamps, readable at once by every seat of the account", async () => {
     const t = makeApp();
-    const res = await t.call("POST", "/v1/custom_parameters", { body: body("Purchase intent", { value_type: "boolean" }) });
+    const res = await t.call("POST", "/v1/custom_parameters", {
+      body: body("Purchase intent", { value_type: "boolean" }),
+    });
     expect(res.status).toBe(201);
     const p = res.json.data;
-    expect(p).toMatchObject({ name: "Purchase intent", value_type: "boolean", instructions: "Which brands are mentioned?" });
+    expect(p).toMatchObject({
+      name: "Purchase intent",
+      value_type: "boolean",
+      instructions: "Which brands are mentioned?",
+    });
     expect(p.id).toMatch(/^cp_/);
     expect(p.created_at).toBe(Math.floor(t.clock.now() / 1000));
     expect(p.updated_at).toBe(p.created_at);
@@ -37,10 +48,16 @@ describe("custom parameters", () => {
     for (const name of ["", "   ", "\t\n", "\u00a0"]) {
       const res = await t.call("POST", "/v1/custom_parameters", { body: body(name) });
       expect(res.status).toBe(400);
-      expect(res.json).toMatchObject({ status: "client_error", error_code: "custom_parameter_empty_name", transient: false });
+      expect(res.json).toMatchObject({
+        status: "client_error",
+        error_code: "custom_parameter_empty_name",
+        transient: false,
+      });
     }
     expect((await t.call("POST", "/v1/custom_parameters", { body: body("x".repeat(256)) })).status).toBe(422);
-    expect((await t.call("POST", "/v1/custom_parameters", { body: body("ok", { value_type: "date" }) })).status).toBe(422);
+    expect((await t.call("POST", "/v1/custom_parameters", { body: body("ok", { value_type: "date" }) })).status).toBe(
+      422,
+    );
     expect((await t.call("GET", "/v1/custom_parameters")).json.data).toEqual([]);
   });
 
@@ -54,7 +71,9 @@ describe("custom parameters", () => {
       expect(res.json.detail).toContain(first.id);
     }
     // Another account may use the name.
-    expect((await t.call("POST", "/v1/custom_parameters", { key: KEYS.bOwner, body: body("Purchase intent") })).status).toBe(201);
+    expect(
+      (await t.call("POST", "/v1/custom_parameters", { key: KEYS.bOwner, body: body("Purchase intent") })).status,
+    ).toBe(201);
   });
 
   it(`holds at most ${PARAMETER_CEILING} live parameters; a delete frees a slot`, async () => {
@@ -80,9 +99,15 @@ describe("custom parameters", () => {
     const noBody = await t.call("PATCH", `/v1/custom_parameters/${p.id}`);
     expect(noBody.json.data).toEqual(p);
 
-    const renamed = await t.call("PATCH", `/v1/custom_parameters/${p.id}`, { body: { name: "BRANDS", instructions: "Which brand is compared?", value_type: "number" } });
+    const renamed = await t.call("PATCH", `/v1/custom_parameters/${p.id}`, {
+      body: { name: "BRANDS", instructions: "Which brand is compared?", value_type: "number" },
+    });
     expect(renamed.status).toBe(200);
-    expect(renamed.json.data).toMatchObject({ name: "BRANDS", instructions: "Which brand is compared?", value_type: "string" });
+    expect(renamed.json.data).toMatchObject({
+      name: "BRANDS",
+      instructions: "Which brand is compared?",
+      value_type: "string",
+    });
     expect(renamed.json.data.updated_at).toBe(p.updated_at + 5);
 
     const clash = await t.call("PATCH", `/v1/custom_parameters/${p.id}`, { body: { name: " price" } });
@@ -115,7 +140,9 @@ describe("custom parameters", () => {
     }
     // The deleted name is free again, and the list no longer shows it.
     expect((await t.call("POST", "/v1/custom_parameters", { body: body("Mine") })).status).toBe(201);
-    expect((await t.call("GET", "/v1/custom_parameters")).json.data.map((p: { name: string }) => p.name)).toEqual(["Mine"]);
+    expect((await t.call("GET", "/v1/custom_parameters")).json.data.map((p: { name: string }) => p.name)).toEqual([
+      "Mine",
+    ]);
   });
 
   it("lists newest first by default, 10 per page, and refuses a cursor of another order", async () => {
@@ -125,7 +152,18 @@ describe("custom parameters", () => {
       t.clock.advance(1000);
     }
     const first = await t.call("GET", "/v1/custom_parameters");
-    expect(first.json.data.map((p: { name: string }) => p.name)).toEqual(["p11", "p10", "p9", "p8", "p7", "p6", "p5", "p4", "p3", "p2"]);
+    expect(first.json.data.map((p: { name: string }) => p.name)).toEqual([
+      "p11",
+      "p10",
+      "p9",
+      "p8",
+      "p7",
+      "p6",
+      "p5",
+      "p4",
+      "p3",
+      "p2",
+    ]);
     expect(first.json.has_next).toBe(true);
     const bad = await t.call("GET", `/v1/custom_parameters?order=asc&cursor=${first.json.cursor}`);
     expect(bad.status).toBe(400);
@@ -137,7 +175,10 @@ describe("custom parameters", () => {
     await fc.assert(
       fc.asyncProperty(
         // Whole seconds, so ties in created_at are ties in created_ms too (then ids decide).
-        fc.array(fc.record({ advance: fc.integer({ min: 0, max: 2 }).map((s) => s * 1000), remove: fc.boolean() }), { minLength: 0, maxLength: 25 }),
+        fc.array(fc.record({ advance: fc.integer({ min: 0, max: 2 }).map((s) => s * 1000), remove: fc.boolean() }), {
+          minLength: 0,
+          maxLength: 25,
+        }),
         fc.integer({ min: 1, max: 7 }),
         fc.constantFrom("asc", "desc"),
         async (plan, limit, order) => {
@@ -152,7 +193,10 @@ describe("custom parameters", () => {
           const seen: string[] = [];
           let cursor: string | null = null;
           for (let guard = 0; guard <= plan.length + 1; guard++) {
-            const page: Awaited<ReturnType<TestApp["call"]>> = await t.call("GET", `/v1/custom_parameters?limit=${limit}&order=${order}${cursor ? `&cursor=${cursor}` : ""}`);
+            const page: Awaited<ReturnType<TestApp["call"]>> = await t.call(
+              "GET",
+              `/v1/custom_parameters?limit=${limit}&order=${order}${cursor ? `&cursor=${cursor}` : ""}`,
+            );
             expect(page.status).toBe(200);
             expect(page.json.data.length).toBeLessThanOrEqual(limit);
             seen.push(...page.json.data.map((p: { id: string }) => p.id));
@@ -160,7 +204,9 @@ describe("custom parameters", () => {
             expect(cursor === null).toBe(!page.json.has_next);
             if (!page.json.has_next) break;
           }
-          const sorted = [...live].sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1)).map((p) => p.id);
+          const sorted = [...live]
+            .sort((a, b) => a.created_at - b.created_at || (a.id < b.id ? -1 : 1))
+            .map((p) => p.id);
           expect(seen).toEqual(order === "asc" ? sorted : sorted.reverse());
         },
       ),

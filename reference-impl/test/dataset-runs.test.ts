@@ -10,8 +10,20 @@ describe("dataset runs", () => {
     const id = await createDataset(t);
     const created = await t.call("POST", `/v1/datasets/${id}/runs`, { body: promptRun("oat milk", 30) });
     expect(created.status).toBe(202);
-    expect(Object.keys(created.json.data).sort()).toEqual(["count", "created_at", "dataset_id", "id", "requested_count", "status"]);
-    expect(created.json.data).toMatchObject({ dataset_id: id, count: 30, requested_count: 30, status: { type: "pending" } });
+    expect(Object.keys(created.json.data).sort()).toEqual([
+      "count",
+      "created_at",
+      "dataset_id",
+      "id",
+      "requested_count",
+      "status",
+    ]);
+    expect(created.json.data).toMatchObject({
+      dataset_id: id,
+      count: 30,
+      requested_count: 30,
+      status: { type: "pending" },
+    });
     expect(created.json.data.id).toMatch(/^dsr_/);
     const runPath = `/v1/datasets/${id}/runs/${created.json.data.id}`;
     const seen: string[] = [];
@@ -29,7 +41,14 @@ describe("dataset runs", () => {
     const done = (await t.call("GET", runPath)).json.data;
     for (const s of done.status.steps) expect(Number.isInteger(s.completed_at)).toBe(true);
     expect(done.mentions_count).toBe(30);
-    expect(done.params).toMatchObject({ count: 30, num_comments_per_post: 10, country_code: "US", date_range: null, language: null, content_analysis_actions: [] });
+    expect(done.params).toMatchObject({
+      count: 30,
+      num_comments_per_post: 10,
+      country_code: "US",
+      date_range: null,
+      language: null,
+      content_analysis_actions: [],
+    });
   });
 
   it("reserves count x price up front and settles to the mentions collected", async () => {
@@ -63,7 +82,13 @@ describe("dataset runs", () => {
     expect(me.usage.balance).toBe(Number(before.sub(PRO_MENTION.mul(2)).toFixed(6)));
     expect(me.usage.balance_used).toBe(0.0712);
     const history = (await t.call("GET", "/v1/me/usage_history")).json.data;
-    expect(history[0]).toMatchObject({ category: "mention", quantity: 0.0712, quantity_credits: 2, credit_rate_usd: 0.0356, credit_value_basis: "snapshot" });
+    expect(history[0]).toMatchObject({
+      category: "mention",
+      quantity: 0.0712,
+      quantity_credits: 2,
+      credit_rate_usd: 0.0356,
+      credit_value_basis: "snapshot",
+    });
   });
 
   it("a url run whose every URL fails ends failed with error_message and a full refund", async () => {
@@ -99,16 +124,25 @@ describe("dataset runs", () => {
     expect(res.json).toEqual({
       status: "client_error",
       error_code: "insufficient_credits_dataset_run",
-      detail: { message: expect.any(String), required: "49.000000", available: "0.010000", top_up_url: expect.stringMatching(/^https:\/\//) },
+      detail: {
+        message: expect.any(String),
+        required: "49.000000",
+        available: "0.010000",
+        top_up_url: expect.stringMatching(/^https:\/\//),
+      },
       transient: false,
     });
     expect((await t.call("GET", `/v1/datasets/${id}/runs`, { key: KEYS.poor })).json.data).toEqual([]);
     expect(t.ledger.balance("acc_poor").toFixed(6)).toBe("0.010000");
     expect(t.pipeline.running).toBe(0);
     // Even the smallest run (20 x 0.049 = 0.98) does not fit the spent balance; a top-up makes it fit.
-    expect((await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 20) })).status).toBe(402);
+    expect(
+      (await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 20) })).status,
+    ).toBe(402);
     t.ledger.open("acc_poor", "starter", money("0.98"));
-    expect((await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 20) })).status).toBe(202);
+    expect(
+      (await t.call("POST", `/v1/datasets/${id}/runs`, { key: KEYS.poor, body: promptRun("oat milk", 20) })).status,
+    ).toBe(202);
   });
 
   it("several runs may be in flight on one dataset; list pages newest first", async () => {
@@ -130,7 +164,9 @@ describe("dataset runs", () => {
     expect(all.json.data.every((r: any) => r.status.type === "completed")).toBe(true);
     // Another dataset's cursor scope is different.
     const other = await createDataset(t, "other");
-    expect((await t.call("GET", `/v1/datasets/${other}/runs?cursor=${page1.json.cursor}`)).json.error_code).toBe("invalid_cursor");
+    expect((await t.call("GET", `/v1/datasets/${other}/runs?cursor=${page1.json.cursor}`)).json.error_code).toBe(
+      "invalid_cursor",
+    );
   });
 
   it("honours sources, country, language, date_range and num_comments_per_post", async () => {
@@ -170,7 +206,21 @@ describe("dataset runs", () => {
     const none = await createDataset(t, "none");
     await runToCompletion(t, none, promptRun("protein bar", 20));
     const bare = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [none] } })).json.data[0];
-    for (const f of ["sentiment", "sentiment_score", "emotions", "tone_of_voice", "hook", "cta", "content_topics", "questions", "mentioned_brands", "entities", "category", "content_intention", "summary"]) {
+    for (const f of [
+      "sentiment",
+      "sentiment_score",
+      "emotions",
+      "tone_of_voice",
+      "hook",
+      "cta",
+      "content_topics",
+      "questions",
+      "mentioned_brands",
+      "entities",
+      "category",
+      "content_intention",
+      "summary",
+    ]) {
       expect(bare[f], f).toBeNull();
     }
     const all = await createDataset(t, "all");
@@ -178,7 +228,10 @@ describe("dataset runs", () => {
     const rich = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [all], limit: 20 } })).json.data;
     for (const m of rich) {
       expect(m.sentiment).not.toBeNull();
-      expect(Number(m.sentiment.positive) + Number(m.sentiment.negative) + Number(m.sentiment.neutral)).toBeCloseTo(1, 6);
+      expect(Number(m.sentiment.positive) + Number(m.sentiment.negative) + Number(m.sentiment.neutral)).toBeCloseTo(
+        1,
+        6,
+      );
       expect(m.emotions).not.toBeNull();
       expect(m.hook.text.length).toBeGreaterThan(0);
       expect(Array.isArray(m.content_topics)).toBe(true);
@@ -190,9 +243,16 @@ describe("dataset runs", () => {
   it("enable_visual_recognition fills media descriptions", async () => {
     const t = makeApp({ stepDelayMs: 0 });
     const plain = await createDataset(t, "plain");
-    await runToCompletion(t, plain, { search_query: { type: "prompt", sources: ["tiktok"], search_query: "latte art" }, count: 20 });
+    await runToCompletion(t, plain, {
+      search_query: { type: "prompt", sources: ["tiktok"], search_query: "latte art" },
+      count: 20,
+    });
     const seen = await createDataset(t, "seen");
-    await runToCompletion(t, seen, { search_query: { type: "prompt", sources: ["youtube"], search_query: "latte art" }, count: 20, enable_visual_recognition: true });
+    await runToCompletion(t, seen, {
+      search_query: { type: "prompt", sources: ["youtube"], search_query: "latte art" },
+      count: 20,
+      enable_visual_recognition: true,
+    });
     const a = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [plain] } })).json.data;
     const b = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [seen] } })).json.data;
     expect(a.flatMap((m: any) => m.media).every((x: any) => x.description === null)).toBe(true);
@@ -207,7 +267,9 @@ describe("dataset runs", () => {
     expect(neg.sentiment!.label).toBe("negative");
     expect(pos.emotions!.dominant).toBe("joy");
     expect(neg.emotions!.dominant).toBe("anger");
-    expect(analyse("Has anyone tried Oatly? Check out my review.", ["questions", "cta", "mentioned_brands"])).toMatchObject({
+    expect(
+      analyse("Has anyone tried Oatly? Check out my review.", ["questions", "cta", "mentioned_brands"]),
+    ).toMatchObject({
       questions: ["Has anyone tried Oatly?"],
       cta: "Check out my review.",
       mentioned_brands: ["Oatly"],
@@ -217,7 +279,15 @@ describe("dataset runs", () => {
 
   it("the provider is deterministic: the same query yields the same posts", async () => {
     const { searchPosts } = await import("../src/simulators/provider.ts");
-    const req = { source: "tiktok" as const, query: "oat milk", count: 25, window: { fromMs: 0, toMs: 1e12 }, country: "US", language: null, numComments: 3 };
+    const req = {
+      source: "tiktok" as const,
+      query: "oat milk",
+      count: 25,
+      window: { fromMs: 0, toMs: 1e12 },
+      country: "US",
+      language: null,
+      numComments: 3,
+    };
     const a = searchPosts(req);
     const b = searchPosts(req);
     expect(a).toEqual(b);
@@ -243,9 +313,20 @@ describe("dataset runs", () => {
 describe("URL resolution words", () => {
   it("a path word says gone or private; an id that merely contains 404 resolves", async () => {
     const { resolveUrl } = await import("../src/simulators/provider.ts");
-    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/20261122-a404b3_src_0/oat_milk", undefined, 0).ok).toBe(true);
-    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/404/oat_milk", undefined, 0)).toEqual({ ok: false, reason: "not_found" });
-    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/deleted_1/x", undefined, 0)).toEqual({ ok: false, reason: "not_found" });
-    expect(resolveUrl("instagram", "https://www.instagram.com/a_private_kitchen/", undefined, 0)).toEqual({ ok: false, reason: "private" });
+    expect(
+      resolveUrl("reddit", "https://www.reddit.com/r/x/comments/20261122-a404b3_src_0/oat_milk", undefined, 0).ok,
+    ).toBe(true);
+    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/404/oat_milk", undefined, 0)).toEqual({
+      ok: false,
+      reason: "not_found",
+    });
+    expect(resolveUrl("reddit", "https://www.reddit.com/r/x/comments/deleted_1/x", undefined, 0)).toEqual({
+      ok: false,
+      reason: "not_found",
+    });
+    expect(resolveUrl("instagram", "https://www.instagram.com/a_private_kitchen/", undefined, 0)).toEqual({
+      ok: false,
+      reason: "private",
+    });
   });
 });

@@ -17,7 +17,14 @@ describe("datasets", () => {
     const id = await createDataset(t, "Empty");
     const res = await t.call("GET", `/v1/datasets/${id}`);
     expect(res.status).toBe(200);
-    expect(res.json.data).toMatchObject({ id, name: "Empty", mentions_count: 0, estimated_mentions_count: 0, images_count: 0, videos_count: 0 });
+    expect(res.json.data).toMatchObject({
+      id,
+      name: "Empty",
+      mentions_count: 0,
+      estimated_mentions_count: 0,
+      images_count: 0,
+      videos_count: 0,
+    });
     expect(res.json.data.url).toContain(id);
   });
 
@@ -39,7 +46,7 @@ describe("datasets", () => {
     expect(asc.json.data.map((d: any) => d.name)).toEqual(["d0", "d1", "d2"]);
   });
 
-  it("PATCH: empty body is a no-op, \"\" stores null, a name renames", async () => {
+  it('PATCH: empty body is a no-op, "" stores null, a name renames', async () => {
     const t = makeApp();
     const id = await createDataset(t, "Before");
     await t.clock.advance(5000);
@@ -67,8 +74,16 @@ describe("datasets", () => {
     expect(foreign.status).toBe(404);
     expect(foreign.json).toEqual(missing.json);
     expect(foreign.json.error_code).toBe("dataset_not_found");
-    for (const [method, path] of [["PATCH", `/v1/datasets/${id}`], ["DELETE", `/v1/datasets/${id}`], ["GET", `/v1/datasets/${id}/runs`], ["POST", `/v1/datasets/${id}/runs`]] as const) {
-      const res = await t.call(method, path, { key: KEYS.bOwner, body: method === "POST" ? promptRun("x", 20) : method === "PATCH" ? {} : undefined });
+    for (const [method, path] of [
+      ["PATCH", `/v1/datasets/${id}`],
+      ["DELETE", `/v1/datasets/${id}`],
+      ["GET", `/v1/datasets/${id}/runs`],
+      ["POST", `/v1/datasets/${id}/runs`],
+    ] as const) {
+      const res = await t.call(method, path, {
+        key: KEYS.bOwner,
+        body: method === "POST" ? promptRun("x", 20) : method === "PATCH" ? {} : undefined,
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.json.error_code).toBe("dataset_not_found");
     }
@@ -119,8 +134,12 @@ describe("datasets", () => {
     // The images/videos counters match the stored posts.
     const all = await t.call("POST", "/v1/mentions", { body: { dataset_ids: [id], limit: 100 } });
     expect(all.json.data.length).toBe(60);
-    expect(after.images_count).toBe(all.json.data.filter((m: any) => m.media.some((x: any) => x.type === "image")).length);
-    expect(after.videos_count).toBe(all.json.data.filter((m: any) => m.media.some((x: any) => x.type === "video")).length);
+    expect(after.images_count).toBe(
+      all.json.data.filter((m: any) => m.media.some((x: any) => x.type === "image")).length,
+    );
+    expect(after.videos_count).toBe(
+      all.json.data.filter((m: any) => m.media.some((x: any) => x.type === "video")).length,
+    );
   });
 
   it("a url run adds posts without extrapolation (estimate equals count)", async () => {

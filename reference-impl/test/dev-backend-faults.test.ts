@@ -18,7 +18,11 @@ const contract = Contract.load();
 async function send(t: TestApp, method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const h: Record<string, string> = { "x-api-key": KEYS.aOwner, ...headers };
   if (body !== undefined) h["content-type"] = "application/json";
-  const res = await t.app.request(path, { method, headers: h, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await t.app.request(path, {
+    method,
+    headers: h,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   const json = text ? JSON.parse(text) : undefined;
   assertDocumentedError(method, path, res.status, json);
@@ -28,7 +32,8 @@ async function send(t: TestApp, method: string, path: string, headers: Record<st
   if (!spec) throw new Error(`${op.operationId} documents no ${res.status}`);
   if (spec.zod) {
     const parsed = spec.zod.safeParse(json);
-    if (!parsed.success) throw new Error(`${op.operationId} ${res.status} body breaks the contract: ${parsed.error.message}\n${text}`);
+    if (!parsed.success)
+      throw new Error(`${op.operationId} ${res.status} body breaks the contract: ${parsed.error.message}\n${text}`);
   }
   return { status: res.status, headers: res.headers, json };
 }
@@ -47,7 +52,11 @@ async function observe(t: TestApp, datasetId: string) {
   };
 }
 
-const RUN_BODY = { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: 20, num_comments_per_post: 0 };
+const RUN_BODY = {
+  search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" },
+  count: 20,
+  num_comments_per_post: 0,
+};
 
 describe("Prefer: fault=KIND answers a documented failure and leaves no trace", () => {
   let t: TestApp;
@@ -58,22 +67,114 @@ describe("Prefer: fault=KIND answers a documented failure and leaves no trace", 
     await runToCompletion(t, datasetId, RUN_BODY);
   });
 
-  const cases: { name: string; method: string; path: () => string; body?: () => unknown; fault: string; status: number; code: string }[] = [
-    { name: "429 on a list", method: "GET", path: () => "/v1/datasets", fault: "429", status: 429, code: "too_many_requests" },
-    { name: "429 on a run", method: "POST", path: () => `/v1/datasets/${datasetId}/runs`, body: () => RUN_BODY, fault: "429", status: 429, code: "too_many_requests" },
-    { name: "500 on a create", method: "POST", path: () => "/v1/datasets", body: () => ({ name: "never" }), fault: "500", status: 500, code: "internal_server_error" },
-    { name: "5xx on a run (its 500)", method: "POST", path: () => `/v1/datasets/${datasetId}/runs`, body: () => RUN_BODY, fault: "5xx", status: 500, code: "internal_server_error" },
-    { name: "5xx on ask (its 503)", method: "POST", path: () => "/v1/ask", body: () => ({ message: "What do people say?" }), fault: "5xx", status: 503, code: "ai_assistant_unavailable" },
-    { name: "503 on ask", method: "POST", path: () => "/v1/ask", body: () => ({ message: "What do people say?" }), fault: "503", status: 503, code: "ai_assistant_unavailable" },
-    { name: "504 on ask", method: "POST", path: () => "/v1/ask", body: () => ({ message: "What do people say?" }), fault: "504", status: 504, code: "ai_assistant_timeout" },
-    { name: "timeout on ask (its 504)", method: "POST", path: () => "/v1/ask", body: () => ({ message: "What do people say?" }), fault: "timeout", status: 504, code: "ai_assistant_timeout" },
-    { name: "402 on a dataset run", method: "POST", path: () => `/v1/datasets/${datasetId}/runs`, body: () => RUN_BODY, fault: "402", status: 402, code: "insufficient_credits_dataset_run" },
-    { name: "402 on ask", method: "POST", path: () => "/v1/ask", body: () => ({ message: "What do people say?" }), fault: "402", status: 402, code: "insufficient_credits_ask" },
+  const cases: {
+    name: string;
+    method: string;
+    path: () => string;
+    body?: () => unknown;
+    fault: string;
+    status: number;
+    code: string;
+  }[] = [
+    {
+      name: "429 on a list",
+      method: "GET",
+      path: () => "/v1/datasets",
+      fault: "429",
+      status: 429,
+      code: "too_many_requests",
+    },
+    {
+      name: "429 on a run",
+      method: "POST",
+      path: () => `/v1/datasets/${datasetId}/runs`,
+      body: () => RUN_BODY,
+      fault: "429",
+      status: 429,
+      code: "too_many_requests",
+    },
+    {
+      name: "500 on a create",
+      method: "POST",
+      path: () => "/v1/datasets",
+      body: () => ({ name: "never" }),
+      fault: "500",
+      status: 500,
+      code: "internal_server_error",
+    },
+    {
+      name: "5xx on a run (its 500)",
+      method: "POST",
+      path: () => `/v1/datasets/${datasetId}/runs`,
+      body: () => RUN_BODY,
+      fault: "5xx",
+      status: 500,
+      code: "internal_server_error",
+    },
+    {
+      name: "5xx on ask (its 503)",
+      method: "POST",
+      path: () => "/v1/ask",
+      body: () => ({ message: "What do people say?" }),
+      fault: "5xx",
+      status: 503,
+      code: "ai_assistant_unavailable",
+    },
+    {
+      name: "503 on ask",
+      method: "POST",
+      path: () => "/v1/ask",
+      body: () => ({ message: "What do people say?" }),
+      fault: "503",
+      status: 503,
+      code: "ai_assistant_unavailable",
+    },
+    {
+      name: "504 on ask",
+      method: "POST",
+      path: () => "/v1/ask",
+      body: () => ({ message: "What do people say?" }),
+      fault: "504",
+      status: 504,
+      code: "ai_assistant_timeout",
+    },
+    {
+      name: "timeout on ask (its 504)",
+      method: "POST",
+      path: () => "/v1/ask",
+      body: () => ({ message: "What do people say?" }),
+      fault: "timeout",
+      status: 504,
+      code: "ai_assistant_timeout",
+    },
+    {
+      name: "402 on a dataset run",
+      method: "POST",
+      path: () => `/v1/datasets/${datasetId}/runs`,
+      body: () => RUN_BODY,
+      fault: "402",
+      status: 402,
+      code: "insufficient_credits_dataset_run",
+    },
+    {
+      name: "402 on ask",
+      method: "POST",
+      path: () => "/v1/ask",
+      body: () => ({ message: "What do people say?" }),
+      fault: "402",
+      status: 402,
+      code: "insufficient_credits_ask",
+    },
     {
       name: "402 on a research preview",
       method: "POST",
       path: () => "/v1/research_previews",
-      body: () => ({ type: "prompt", sources: ["reddit", "tiktok"], search_query: "oat milk", time_filter: "past_month" }),
+      body: () => ({
+        type: "prompt",
+        sources: ["reddit", "tiktok"],
+        search_query: "oat milk",
+        time_filter: "past_month",
+      }),
       fault: "402",
       status: 402,
       code: "insufficient_credits_research_preview",
@@ -128,12 +229,20 @@ describe("Prefer: fault=KIND answers a documented failure and leaves no trace", 
     // The next request without the header runs normally.
     const next = await send(t, "POST", `/v1/datasets/${datasetId}/runs`, {}, RUN_BODY);
     await t.clock.runAll();
-    expect((await send(t, "GET", `/v1/datasets/${datasetId}/runs/${next.json.data.id}`, {})).json.data.status.type).toBe("completed");
+    expect(
+      (await send(t, "GET", `/v1/datasets/${datasetId}/runs/${next.json.data.id}`, {})).json.data.status.type,
+    ).toBe("completed");
   });
 
   it("run-failed on ask: the turn fails, nothing is charged", async () => {
     const before = await observe(t, datasetId);
-    const res = await send(t, "POST", "/v1/ask", { prefer: "fault=run-failed" }, { message: "What do people say about oat milk?" });
+    const res = await send(
+      t,
+      "POST",
+      "/v1/ask",
+      { prefer: "fault=run-failed" },
+      { message: "What do people say about oat milk?" },
+    );
     expect(res.status).toBe(202);
     await t.clock.runAll();
     const { chat_id, message_id } = res.json.data;
@@ -182,7 +291,9 @@ describe("every operation of the contract, every kind it documents", () => {
     const fingerprint = () =>
       JSON.stringify({
         ledger: t.services.ledger.snapshot(),
-        tables: Object.fromEntries(Object.entries(tablesOf(t.services)).map(([name, table]) => [name, table.everyRow().length])),
+        tables: Object.fromEntries(
+          Object.entries(tablesOf(t.services)).map(([name, table]) => [name, table.everyRow().length]),
+        ),
         mentions: [...t.services.directory.all()].map((a) => t.services.mentions(a.id).size),
       });
     const before = fingerprint();
@@ -194,7 +305,13 @@ describe("every operation of the contract, every kind it documents", () => {
         const status = kind === "5xx" ? undefined : Number(kind);
         const documented = [...op.responses.keys()].map(Number);
         if (status !== undefined && !documented.includes(status)) continue;
-        const res = await send(t, op.method, path, { prefer: `fault=${kind}` }, ["POST", "PATCH"].includes(op.method) ? {} : undefined);
+        const res = await send(
+          t,
+          op.method,
+          path,
+          { prefer: `fault=${kind}` },
+          ["POST", "PATCH"].includes(op.method) ? {} : undefined,
+        );
         expect(res.status, `${op.operationId} fault=${kind}`).toBe(status ?? (documented.includes(503) ? 503 : 500));
         expect(res.headers.get("preference-applied")).toBe(`fault=${kind}`);
         answered++;
@@ -228,7 +345,10 @@ describe("seeded --faults rates", () => {
   });
 
   it("parses and rejects rate lists with one clear line", () => {
-    expect(parseFaults("429:0.02,503:0.01,timeout:0.005")).toEqual({ ok: true, rates: { "429": 0.02, "503": 0.01, timeout: 0.005 } });
+    expect(parseFaults("429:0.02,503:0.01,timeout:0.005")).toEqual({
+      ok: true,
+      rates: { "429": 0.02, "503": 0.01, timeout: 0.005 },
+    });
     expect(parseFaults("418:0.1")).toMatchObject({ ok: false, error: expect.stringMatching(/unknown kind 418/) });
     expect(parseFaults("429:2")).toMatchObject({ ok: false, error: expect.stringMatching(/between 0 and 1/) });
     expect(readConfig({ FAULTS: "429" })).toMatchObject({ ok: false, errors: [expect.stringMatching(/^FAULTS=/)] });
@@ -245,7 +365,14 @@ describe("seeded --faults rates", () => {
 describe("timeout on a real socket", () => {
   let server: RunningServer;
   beforeAll(async () => {
-    const read = readConfig({ PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", LOG_LEVEL: "silent", FAULT_TIMEOUT_MS: "200", SCENARIO: "empty" });
+    const read = readConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_REQUESTS: "false",
+      LOG_LEVEL: "silent",
+      FAULT_TIMEOUT_MS: "200",
+      SCENARIO: "empty",
+    });
     if (!read.ok) throw new Error(read.errors.join("; "));
     server = await startServer(read.config);
   });
@@ -253,7 +380,13 @@ describe("timeout on a real socket", () => {
 
   it("holds the request, then drops the connection without an answer or a change", async () => {
     const started = Date.now();
-    await expect(fetch(`${server.url}/v1/datasets`, { method: "POST", headers: { "x-api-key": KEYS.aOwner, prefer: "fault=timeout", "content-type": "application/json" }, body: JSON.stringify({ name: "x" }) })).rejects.toThrow();
+    await expect(
+      fetch(`${server.url}/v1/datasets`, {
+        method: "POST",
+        headers: { "x-api-key": KEYS.aOwner, prefer: "fault=timeout", "content-type": "application/json" },
+        body: JSON.stringify({ name: "x" }),
+      }),
+    ).rejects.toThrow();
     expect(Date.now() - started).toBeGreaterThanOrEqual(150);
     const list = await fetch(`${server.url}/v1/datasets`, { headers: { "x-api-key": KEYS.aOwner } });
     expect(list.status).toBe(200);

@@ -18,7 +18,12 @@ describe("the kit against --faults 500:0.1", () => {
     // Seed 7 draws no fault for the first 25 requests: the kit's preflight (whose
     // account each key is, which groups are served) stops the run on a 500, by
     // design, so the injected faults start once the checks do.
-    const { app } = createApp({ rateLimitPerSecond: 50, stepDelayMs: 0, logger: () => undefined, faults: { rates: { "500": 0.1 }, seed: 7 } });
+    const { app } = createApp({
+      rateLimitPerSecond: 50,
+      stepDelayMs: 0,
+      logger: () => undefined,
+      faults: { rates: { "500": 0.1 }, seed: 7 },
+    });
     const baseUrl = await new Promise<string>((resolve) => {
       const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
         close = () => new Promise<void>((r) => server.close(() => r()));
@@ -26,14 +31,23 @@ describe("the kit against --faults 500:0.1", () => {
       });
     });
     report = await runKit(settings(baseUrl, { profile: "readonly", operations: ["/v1/datasets"] }));
-    const failing = report.results.filter((r) => r.outcome === "fail").map((r) => `${r.id}: ${r.failures.map((f) => f.title).join("; ")}`);
+    const failing = report.results
+      .filter((r) => r.outcome === "fail")
+      .map((r) => `${r.id}: ${r.failures.map((f) => f.title).join("; ")}`);
     const injected = report.exchanges.filter((e) => e.status === 500).length;
-    console.info(`kit vs --faults 500:0.1: ${report.requestCount} requests, ${injected} answered an injected 500; failing checks: ${failing.join(", ") || "none"}`);
+    console.info(
+      `kit vs --faults 500:0.1: ${report.requestCount} requests, ${injected} answered an injected 500; failing checks: ${failing.join(", ") || "none"}`,
+    );
   }, 180_000);
   afterAll(() => close?.());
 
   it("passes every response-shape check on the injected answers", () => {
-    for (const id of ["response-schema-conformance", "error-envelope", "documented-status-only", "status-string-mapping"]) {
+    for (const id of [
+      "response-schema-conformance",
+      "error-envelope",
+      "documented-status-only",
+      "status-string-mapping",
+    ]) {
       const r = report.results.find((x) => x.id === id);
       expect(r?.outcome, `${id}: ${JSON.stringify(r?.failures)}`).toBe("pass");
     }

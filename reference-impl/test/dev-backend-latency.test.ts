@@ -19,7 +19,10 @@ describe("latency", () => {
   it("parses the three forms and rejects anything else with one line", () => {
     expect(parseLatency("50")).toEqual({ ok: true, spec: { kind: "fixed", ms: 50 } });
     expect(parseLatency("50-400")).toEqual({ ok: true, spec: { kind: "range", min: 50, max: 400 } });
-    expect(parseLatency("lognormal:120,0.5")).toEqual({ ok: true, spec: { kind: "lognormal", median: 120, sigma: 0.5 } });
+    expect(parseLatency("lognormal:120,0.5")).toEqual({
+      ok: true,
+      spec: { kind: "lognormal", median: 120, sigma: 0.5 },
+    });
     for (const bad of ["fast", "400-50", "-5", "lognormal:0,1", "99999999"]) expect(parseLatency(bad).ok).toBe(false);
     const read = readConfig({}, ["--latency", "50-400", "--seed", "9", "--prefer-delay"]);
     expect(read.ok && read.config.latency).toEqual({ kind: "range", min: 50, max: 400 });
@@ -47,15 +50,26 @@ describe("latency", () => {
 
   it("delays /v1 answers, never /health or /openapi.json, and decides the answer before waiting", async () => {
     const t = makeApp({ latency: { spec: { kind: "fixed", ms: 600 } } });
-    expect(await timed(() => t.app.request("/v1/me", { headers: { "x-api-key": KEYS.aOwner } }))).toBeGreaterThanOrEqual(590);
+    expect(
+      await timed(() => t.app.request("/v1/me", { headers: { "x-api-key": KEYS.aOwner } })),
+    ).toBeGreaterThanOrEqual(590);
     // A 401 is delayed too: the client cannot tell a slow network by status.
     expect(await timed(() => t.app.request("/v1/me"))).toBeGreaterThanOrEqual(590);
     let fast = Infinity;
-    for (let i = 0; i < 3; i++) fast = Math.min(fast, await timed(() => t.app.request("/health")), await timed(() => t.app.request("/openapi.json")));
+    for (let i = 0; i < 3; i++)
+      fast = Math.min(
+        fast,
+        await timed(() => t.app.request("/health")),
+        await timed(() => t.app.request("/openapi.json")),
+      );
     expect(fast).toBeLessThan(500);
 
     // The dataset exists while its answer is still waiting on the timer.
-    const pending = t.app.request("/v1/datasets", { method: "POST", headers: { "x-api-key": KEYS.aOwner, "content-type": "application/json" }, body: JSON.stringify({ name: "Decided first" }) });
+    const pending = t.app.request("/v1/datasets", {
+      method: "POST",
+      headers: { "x-api-key": KEYS.aOwner, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Decided first" }),
+    });
     await new Promise((r) => setTimeout(r, 100));
     expect(t.services.datasets.live("acc_demoA").some((d) => d.name === "Decided first")).toBe(true);
     expect((await pending).status).toBe(201);
@@ -63,8 +77,12 @@ describe("latency", () => {
 
   it("Prefer: delay=N is ignored unless enabled, then replaces the drawn delay", async () => {
     const off = makeApp();
-    expect(await timed(() => off.app.request("/v1/me", { headers: { "x-api-key": KEYS.aOwner, prefer: "delay=5000" } }))).toBeLessThan(4000);
+    expect(
+      await timed(() => off.app.request("/v1/me", { headers: { "x-api-key": KEYS.aOwner, prefer: "delay=5000" } })),
+    ).toBeLessThan(4000);
     const on = makeApp({ latency: { preferDelay: true } });
-    expect(await timed(() => on.app.request("/v1/me", { headers: { "x-api-key": KEYS.aOwner, prefer: "delay=300" } }))).toBeGreaterThanOrEqual(290);
+    expect(
+      await timed(() => on.app.request("/v1/me", { headers: { "x-api-key": KEYS.aOwner, prefer: "delay=300" } })),
+    ).toBeGreaterThanOrEqual(290);
   });
 });

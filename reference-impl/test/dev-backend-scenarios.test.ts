@@ -18,9 +18,16 @@ const USER_KEY = "my_own_test_key_0001";
 
 function backend(options: ConstructorParameters<typeof Backend>[0] = {}) {
   const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-  const b = new Backend({ ...options, app: { clock, stepDelayMs: 0, rateLimitPerSecond: 10_000, logger: () => {}, ...options.app } });
+  const b = new Backend({
+    ...options,
+    app: { clock, stepDelayMs: 0, rateLimitPerSecond: 10_000, logger: () => {}, ...options.app },
+  });
   const call = async (method: string, path: string, key: string, body?: unknown) => {
-    const res = await b.request(path, { method, headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) }, body: body ? JSON.stringify(body) : undefined });
+    const res = await b.request(path, {
+      method,
+      headers: { "x-api-key": key, ...(body ? { "content-type": "application/json" } : {}) },
+      body: body ? JSON.stringify(body) : undefined,
+    });
     return { status: res.status, json: (await res.json()) as any };
   };
   return { b, clock, call };
@@ -82,7 +89,9 @@ describe("fixture folders", () => {
     expect(datasets.json.data[0]).toMatchObject({ name: "Our launch", mentions_count: 150 });
     const runs = await call("GET", `/v1/datasets/${datasets.json.data[0].id}/runs`, USER_KEY);
     // Both runs are created in the same millisecond, so their list order follows their random ids.
-    expect(runs.json.data.map((r: any) => [r.status.type, r.mentions_count]).sort((a: any, b: any) => a[1] - b[1])).toEqual([
+    expect(
+      runs.json.data.map((r: any) => [r.status.type, r.mentions_count]).sort((a: any, b: any) => a[1] - b[1]),
+    ).toEqual([
       ["completed", 50],
       ["completed", 100],
     ]);
@@ -114,7 +123,18 @@ describe("fixture folders", () => {
     const dir = userFixtures(1, (f) => {
       f["datasets.json"].datasets[0].account_id = "acc_other";
       f["accounts.json"].api_keys[0].user_id = "usr_nobody";
-      f["patterns.json"] = { pattern_detections: [{ account_id: "acc_mine", dataset: "Nope", name: "p", research_question: "Why?", run_id: "pdr_x", pattern_id: "pt_x" }] };
+      f["patterns.json"] = {
+        pattern_detections: [
+          {
+            account_id: "acc_mine",
+            dataset: "Nope",
+            name: "p",
+            research_question: "Why?",
+            run_id: "pdr_x",
+            pattern_id: "pt_x",
+          },
+        ],
+      };
     });
     expect(checkFixtureDir(fixturesUrl(dir))).toEqual([
       "accounts.json: api_keys[0].user_id: account acc_mine has no seat usr_nobody",
@@ -147,8 +167,15 @@ describe("named scenarios", () => {
 
   it("settings: --scenario, --fixtures, --state and their mistakes", () => {
     const read = readConfig({}, ["--scenario", "large", "--fixtures=./mine", "--state", "/tmp/s.db"]);
-    expect(read.ok && [read.config.scenario, read.config.fixturesDir, read.config.stateFile]).toEqual(["large", "./mine", "/tmp/s.db"]);
-    expect(readConfig({ SCENARIO: "huge" })).toMatchObject({ ok: false, errors: [expect.stringMatching(/^SCENARIO=huge: expected one of empty, demo, large/)] });
+    expect(read.ok && [read.config.scenario, read.config.fixturesDir, read.config.stateFile]).toEqual([
+      "large",
+      "./mine",
+      "/tmp/s.db",
+    ]);
+    expect(readConfig({ SCENARIO: "huge" })).toMatchObject({
+      ok: false,
+      errors: [expect.stringMatching(/^SCENARIO=huge: expected one of empty, demo, large/)],
+    });
     expect(readConfig({}, ["--state"])).toMatchObject({ ok: false, errors: ["--state: needs a value"] });
   });
 });
@@ -162,12 +189,18 @@ describe("POST /_reference/reset", () => {
       usage: (await call("GET", "/v1/me/usage_history?limit=100", KEYS.aOwner)).json.data,
     };
     const created = await call("POST", "/v1/datasets", KEYS.aOwner, { name: "scratch" });
-    await call("POST", `/v1/datasets/${created.json.data.id}/runs`, KEYS.aOwner, { search_query: { type: "prompt", sources: ["reddit"], search_query: "tea" }, count: 20 });
+    await call("POST", `/v1/datasets/${created.json.data.id}/runs`, KEYS.aOwner, {
+      search_query: { type: "prompt", sources: ["reddit"], search_query: "tea" },
+      count: 20,
+    });
     await clock.runAll();
     expect((await call("GET", "/v1/me", KEYS.aOwner)).json.data.usage.balance).not.toBe(before.me.balance);
 
     const reset = await call("POST", "/_reference/reset", KEYS.bOwner);
-    expect(reset).toEqual({ status: 200, json: { status: "success", data: { scenario: "demo", reset_at: expect.any(String) } } });
+    expect(reset).toEqual({
+      status: 200,
+      json: { status: "success", data: { scenario: "demo", reset_at: expect.any(String) } },
+    });
     expect((await call("GET", "/v1/datasets?limit=100", KEYS.aOwner)).json.data).toEqual(before.datasets);
     expect((await call("GET", "/v1/me", KEYS.aOwner)).json.data.usage).toEqual(before.me);
     expect((await call("GET", "/v1/me/usage_history?limit=100", KEYS.aOwner)).json.data).toEqual(before.usage);
@@ -181,7 +214,10 @@ describe("POST /_reference/reset", () => {
 
   it("needs a key: any key of the loaded accounts, or only RESET_KEY when set", async () => {
     const open = backend({ scenario: { scenario: "empty" } });
-    expect(await open.call("POST", "/_reference/reset", "wrong")).toMatchObject({ status: 401, json: { status: "client_error", error_code: "unauthorized", transient: false } });
+    expect(await open.call("POST", "/_reference/reset", "wrong")).toMatchObject({
+      status: 401,
+      json: { status: "client_error", error_code: "unauthorized", transient: false },
+    });
     const locked = backend({ scenario: { scenario: "empty" }, resetKey: "reset-secret" });
     expect((await locked.call("POST", "/_reference/reset", KEYS.aOwner)).status).toBe(401);
     expect((await locked.call("POST", "/_reference/reset", "reset-secret")).status).toBe(200);

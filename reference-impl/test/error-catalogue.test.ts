@@ -34,8 +34,14 @@ describe("error catalogue", () => {
   it("the request guard maps paths to operations and refuses undocumented pairs", () => {
     expect(operationOf("GET", "/v1/datasets/ds_1")).toBe("Datasets_read");
     expect(operationOf("GET", "/v1/datasets?limit=2")).toBe("Datasets_list");
-    expect(() => assertDocumentedError("GET", "/v1/datasets/ds_1", 404, { error_code: "dataset_not_found" })).not.toThrow();
-    expect(() => assertDocumentedError("GET", "/v1/datasets/ds_1", 409, { error_code: "dataset_not_found" })).toThrow(/documents/);
-    expect(() => assertDocumentedError("GET", "/v1/datasets/ds_1", 404, { error_code: "chat_not_found" })).toThrow(/no such code/);
+    expect(() =>
+      assertDocumentedError("GET", "/v1/datasets/ds_1", 404, { error_code: "dataset_not_found" }),
+    ).not.toThrow();
+    expect(() => assertDocumentedError("GET", "/v1/datasets/ds_1", 409, { error_code: "dataset_not_found" })).toThrow(
+      /documents/,
+    );
+    expect(() => assertDocumentedError("GET", "/v1/datasets/ds_1", 404, { error_code: "chat_not_found" })).toThrow(
+      /no such code/,
+    );
   });
 });

@@ -9,7 +9,8 @@ describe("fixtures", () => {
 
   it("every demo key resolves; account A is Pro with two seats, B is Starter", async () => {
     const { app } = boot();
-    const me = async (key: string) => (await (await app.request("/v1/me", { headers: { "x-api-key": key } })).json()) as any;
+    const me = async (key: string) =>
+      (await (await app.request("/v1/me", { headers: { "x-api-key": key } })).json()) as any;
     const a1 = await me(KEYS.aOwner);
     const a2 = await me(KEYS.aMember);
     const b = await me(KEYS.bOwner);
@@ -26,11 +27,15 @@ describe("fixtures", () => {
     expect(list.data.length).toBeGreaterThanOrEqual(2);
     for (const d of list.data) {
       expect(d.mentions_count).toBeGreaterThan(0);
-      const runs = (await (await app.request(`/v1/datasets/${d.id}/runs`, { headers: { "x-api-key": KEYS.aOwner } })).json()) as any;
+      const runs = (await (
+        await app.request(`/v1/datasets/${d.id}/runs`, { headers: { "x-api-key": KEYS.aOwner } })
+      ).json()) as any;
       expect(runs.data.every((r: any) => r.status.type === "completed" && r.status.steps.length === 3)).toBe(true);
     }
     expect(ledger.balance("acc_demoA").plus(ledger.charged("acc_demoA")).toFixed(6)).toBe("178.000000");
-    const mentions = (await (await app.request("/v1/mentions", { method: "POST", headers: { "x-api-key": KEYS.aOwner }, body: "{}" })).json()) as any;
+    const mentions = (await (
+      await app.request("/v1/mentions", { method: "POST", headers: { "x-api-key": KEYS.aOwner }, body: "{}" })
+    ).json()) as any;
     expect(mentions.data.length).toBe(20);
   });
 });
@@ -44,8 +49,20 @@ describe("query coercion", () => {
       ["a", { type: "array", items: { type: "integer" } }],
       ["s", { type: "string" }],
     ]);
-    expect(coerceQuery({ i: ["12"], n: ["1.5"], b: ["true"], a: ["1,2", "3"], s: ["007"] }, types)).toEqual({ i: 12, n: 1.5, b: true, a: [1, 2, 3], s: "007" });
-    expect(coerceQuery({ i: ["1e3"], n: ["abc"], b: ["yes"], a: ["x"], other: ["v"] }, types)).toEqual({ i: "1e3", n: "abc", b: "yes", a: ["x"], other: "v" });
+    expect(coerceQuery({ i: ["12"], n: ["1.5"], b: ["true"], a: ["1,2", "3"], s: ["007"] }, types)).toEqual({
+      i: 12,
+      n: 1.5,
+      b: true,
+      a: [1, 2, 3],
+      s: "007",
+    });
+    expect(coerceQuery({ i: ["1e3"], n: ["abc"], b: ["yes"], a: ["x"], other: ["v"] }, types)).toEqual({
+      i: "1e3",
+      n: "abc",
+      b: "yes",
+      a: ["x"],
+      other: "v",
+    });
     expect(coerceQuery({ i: ["1", "2"] }, types)).toEqual({ i: ["1", "2"] });
   });
 });

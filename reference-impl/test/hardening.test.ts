@@ -67,7 +67,9 @@ describe("bounded input", () => {
     const res = await t.call("POST", "/v1/mentions", { body: { filters } });
     expect(res.status).toBe(422);
     expect(res.json.detail[0].loc).toEqual(["body", "filters", "0", "0", "operator"]);
-    const ok = await t.call("POST", "/v1/mentions", { body: { filters: [[{ ...filters[0]![0]!, operator: { type: "in_range", min: 1, max: 1 } }]] } });
+    const ok = await t.call("POST", "/v1/mentions", {
+      body: { filters: [[{ ...filters[0]![0]!, operator: { type: "in_range", min: 1, max: 1 } }]] },
+    });
     expect(ok.status).toBe(200);
   });
 
@@ -103,7 +105,11 @@ describe("sliced search (no tenant stalls another)", () => {
       { q: "running shoes", search_mode: "keyword" },
       { q: "barsta foam", search_mode: "semantic", sort: "likes" },
       { q: "zzzz unknownword", search_mode: "keyword" },
-      { filters: [[{ type: "sentiment", values: ["positive"] }], [{ type: "has_media", value: true }]], sort: "views", order: "asc" },
+      {
+        filters: [[{ type: "sentiment", values: ["positive"] }], [{ type: "has_media", value: true }]],
+        sort: "views",
+        order: "asc",
+      },
       { filters: [[{ type: "keyword", operator: "is_not", value: "milk" }]], sort: "engagement_rate" },
       { sort: "comments", order: "desc" },
     ];
@@ -137,7 +143,12 @@ describe("body size and media type", () => {
       duplex: "half",
     } as RequestInit);
     expect(res.status).toBe(413);
-    expect(await res.json()).toEqual({ status: "client_error", error_code: "payload_too_large", detail: expect.any(String), transient: false });
+    expect(await res.json()).toEqual({
+      status: "client_error",
+      error_code: "payload_too_large",
+      detail: expect.any(String),
+      transient: false,
+    });
     expect(res.headers.get("ratelimit-limit")).toBeTruthy();
     expect(pulled).toBeLessThanOrEqual(1);
   });
@@ -168,7 +179,11 @@ describe("body size and media type", () => {
     const send = (contentType: string | undefined) =>
       t.app.request("/v1/mentions", {
         method: "POST",
-        headers: { "x-api-key": KEYS.aOwner, "content-length": "2", ...(contentType ? { "content-type": contentType } : {}) },
+        headers: {
+          "x-api-key": KEYS.aOwner,
+          "content-length": "2",
+          ...(contentType ? { "content-type": contentType } : {}),
+        },
         body: "{}",
       });
     for (const bad of ["text/plain", "application/x-www-form-urlencoded", "application/jsonp"]) {
@@ -218,14 +233,22 @@ describe("browser clients and operators", () => {
     const t = makeApp({ corsOrigins: ["https://app.example.com"] });
     const res = await t.app.request("/v1/mentions", {
       method: "OPTIONS",
-      headers: { origin: "https://app.example.com", "access-control-request-method": "POST", "access-control-request-headers": "x-api-key, content-type" },
+      headers: {
+        origin: "https://app.example.com",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "x-api-key, content-type",
+      },
     });
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(res.headers.get("access-control-allow-headers")).toMatch(/x-api-key/);
-    const get = await t.app.request("/v1/prices", { headers: { "x-api-key": KEYS.aOwner, origin: "https://app.example.com" } });
+    const get = await t.app.request("/v1/prices", {
+      headers: { "x-api-key": KEYS.aOwner, origin: "https://app.example.com" },
+    });
     expect(get.headers.get("access-control-expose-headers")).toMatch(/RateLimit-Remaining/);
-    const other = await t.app.request("/v1/prices", { headers: { "x-api-key": KEYS.aOwner, origin: "https://evil.example" } });
+    const other = await t.app.request("/v1/prices", {
+      headers: { "x-api-key": KEYS.aOwner, origin: "https://evil.example" },
+    });
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
 
@@ -251,7 +274,13 @@ describe("browser clients and operators", () => {
     logger.flush();
     const requests = lines.filter((l) => l.msg === "request");
     expect(requests).toHaveLength(3);
-    expect(requests[0]).toMatchObject({ method: "GET", path: "/v1/prices", status: 200, account: "acc_demoA", ms: expect.any(Number) });
+    expect(requests[0]).toMatchObject({
+      method: "GET",
+      path: "/v1/prices",
+      status: 200,
+      account: "acc_demoA",
+      ms: expect.any(Number),
+    });
     expect(requests[1]).toMatchObject({ status: 404 });
     expect(requests[2]).toMatchObject({ status: 401 });
     expect(requests[2]!.account).toBeUndefined();
@@ -287,7 +316,13 @@ describe("/v1/me usage adds up (D-ME-USAGE)", () => {
 
 describe("configuration", () => {
   it("names each mistake on one line", () => {
-    const read = readConfig({ RATE_LIMIT_RPS: "abc", STEP_DELAY_MS: "-5", PORT: "70000", LOG_LEVEL: "loud", CORS_ORIGINS: "https://a.example/path" });
+    const read = readConfig({
+      RATE_LIMIT_RPS: "abc",
+      STEP_DELAY_MS: "-5",
+      PORT: "70000",
+      LOG_LEVEL: "loud",
+      CORS_ORIGINS: "https://a.example/path",
+    });
     expect(read.ok).toBe(false);
     const errors = read.ok ? [] : read.errors;
     expect(errors).toHaveLength(5);

@@ -8,7 +8,8 @@ import { assertDocumentedError } from "./contract-guard.ts";
 const demo = JSON.parse(readFileSync(new URL("../../fixtures/demo-keys.json", import.meta.url), "utf8")) as {
   keys: { api_key: string; account_id: string; user_id: string }[];
 };
-const key = (account: string, user: string) => demo.keys.find((k) => k.account_id === account && k.user_id === user)!.api_key;
+const key = (account: string, user: string) =>
+  demo.keys.find((k) => k.account_id === account && k.user_id === user)!.api_key;
 
 export const KEYS = {
   aOwner: key("acc_demoA", "usr_a_owner"),
@@ -19,8 +20,19 @@ export const KEYS = {
 
 export function makeApp(options: AppOptions = {}) {
   const clock = new ManualClock(Date.UTC(2026, 10, 2, 9, 0, 0));
-  const handle = createApp({ clock, rateLimitPerSecond: 10_000, stepDelayMs: 300, seedDatasets: false, logger: () => {}, ...options });
-  const call = async (method: string, path: string, opts: { key?: string | null; body?: unknown; raw?: string } = {}) => {
+  const handle = createApp({
+    clock,
+    rateLimitPerSecond: 10_000,
+    stepDelayMs: 300,
+    seedDatasets: false,
+    logger: () => {},
+    ...options,
+  });
+  const call = async (
+    method: string,
+    path: string,
+    opts: { key?: string | null; body?: unknown; raw?: string } = {},
+  ) => {
     const headers: Record<string, string> = {};
     const apiKey = opts.key === undefined ? KEYS.aOwner : opts.key;
     if (apiKey) headers["x-api-key"] = apiKey;

@@ -65,7 +65,14 @@ describe("run lifecycle", () => {
       row,
       reservation,
       delivered: () => 10,
-      steps: [{ name: "boom", run: () => { throw new Error("provider down"); } }],
+      steps: [
+        {
+          name: "boom",
+          run: () => {
+            throw new Error("provider down");
+          },
+        },
+      ],
     });
     await clock.runAll();
     expect(row.status).toEqual({ type: "failed", steps: [], error_message: "provider down" });
@@ -83,24 +90,32 @@ describe("run lifecycle", () => {
 describe("ledger: multi-part reservations and after-the-fact charges", () => {
   it("property: reserveAll holds every part or none; conservation holds (seed printed on failure)", () => {
     fc.assert(
-      fc.property(fc.integer({ min: 0, max: 20_000 }), fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 6 }), (cents, parts) => {
-        const clock = new ManualClock();
-        const ledger = new Ledger(clock);
-        const initial = money(cents).div(100);
-        ledger.open("acc", "starter", initial);
-        const total = parts.reduce((s, q) => s.add(ledger.quote("acc", "mention", q)), money(0));
-        try {
-          const held = ledger.reserveAll("acc", parts.map((quantity) => ({ category: "mention", quantity })), "insufficient_credits");
-          expect(total.lte(initial)).toBe(true);
-          expect(held).toHaveLength(parts.length);
-          held.forEach((r, i) => (i % 2 ? ledger.release(r) : ledger.settle(r, Math.floor(parts[i]! / 2))));
-        } catch (e) {
-          expect(e).toBeInstanceOf(InsufficientCreditsError);
-          expect(total.gt(initial)).toBe(true);
-        }
-        expect(ledger.held("acc").isZero()).toBe(true);
-        expect(initial.eq(ledger.balance("acc").add(ledger.charged("acc")))).toBe(true);
-      }),
+      fc.property(
+        fc.integer({ min: 0, max: 20_000 }),
+        fc.array(fc.integer({ min: 0, max: 1000 }), { maxLength: 6 }),
+        (cents, parts) => {
+          const clock = new ManualClock();
+          const ledger = new Ledger(clock);
+          const initial = money(cents).div(100);
+          ledger.open("acc", "starter", initial);
+          const total = parts.reduce((s, q) => s.add(ledger.quote("acc", "mention", q)), money(0));
+          try {
+            const held = ledger.reserveAll(
+              "acc",
+              parts.map((quantity) => ({ category: "mention", quantity })),
+              "insufficient_credits",
+            );
+            expect(total.lte(initial)).toBe(true);
+            expect(held).toHaveLength(parts.length);
+            held.forEach((r, i) => (i % 2 ? ledger.release(r) : ledger.settle(r, Math.floor(parts[i]! / 2))));
+          } catch (e) {
+            expect(e).toBeInstanceOf(InsufficientCreditsError);
+            expect(total.gt(initial)).toBe(true);
+          }
+          expect(ledger.held("acc").isZero()).toBe(true);
+          expect(initial.eq(ledger.balance("acc").add(ledger.charged("acc")))).toBe(true);
+        },
+      ),
     );
   });
 

@@ -13,7 +13,8 @@ export const MCP_URL = "http://localhost/mcp/";
 const demo = JSON.parse(readFileSync(new URL("../../fixtures/demo-keys.json", import.meta.url), "utf8")) as {
   bearer_tokens: { access_token: string; account_id: string; user_id: string }[];
 };
-const token = (account: string, user: string) => demo.bearer_tokens.find((k) => k.account_id === account && k.user_id === user)!.access_token;
+const token = (account: string, user: string) =>
+  demo.bearer_tokens.find((k) => k.account_id === account && k.user_id === user)!.access_token;
 
 export const TOKENS = {
   aOwner: token("acc_demoA", "usr_a_owner"),
@@ -84,7 +85,15 @@ export interface RawAnswer {
 /** One raw JSON-RPC POST (or any method) to the MCP endpoint. */
 export async function raw(
   t: TestApp,
-  opts: { method?: string; path?: string; auth?: Credentials; headers?: Record<string, string>; rpc?: { method: string; params?: unknown }; body?: string; signal?: AbortSignal } = {},
+  opts: {
+    method?: string;
+    path?: string;
+    auth?: Credentials;
+    headers?: Record<string, string>;
+    rpc?: { method: string; params?: unknown };
+    body?: string;
+    signal?: AbortSignal;
+  } = {},
 ): Promise<RawAnswer> {
   const id = rpcId++;
   const headers: Record<string, string> = {
@@ -95,14 +104,28 @@ export async function raw(
     ...opts.headers,
   };
   const method = opts.method ?? "POST";
-  const body = method === "POST" || opts.body !== undefined ? (opts.body ?? JSON.stringify({ jsonrpc: "2.0", id, ...(opts.rpc ?? { method: "ping" }) })) : undefined;
-  const res = await t.app.request(`http://localhost${opts.path ?? "/mcp/"}`, { method, headers, body, signal: opts.signal });
+  const body =
+    method === "POST" || opts.body !== undefined
+      ? (opts.body ?? JSON.stringify({ jsonrpc: "2.0", id, ...(opts.rpc ?? { method: "ping" }) }))
+      : undefined;
+  const res = await t.app.request(`http://localhost${opts.path ?? "/mcp/"}`, {
+    method,
+    headers,
+    body,
+    signal: opts.signal,
+  });
   const text = await res.text();
   let json: any;
   if ((res.headers.get("content-type") ?? "").includes("text/event-stream")) {
     const events = text
       .split(/\n\n/)
-      .map((e) => e.split("\n").filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join(""))
+      .map((e) =>
+        e
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trim())
+          .join(""),
+      )
       .filter(Boolean)
       .map((d) => JSON.parse(d));
     json = events.find((m) => m.id === id);
@@ -117,6 +140,12 @@ export async function raw(
 }
 
 /** A raw tools/call and its result. */
-export async function rawCall(t: TestApp, name: string, args: unknown, auth: Credentials, extra: { signal?: AbortSignal } = {}) {
+export async function rawCall(
+  t: TestApp,
+  name: string,
+  args: unknown,
+  auth: Credentials,
+  extra: { signal?: AbortSignal } = {},
+) {
   return raw(t, { auth, rpc: { method: "tools/call", params: { name, arguments: args } }, signal: extra.signal });
 }

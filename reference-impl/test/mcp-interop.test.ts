@@ -23,7 +23,16 @@ import { startHeaderProxy, type HeaderProxy } from "./interop/header-proxy.ts";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const NODE = path.join(root, "node_modules", "node", "bin", "node");
 const CONFORMANCE = path.join(root, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
-const INSPECTOR = path.join(root, "node_modules", "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js");
+const INSPECTOR = path.join(
+  root,
+  "node_modules",
+  "@modelcontextprotocol",
+  "inspector",
+  "clients",
+  "launcher",
+  "build",
+  "index.js",
+);
 const BASELINE = path.join(root, "reference-impl", "test", "interop", "conformance-baseline.yml");
 const APPLICABLE = ["server-initialize", "ping", "tools-list", "dns-rebinding-protection"];
 
@@ -50,7 +59,14 @@ describe("official MCP tools against a real server", () => {
   let outDir: string;
 
   beforeAll(async () => {
-    const read = readConfig({ PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", LOG_LEVEL: "silent", STEP_DELAY_MS: "0", RATE_LIMIT_RPS: "1000" });
+    const read = readConfig({
+      PORT: "0",
+      HOST: "127.0.0.1",
+      LOG_REQUESTS: "false",
+      LOG_LEVEL: "silent",
+      STEP_DELAY_MS: "0",
+      RATE_LIMIT_RPS: "1000",
+    });
     if (!read.ok) throw new Error(read.errors.join("; "));
     server = await startServer(read.config);
     proxy = await startHeaderProxy(server.url, { "x-api-key": KEYS.aOwner });
@@ -64,20 +80,41 @@ describe("official MCP tools against a real server", () => {
   });
 
   it("passes the conformance server suite with only the baseline's expected failures", async () => {
-    const res = await run([CONFORMANCE, "server", "--url", `${proxy.url}/mcp/`, "--expected-failures", BASELINE, "-o", outDir]);
+    const res = await run([
+      CONFORMANCE,
+      "server",
+      "--url",
+      `${proxy.url}/mcp/`,
+      "--expected-failures",
+      BASELINE,
+      "-o",
+      outDir,
+    ]);
     expect(res.code, res.stdout.slice(-3000) + res.stderr.slice(-2000)).toBe(0);
     // The scenarios that apply passed on their own checks (not merely "not in the baseline").
     for (const scenario of APPLICABLE) {
       const dir = readdirSync(outDir).find((d) => d.startsWith(`server-${scenario}-`));
       expect(dir, `results of ${scenario}`).toBeDefined();
-      const checks = JSON.parse(readFileSync(path.join(outDir, dir!, "checks.json"), "utf8")) as { id: string; status: string }[];
+      const checks = JSON.parse(readFileSync(path.join(outDir, dir!, "checks.json"), "utf8")) as {
+        id: string;
+        status: string;
+      }[];
       expect(checks.length, scenario).toBeGreaterThan(0);
-      for (const check of checks) expect(`${scenario}/${check.id}: ${check.status}`).toBe(`${scenario}/${check.id}: SUCCESS`);
+      for (const check of checks)
+        expect(`${scenario}/${check.id}: ${check.status}`).toBe(`${scenario}/${check.id}: SUCCESS`);
     }
   });
 
   it("the Inspector CLI lists the fifteen tools and calls svc__get_me with an x-api-key header", async () => {
-    const base = ["--cli", "--server-url", `${server.url}/mcp/`, "--transport", "http", "--header", `x-api-key: ${KEYS.aOwner}`];
+    const base = [
+      "--cli",
+      "--server-url",
+      `${server.url}/mcp/`,
+      "--transport",
+      "http",
+      "--header",
+      `x-api-key: ${KEYS.aOwner}`,
+    ];
     const list = await run([INSPECTOR, ...base, "--method", "tools/list"]);
     expect(list.code, list.stderr).toBe(0);
     const names = (JSON.parse(list.stdout) as { tools: { name: string }[] }).tools.map((t) => t.name).sort();
@@ -89,7 +126,16 @@ describe("official MCP tools against a real server", () => {
     expect(result.structuredContent).toMatchObject({ account_id: "acc_demoA", id: "usr_a_owner" });
 
     // Exit code 3 is the Inspector's "authentication required": the server's 401.
-    const anonymous = await run([INSPECTOR, "--cli", "--server-url", `${server.url}/mcp/`, "--transport", "http", "--method", "tools/list"]);
+    const anonymous = await run([
+      INSPECTOR,
+      "--cli",
+      "--server-url",
+      `${server.url}/mcp/`,
+      "--transport",
+      "http",
+      "--method",
+      "tools/list",
+    ]);
     expect(anonymous.code).toBe(3);
   });
 });

@@ -21,7 +21,8 @@ async function both(t: TestApp, message: unknown, auth = { key: KEYS.aOwner }) {
 function expectSame(a: Awaited<ReturnType<typeof raw>>, b: Awaited<ReturnType<typeof raw>>) {
   expect(a.status).toBe(b.status);
   expect(a.text).toBe(b.text);
-  for (const h of ["content-type", "ratelimit-limit", "mcp-session-id", "cache-control"]) expect(a.headers.get(h)).toBe(b.headers.get(h));
+  for (const h of ["content-type", "ratelimit-limit", "mcp-session-id", "cache-control"])
+    expect(a.headers.get(h)).toBe(b.headers.get(h));
 }
 
 describe("MCP quick tools/call path", () => {
@@ -50,7 +51,11 @@ describe("MCP quick tools/call path", () => {
   });
 
   it("leaves to the SDK every message it does not fully vouch for", () => {
-    const headers = { accept: "application/json, text/event-stream", contentType: "application/json", protocolVersion: "2025-06-18" };
+    const headers = {
+      accept: "application/json, text/event-stream",
+      contentType: "application/json",
+      protocolVersion: "2025-06-18",
+    };
     const call = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "svc__get_me", arguments: {} } };
     const poll = "svc__get_message";
     expect(asQuickCall(call, headers, poll)).toEqual({ id: 1, name: "svc__get_me", arguments: {} });
@@ -76,10 +81,23 @@ describe("MCP quick tools/call path", () => {
 
   it("keeps the transport's own refusals for headers the quick path would not check", async () => {
     const t = makeApp();
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "svc__get_me", arguments: {} } });
-    const wrongAccept = await raw(t, { auth: { key: KEYS.aOwner }, headers: { ...QUICK, accept: "application/json" }, body });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: "svc__get_me", arguments: {} },
+    });
+    const wrongAccept = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { ...QUICK, accept: "application/json" },
+      body,
+    });
     expect(wrongAccept.status).toBe(406);
-    const oldVersion = await raw(t, { auth: { key: KEYS.aOwner }, headers: { ...QUICK, "mcp-protocol-version": "1999-01-01" }, body });
+    const oldVersion = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { ...QUICK, "mcp-protocol-version": "1999-01-01" },
+      body,
+    });
     expect(oldVersion.status).toBe(400);
   });
 });

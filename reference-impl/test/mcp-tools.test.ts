@@ -18,16 +18,37 @@ const CONTRACT_NAMES = Object.keys(zMcpToolCatalogue.shape);
 /** One account with data behind every read tool, built over REST, then the clock run dry. */
 async function world(t: TestApp) {
   const ds = await createDataset(t, "Oat milk");
-  await runToCompletion(t, ds, promptRun("oat milk barista", 60, { num_comments_per_post: 3, content_analysis_actions: ["sentiment", "topics"] }));
+  await runToCompletion(
+    t,
+    ds,
+    promptRun("oat milk barista", 60, { num_comments_per_post: 3, content_analysis_actions: ["sentiment", "topics"] }),
+  );
   const ds2 = await createDataset(t, "Cold brew");
   const run2 = await runToCompletion(t, ds2, promptRun("cold brew coffee", 40));
-  const audience = (await t.call("POST", "/v1/audience_datasets", { body: { name: "Oat milk people" } })).json.data.id as string;
-  const audienceRun = (await t.call("POST", `/v1/audience_datasets/${audience}/runs`, { body: { source_dataset_id: ds, total_profile_count: 10 } })).json.data.id as string;
-  const pdr = (await t.call("POST", "/v1/pattern_detections", { body: { dataset_id: ds, name: "Why oat milk", research_question: "Why do people switch to oat milk?" } })).json.data.run_id as string;
+  const audience = (await t.call("POST", "/v1/audience_datasets", { body: { name: "Oat milk people" } })).json.data
+    .id as string;
+  const audienceRun = (
+    await t.call("POST", `/v1/audience_datasets/${audience}/runs`, {
+      body: { source_dataset_id: ds, total_profile_count: 10 },
+    })
+  ).json.data.id as string;
+  const pdr = (
+    await t.call("POST", "/v1/pattern_detections", {
+      body: { dataset_id: ds, name: "Why oat milk", research_question: "Why do people switch to oat milk?" },
+    })
+  ).json.data.run_id as string;
   await t.clock.runAll();
   // Created last: an agent schedules its cycles on the clock for ever.
-  const agent = (await t.call("POST", "/v1/tracking_agents", { body: { name: "Oat watch", instructions: "Report shifts.", dataset_ids: [ds], schedule: { frequency: "daily", time: "10:00" } } })).json
-    .data.id as string;
+  const agent = (
+    await t.call("POST", "/v1/tracking_agents", {
+      body: {
+        name: "Oat watch",
+        instructions: "Report shifts.",
+        dataset_ids: [ds],
+        schedule: { frequency: "daily", time: "10:00" },
+      },
+    })
+  ).json.data.id as string;
   return { ds, ds2, run2: run2.id as string, audience, audienceRun, pdr, agent };
 }
 
@@ -53,7 +74,12 @@ describe("the published catalogue", () => {
 
   it("publishes the schemas converted from the generated zod (snapshot)", async () => {
     const { tools } = await client.listTools();
-    const schemas = Object.fromEntries(tools.map((x) => [x.name, { inputSchema: x.inputSchema, outputSchema: x.outputSchema, annotations: x.annotations }]));
+    const schemas = Object.fromEntries(
+      tools.map((x) => [
+        x.name,
+        { inputSchema: x.inputSchema, outputSchema: x.outputSchema, annotations: x.annotations },
+      ]),
+    );
     await expect(JSON.stringify(schemas, null, 2) + "\n").toMatchFileSnapshot("./__snapshots__/mcp-tool-schemas.json");
   });
 
@@ -63,11 +89,17 @@ describe("the published catalogue", () => {
     const { tools } = await c.listTools();
     expect(tools.every((x) => x.name.startsWith("acme__"))).toBe(true);
     expect(dataOf(await c.callTool({ name: "acme__get_me", arguments: {} })).account_id).toBe("acc_demoA");
-    expect(toolErrorOf(await c.callTool({ name: "svc__get_me", arguments: {} }))).toMatchObject({ code: "not_found", status: 404 });
+    expect(toolErrorOf(await c.callTool({ name: "svc__get_me", arguments: {} }))).toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
   });
 
   it("answers an unknown tool and bad arguments with a ToolError, not the SDK's -32602 text", async () => {
-    expect(toolErrorOf(await client.callTool({ name: "svc__delete_dataset", arguments: {} }))).toMatchObject({ code: "not_found", status: 404 });
+    expect(toolErrorOf(await client.callTool({ name: "svc__delete_dataset", arguments: {} }))).toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
     const bad = toolErrorOf(await client.callTool({ name: "svc__get_dataset", arguments: { dataset_id: 42 } }));
     expect(bad).toMatchObject({ code: "unprocessable_entity", status: 422 });
     expect(bad.message).toContain("dataset_id");
@@ -104,14 +136,27 @@ describe("read tools: happy path, error path, agreement with REST", () => {
     expect(second).toEqual({ content: restSecond.data, cursor: restSecond.cursor });
     expect(second.content[0].id).toBe(w.ds);
     expect(second.cursor).toBeNull();
-    expect(toolErrorOf(await call("svc__list_datasets", { cursor: "not-a-cursor!" }))).toMatchObject({ code: "invalid_cursor", status: 400 });
+    expect(toolErrorOf(await call("svc__list_datasets", { cursor: "not-a-cursor!" }))).toMatchObject({
+      code: "invalid_cursor",
+      status: 400,
+    });
   });
 
   it("svc__get_dataset and svc__get_dataset_run equal their REST twins; unknown ids are the REST 404 codes", async () => {
-    expect(dataOf(await call("svc__get_dataset", { dataset_id: w.ds }))).toEqual((await rest("GET", `/v1/datasets/${w.ds}`)).data);
-    expect(dataOf(await call("svc__get_dataset_run", { dataset_id: w.ds2, run_id: w.run2 }))).toEqual((await rest("GET", `/v1/datasets/${w.ds2}/runs/${w.run2}`)).data);
-    expect(toolErrorOf(await call("svc__get_dataset", { dataset_id: "ds_missing" }))).toMatchObject({ code: "dataset_not_found", status: 404 });
-    expect(toolErrorOf(await call("svc__get_dataset_run", { dataset_id: w.ds, run_id: w.run2 }))).toMatchObject({ code: "dataset_not_found", status: 404 });
+    expect(dataOf(await call("svc__get_dataset", { dataset_id: w.ds }))).toEqual(
+      (await rest("GET", `/v1/datasets/${w.ds}`)).data,
+    );
+    expect(dataOf(await call("svc__get_dataset_run", { dataset_id: w.ds2, run_id: w.run2 }))).toEqual(
+      (await rest("GET", `/v1/datasets/${w.ds2}/runs/${w.run2}`)).data,
+    );
+    expect(toolErrorOf(await call("svc__get_dataset", { dataset_id: "ds_missing" }))).toMatchObject({
+      code: "dataset_not_found",
+      status: 404,
+    });
+    expect(toolErrorOf(await call("svc__get_dataset_run", { dataset_id: w.ds, run_id: w.run2 }))).toMatchObject({
+      code: "dataset_not_found",
+      status: 404,
+    });
   });
 
   it("another account's dataset is hidden exactly as over REST", async () => {
@@ -125,13 +170,27 @@ describe("read tools: happy path, error path, agreement with REST", () => {
     const list = dataOf(await call("svc__list_audience_datasets"));
     const restList = await rest("GET", "/v1/audience_datasets");
     expect(list).toEqual({ content: restList.data, cursor: restList.cursor });
-    expect(dataOf(await call("svc__get_audience_dataset", { audience_dataset_id: w.audience }))).toEqual((await rest("GET", `/v1/audience_datasets/${w.audience}`)).data);
-    const run = dataOf(await call("svc__get_audience_dataset_run", { audience_dataset_id: w.audience, run_id: w.audienceRun }));
+    expect(dataOf(await call("svc__get_audience_dataset", { audience_dataset_id: w.audience }))).toEqual(
+      (await rest("GET", `/v1/audience_datasets/${w.audience}`)).data,
+    );
+    const run = dataOf(
+      await call("svc__get_audience_dataset_run", { audience_dataset_id: w.audience, run_id: w.audienceRun }),
+    );
     expect(run).toEqual((await rest("GET", `/v1/audience_datasets/${w.audience}/runs/${w.audienceRun}`)).data);
     expect(run.status.type).toBe("completed");
-    expect(toolErrorOf(await call("svc__get_audience_dataset", { audience_dataset_id: "ad_missing" }))).toMatchObject({ code: "audience_dataset_not_found", status: 404 });
-    expect(toolErrorOf(await call("svc__get_audience_dataset_run", { audience_dataset_id: w.audience, run_id: "adr_missing" })).status).toBe(404);
-    expect(toolErrorOf(await call("svc__list_audience_datasets", { cursor: "bad" }))).toMatchObject({ code: "invalid_cursor", status: 400 });
+    expect(toolErrorOf(await call("svc__get_audience_dataset", { audience_dataset_id: "ad_missing" }))).toMatchObject({
+      code: "audience_dataset_not_found",
+      status: 404,
+    });
+    expect(
+      toolErrorOf(
+        await call("svc__get_audience_dataset_run", { audience_dataset_id: w.audience, run_id: "adr_missing" }),
+      ).status,
+    ).toBe(404);
+    expect(toolErrorOf(await call("svc__list_audience_datasets", { cursor: "bad" }))).toMatchObject({
+      code: "invalid_cursor",
+      status: 400,
+    });
   });
 
   it("svc__list_audience_profiles equals POST /v1/audience_profiles, first page and next", async () => {
@@ -142,11 +201,19 @@ describe("read tools: happy path, error path, agreement with REST", () => {
     expect(page.content.length).toBe(3);
     const next = dataOf(await call("svc__list_audience_profiles", { ...args, cursor: page.cursor }));
     expect(next.content).toEqual((await rest("POST", "/v1/audience_profiles", { ...args, cursor: page.cursor })).data);
-    expect(toolErrorOf(await call("svc__list_audience_profiles", { audience_dataset_ids: ["ad_missing"] }))).toMatchObject({ code: "audience_dataset_not_found", status: 404 });
+    expect(
+      toolErrorOf(await call("svc__list_audience_profiles", { audience_dataset_ids: ["ad_missing"] })),
+    ).toMatchObject({ code: "audience_dataset_not_found", status: 404 });
   });
 
   it("svc__list_mentions equals POST /v1/mentions with filters, sort and cursor; group bounds as REST", async () => {
-    const args = { dataset_ids: [w.ds, w.ds2], filters: [[{ type: "source", values: ["reddit", "tiktok"] }]], sort: "likes", order: "desc", limit: 5 };
+    const args = {
+      dataset_ids: [w.ds, w.ds2],
+      filters: [[{ type: "source", values: ["reddit", "tiktok"] }]],
+      sort: "likes",
+      order: "desc",
+      limit: 5,
+    };
     const page = dataOf(await call("svc__list_mentions", args));
     const restPage = await rest("POST", "/v1/mentions", args);
     expect(page).toEqual({ content: restPage.data, cursor: restPage.cursor });
@@ -155,28 +222,55 @@ describe("read tools: happy path, error path, agreement with REST", () => {
     expect(next.content).toEqual((await rest("POST", "/v1/mentions", { ...args, cursor: page.cursor })).data);
     // Defaults: every dataset of the account, 20 per page, as REST.
     expect(dataOf(await call("svc__list_mentions")).content).toEqual((await rest("POST", "/v1/mentions", {})).data);
-    expect(toolErrorOf(await call("svc__list_mentions", { dataset_ids: ["ds_missing"] }))).toMatchObject({ code: "dataset_not_found", status: 404 });
-    expect(toolErrorOf(await call("svc__list_mentions", { filters: [[]] }))).toMatchObject({ code: "unprocessable_entity", status: 422 });
+    expect(toolErrorOf(await call("svc__list_mentions", { dataset_ids: ["ds_missing"] }))).toMatchObject({
+      code: "dataset_not_found",
+      status: 404,
+    });
+    expect(toolErrorOf(await call("svc__list_mentions", { filters: [[]] }))).toMatchObject({
+      code: "unprocessable_entity",
+      status: 422,
+    });
     const eleven = Array.from({ length: 11 }, () => [{ type: "source", values: ["reddit"] }]).slice(0, 10);
     eleven[0]!.push({ type: "source", values: ["tiktok"] });
-    expect(toolErrorOf(await call("svc__list_mentions", { filters: eleven }))).toMatchObject({ code: "unprocessable_entity", status: 422 });
-    expect(toolErrorOf(await call("svc__list_mentions", { sort: "date", cursor: page.cursor }))).toMatchObject({ code: "invalid_cursor", status: 400 });
+    expect(toolErrorOf(await call("svc__list_mentions", { filters: eleven }))).toMatchObject({
+      code: "unprocessable_entity",
+      status: 422,
+    });
+    expect(toolErrorOf(await call("svc__list_mentions", { sort: "date", cursor: page.cursor }))).toMatchObject({
+      code: "invalid_cursor",
+      status: 400,
+    });
   });
 
   it("svc__get_pattern_detection_run picks run_id, status and pattern_id from the REST run", async () => {
     const run = (await rest("GET", `/v1/pattern_detections/${w.pdr}`)).data;
     expect(run.status.type).toBe("completed");
-    expect(dataOf(await call("svc__get_pattern_detection_run", { run_id: w.pdr }))).toEqual({ run_id: run.run_id, status: run.status, pattern_id: run.pattern_id });
-    expect(toolErrorOf(await call("svc__get_pattern_detection_run", { run_id: "pdr_missing" }))).toMatchObject({ code: "pattern_detection_run_not_found", status: 404 });
+    expect(dataOf(await call("svc__get_pattern_detection_run", { run_id: w.pdr }))).toEqual({
+      run_id: run.run_id,
+      status: run.status,
+      pattern_id: run.pattern_id,
+    });
+    expect(toolErrorOf(await call("svc__get_pattern_detection_run", { run_id: "pdr_missing" }))).toMatchObject({
+      code: "pattern_detection_run_not_found",
+      status: 404,
+    });
   });
 
   it("tracking agent tools equal their REST twins", async () => {
     const list = dataOf(await call("svc__list_tracking_agents"));
     const restList = await rest("GET", "/v1/tracking_agents");
     expect(list).toEqual({ content: restList.data, cursor: restList.cursor });
-    expect(dataOf(await call("svc__get_tracking_agent", { agent_id: w.agent }))).toEqual((await rest("GET", `/v1/tracking_agents/${w.agent}`)).data);
-    expect(toolErrorOf(await call("svc__get_tracking_agent", { agent_id: "ta_missing" }))).toMatchObject({ code: "not_found", status: 404 });
-    expect(toolErrorOf(await call("svc__list_tracking_agents", { limit: 101 }))).toMatchObject({ code: "unprocessable_entity", status: 422 });
+    expect(dataOf(await call("svc__get_tracking_agent", { agent_id: w.agent }))).toEqual(
+      (await rest("GET", `/v1/tracking_agents/${w.agent}`)).data,
+    );
+    expect(toolErrorOf(await call("svc__get_tracking_agent", { agent_id: "ta_missing" }))).toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
+    expect(toolErrorOf(await call("svc__list_tracking_agents", { limit: 101 }))).toMatchObject({
+      code: "unprocessable_entity",
+      status: 422,
+    });
   });
 
   it("svc__get_me equals GET /v1/me for the calling seat; extra arguments are ignored", async () => {
@@ -190,7 +284,8 @@ describe("read tools: happy path, error path, agreement with REST", () => {
     const balance = t.ledger.balance("acc_demoA").toString();
     const usage = (await rest("GET", "/v1/me/usage_history?limit=100")).data.length;
     const datasets = (await rest("GET", "/v1/datasets?limit=100")).data.length;
-    for (const name of CONTRACT_NAMES.filter((n) => !["svc__ask", "svc__get_message", "svc__render"].includes(n))) await call(name, {});
+    for (const name of CONTRACT_NAMES.filter((n) => !["svc__ask", "svc__get_message", "svc__render"].includes(n)))
+      await call(name, {});
     await call("svc__get_dataset", { dataset_id: w.ds });
     expect(t.ledger.balance("acc_demoA").toString()).toBe(balance);
     expect((await rest("GET", "/v1/me/usage_history?limit=100")).data.length).toBe(usage);
@@ -211,34 +306,67 @@ describe("the ask flow: svc__ask, svc__get_message, svc__render", () => {
   beforeAll(async () => {
     t = makeApp({ mcp: { longPollMs: 1000 } });
     ds = await createDataset(t, "Oat milk");
-    await runToCompletion(t, ds, promptRun("oat milk barista", 60, { content_analysis_actions: ["sentiment", "topics", "mentioned_brands"] }));
+    await runToCompletion(
+      t,
+      ds,
+      promptRun("oat milk barista", 60, { content_analysis_actions: ["sentiment", "topics", "mentioned_brands"] }),
+    );
     client = await connect(t, { key: KEYS.aOwner });
   });
 
   it("starts a turn like POST /v1/ask and settles it with blocks; render returns the widget", async () => {
-    const asked = dataOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "What do people say about oat milk froth on TikTok?", dataset_ids: [ds] } }));
+    const asked = dataOf(
+      await client.callTool({
+        name: "svc__ask",
+        arguments: { prompt: "What do people say about oat milk froth on TikTok?", dataset_ids: [ds] },
+      }),
+    );
     expect(asked).toMatchObject({ status: "working" });
     expect(asked.chat_id).toMatch(/^ch_/);
     // The REST twin sees the same turn.
     const polled = await t.call("GET", `/v1/chats/${asked.chat_id}/messages/${asked.message_id}`);
     expect(polled.json.data.status).toBe("working");
     await t.clock.runAll();
-    const done = dataOf(await client.callTool({ name: "svc__get_message", arguments: { chat_id: asked.chat_id, message_id: asked.message_id } }));
+    const done = dataOf(
+      await client.callTool({
+        name: "svc__get_message",
+        arguments: { chat_id: asked.chat_id, message_id: asked.message_id },
+      }),
+    );
     expect(done.status).toBe("completed");
     expect(done.stop_reason).not.toBeNull();
     const textBlock = done.blocks.find((b: any) => !b.render);
-    expect(textBlock.text).toBe((await t.call("GET", `/v1/chats/${asked.chat_id}/messages/${asked.message_id}`)).json.data.text);
+    expect(textBlock.text).toBe(
+      (await t.call("GET", `/v1/chats/${asked.chat_id}/messages/${asked.message_id}`)).json.data.text,
+    );
     const widget = done.blocks.find((b: any) => b.render);
     expect(widget).toBeDefined();
-    const rendered = dataOf(await client.callTool({ name: "svc__render", arguments: { message_id: asked.message_id, block_id: widget.block_id } }));
+    const rendered = dataOf(
+      await client.callTool({
+        name: "svc__render",
+        arguments: { message_id: asked.message_id, block_id: widget.block_id },
+      }),
+    );
     expect(rendered.block_id).toBe(widget.block_id);
     expect(typeof rendered.content).toBe("string");
-    expect(toolErrorOf(await client.callTool({ name: "svc__render", arguments: { message_id: asked.message_id, block_id: textBlock.block_id } }))).toMatchObject({ code: "not_found", status: 404 });
+    expect(
+      toolErrorOf(
+        await client.callTool({
+          name: "svc__render",
+          arguments: { message_id: asked.message_id, block_id: textBlock.block_id },
+        }),
+      ),
+    ).toMatchObject({ code: "not_found", status: 404 });
   });
 
   it("ask errors are the REST errors: unknown chat 404, empty prompt 422, spent balance 402 with nothing created", async () => {
-    expect(toolErrorOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "hi", chat_id: "ch_missing" } }))).toMatchObject({ code: "chat_not_found", status: 404 });
-    expect(toolErrorOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "" } }))).toMatchObject({ code: "unprocessable_entity", status: 422 });
+    expect(
+      toolErrorOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "hi", chat_id: "ch_missing" } })),
+    ).toMatchObject({ code: "chat_not_found", status: 404 });
+    expect(toolErrorOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "" } }))).toMatchObject({
+      code: "unprocessable_entity",
+      status: 422,
+    });
     const chats = t.services.assistant.chats.live("acc_demoA").length;
     const saved = t.ledger.balance("acc_demoA");
     const block = t.ledger.quote("acc_demoA", "post_processing", 1);
@@ -255,9 +383,23 @@ describe("the ask flow: svc__ask, svc__get_message, svc__render", () => {
   it("get_message of an unknown message or another seat's chat is chat_not_found", async () => {
     const asked = dataOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "Oat milk froth?" } }));
     await t.clock.runAll();
-    expect(toolErrorOf(await client.callTool({ name: "svc__get_message", arguments: { chat_id: asked.chat_id, message_id: "msg_missing" } }))).toMatchObject({ code: "chat_not_found", status: 404 });
+    expect(
+      toolErrorOf(
+        await client.callTool({
+          name: "svc__get_message",
+          arguments: { chat_id: asked.chat_id, message_id: "msg_missing" },
+        }),
+      ),
+    ).toMatchObject({ code: "chat_not_found", status: 404 });
     const member = await connect(t, { key: KEYS.aMember });
-    expect(toolErrorOf(await member.callTool({ name: "svc__get_message", arguments: { chat_id: asked.chat_id, message_id: asked.message_id } }))).toMatchObject({ code: "chat_not_found", status: 404 });
+    expect(
+      toolErrorOf(
+        await member.callTool({
+          name: "svc__get_message",
+          arguments: { chat_id: asked.chat_id, message_id: asked.message_id },
+        }),
+      ),
+    ).toMatchObject({ code: "chat_not_found", status: 404 });
   });
 
   it("a bearer token acts as the seat that granted it: its chats are that seat's", async () => {
@@ -268,7 +410,6 @@ describe("the ask flow: svc__ask, svc__get_message, svc__render", () => {
     expect(memberKey.status).toBe(200);
     expect((await t.call("GET", `/v1/chats/${asked.chat_id}`, { key: KEYS.aOwner })).status).toBe(404);
   });
-
 });
 
 describe("svc__get_message long poll on the ManualClock", () => {
@@ -277,20 +418,33 @@ describe("svc__get_message long poll on the ManualClock", () => {
   async function started(longPollMs: number) {
     const t = makeApp({ mcp: { longPollMs } });
     const client = await connect(t, { key: KEYS.aOwner });
-    const asked = dataOf(await client.callTool({ name: "svc__ask", arguments: { prompt: "What do people say about oat milk?" } }));
+    const asked = dataOf(
+      await client.callTool({ name: "svc__ask", arguments: { prompt: "What do people say about oat milk?" } }),
+    );
     return { t, asked };
   }
 
   it("returns working, stop_reason null and no blocks when the server's wait ends first", async () => {
     const { t, asked } = await started(STEP / 3);
     const before = t.clock.pending;
-    const pending = rawCall(t, "svc__get_message", { chat_id: asked.chat_id, message_id: asked.message_id }, { key: KEYS.aOwner });
+    const pending = rawCall(
+      t,
+      "svc__get_message",
+      { chat_id: asked.chat_id, message_id: asked.message_id },
+      { key: KEYS.aOwner },
+    );
     await untilPending(t, before + 1);
     await t.clock.advance(STEP / 3); // the poll's timer fires; the turn's first step (at STEP) does not
     const res = await pending;
     expect(res.status).toBe(200);
     expect(res.json.result.isError).toBeUndefined();
-    expect(res.json.result.structuredContent).toEqual({ chat_id: asked.chat_id, message_id: asked.message_id, status: "working", stop_reason: null, blocks: [] });
+    expect(res.json.result.structuredContent).toEqual({
+      chat_id: asked.chat_id,
+      message_id: asked.message_id,
+      status: "working",
+      stop_reason: null,
+      blocks: [],
+    });
     expect(t.clock.pending).toBe(before);
   });
 
@@ -299,7 +453,12 @@ describe("svc__get_message long poll on the ManualClock", () => {
     const before = t.clock.pending;
     const startedAt = t.clock.now();
     let settled: any;
-    const pending = rawCall(t, "svc__get_message", { chat_id: asked.chat_id, message_id: asked.message_id }, { key: KEYS.aOwner }).then((r) => (settled = r));
+    const pending = rawCall(
+      t,
+      "svc__get_message",
+      { chat_id: asked.chat_id, message_id: asked.message_id },
+      { key: KEYS.aOwner },
+    ).then((r) => (settled = r));
     await untilPending(t, before + 1);
     for (let i = 0; i < 100 && settled === undefined; i++) {
       await t.clock.advance(STEP);
@@ -315,7 +474,13 @@ describe("svc__get_message long poll on the ManualClock", () => {
     const { t, asked } = await started(45_000);
     const before = t.clock.pending;
     const abort = new AbortController();
-    const pending = rawCall(t, "svc__get_message", { chat_id: asked.chat_id, message_id: asked.message_id }, { key: KEYS.aOwner }, { signal: abort.signal });
+    const pending = rawCall(
+      t,
+      "svc__get_message",
+      { chat_id: asked.chat_id, message_id: asked.message_id },
+      { key: KEYS.aOwner },
+      { signal: abort.signal },
+    );
     await untilPending(t, before + 1);
     abort.abort();
     const res = await pending;

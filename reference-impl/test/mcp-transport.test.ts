@@ -10,7 +10,10 @@ import { KEYS, makeApp } from "./helpers.ts";
 import { connect, dataOf, raw, rawCall, TOKENS } from "./mcp-helpers.ts";
 
 const METADATA = "http://localhost/.well-known/oauth-protected-resource/mcp/";
-const initialize = { method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } };
+const initialize = {
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+};
 
 describe("routing before credentials", () => {
   it("answers /mcp with 307 to a relative Location resolving to /mcp/, before any credential check", async () => {
@@ -29,15 +32,31 @@ describe("routing before credentials", () => {
 
   it("refuses a foreign Origin or Host with 403 (DNS rebinding) and accepts loopback ones", async () => {
     const t = makeApp();
-    const foreignOrigin = await raw(t, { auth: { key: KEYS.aOwner }, headers: { origin: "https://evil.example" }, rpc: initialize });
+    const foreignOrigin = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { origin: "https://evil.example" },
+      rpc: initialize,
+    });
     expect(foreignOrigin.status).toBe(403);
     expect(foreignOrigin.json.error.code).toBe(-32000);
-    const rebound = await raw(t, { auth: { key: KEYS.aOwner }, headers: { host: "evil.example:3000", origin: "http://evil.example:3000" }, rpc: initialize });
+    const rebound = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { host: "evil.example:3000", origin: "http://evil.example:3000" },
+      rpc: initialize,
+    });
     expect(rebound.status).toBe(403);
-    const local = await raw(t, { auth: { key: KEYS.aOwner }, headers: { host: "127.0.0.1:3000", origin: "http://localhost:6274" }, rpc: initialize });
+    const local = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { host: "127.0.0.1:3000", origin: "http://localhost:6274" },
+      rpc: initialize,
+    });
     expect(local.status).toBe(200);
     const configured = makeApp({ mcp: { allowedHosts: ["mcp.example.com"] } });
-    const named = await raw(configured, { auth: { key: KEYS.aOwner }, headers: { host: "mcp.example.com", origin: "https://mcp.example.com" }, rpc: initialize });
+    const named = await raw(configured, {
+      auth: { key: KEYS.aOwner },
+      headers: { host: "mcp.example.com", origin: "https://mcp.example.com" },
+      rpc: initialize,
+    });
     expect(named.status).toBe(200);
   });
 });
@@ -45,10 +64,19 @@ describe("routing before credentials", () => {
 describe("credentials", () => {
   it("401 without credentials: REST body, quoted resource_metadata challenge, no RateLimit headers", async () => {
     const t = makeApp();
-    for (const rpc of [initialize, { method: "tools/list" }, { method: "tools/call", params: { name: "svc__get_me", arguments: {} } }]) {
+    for (const rpc of [
+      initialize,
+      { method: "tools/list" },
+      { method: "tools/call", params: { name: "svc__get_me", arguments: {} } },
+    ]) {
       const res = await raw(t, { rpc });
       expect(res.status).toBe(401);
-      expect(res.json).toEqual({ status: "client_error", error_code: "unauthorized", detail: expect.any(String), transient: false });
+      expect(res.json).toEqual({
+        status: "client_error",
+        error_code: "unauthorized",
+        detail: expect.any(String),
+        transient: false,
+      });
       expect(res.headers.get("www-authenticate")).toBe(`Bearer resource_metadata="${METADATA}"`);
       expect(res.headers.get("ratelimit-limit")).toBeNull();
     }
@@ -57,7 +85,11 @@ describe("credentials", () => {
   it("serves the RFC 9728 metadata with and without the trailing slash and at the root, without credentials", async () => {
     const t = makeApp();
     const docs = [];
-    for (const path of ["/.well-known/oauth-protected-resource/mcp/", "/.well-known/oauth-protected-resource/mcp", "/.well-known/oauth-protected-resource"]) {
+    for (const path of [
+      "/.well-known/oauth-protected-resource/mcp/",
+      "/.well-known/oauth-protected-resource/mcp",
+      "/.well-known/oauth-protected-resource",
+    ]) {
       const res = await t.app.request(`http://localhost${path}`);
       expect(res.status).toBe(200);
       docs.push(zMcpProtectedResourceMetadata.parse(await res.json()));
@@ -71,7 +103,9 @@ describe("credentials", () => {
     const t = makeApp();
     const me = async (auth: { key?: string; bearer?: string }) => {
       const res = await rawCall(t, "svc__get_me", {}, auth);
-      return res.status === 200 ? `${res.json.result.structuredContent.account_id}/${res.json.result.structuredContent.id}` : res.status;
+      return res.status === 200
+        ? `${res.json.result.structuredContent.account_id}/${res.json.result.structuredContent.id}`
+        : res.status;
     };
     expect(await me({ key: KEYS.aOwner })).toBe("acc_demoA/usr_a_owner");
     expect(await me({ bearer: TOKENS.aMember })).toBe("acc_demoA/usr_a_member");
@@ -126,10 +160,18 @@ describe("methods and bodies", () => {
     const t = makeApp();
     // app.request sends no Content-Length of its own; a socket client always does.
     const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping", params: { pad: "x".repeat(1024 * 1024) } });
-    const big = await raw(t, { auth: { key: KEYS.aOwner }, headers: { "content-length": String(Buffer.byteLength(body)) }, body });
+    const big = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { "content-length": String(Buffer.byteLength(body)) },
+      body,
+    });
     expect(big.status).toBe(413);
     expect(big.json).toMatchObject({ error_code: "payload_too_large" });
-    const text = await raw(t, { auth: { key: KEYS.aOwner }, headers: { "content-type": "text/plain", "content-length": "4" }, body: "ping" });
+    const text = await raw(t, {
+      auth: { key: KEYS.aOwner },
+      headers: { "content-type": "text/plain", "content-length": "4" },
+      body: "ping",
+    });
     expect(text.status).toBe(415);
     expect(text.json).toMatchObject({ error_code: "unsupported_media_type" });
     // Without a declared length the transport still stops reading past the same limit.
@@ -142,9 +184,15 @@ describe("answer forms", () => {
     const t = makeApp();
     const me = await rawCall(t, "svc__get_me", {}, { key: KEYS.aOwner });
     expect(me.headers.get("content-type")).toContain("application/json");
-    const asked = (await rawCall(t, "svc__ask", { prompt: "Oat milk?" }, { key: KEYS.aOwner })).json.result.structuredContent;
+    const asked = (await rawCall(t, "svc__ask", { prompt: "Oat milk?" }, { key: KEYS.aOwner })).json.result
+      .structuredContent;
     await t.clock.runAll();
-    const polled = await rawCall(t, "svc__get_message", { chat_id: asked.chat_id, message_id: asked.message_id }, { key: KEYS.aOwner });
+    const polled = await rawCall(
+      t,
+      "svc__get_message",
+      { chat_id: asked.chat_id, message_id: asked.message_id },
+      { key: KEYS.aOwner },
+    );
     expect(polled.headers.get("content-type")).toContain("text/event-stream");
     for (const answer of [me, polled]) expect(answer.headers.get("ratelimit-limit")).not.toBeNull();
     expect(polled.json.result.structuredContent.status).toBe("completed");
@@ -160,7 +208,13 @@ describe("the rate limit shared with REST", () => {
     for (let i = 0; i < 5; i++) expect((await t.call("GET", "/v1/prices")).status).toBe(200);
     const limited = await rawCall(t, "svc__get_me", {}, { key: KEYS.aOwner });
     expect(limited.status).toBe(429);
-    expect(limited.json).toEqual({ status: "client_error", error_code: "too_many_requests", detail: expect.any(String), transient: true, retry_after_seconds: expect.any(Number) });
+    expect(limited.json).toEqual({
+      status: "client_error",
+      error_code: "too_many_requests",
+      detail: expect.any(String),
+      transient: true,
+      retry_after_seconds: expect.any(Number),
+    });
     expect(Number(limited.headers.get("retry-after"))).toBe(Math.ceil(limited.json.retry_after_seconds));
     expect(limited.headers.get("ratelimit-remaining")).toBe("0");
     await t.clock.advance(Number(limited.headers.get("retry-after")) * 1000);
@@ -176,8 +230,17 @@ describe("the rate limit shared with REST", () => {
     const t = makeApp({ rateLimitPerSecond: 5 });
     const remaining: string[] = [];
     remaining.push((await raw(t, { auth: { key: KEYS.aOwner }, rpc: initialize })).headers.get("ratelimit-remaining")!);
-    remaining.push((await raw(t, { auth: { key: KEYS.aOwner }, body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }) })).headers.get("ratelimit-remaining")!);
-    remaining.push((await raw(t, { auth: { key: KEYS.aOwner }, rpc: { method: "tools/list" } })).headers.get("ratelimit-remaining")!);
+    remaining.push(
+      (
+        await raw(t, {
+          auth: { key: KEYS.aOwner },
+          body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+        })
+      ).headers.get("ratelimit-remaining")!,
+    );
+    remaining.push(
+      (await raw(t, { auth: { key: KEYS.aOwner }, rpc: { method: "tools/list" } })).headers.get("ratelimit-remaining")!,
+    );
     expect(remaining).toEqual(["4", "3", "2"]);
     await raw(t, { auth: { key: KEYS.aOwner } });
     await raw(t, { auth: { key: KEYS.aOwner } });

@@ -8,7 +8,11 @@ import { createDataset, makeApp, promptRun, runToCompletion, type TestApp } from
 
 async function collect(t: TestApp, extra: Record<string, unknown>) {
   const ds = await createDataset(t);
-  await runToCompletion(t, ds, { ...promptRun("oat milk", 60), search_query: { type: "prompt", sources: ["tiktok", "reddit", "instagram"], search_query: "oat milk" }, ...extra });
+  await runToCompletion(t, ds, {
+    ...promptRun("oat milk", 60),
+    search_query: { type: "prompt", sources: ["tiktok", "reddit", "instagram"], search_query: "oat milk" },
+    ...extra,
+  });
   const res = await t.call("POST", "/v1/mentions", { body: { dataset_ids: [ds], limit: 100 } });
   return new Map<string, any>(res.json.data.map((m: any) => [`${m.source}:${m.id}`, m]));
 }
@@ -16,7 +20,11 @@ async function collect(t: TestApp, extra: Record<string, unknown>) {
 describe("dataset run enrichment", () => {
   it("describes media from their shape and the post's topics and brands, and transcribes video posts only", async () => {
     const plain = await collect(makeApp(), {});
-    const rich = await collect(makeApp(), { enable_visual_recognition: true, enable_transcribing: true, content_analysis_actions: ["topics"] });
+    const rich = await collect(makeApp(), {
+      enable_visual_recognition: true,
+      enable_transcribing: true,
+      content_analysis_actions: ["topics"],
+    });
     expect(rich.size).toBe(plain.size);
     let videos = 0;
     for (const [key, m] of rich) {
@@ -37,7 +45,11 @@ describe("dataset run enrichment", () => {
         expect(before.media[i].description).toBeNull();
         const v = media.version_list[0];
         const shape = v.width > v.height ? "Landscape" : v.width < v.height ? "Vertical" : "Square";
-        expect(media.description.startsWith(`${shape} ${media.type === "video" ? "video" : "photo"} (${v.width}x${v.height})`)).toBe(true);
+        expect(
+          media.description.startsWith(
+            `${shape} ${media.type === "video" ? "video" : "photo"} (${v.width}x${v.height})`,
+          ),
+        ).toBe(true);
         const shown = /, showing (.+?)(?:; on-screen|\.$)/.exec(media.description)?.[1];
         for (const b of shown ? shown.split(" and ") : []) {
           expect(BRANDS).toContain(b);

@@ -5,7 +5,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchesFilter } from "../src/domain/mentions/filters.ts";
-import { collectingRuns, DatasetCoefficients, MentionIndex, normalizeWords, type MentionRecord } from "../src/domain/mentions/mention-index.ts";
+import {
+  collectingRuns,
+  DatasetCoefficients,
+  MentionIndex,
+  normalizeWords,
+  type MentionRecord,
+} from "../src/domain/mentions/mention-index.ts";
 import { mentionView } from "../src/domain/mentions/view.ts";
 import { analyse, type AnalysisAction } from "../src/simulators/analysis.ts";
 import { describeMedia } from "../src/simulators/media-enrichment.ts";
@@ -14,7 +20,21 @@ import { SOURCES, metricsAt, resolveUrl, searchPosts, type Post } from "../src/s
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
 console.log(`mention-compact fast-check seed: ${seed} (replay with FC_SEED=${seed})`);
 
-const ACTIONS: AnalysisAction[] = ["sentiment", "emotions", "tone_of_voice", "intent", "narrative_structure", "signal", "hook", "cta", "questions", "topics", "entities", "content_category", "mentioned_brands"];
+const ACTIONS: AnalysisAction[] = [
+  "sentiment",
+  "emotions",
+  "tone_of_voice",
+  "intent",
+  "narrative_structure",
+  "signal",
+  "hook",
+  "cta",
+  "questions",
+  "topics",
+  "entities",
+  "content_category",
+  "mentioned_brands",
+];
 const now = Date.UTC(2026, 10, 2, 9);
 const window = { fromMs: now - 365 * 86_400_000, toMs: now };
 const names = (id: string) => ({ id, name: `Dataset ${id}` });
@@ -24,7 +44,17 @@ function samplePosts(): Post[] {
   const posts: Post[] = [];
   for (const source of SOURCES) {
     for (const language of [null, "es", "de"]) {
-      posts.push(...searchPosts({ source, query: "oat milk Σίσυφος café", count: 15, window, country: "BR", language, numComments: 3 }));
+      posts.push(
+        ...searchPosts({
+          source,
+          query: "oat milk Σίσυφος café",
+          count: 15,
+          window,
+          country: "BR",
+          language,
+          numComments: 3,
+        }),
+      );
     }
   }
   const urls: [(typeof SOURCES)[number], string][] = [
@@ -40,7 +70,8 @@ function samplePosts(): Post[] {
   // A run asking for fewer comments (regenerated from the seed, then cut) and
   // a post whose comments are not the generated ones (kept as they are).
   for (const p of posts.slice(40, 60)) posts.push({ ...p, id: `${p.id}s`, comments: p.comments.slice(0, 1) });
-  for (const p of posts.slice(60, 80)) posts.push({ ...p, id: `${p.id}c`, comments: p.comments.map((c) => ({ ...c, body: `${c.body}!` })) });
+  for (const p of posts.slice(60, 80))
+    posts.push({ ...p, id: `${p.id}c`, comments: p.comments.map((c) => ({ ...c, body: `${c.body}!` })) });
   return posts;
 }
 
@@ -53,7 +84,10 @@ function plainRecord(post: Post, actions: AnalysisAction[]): MentionRecord {
     analysis: { ...analyse(post.text, actions) },
     metrics,
     previous: null,
-    engagementRate: metrics.views <= 0 ? 0 : Math.round(((metrics.likes + metrics.comments + metrics.shares) / metrics.views) * 10_000) / 10_000,
+    engagementRate:
+      metrics.views <= 0
+        ? 0
+        : Math.round(((metrics.likes + metrics.comments + metrics.shares) / metrics.views) * 10_000) / 10_000,
     datasetRunMs: now,
     datasets: new Map([["ds_1", 1]]),
     runs: ["dsr_1"],
@@ -69,7 +103,13 @@ describe("compacted mention records", () => {
     let compared = 0;
     posts.forEach((post, i) => {
       const actions = ACTIONS.filter((_, a) => (i + a) % 3 !== 0);
-      const { record } = index.upsert(post, analyse(post.text, actions), { datasetId: "ds_1", runId: "dsr_1", coefficient: 1, runAtMs: now, numComments: 3 });
+      const { record } = index.upsert(post, analyse(post.text, actions), {
+        datasetId: "ds_1",
+        runId: "dsr_1",
+        coefficient: 1,
+        runAtMs: now,
+        numComments: 3,
+      });
       const expected = JSON.stringify(mentionView(plainRecord(post, actions), names));
       expect(JSON.stringify(mentionView(record, names))).toBe(expected);
       // The stored post reads like the provider's through the Post interface.
@@ -87,20 +127,64 @@ describe("compacted mention records", () => {
 
   it("keep later comments and dataset coefficients in order", () => {
     const index = new MentionIndex();
-    const [few] = searchPosts({ source: "youtube", query: "cold brew", count: 1, window, country: "US", language: "en", numComments: 1 });
-    const [more] = searchPosts({ source: "youtube", query: "cold brew", count: 1, window, country: "US", language: "en", numComments: 4 });
-    const first = index.upsert(few!, analyse(few!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_1", coefficient: 2, runAtMs: now, numComments: 1 });
+    const [few] = searchPosts({
+      source: "youtube",
+      query: "cold brew",
+      count: 1,
+      window,
+      country: "US",
+      language: "en",
+      numComments: 1,
+    });
+    const [more] = searchPosts({
+      source: "youtube",
+      query: "cold brew",
+      count: 1,
+      window,
+      country: "US",
+      language: "en",
+      numComments: 4,
+    });
+    const first = index.upsert(few!, analyse(few!.text, ["sentiment"]), {
+      datasetId: "ds_b",
+      runId: "dsr_1",
+      coefficient: 2,
+      runAtMs: now,
+      numComments: 1,
+    });
     // One run: the id alone, no array (issue 11); the same run again adds nothing.
-    index.upsert(few!, analyse(few!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_1", coefficient: 2, runAtMs: now, numComments: 1 });
+    index.upsert(few!, analyse(few!.text, ["sentiment"]), {
+      datasetId: "ds_b",
+      runId: "dsr_1",
+      coefficient: 2,
+      runAtMs: now,
+      numComments: 1,
+    });
     expect(first.record.runs).toBe("dsr_1");
     expect(collectingRuns(first.record)).toEqual(["dsr_1"]);
     expect(index.byRun("dsr_1")).toHaveLength(1);
-    const { record } = index.upsert(more!, analyse(more!.text, ["sentiment"]), { datasetId: "ds_a", runId: "dsr_2", coefficient: 3, runAtMs: now, numComments: 4 });
-    index.upsert(more!, analyse(more!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_3", coefficient: 5, runAtMs: now, numComments: 4 });
+    const { record } = index.upsert(more!, analyse(more!.text, ["sentiment"]), {
+      datasetId: "ds_a",
+      runId: "dsr_2",
+      coefficient: 3,
+      runAtMs: now,
+      numComments: 4,
+    });
+    index.upsert(more!, analyse(more!.text, ["sentiment"]), {
+      datasetId: "ds_b",
+      runId: "dsr_3",
+      coefficient: 5,
+      runAtMs: now,
+      numComments: 4,
+    });
     expect(more!.comments.length).toBeGreaterThan(1);
     expect(record.post.comments).toEqual(more!.comments);
     expect([...record.datasets.keys()]).toEqual(["ds_b", "ds_a"]);
-    expect([record.datasets.get("ds_b"), record.datasets.get("ds_a"), record.datasets.get("ds_c")]).toEqual([5, 3, undefined]);
+    expect([record.datasets.get("ds_b"), record.datasets.get("ds_a"), record.datasets.get("ds_c")]).toEqual([
+      5,
+      3,
+      undefined,
+    ]);
     expect(collectingRuns(record)).toEqual(["dsr_1", "dsr_2", "dsr_3"]);
     expect(index.byRun("dsr_2").map((r) => r.key)).toEqual([record.key]);
   });
@@ -108,7 +192,9 @@ describe("compacted mention records", () => {
   it("answer the keyword filter exactly as the stored lower-cased text did", () => {
     const index = new MentionIndex();
     const records = samplePosts().map(
-      (post) => index.upsert(post, {}, { datasetId: "ds_1", runId: "dsr_1", coefficient: 1, runAtMs: now, numComments: 3 }).record,
+      (post) =>
+        index.upsert(post, {}, { datasetId: "ds_1", runId: "dsr_1", coefficient: 1, runAtMs: now, numComments: 3 })
+          .record,
     );
     const words = [...new Set(records.flatMap((r) => `${r.post.title} ${r.post.text}`.split(/\s+/)))];
     const word = fc.constantFrom(...words);
@@ -131,17 +217,46 @@ describe("compacted mention records", () => {
 
   it("shares one-dataset coefficients between records and copies them before a second dataset", () => {
     const index = new MentionIndex();
-    const posts = searchPosts({ source: "reddit", query: "matcha", count: 3, window, country: "US", language: "en", numComments: 0 });
-    const records = posts.map((p) => index.upsert(p, analyse(p.text, ["sentiment"]), { datasetId: "ds_a", runId: "dsr_1", coefficient: 1.5, runAtMs: now, numComments: 0 }).record);
+    const posts = searchPosts({
+      source: "reddit",
+      query: "matcha",
+      count: 3,
+      window,
+      country: "US",
+      language: "en",
+      numComments: 0,
+    });
+    const records = posts.map(
+      (p) =>
+        index.upsert(p, analyse(p.text, ["sentiment"]), {
+          datasetId: "ds_a",
+          runId: "dsr_1",
+          coefficient: 1.5,
+          runAtMs: now,
+          numComments: 0,
+        }).record,
+    );
     expect(records[0]!.datasets).toBe(records[1]!.datasets);
-    const again = index.upsert(posts[0]!, analyse(posts[0]!.text, ["sentiment"]), { datasetId: "ds_b", runId: "dsr_2", coefficient: 2, runAtMs: now, numComments: 0 });
+    const again = index.upsert(posts[0]!, analyse(posts[0]!.text, ["sentiment"]), {
+      datasetId: "ds_b",
+      runId: "dsr_2",
+      coefficient: 2,
+      runAtMs: now,
+      numComments: 0,
+    });
     expect(again.newToDataset).toBe(true);
     expect([...records[0]!.datasets.keys()]).toEqual(["ds_a", "ds_b"]);
     // The other records still read their one dataset, unchanged.
     expect([...records[1]!.datasets.keys()]).toEqual(["ds_a"]);
     expect(records[1]!.datasets.get("ds_a")).toBe(1.5);
     // A larger coefficient for the same dataset moves the record to another shared instance.
-    index.upsert(posts[2]!, analyse(posts[2]!.text, ["sentiment"]), { datasetId: "ds_a", runId: "dsr_3", coefficient: 4, runAtMs: now, numComments: 0 });
+    index.upsert(posts[2]!, analyse(posts[2]!.text, ["sentiment"]), {
+      datasetId: "ds_a",
+      runId: "dsr_3",
+      coefficient: 4,
+      runAtMs: now,
+      numComments: 0,
+    });
     expect(records[2]!.datasets.get("ds_a")).toBe(4);
     expect(records[1]!.datasets.get("ds_a")).toBe(1.5);
     expect(() => records[1]!.datasets.set("ds_z", 1)).toThrow(/shared/);

@@ -6,7 +6,16 @@ import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mention
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts } from "../src/simulators/provider.ts";
 
-const SORTS: MentionSort[] = ["date", "likes", "engagement_rate", "views", "comments", "shares", "sentiment_score", "dataset_run_at"];
+const SORTS: MentionSort[] = [
+  "date",
+  "likes",
+  "engagement_rate",
+  "views",
+  "comments",
+  "shares",
+  "sentiment_score",
+  "dataset_run_at",
+];
 const DAY = 86_400_000;
 const start = Date.UTC(2026, 10, 2);
 
@@ -23,7 +32,14 @@ describe("MentionIndex sorted views", () => {
   it("equal a full re-sort after runs that add and re-collect posts", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.record({ query: fc.constantFrom("oat milk", "cold brew", "running shoes"), count: fc.integer({ min: 1, max: 40 }), days: fc.integer({ min: 0, max: 30 }) }), { minLength: 1, maxLength: 6 }),
+        fc.array(
+          fc.record({
+            query: fc.constantFrom("oat milk", "cold brew", "running shoes"),
+            count: fc.integer({ min: 1, max: 40 }),
+            days: fc.integer({ min: 0, max: 30 }),
+          }),
+          { minLength: 1, maxLength: 6 },
+        ),
         fc.array(fc.constantFrom(...SORTS), { minLength: 1, maxLength: 4 }),
         (runs, probes) => {
           const index = new MentionIndex();
@@ -31,13 +47,39 @@ describe("MentionIndex sorted views", () => {
           runs.forEach((run, i) => {
             now += run.days * DAY;
             const window = { fromMs: now - 365 * DAY, toMs: now };
-            for (const post of searchPosts({ source: "reddit", query: run.query, count: run.count, window, country: "US", language: null, numComments: 1 })) {
-              index.upsert(post, analyse(post.text, ["sentiment"]), { datasetId: "ds_1", runId: `dsr_${i}`, coefficient: 1, runAtMs: now, numComments: 1 });
+            for (const post of searchPosts({
+              source: "reddit",
+              query: run.query,
+              count: run.count,
+              window,
+              country: "US",
+              language: null,
+              numComments: 1,
+            })) {
+              index.upsert(post, analyse(post.text, ["sentiment"]), {
+                datasetId: "ds_1",
+                runId: `dsr_${i}`,
+                coefficient: 1,
+                runAtMs: now,
+                numComments: 1,
+              });
             }
             // Look at some sorts between runs so later runs exercise the merge.
-            for (const sort of probes) expect(index.sortedBy(sort).toArray().map((r) => r.key)).toEqual(fullSort(index, sort).map((r) => r.key));
+            for (const sort of probes)
+              expect(
+                index
+                  .sortedBy(sort)
+                  .toArray()
+                  .map((r) => r.key),
+              ).toEqual(fullSort(index, sort).map((r) => r.key));
           });
-          for (const sort of SORTS) expect(index.sortedBy(sort).toArray().map((r) => r.key)).toEqual(fullSort(index, sort).map((r) => r.key));
+          for (const sort of SORTS)
+            expect(
+              index
+                .sortedBy(sort)
+                .toArray()
+                .map((r) => r.key),
+            ).toEqual(fullSort(index, sort).map((r) => r.key));
         },
       ),
       { numRuns: 40 },

@@ -10,9 +10,21 @@ import { drainNow } from "../src/platform/pipeline.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";
 
-const SORTS: MentionSort[] = ["date", "likes", "engagement_rate", "views", "comments", "shares", "sentiment_score", "dataset_run_at"];
+const SORTS: MentionSort[] = [
+  "date",
+  "likes",
+  "engagement_rate",
+  "views",
+  "comments",
+  "shares",
+  "sentiment_score",
+  "dataset_run_at",
+];
 
-function bySort(records: Iterable<import("../src/domain/mentions/mention-index.ts").MentionRecord>, sort: MentionSort): string[] {
+function bySort(
+  records: Iterable<import("../src/domain/mentions/mention-index.ts").MentionRecord>,
+  sort: MentionSort,
+): string[] {
   const keyOf = sortKeyOf(sort);
   return [...records]
     .map((r) => ({ r, k: keyOf(r) }))
@@ -30,20 +42,29 @@ describe("key order and radix sort", () => {
       fc.integer({ min: -10_000, max: 10_000 }).map((k) => k / 10_000),
     );
     fc.assert(
-      fc.property(fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 300 }), fc.array(value, { minLength: 300, maxLength: 300 }), (keys, values) => {
-        const records = keys.map((key, doc) => ({ key, doc }));
-        const order = new KeyOrder();
-        // Two catch-ups: the second merges the later posts into the first's order.
-        drainNow(order.catchUp(records.slice(0, Math.floor(records.length / 3))));
-        const byKey = drainNow(order.catchUp(records));
-        expect(Array.from(byKey, (d) => keys[d])).toEqual([...keys].sort());
-        const valueOf = Float64Array.from(records, (r) => (values[r.doc] === 0 ? 0 : values[r.doc]!));
-        const sorted = Array.from(drainNow(sortByValue(Float64Array.from(byKey, (d) => valueOf[d]!))), (p) => byKey[p]!);
-        const expected = records
-          .map((r) => r.doc)
-          .sort((a, b) => (valueOf[a]! !== valueOf[b]! ? (valueOf[a]! < valueOf[b]! ? -1 : 1) : keys[a]! < keys[b]! ? -1 : 1));
-        expect(sorted).toEqual(expected);
-      }),
+      fc.property(
+        fc.uniqueArray(fc.string({ maxLength: 6 }), { maxLength: 300 }),
+        fc.array(value, { minLength: 300, maxLength: 300 }),
+        (keys, values) => {
+          const records = keys.map((key, doc) => ({ key, doc }));
+          const order = new KeyOrder();
+          // Two catch-ups: the second merges the later posts into the first's order.
+          drainNow(order.catchUp(records.slice(0, Math.floor(records.length / 3))));
+          const byKey = drainNow(order.catchUp(records));
+          expect(Array.from(byKey, (d) => keys[d])).toEqual([...keys].sort());
+          const valueOf = Float64Array.from(records, (r) => (values[r.doc] === 0 ? 0 : values[r.doc]!));
+          const sorted = Array.from(
+            drainNow(sortByValue(Float64Array.from(byKey, (d) => valueOf[d]!))),
+            (p) => byKey[p]!,
+          );
+          const expected = records
+            .map((r) => r.doc)
+            .sort((a, b) =>
+              valueOf[a]! !== valueOf[b]! ? (valueOf[a]! < valueOf[b]! ? -1 : 1) : keys[a]! < keys[b]! ? -1 : 1,
+            );
+          expect(sorted).toEqual(expected);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -54,7 +75,13 @@ describe("sliced views", () => {
     const window = { fromMs: atMs - 365 * 86_400_000, toMs: atMs };
     for (const source of SOURCES) {
       for (const post of searchPosts({ source, query, count, window, country: "US", language: null, numComments: 0 })) {
-        index.upsert(post, analyse(post.text, ["sentiment"]), { datasetId: "ds_1", runId, coefficient: 1, runAtMs: atMs, numComments: 0 });
+        index.upsert(post, analyse(post.text, ["sentiment"]), {
+          datasetId: "ds_1",
+          runId,
+          coefficient: 1,
+          runAtMs: atMs,
+          numComments: 0,
+        });
       }
     }
   }
@@ -66,14 +93,22 @@ describe("sliced views", () => {
     // Two readers at once: the second waits for the build the first started.
     const [first, second] = await Promise.all([index.sortedBySliced("likes"), index.sortedBySliced("likes")]);
     expect(first).toBe(second);
-    for (const sort of SORTS) expect((await index.sortedBySliced(sort)).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
+    for (const sort of SORTS)
+      expect((await index.sortedBySliced(sort)).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
     // More than 2,048 changed posts, a third of them re-collected with new metrics.
     land(index, "oat milk", 400, "dsr_2", t0 + 30 * 86_400_000);
     land(index, "cold brew", 500, "dsr_3", t0 + 31 * 86_400_000);
     expect(index.size).toBeGreaterThan(6000);
-    for (const sort of SORTS) expect((await index.sortedBySliced(sort)).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
+    for (const sort of SORTS)
+      expect((await index.sortedBySliced(sort)).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
     land(index, "cargo bike", 20, "dsr_4", t0 + 32 * 86_400_000);
-    for (const sort of SORTS) expect(index.sortedBy(sort).toArray().map((r) => r.key)).toEqual(bySort(index.all(), sort));
+    for (const sort of SORTS)
+      expect(
+        index
+          .sortedBy(sort)
+          .toArray()
+          .map((r) => r.key),
+      ).toEqual(bySort(index.all(), sort));
   });
 
   it("a view built while posts keep landing merges them before it answers", async () => {

@@ -35,24 +35,59 @@ beforeAll(async () => {
     expect((await t.call("POST", `/v1/datasets/${ds}/runs`, { key, body })).status).toBe(202);
     await t.clock.runAll();
   };
-  await run(rich, { search_query: { type: "prompt", sources: ["reddit", "tiktok", "youtube", "instagram", "linkedin"], search_query: "oat milk" }, count: 150, content_analysis_actions: ALL_ACTIONS });
-  await run(lean, { search_query: { type: "prompt", sources: ["tiktok", "instagram"], search_query: "oat milk" }, count: 40, content_analysis_actions: ["sentiment"] });
-  await run(lean, { search_query: { type: "prompt", sources: ["youtube"], search_query: "almond milk" }, count: 20, country_code: "GB", content_analysis_actions: ["sentiment"] });
+  await run(rich, {
+    search_query: {
+      type: "prompt",
+      sources: ["reddit", "tiktok", "youtube", "instagram", "linkedin"],
+      search_query: "oat milk",
+    },
+    count: 150,
+    content_analysis_actions: ALL_ACTIONS,
+  });
+  await run(lean, {
+    search_query: { type: "prompt", sources: ["tiktok", "instagram"], search_query: "oat milk" },
+    count: 40,
+    content_analysis_actions: ["sentiment"],
+  });
+  await run(lean, {
+    search_query: { type: "prompt", sources: ["youtube"], search_query: "almond milk" },
+    count: 20,
+    country_code: "GB",
+    content_analysis_actions: ["sentiment"],
+  });
   await t.clock.advance(7 * 86_400_000);
-  await run(rich, { search_query: { type: "prompt", sources: ["reddit", "tiktok"], search_query: "oat milk" }, count: 40, content_analysis_actions: ALL_ACTIONS });
-  await run(other, { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: 20 }, KEYS.bOwner);
+  await run(rich, {
+    search_query: { type: "prompt", sources: ["reddit", "tiktok"], search_query: "oat milk" },
+    count: 40,
+    content_analysis_actions: ALL_ACTIONS,
+  });
+  await run(
+    other,
+    { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: 20 },
+    KEYS.bOwner,
+  );
   corpus = await all({ limit: 100 });
 }, 60_000);
 
 // ---- The model: filters re-implemented on the public Mention JSON (plus the
 // few stored facts the Mention does not expose: country, sentiment label,
 // dominant emotion and the previous metrics).
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}']+/u).filter(Boolean);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}']+/u)
+    .filter(Boolean);
 function internal(m: any) {
   return t.services.mentions("acc_demoA").get(`${m.source}:${m.id}`)!;
 }
 function metric(m: any, name: string): number {
-  return name === "likes" ? m.num_likes : name === "views" ? m.num_views : name === "comments" ? m.num_comments : Number(m.engagement_rate);
+  return name === "likes"
+    ? m.num_likes
+    : name === "views"
+      ? m.num_views
+      : name === "comments"
+        ? m.num_comments
+        : Number(m.engagement_rate);
 }
 function modelMatch(m: any, f: any): boolean {
   const lc = (x: string) => x.toLowerCase();
@@ -73,7 +108,13 @@ function modelMatch(m: any, f: any): boolean {
       if (op.type === "less_than") return v < op.value;
       if (op.type === "in_range") return v >= op.min && v <= op.max;
       const prev = internal(m).previous;
-      const before = prev ? (f.metric === "engagement_rate" ? (prev.views ? Math.round(((prev.likes + prev.comments + prev.shares) / prev.views) * 10000) / 10000 : 0) : (prev as any)[f.metric]) : v;
+      const before = prev
+        ? f.metric === "engagement_rate"
+          ? prev.views
+            ? Math.round(((prev.likes + prev.comments + prev.shares) / prev.views) * 10000) / 10000
+            : 0
+          : (prev as any)[f.metric]
+        : v;
       const delta = v - before;
       return op.value >= 0 ? delta >= op.value : delta <= op.value;
     }
@@ -107,19 +148,32 @@ function modelMatch(m: any, f: any): boolean {
 }
 function sortValue(m: any, sort: string): number {
   switch (sort) {
-    case "date": return m.created_at;
-    case "likes": return m.num_likes;
-    case "views": return m.num_views;
-    case "comments": return m.num_comments;
-    case "shares": return m.num_shares;
-    case "engagement_rate": return Number(m.engagement_rate);
-    case "sentiment_score": return m.sentiment_score === null ? -2 : Number(m.sentiment_score);
-    default: return m.dataset_run_at;
+    case "date":
+      return m.created_at;
+    case "likes":
+      return m.num_likes;
+    case "views":
+      return m.num_views;
+    case "comments":
+      return m.num_comments;
+    case "shares":
+      return m.num_shares;
+    case "engagement_rate":
+      return Number(m.engagement_rate);
+    case "sentiment_score":
+      return m.sentiment_score === null ? -2 : Number(m.sentiment_score);
+    default:
+      return m.dataset_run_at;
   }
 }
 function modelQuery(body: any): string[] {
-  let rows = corpus.filter((m) => (!body.dataset_ids || m.datasets.some((d: any) => body.dataset_ids.includes(d.id))) && (!body.sources || body.sources.includes(m.source)));
-  if (body.filters?.length) rows = rows.filter((m) => body.filters.some((g: any[]) => g.every((f) => modelMatch(m, f))));
+  let rows = corpus.filter(
+    (m) =>
+      (!body.dataset_ids || m.datasets.some((d: any) => body.dataset_ids.includes(d.id))) &&
+      (!body.sources || body.sources.includes(m.source)),
+  );
+  if (body.filters?.length)
+    rows = rows.filter((m) => body.filters.some((g: any[]) => g.every((f) => modelMatch(m, f))));
   const key = (m: any) => `${m.source}:${m.id}`;
   rows.sort((a, b) => {
     const d = sortValue(a, body.sort) - sortValue(b, body.sort);
@@ -130,8 +184,15 @@ function modelQuery(body: any): string[] {
 }
 
 const filterArb: fc.Arbitrary<any> = fc.oneof(
-  fc.record({ type: fc.constant("keyword"), operator: fc.constantFrom("is", "is_not"), value: fc.constantFrom("oat", "oat milk", "love", "price", "review", "terrible", "disappointment", "zebra") }),
-  fc.record({ type: fc.constant("sentiment"), values: fc.subarray(["positive", "negative", "neutral"], { minLength: 1 }) }),
+  fc.record({
+    type: fc.constant("keyword"),
+    operator: fc.constantFrom("is", "is_not"),
+    value: fc.constantFrom("oat", "oat milk", "love", "price", "review", "terrible", "disappointment", "zebra"),
+  }),
+  fc.record({
+    type: fc.constant("sentiment"),
+    values: fc.subarray(["positive", "negative", "neutral"], { minLength: 1 }),
+  }),
   fc.record({
     type: fc.constant("metric_change"),
     metric: fc.constantFrom("likes", "views", "comments", "engagement_rate"),
@@ -145,26 +206,64 @@ const filterArb: fc.Arbitrary<any> = fc.oneof(
       fc.record({ type: fc.constant("changed_by"), value: fc.constantFrom(-10, 0, 1, 100) }),
     ),
   }),
-  fc.record({ type: fc.constant("source"), values: fc.subarray(["reddit", "tiktok", "youtube", "instagram", "linkedin"], { minLength: 1 }) }),
-  fc.record({ type: fc.constant("content_topic"), operator: fc.constant("any_of"), values: fc.subarray(["oat", "milk", "price", "quality", "review"], { minLength: 1 }) }),
-  fc.record({ type: fc.constant("content_intention"), operator: fc.constant("any_of"), values: fc.subarray(["promote", "complain", "ask", "recommend", "inform"], { minLength: 1 }) }),
-  fc.record({ type: fc.constant("tone_of_voice"), operator: fc.constant("any_of"), values: fc.subarray(["promotional", "critical", "enthusiastic", "inquisitive", "informative"], { minLength: 1 }) }),
-  fc.record({ type: fc.constant("hook"), operator: fc.constant("any_of"), values: fc.subarray(["honestly", "oat milk", "tried"], { minLength: 1 }) }),
-  fc.record({ type: fc.constant("cta"), operator: fc.constant("any_of"), values: fc.subarray(["subscribe", "link in bio", "follow"], { minLength: 1 }) }),
+  fc.record({
+    type: fc.constant("source"),
+    values: fc.subarray(["reddit", "tiktok", "youtube", "instagram", "linkedin"], { minLength: 1 }),
+  }),
+  fc.record({
+    type: fc.constant("content_topic"),
+    operator: fc.constant("any_of"),
+    values: fc.subarray(["oat", "milk", "price", "quality", "review"], { minLength: 1 }),
+  }),
+  fc.record({
+    type: fc.constant("content_intention"),
+    operator: fc.constant("any_of"),
+    values: fc.subarray(["promote", "complain", "ask", "recommend", "inform"], { minLength: 1 }),
+  }),
+  fc.record({
+    type: fc.constant("tone_of_voice"),
+    operator: fc.constant("any_of"),
+    values: fc.subarray(["promotional", "critical", "enthusiastic", "inquisitive", "informative"], { minLength: 1 }),
+  }),
+  fc.record({
+    type: fc.constant("hook"),
+    operator: fc.constant("any_of"),
+    values: fc.subarray(["honestly", "oat milk", "tried"], { minLength: 1 }),
+  }),
+  fc.record({
+    type: fc.constant("cta"),
+    operator: fc.constant("any_of"),
+    values: fc.subarray(["subscribe", "link in bio", "follow"], { minLength: 1 }),
+  }),
   fc.record({
     type: fc.constant("mentioned_brands"),
     operator: fc.oneof(
-      fc.record({ type: fc.constant("any_of"), values: fc.subarray(["Oatly", "Starbucks", "Nike", "Costco"], { minLength: 1 }) }),
+      fc.record({
+        type: fc.constant("any_of"),
+        values: fc.subarray(["Oatly", "Starbucks", "Nike", "Costco"], { minLength: 1 }),
+      }),
       fc.record({ type: fc.constant("equals"), value: fc.constantFrom("oatly", "Apple", "IKEA") }),
       fc.record({ type: fc.constant("contains"), value: fc.constantFrom("o", "star", "joe") }),
     ),
   }),
   fc.record({ type: fc.constant("country_code"), values: fc.subarray(["US", "GB", "DE"], { minLength: 1 }) }),
   fc.record({ type: fc.constant("has_media"), value: fc.boolean() }),
-  fc.record({ type: fc.constant("dominant_emotion"), values: fc.subarray(["joy", "sadness", "anger", "fear", "surprise", "disgust", "neutral"], { minLength: 1 }) }),
+  fc.record({
+    type: fc.constant("dominant_emotion"),
+    values: fc.subarray(["joy", "sadness", "anger", "fear", "surprise", "disgust", "neutral"], { minLength: 1 }),
+  }),
 );
 
-const sortArb = fc.constantFrom("date", "likes", "engagement_rate", "views", "comments", "shares", "sentiment_score", "dataset_run_at");
+const sortArb = fc.constantFrom(
+  "date",
+  "likes",
+  "engagement_rate",
+  "views",
+  "comments",
+  "shares",
+  "sentiment_score",
+  "dataset_run_at",
+);
 
 describe("POST /v1/mentions", () => {
   it("the corpus is the account's mentions, deduplicated, with their datasets", () => {
@@ -183,7 +282,9 @@ describe("POST /v1/mentions", () => {
         sortArb,
         fc.constantFrom("asc", "desc"),
         fc.integer({ min: 7, max: 100 }),
-        fc.option(fc.subarray(["reddit", "tiktok", "youtube", "instagram", "linkedin"], { minLength: 1 }), { nil: undefined }),
+        fc.option(fc.subarray(["reddit", "tiktok", "youtube", "instagram", "linkedin"], { minLength: 1 }), {
+          nil: undefined,
+        }),
         fc.option(fc.constantFrom("rich", "lean"), { nil: undefined }),
         async (filters, sort, order, limit, sources, scope) => {
           const body: any = { sort, order, limit, filters };
@@ -200,19 +301,23 @@ describe("POST /v1/mentions", () => {
   it("each single filter variant agrees with the model, in both orders", async () => {
     const cases: any[] = [];
     for (const metricName of ["likes", "views", "comments", "engagement_rate"]) {
-      for (const value of [-10, -1, 0, 1, 100]) cases.push({ type: "metric_change", metric: metricName, operator: { type: "changed_by", value } });
+      for (const value of [-10, -1, 0, 1, 100])
+        cases.push({ type: "metric_change", metric: metricName, operator: { type: "changed_by", value } });
       for (const value of [0, 0.03, 100, 5000]) {
         cases.push({ type: "metric_change", metric: metricName, operator: { type: "greater_than", value } });
         cases.push({ type: "metric_change", metric: metricName, operator: { type: "less_than", value } });
       }
       cases.push({ type: "metric_change", metric: metricName, operator: { type: "in_range", min: 10, max: 5000 } });
     }
-    for (const value of ["oat", "oat milk", "love", "price", "milk was"]) for (const operator of ["is", "is_not"]) cases.push({ type: "keyword", operator, value });
+    for (const value of ["oat", "oat milk", "love", "price", "milk was"])
+      for (const operator of ["is", "is_not"]) cases.push({ type: "keyword", operator, value });
     for (const v of ["positive", "negative", "neutral"]) cases.push({ type: "sentiment", values: [v] });
     for (const v of ["reddit", "youtube"]) cases.push({ type: "source", values: [v] });
     for (const v of ["milk", "Oat"]) cases.push({ type: "content_topic", operator: "any_of", values: [v] });
-    for (const v of ["promote", "complain", "ask", "recommend", "inform"]) cases.push({ type: "content_intention", operator: "any_of", values: [v] });
-    for (const v of ["promotional", "critical", "enthusiastic", "inquisitive", "informative"]) cases.push({ type: "tone_of_voice", operator: "any_of", values: [v] });
+    for (const v of ["promote", "complain", "ask", "recommend", "inform"])
+      cases.push({ type: "content_intention", operator: "any_of", values: [v] });
+    for (const v of ["promotional", "critical", "enthusiastic", "inquisitive", "informative"])
+      cases.push({ type: "tone_of_voice", operator: "any_of", values: [v] });
     for (const v of ["honestly", "tried"]) cases.push({ type: "hook", operator: "any_of", values: [v] });
     for (const v of ["subscribe", "bio"]) cases.push({ type: "cta", operator: "any_of", values: [v] });
     cases.push({ type: "mentioned_brands", operator: { type: "any_of", values: ["Oatly", "Nike"] } });
@@ -224,7 +329,10 @@ describe("POST /v1/mentions", () => {
     for (const f of cases) {
       for (const order of ["asc", "desc"]) {
         const body = { filters: [[f]], sort: "likes", order, limit: 100 };
-        expect((await all(body)).map((m) => `${m.source}:${m.id}`), JSON.stringify(f)).toEqual(modelQuery(body));
+        expect(
+          (await all(body)).map((m) => `${m.source}:${m.id}`),
+          JSON.stringify(f),
+        ).toEqual(modelQuery(body));
       }
     }
   });
@@ -258,7 +366,14 @@ describe("POST /v1/mentions", () => {
     expect(first.json.has_next).toBe(true);
     const cursor = first.json.cursor;
     expect((await t.call("POST", "/v1/mentions", { body: { sort: "likes", limit: 5, cursor } })).status).toBe(200);
-    for (const change of [{ sort: "views" }, { order: "asc" }, { filters: [[{ type: "has_media", value: true }]] }, { sources: ["reddit"] }, { q: "oat" }, { dataset_ids: [rich] }]) {
+    for (const change of [
+      { sort: "views" },
+      { order: "asc" },
+      { filters: [[{ type: "has_media", value: true }]] },
+      { sources: ["reddit"] },
+      { q: "oat" },
+      { dataset_ids: [rich] },
+    ]) {
       const res = await t.call("POST", "/v1/mentions", { body: { sort: "likes", limit: 5, cursor, ...change } });
       expect(res.status, JSON.stringify(change)).toBe(400);
       expect(res.json.error_code).toBe("invalid_cursor");
@@ -277,7 +392,10 @@ describe("POST /v1/mentions", () => {
 
   it("post_refs resolve specific posts; unknown refs are simply absent", async () => {
     const picks = [corpus[3], corpus[10]];
-    const res = await all({ post_refs: [...picks.map((m) => ({ source: m.source, id: m.id })), { source: "reddit", id: "t3_nothere" }], limit: 100 });
+    const res = await all({
+      post_refs: [...picks.map((m) => ({ source: m.source, id: m.id })), { source: "reddit", id: "t3_nothere" }],
+      limit: 100,
+    });
     expect(res.map((m) => m.id).sort()).toEqual(picks.map((m) => m.id).sort());
   });
 

@@ -4,7 +4,10 @@ import { InvalidCursorError } from "../src/platform/errors.ts";
 import { decodeCursor, encodeCursor, paginate, scopeHash, type SortKey } from "../src/platform/pagination.ts";
 import { createDataset, makeApp } from "./helpers.ts";
 
-const keyArb = fc.tuple(fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()), fc.string());
+const keyArb = fc.tuple(
+  fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()),
+  fc.string(),
+);
 
 describe("cursors", () => {
   it("round-trip any key, with or without base64 padding", () => {
@@ -43,7 +46,9 @@ describe("cursors", () => {
   it("keyset pages visit every kept row exactly once, in order, for any limit and order", () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.string({ minLength: 1, maxLength: 4 })), { maxLength: 80 }),
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 20 }), fc.string({ minLength: 1, maxLength: 4 })), {
+          maxLength: 80,
+        }),
         fc.integer({ min: 1, max: 15 }),
         fc.constantFrom("asc" as const, "desc" as const),
         fc.integer({ min: 0, max: 3 }),
@@ -92,7 +97,12 @@ describe("pagination over HTTP", () => {
     expect((await t.call("GET", `/v1/datasets?limit=3&cursor=${cursor}`)).status).toBe(200);
     const flipped = await t.call("GET", `/v1/datasets?order=asc&cursor=${cursor}`);
     expect(flipped.status).toBe(400);
-    expect(flipped.json).toEqual({ status: "client_error", error_code: "invalid_cursor", detail: expect.any(String), transient: false });
+    expect(flipped.json).toEqual({
+      status: "client_error",
+      error_code: "invalid_cursor",
+      detail: expect.any(String),
+      transient: false,
+    });
     for (const junk of ["nope", "!!!", "eyJ2IjoxfQ", "e30"]) {
       const res = await t.call("GET", `/v1/datasets?cursor=${junk}`);
       expect(res.status, junk).toBe(400);

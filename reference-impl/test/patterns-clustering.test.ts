@@ -3,7 +3,13 @@
 // research question steers terms, and the work stays bounded.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { clusterCountFor, clusterPosts, contentTerms, MAX_CLUSTERS, MAX_TERMS } from "../src/domain/patterns/clustering.ts";
+import {
+  clusterCountFor,
+  clusterPosts,
+  contentTerms,
+  MAX_CLUSTERS,
+  MAX_TERMS,
+} from "../src/domain/patterns/clustering.ts";
 import { excerpt, itemTitle } from "../src/domain/patterns/labels.ts";
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
@@ -24,7 +30,13 @@ const kids = [
 
 describe("contentTerms", () => {
   it("keeps content words and drops stop words in the five corpus languages, numbers and short tokens", () => {
-    expect(contentTerms("The battery of MY cargo bike died after 2 winters!")).toEqual(["battery", "cargo", "bike", "died", "winters"]);
+    expect(contentTerms("The battery of MY cargo bike died after 2 winters!")).toEqual([
+      "battery",
+      "cargo",
+      "bike",
+      "died",
+      "winters",
+    ]);
     expect(contentTerms("Mi opinión sobre la bici con los niños")).not.toContain("con");
     expect(contentTerms("Ich liebe das Fahrrad und die Kinder")).toEqual(["liebe", "fahrrad", "kinder"]);
   });
@@ -68,25 +80,52 @@ describe("clusterPosts", () => {
   });
 
   it("cluster count grows with the square root of the posts and stays within 2..MAX_CLUSTERS", () => {
-    expect([0, 1, 2, 8, 40, 100, 400, 10_000].map(clusterCountFor)).toEqual([0, 1, 2, 2, 3, 5, MAX_CLUSTERS, MAX_CLUSTERS]);
+    expect([0, 1, 2, 8, 40, 100, 400, 10_000].map(clusterCountFor)).toEqual([
+      0,
+      1,
+      2,
+      2,
+      3,
+      5,
+      MAX_CLUSTERS,
+      MAX_CLUSTERS,
+    ]);
   });
 
   it("property: every post is in exactly one cluster, clusters are largest first, confidences in [0, 1], deterministic", () => {
-    const words = ["price", "taste", "foam", "latte", "barista", "cheap", "sweet", "carton", "store", "oats", "creamy", "froth"];
+    const words = [
+      "price",
+      "taste",
+      "foam",
+      "latte",
+      "barista",
+      "cheap",
+      "sweet",
+      "carton",
+      "store",
+      "oats",
+      "creamy",
+      "froth",
+    ];
     const text = fc.array(fc.constantFrom(...words), { minLength: 0, maxLength: 8 }).map((w) => w.join(" "));
     fc.assert(
-      fc.property(fc.array(text, { minLength: 0, maxLength: 60 }), fc.array(fc.constantFrom(...words), { maxLength: 3 }), (texts, q) => {
-        const posts = texts.map((t) => ({ text: t }));
-        const result = clusterPosts(posts, q.join(" "));
-        const seen = result.clusters.flatMap((c) => c.members.map((m) => m.index)).sort((a, b) => a - b);
-        expect(seen).toEqual(posts.map((_, i) => i));
-        const sizes = result.clusters.map((c) => c.members.length);
-        expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
-        expect(result.clusters.length).toBeLessThanOrEqual(Math.max(clusterCountFor(posts.length), 0));
-        expect(result.dimensions).toBeLessThanOrEqual(MAX_TERMS);
-        for (const c of result.clusters) for (const m of c.members) expect(m.confidence >= 0 && m.confidence <= 1).toBe(true);
-        expect(clusterPosts(posts, q.join(" "))).toEqual(result);
-      }),
+      fc.property(
+        fc.array(text, { minLength: 0, maxLength: 60 }),
+        fc.array(fc.constantFrom(...words), { maxLength: 3 }),
+        (texts, q) => {
+          const posts = texts.map((t) => ({ text: t }));
+          const result = clusterPosts(posts, q.join(" "));
+          const seen = result.clusters.flatMap((c) => c.members.map((m) => m.index)).sort((a, b) => a - b);
+          expect(seen).toEqual(posts.map((_, i) => i));
+          const sizes = result.clusters.map((c) => c.members.length);
+          expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+          expect(result.clusters.length).toBeLessThanOrEqual(Math.max(clusterCountFor(posts.length), 0));
+          expect(result.dimensions).toBeLessThanOrEqual(MAX_TERMS);
+          for (const c of result.clusters)
+            for (const m of c.members) expect(m.confidence >= 0 && m.confidence <= 1).toBe(true);
+          expect(clusterPosts(posts, q.join(" "))).toEqual(result);
+        },
+      ),
       { seed: SEED, numRuns: 80 },
     );
   });

@@ -22,7 +22,10 @@ async function datasetWithRun(t: TestApp, query = "oat milk", count = 60, key = 
 }
 
 async function detect(t: TestApp, datasetId: string, question = QUESTION, key = KEYS.aOwner) {
-  const res = await t.call("POST", "/v1/pattern_detections", { key, body: { dataset_id: datasetId, name: "Why oat milk", research_question: question } });
+  const res = await t.call("POST", "/v1/pattern_detections", {
+    key,
+    body: { dataset_id: datasetId, name: "Why oat milk", research_question: question },
+  });
   if (res.status !== 202) throw new Error(`detect: ${res.status} ${res.text}`);
   await t.clock.runAll();
   const run = (await t.call("GET", `/v1/pattern_detections/${res.json.data.run_id}`, { key })).json.data;
@@ -34,7 +37,10 @@ async function mentionsOf(t: TestApp, datasetId: string, key = KEYS.aOwner) {
   const out: any[] = [];
   let cursor: string | null = null;
   do {
-    const res: any = await t.call("POST", "/v1/mentions", { key, body: { dataset_ids: [datasetId], limit: 100, ...(cursor ? { cursor } : {}) } });
+    const res: any = await t.call("POST", "/v1/mentions", {
+      key,
+      body: { dataset_ids: [datasetId], limit: 100, ...(cursor ? { cursor } : {}) },
+    });
     out.push(...res.json.data);
     cursor = res.json.cursor;
   } while (cursor);
@@ -45,10 +51,17 @@ describe("pattern detection runs", () => {
   it("moves pending -> working -> completed, stamping clustering, labeling, assignment in order", async () => {
     const t = makeApp();
     const { id } = await datasetWithRun(t);
-    const created = await t.call("POST", "/v1/pattern_detections", { body: { dataset_id: id, name: "Why oat milk", research_question: QUESTION } });
+    const created = await t.call("POST", "/v1/pattern_detections", {
+      body: { dataset_id: id, name: "Why oat milk", research_question: QUESTION },
+    });
     expect(created.status).toBe(202);
     zPatternDetectionsCreateResponse.parse(created.json);
-    expect(created.json.data).toMatchObject({ dataset_id: id, name: "Why oat milk", research_question: QUESTION, status: { type: "pending", steps: [] } });
+    expect(created.json.data).toMatchObject({
+      dataset_id: id,
+      name: "Why oat milk",
+      research_question: QUESTION,
+      status: { type: "pending", steps: [] },
+    });
     expect(created.json.data).not.toHaveProperty("pattern_id");
     expect(created.json.data.run_id).toMatch(/^pdr_/);
     const runId = created.json.data.run_id;
@@ -63,7 +76,12 @@ describe("pattern detection runs", () => {
       if (s.type !== "completed") expect(body.data).not.toHaveProperty("pattern_id");
       if (s.type === "completed") break;
     }
-    expect(seen).toEqual(["working:", "working:clustering", "working:clustering,labeling", "completed:clustering,labeling,assignment"]);
+    expect(seen).toEqual([
+      "working:",
+      "working:clustering",
+      "working:clustering,labeling",
+      "completed:clustering,labeling,assignment",
+    ]);
     const done = (await read()).data;
     expect(done.pattern_id).toMatch(/^pt_/);
     for (const step of done.status.steps) expect(Number.isInteger(step.completed_at)).toBe(true);
@@ -92,7 +110,10 @@ describe("pattern detection runs", () => {
       expect(res.json.data.post_refs.length).toBe(item.post_count);
       refs.push(...res.json.data.post_refs.map((r: any) => `${r.source}:${r.id}`));
     }
-    const runPosts = t.services.mentions("acc_demoA").byRun(run.id).map((r) => r.key);
+    const runPosts = t.services
+      .mentions("acc_demoA")
+      .byRun(run.id)
+      .map((r) => r.key);
     expect(new Set(refs).size).toBe(refs.length);
     expect(new Set(refs)).toEqual(new Set(runPosts));
   });
@@ -121,7 +142,8 @@ describe("pattern detection runs", () => {
     // A second detection adds its own key; the first stays.
     const second = await detect(t, id, "Which brands come up?");
     const again = await mentionsOf(t, id);
-    for (const m of again) expect(Object.keys(m.pattern_assignments).sort()).toEqual([pattern.id, second.pattern.id].sort());
+    for (const m of again)
+      expect(Object.keys(m.pattern_assignments).sort()).toEqual([pattern.id, second.pattern.id].sort());
   });
 
   it("is deterministic for the same posts and question, and the question steers titles and summary", async () => {
@@ -129,10 +151,14 @@ describe("pattern detection runs", () => {
     const { id } = await datasetWithRun(t, "oat milk", 80);
     const a = await detect(t, id);
     const b = await detect(t, id);
-    expect(b.pattern.items.map((i: any) => [i.title, i.post_count])).toEqual(a.pattern.items.map((i: any) => [i.title, i.post_count]));
+    expect(b.pattern.items.map((i: any) => [i.title, i.post_count])).toEqual(
+      a.pattern.items.map((i: any) => [i.title, i.post_count]),
+    );
     // The question's words lead the titles of the items that use them.
     expect(a.pattern.items.some((i: any) => /^(Price|Taste)\b/.test(i.title))).toBe(true);
-    expect(a.pattern.summary).toMatch(/use the question's words “price” and “taste”|use the question's words “taste” and “price”/);
+    expect(a.pattern.summary).toMatch(
+      /use the question's words “price” and “taste”|use the question's words “taste” and “price”/,
+    );
     const unrelated = await detect(t, id, "Zeppelins and volcanoes?");
     expect(unrelated.pattern.summary).toContain("None of the question's words recur");
   });
@@ -145,7 +171,9 @@ describe("pattern detection billing and errors", () => {
     await runToCompletion(t, id, promptRun("oat milk", 60));
     const latest = await runToCompletion(t, id, promptRun("cold brew", 30));
     const before = t.ledger.balance("acc_demoA");
-    const res = await t.call("POST", "/v1/pattern_detections", { body: { dataset_id: id, name: "n", research_question: "q?" } });
+    const res = await t.call("POST", "/v1/pattern_detections", {
+      body: { dataset_id: id, name: "n", research_question: "q?" },
+    });
     // Reserved up front for the latest run's posts only.
     expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_HALF_UNIT.mul(latest.mentions_count))).toBe(true);
     expect(t.ledger.held("acc_demoA").eq(PRO_HALF_UNIT.mul(latest.mentions_count))).toBe(true);
@@ -182,20 +210,29 @@ describe("pattern detection billing and errors", () => {
       expect([res.status, res.json.error_code]).toEqual([status, code]);
     }
     const shortfall = await t.call("POST", "/v1/pattern_detections", { key: KEYS.poor, body: body(full) });
-    expect(shortfall.json.detail).toEqual({ message: expect.any(String), required: "0.980000", available: "0.010000", top_up_url: expect.any(String) });
+    expect(shortfall.json.detail).toEqual({
+      message: expect.any(String),
+      required: "0.980000",
+      available: "0.010000",
+      top_up_url: expect.any(String),
+    });
     expect(t.services.tables.patternDetections.live("acc_poor")).toEqual([]);
     expect(t.ledger.balance("acc_poor").toFixed(6)).toBe("0.010000");
     // A run still in flight is not "completed": nothing to analyse yet.
     const pendingOnly = await createDataset(t, "pending");
     await t.call("POST", `/v1/datasets/${pendingOnly}/runs`, { body: promptRun("oat milk", 20) });
-    expect((await t.call("POST", "/v1/pattern_detections", { body: body(pendingOnly) })).json.error_code).toBe("nothing_to_analyze");
+    expect((await t.call("POST", "/v1/pattern_detections", { body: body(pendingOnly) })).json.error_code).toBe(
+      "nothing_to_analyze",
+    );
   });
 
   it("a dataset deleted before clustering fails the run and refunds it in full", async () => {
     const t = makeApp();
     const { id } = await datasetWithRun(t, "oat milk", 40);
     const before = t.ledger.balance("acc_demoA");
-    const res = await t.call("POST", "/v1/pattern_detections", { body: { dataset_id: id, name: "n", research_question: "q?" } });
+    const res = await t.call("POST", "/v1/pattern_detections", {
+      body: { dataset_id: id, name: "n", research_question: "q?" },
+    });
     expect(t.ledger.balance("acc_demoA").lt(before)).toBe(true);
     expect((await t.call("DELETE", `/v1/datasets/${id}`)).status).toBe(204);
     await t.clock.runAll();

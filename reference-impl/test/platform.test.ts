@@ -6,7 +6,12 @@ describe("auth", () => {
     const t = makeApp();
     const res = await t.call("GET", "/v1/datasets", { key: null });
     expect(res.status).toBe(401);
-    expect(res.json).toEqual({ status: "client_error", error_code: "unauthorized", detail: expect.any(String), transient: false });
+    expect(res.json).toEqual({
+      status: "client_error",
+      error_code: "unauthorized",
+      detail: expect.any(String),
+      transient: false,
+    });
     expect(res.headers.get("RateLimit-Limit")).toBeNull();
   });
 
@@ -90,7 +95,12 @@ describe("errors", () => {
     for (const path of ["/nope", "/v1/nope", "/v1/credit_prices"]) {
       const res = await t.call("GET", path);
       expect(res.status).toBe(404);
-      expect(res.json).toEqual({ status: "client_error", error_code: "not_found", detail: expect.any(String), transient: false });
+      expect(res.json).toEqual({
+        status: "client_error",
+        error_code: "not_found",
+        detail: expect.any(String),
+        transient: false,
+      });
     }
   });
 
@@ -111,7 +121,12 @@ describe("errors", () => {
     });
     const res = await t.call("GET", "/v1/boom");
     expect(res.status).toBe(500);
-    expect(res.json).toEqual({ status: "server_error", error_code: "internal_server_error", detail: expect.any(String), transient: true });
+    expect(res.json).toEqual({
+      status: "server_error",
+      error_code: "internal_server_error",
+      detail: expect.any(String),
+      transient: true,
+    });
     expect(logs.length).toBe(1);
     expect(logs[0]).toContain("kaboom");
     expect(logs[0]).not.toContain(KEYS.aOwner);

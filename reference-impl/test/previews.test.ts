@@ -67,7 +67,9 @@ describe("prompt previews", () => {
   it("a repeated source is sampled and charged once", async () => {
     const t = makeApp();
     const before = t.ledger.balance("acc_demoA");
-    const res = await t.call("POST", "/v1/research_previews", { body: prompt({ sources: ["reddit", "reddit", "reddit"] }) });
+    const res = await t.call("POST", "/v1/research_previews", {
+      body: prompt({ sources: ["reddit", "reddit", "reddit"] }),
+    });
     expect(res.status).toBe(201);
     expect(res.json.data.posts.length).toBe(10);
     expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT)).toBe(true);
@@ -87,7 +89,9 @@ describe("prompt previews", () => {
     expect(calls).toEqual({ search: 0, profile: 0 });
     expect(t.ledger.balance("acc_demoA").eq(balance)).toBe(true);
     // Another seat of the same account sees it; another account does not.
-    expect((await t.call("GET", `/v1/research_previews/${created.preview_id}`, { key: KEYS.aMember })).status).toBe(200);
+    expect((await t.call("GET", `/v1/research_previews/${created.preview_id}`, { key: KEYS.aMember })).status).toBe(
+      200,
+    );
     const foreign = await t.call("GET", `/v1/research_previews/${created.preview_id}`, { key: KEYS.bOwner });
     expect(foreign.status).toBe(404);
     expect(foreign.json).toMatchObject({ error_code: "not_found", status: "client_error", transient: false });
@@ -96,10 +100,17 @@ describe("prompt previews", () => {
 
   it("a later dataset run over the same query collects the previewed posts, and the estimate matches its extrapolation", async () => {
     const t = makeApp({ stepDelayMs: 0 });
-    const body = prompt({ search_query: "kombucha fridge", sources: ["reddit", "instagram"], time_filter: "past_year" });
+    const body = prompt({
+      search_query: "kombucha fridge",
+      sources: ["reddit", "instagram"],
+      time_filter: "past_year",
+    });
     const preview = (await t.call("POST", "/v1/research_previews", { body })).json.data;
     const id = await createDataset(t, "after preview");
-    const run = await runToCompletion(t, id, { search_query: { type: "prompt", sources: ["reddit", "instagram"], search_query: "kombucha fridge" }, count: 40 });
+    const run = await runToCompletion(t, id, {
+      search_query: { type: "prompt", sources: ["reddit", "instagram"], search_query: "kombucha fridge" },
+      count: 40,
+    });
     expect(run.status.type).toBe("completed");
     const mentions = (await t.call("POST", "/v1/mentions", { body: { dataset_ids: [id], limit: 100 } })).json.data;
     const collected = new Set(mentions.map((m: any) => m.url));
@@ -152,9 +163,13 @@ describe("prompt previews", () => {
     });
     expect(sameDay.status).toBe(201);
     // Today is 2026-11-02: a window starting tomorrow is refused, one ending next year stops now.
-    const future = await t.call("POST", "/v1/research_previews", { body: prompt({ time_filter: undefined, date_since: "2026-11-03", date_until: "2026-12-01" }) });
+    const future = await t.call("POST", "/v1/research_previews", {
+      body: prompt({ time_filter: undefined, date_since: "2026-11-03", date_until: "2026-12-01" }),
+    });
     expect([future.status, future.json.detail[0].loc]).toEqual([422, ["body", "date_since"]]);
-    const open = await t.call("POST", "/v1/research_previews", { body: prompt({ time_filter: undefined, date_since: "2026-11-01", date_until: "2027-01-01" }) });
+    const open = await t.call("POST", "/v1/research_previews", {
+      body: prompt({ time_filter: undefined, date_since: "2026-11-01", date_until: "2027-01-01" }),
+    });
     for (const p of open.json.data.posts) expect(p.relative_date).toMatch(/^(today|1 day ago)$/);
     expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT.mul(4))).toBe(true);
   });
@@ -175,7 +190,9 @@ describe("prompt previews", () => {
     expect(t.ledger.rows("acc_poor")).toEqual([]);
     expect(t.services.tables.previews.live("acc_poor")).toEqual([]);
     // One source fits.
-    expect((await t.call("POST", "/v1/research_previews", { key: KEYS.poor, body: prompt({ sources: ["reddit"] }) })).status).toBe(201);
+    expect(
+      (await t.call("POST", "/v1/research_previews", { key: KEYS.poor, body: prompt({ sources: ["reddit"] }) })).status,
+    ).toBe(201);
   });
 
   it("a failed scrape refunds in full, stores nothing and answers a transient 500", async () => {
@@ -211,12 +228,26 @@ describe("URL previews", () => {
     zResearchPreviewsCreateResponse.parse(res.json);
     const d = res.json.data;
     expect(d.profiles.map((p: any) => p.url)).toEqual([urls[0]!.url, urls[5]!.url]);
-    expect(d.profiles[0]).toMatchObject({ source: "instagram", username: "minimalistbaker", display_name: "Minimalistbaker" });
-    expect(d.profiles[1]).toMatchObject({ source: "reddit", username: "crema_kid", follower_count: null, is_verified: false });
+    expect(d.profiles[0]).toMatchObject({
+      source: "instagram",
+      username: "minimalistbaker",
+      display_name: "Minimalistbaker",
+    });
+    expect(d.profiles[1]).toMatchObject({
+      source: "reddit",
+      username: "crema_kid",
+      follower_count: null,
+      is_verified: false,
+    });
     expect(d.private_profiles).toEqual([urls[1]!.url]);
     expect(d.non_existing_profiles).toEqual([urls[2]!.url, urls[3]!.url]);
     expect(d.failed_to_retrieve_profiles).toEqual([urls[4]!.url, urls[6]!.url]);
-    const listed = [...d.profiles.map((p: any) => p.url), ...d.private_profiles, ...d.non_existing_profiles, ...d.failed_to_retrieve_profiles];
+    const listed = [
+      ...d.profiles.map((p: any) => p.url),
+      ...d.private_profiles,
+      ...d.non_existing_profiles,
+      ...d.failed_to_retrieve_profiles,
+    ];
     expect(listed.sort()).toEqual(urls.map((u) => u.url).sort());
     // Two profiles returned data: two units charged, five refunded.
     expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT.mul(2))).toBe(true);
@@ -227,21 +258,28 @@ describe("URL previews", () => {
     const t = makeApp();
     const before = t.ledger.balance("acc_demoA");
     const one = urls[0]!;
-    const a = (await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [one, one] } })).json.data;
+    const a = (await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [one, one] } })).json
+      .data;
     expect(a.profiles.length).toBe(1);
     const b = (await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [one] } })).json.data;
     expect(b.profiles).toEqual(a.profiles);
     expect(b.preview_id).not.toBe(a.preview_id);
     expect(before.sub(t.ledger.balance("acc_demoA")).eq(PRO_UNIT.mul(2))).toBe(true);
     // The same URL string under two sources: its first entry decides, and it is listed once.
-    const twice = (await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [{ source: "tiktok", url: one.url }, one] } })).json.data;
+    const twice = (
+      await t.call("POST", "/v1/research_previews", {
+        body: { type: "url", source_urls: [{ source: "tiktok", url: one.url }, one] },
+      })
+    ).json.data;
     expect(twice.failed_to_retrieve_profiles).toEqual([one.url]);
     expect(twice.profiles).toEqual([]);
   });
 
   it("no profile returned data: nothing charged, the preview is still stored", async () => {
     const t = makeApp();
-    const res = await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [urls[1], urls[2]] } });
+    const res = await t.call("POST", "/v1/research_previews", {
+      body: { type: "url", source_urls: [urls[1], urls[2]] },
+    });
     expect(res.status).toBe(201);
     expect(res.json.data.profiles).toEqual([]);
     expect(t.ledger.rows("acc_demoA")).toEqual([]);
@@ -252,12 +290,18 @@ describe("URL previews", () => {
     const t = makeApp();
     t.ledger.open("acc_poor", "starter", money("0.1"));
     const calls = spyScraper(t);
-    const res = await t.call("POST", "/v1/research_previews", { key: KEYS.poor, body: { type: "url", source_urls: urls.slice(0, 3) } });
+    const res = await t.call("POST", "/v1/research_previews", {
+      key: KEYS.poor,
+      body: { type: "url", source_urls: urls.slice(0, 3) },
+    });
     expect(res.status).toBe(402);
     expect(res.json.detail.required).toBe("0.147000");
     expect(calls.profile).toBe(0);
     spyScraper(t, true);
-    const failed = await t.call("POST", "/v1/research_previews", { key: KEYS.poor, body: { type: "url", source_urls: urls.slice(0, 2) } });
+    const failed = await t.call("POST", "/v1/research_previews", {
+      key: KEYS.poor,
+      body: { type: "url", source_urls: urls.slice(0, 2) },
+    });
     expect(failed.status).toBe(500);
     expect(t.ledger.balance("acc_poor").toFixed(6)).toBe("0.100000");
     expect(t.ledger.rows("acc_poor")).toEqual([]);
@@ -270,10 +314,23 @@ describe("URL previews", () => {
     });
     expect(reversed.status).toBe(422);
     expect(reversed.json.detail[0].loc).toEqual(["body", "date_filter_since"]);
-    const many = Array.from({ length: 101 }, (_, i) => ({ source: "instagram", url: `https://www.instagram.com/user${i}/` }));
-    expect((await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: many } })).status).toBe(422);
-    expect((await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [{ source: "reddit", url: "not a url" }] } })).status).toBe(422);
-    expect((await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [] } })).status).toBe(422);
+    const many = Array.from({ length: 101 }, (_, i) => ({
+      source: "instagram",
+      url: `https://www.instagram.com/user${i}/`,
+    }));
+    expect((await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: many } })).status).toBe(
+      422,
+    );
+    expect(
+      (
+        await t.call("POST", "/v1/research_previews", {
+          body: { type: "url", source_urls: [{ source: "reddit", url: "not a url" }] },
+        })
+      ).status,
+    ).toBe(422);
+    expect((await t.call("POST", "/v1/research_previews", { body: { type: "url", source_urls: [] } })).status).toBe(
+      422,
+    );
     expect(t.ledger.rows("acc_demoA")).toEqual([]);
   });
 });

@@ -21,7 +21,13 @@ const quietLog = createLogger({
 });
 
 function config(overrides: Record<string, string> = {}): ServerConfig {
-  const read = readConfig({ PORT: "0", HOST: "127.0.0.1", HEADERS_TIMEOUT_MS: "1000", REQUEST_TIMEOUT_MS: "1000", ...overrides });
+  const read = readConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    HEADERS_TIMEOUT_MS: "1000",
+    REQUEST_TIMEOUT_MS: "1000",
+    ...overrides,
+  });
   if (!read.ok) throw new Error(read.errors.join("; "));
   return read.config;
 }
@@ -60,10 +66,17 @@ afterAll(async () => {
 
 describe("transport answers (D-TRANSPORT-ERRORS)", () => {
   it("answers headers over 16 KiB with 431 and the envelope", async () => {
-    const res = envelope(await raw(port, (s) => s.write(`GET /v1/prices HTTP/1.1\r\nHost: x\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`)));
+    const res = envelope(
+      await raw(port, (s) => s.write(`GET /v1/prices HTTP/1.1\r\nHost: x\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`)),
+    );
     expect(res.statusLine).toBe("HTTP/1.1 431 Request Header Fields Too Large");
     expect(res.headers).toContain("content-type: application/json");
-    expect(res.body).toEqual({ status: "client_error", error_code: "request_header_fields_too_large", detail: expect.any(String), transient: false });
+    expect(res.body).toEqual({
+      status: "client_error",
+      error_code: "request_header_fields_too_large",
+      detail: expect.any(String),
+      transient: false,
+    });
   });
 
   it("answers a request that is not HTTP with 400 bad_request", async () => {
@@ -73,7 +86,11 @@ describe("transport answers (D-TRANSPORT-ERRORS)", () => {
   });
 
   it("answers an unsupported Expect with 417 expectation_failed", async () => {
-    const res = envelope(await raw(port, (s) => s.write(`GET /v1/prices HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.aOwner}\r\nExpect: tea\r\n\r\n`)));
+    const res = envelope(
+      await raw(port, (s) =>
+        s.write(`GET /v1/prices HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.aOwner}\r\nExpect: tea\r\n\r\n`),
+      ),
+    );
     expect(res.statusLine).toMatch(/^HTTP\/1.1 417/);
     expect(res.body.error_code).toBe("expectation_failed");
   });
@@ -81,7 +98,9 @@ describe("transport answers (D-TRANSPORT-ERRORS)", () => {
   it("cuts off a client that trickles its body, with 408 request_timeout", async () => {
     let timer: NodeJS.Timeout | undefined;
     const out = await raw(port, (s) => {
-      s.write(`POST /v1/mentions HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.aOwner}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`);
+      s.write(
+        `POST /v1/mentions HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.aOwner}\r\ncontent-type: application/json\r\ncontent-length: 1000\r\n\r\n{`,
+      );
       timer = setInterval(() => s.writable && s.write(" "), 200);
     });
     clearInterval(timer);
@@ -94,13 +113,16 @@ describe("transport answers (D-TRANSPORT-ERRORS)", () => {
     await raw(
       port,
       (s) => {
-        s.write(`POST /v1/mentions HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.aOwner}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"q":`);
+        s.write(
+          `POST /v1/mentions HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.aOwner}\r\ncontent-type: application/json\r\ncontent-length: 100\r\n\r\n{"q":`,
+        );
         setTimeout(() => s.destroy(), 50);
       },
       2000,
     );
     // The server notices the hang-up on its own schedule; wait for its line, bounded.
-    for (let i = 0; i < 100 && !lines.some((l) => l.msg === "request aborted"); i++) await new Promise((r) => setTimeout(r, 20));
+    for (let i = 0; i < 100 && !lines.some((l) => l.msg === "request aborted"); i++)
+      await new Promise((r) => setTimeout(r, 20));
     quietLog.flush();
     expect(lines.filter((l) => l.msg === "request aborted").length).toBeGreaterThanOrEqual(1);
     expect(JSON.stringify(lines)).not.toMatch(/stack|    at /);
@@ -111,7 +133,8 @@ describe("platform headers on a real socket (issue 11: throughput)", () => {
   // On Node the rate limiter writes its headers onto the ServerResponse, and
   // the key is read from Node's parsed headers: both paths exist only on a
   // socket, never through app.request().
-  const rateHeaders = (res: Response) => ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => res.headers.get(h));
+  const rateHeaders = (res: Response) =>
+    ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].map((h) => res.headers.get(h));
 
   it("stamps RateLimit-* on a success, with the remaining count going down", async () => {
     const first = await fetch(`${running.url}/v1/datasets`, { headers: { "x-api-key": KEYS.bOwner } });
@@ -127,7 +150,9 @@ describe("platform headers on a real socket (issue 11: throughput)", () => {
   });
 
   it("keeps RateLimit-* on an error answered after the limiter, and on an unknown /v1 route", async () => {
-    const missing = await fetch(`${running.url}/v1/datasets/ds_doesnotexist`, { headers: { "x-api-key": KEYS.bOwner } });
+    const missing = await fetch(`${running.url}/v1/datasets/ds_doesnotexist`, {
+      headers: { "x-api-key": KEYS.bOwner },
+    });
     expect(missing.status).toBe(404);
     expect(rateHeaders(missing).every((v) => v !== null)).toBe(true);
     expect((await missing.json()).error_code).toBeDefined();
@@ -137,7 +162,11 @@ describe("platform headers on a real socket (issue 11: throughput)", () => {
   });
 
   it("reads the key from Node's headers: a repeated x-api-key is refused like any unknown key", async () => {
-    const res = await raw(port, (s) => s.write(`GET /v1/datasets HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.bOwner}\r\nx-api-key: ${KEYS.bOwner}\r\nConnection: close\r\n\r\n`));
+    const res = await raw(port, (s) =>
+      s.write(
+        `GET /v1/datasets HTTP/1.1\r\nHost: x\r\nx-api-key: ${KEYS.bOwner}\r\nx-api-key: ${KEYS.bOwner}\r\nConnection: close\r\n\r\n`,
+      ),
+    );
     expect(res).toMatch(/^HTTP\/1.1 401/);
     expect(res.toLowerCase()).not.toContain("ratelimit-limit");
   });
@@ -146,11 +175,20 @@ describe("platform headers on a real socket (issue 11: throughput)", () => {
     const mcp = (body: object) =>
       fetch(`${running.url}/mcp/`, {
         method: "POST",
-        headers: { "x-api-key": KEYS.bOwner, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: {
+          "x-api-key": KEYS.bOwner,
+          "content-type": "application/json",
+          accept: "application/json, text/event-stream",
+        },
         body: JSON.stringify(body),
       });
     const list = await mcp({ jsonrpc: "2.0", id: 1, method: "tools/list" });
-    const call = await mcp({ jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "svc__get_me", arguments: {} } });
+    const call = await mcp({
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: "svc__get_me", arguments: {} },
+    });
     for (const res of [list, call]) {
       expect(res.status).toBe(200);
       expect(rateHeaders(res).every((v) => v !== null)).toBe(true);

@@ -28,7 +28,15 @@ function posts(n: number): { text: string }[] {
   const out: { text: string }[] = [];
   for (let q = 0; out.length < n; q++) {
     for (const source of SOURCES) {
-      for (const p of searchPosts({ source, query: ["oat milk", "cargo bike", "cold brew"][q % 3]!, count: 400, window: { fromMs: now - 3e10, toMs: now }, country: "US", language: null, numComments: 0 })) {
+      for (const p of searchPosts({
+        source,
+        query: ["oat milk", "cargo bike", "cold brew"][q % 3]!,
+        count: 400,
+        window: { fromMs: now - 3e10, toMs: now },
+        country: "US",
+        language: null,
+        numComments: 0,
+      })) {
         out.push({ text: `${p.title} ${p.text}` });
       }
     }
@@ -62,33 +70,57 @@ describe("run steps are cut into pieces that grow with their input", () => {
     const t = makeApp({ stepDelayMs: 0 });
     const datasetId = await createDataset(t, "Sliced");
     let before = sliceCounter.pieces;
-    const run = await runToCompletion(t, datasetId, promptRun("oat milk", 600, { content_analysis_actions: ["sentiment", "topics", "entities"], num_comments_per_post: 3 }));
+    const run = await runToCompletion(
+      t,
+      datasetId,
+      promptRun("oat milk", 600, {
+        content_analysis_actions: ["sentiment", "topics", "entities"],
+        num_comments_per_post: 3,
+      }),
+    );
     expect(run.status.type).toBe("completed");
     const collected = run.mentions_count as number;
     expect(collected).toBeGreaterThan(400);
     // Enrichment and analysis each yield every POSTS_PER_ANALYSIS_PIECE posts.
-    expect(sliceCounter.pieces - before).toBeGreaterThanOrEqual(2 * Math.floor((collected - 1) / POSTS_PER_ANALYSIS_PIECE));
+    expect(sliceCounter.pieces - before).toBeGreaterThanOrEqual(
+      2 * Math.floor((collected - 1) / POSTS_PER_ANALYSIS_PIECE),
+    );
 
     before = sliceCounter.pieces;
-    const detection = await t.call("POST", "/v1/pattern_detections", { body: { dataset_id: datasetId, name: "p", research_question: "Why do people switch?" } });
+    const detection = await t.call("POST", "/v1/pattern_detections", {
+      body: { dataset_id: datasetId, name: "p", research_question: "Why do people switch?" },
+    });
     expect(detection.status).toBe(202);
     await t.clock.runAll();
-    expect((await t.call("GET", `/v1/pattern_detections/${detection.json.data.run_id}`)).json.data.status.type).toBe("completed");
+    expect((await t.call("GET", `/v1/pattern_detections/${detection.json.data.run_id}`)).json.data.status.type).toBe(
+      "completed",
+    );
     expect(sliceCounter.pieces - before).toBeGreaterThanOrEqual(3 * Math.floor(collected / POSTS_PER_PIECE));
 
-    const parameter = await t.call("POST", "/v1/custom_parameters", { body: { name: "bought", instructions: "Answer true when the author says they bought it; otherwise false.", value_type: "boolean" } });
+    const parameter = await t.call("POST", "/v1/custom_parameters", {
+      body: {
+        name: "bought",
+        instructions: "Answer true when the author says they bought it; otherwise false.",
+        value_type: "boolean",
+      },
+    });
     before = sliceCounter.pieces;
-    const cpr = await t.call("POST", `/v1/custom_parameters/${parameter.json.data.id}/runs`, { body: { scope: { kind: "dataset", id: datasetId } } });
+    const cpr = await t.call("POST", `/v1/custom_parameters/${parameter.json.data.id}/runs`, {
+      body: { scope: { kind: "dataset", id: datasetId } },
+    });
     expect(cpr.status).toBe(202);
     await t.clock.runAll();
     expect(sliceCounter.pieces - before).toBeGreaterThanOrEqual(Math.floor((collected - 1) / MENTIONS_PER_PIECE));
 
     const audience = await t.call("POST", "/v1/audience_datasets", { body: { name: "a" } });
     before = sliceCounter.pieces;
-    const ar = await t.call("POST", `/v1/audience_datasets/${audience.json.data.id}/runs`, { body: { source_dataset_id: datasetId, total_profile_count: 400 } });
+    const ar = await t.call("POST", `/v1/audience_datasets/${audience.json.data.id}/runs`, {
+      body: { source_dataset_id: datasetId, total_profile_count: 400 },
+    });
     expect(ar.status).toBe(202);
     await t.clock.runAll();
-    const arRun = (await t.call("GET", `/v1/audience_datasets/${audience.json.data.id}/runs/${ar.json.data.id}`)).json.data;
+    const arRun = (await t.call("GET", `/v1/audience_datasets/${audience.json.data.id}/runs/${ar.json.data.id}`)).json
+      .data;
     expect(arRun.status.type).toBe("completed");
     expect(arRun.profile_count).toBeGreaterThan(100);
     expect(sliceCounter.pieces - before).toBeGreaterThanOrEqual(Math.floor(arRun.profile_count / PEOPLE_PER_PIECE));

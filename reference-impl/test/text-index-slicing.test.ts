@@ -11,8 +11,22 @@ function pool(): MentionIndex {
   const index = new MentionIndex();
   const window = { fromMs: Date.UTC(2025, 10, 1), toMs: Date.UTC(2026, 10, 1) };
   for (const source of ["reddit", "tiktok", "instagram"] as const) {
-    for (const post of searchPosts({ source, query: "oat milk", count: 900, window, country: "US", language: null, numComments: 0 })) {
-      index.upsert(post, analyse(post.text, []), { datasetId: "ds_1", runId: "dsr_1", coefficient: 1, runAtMs: Date.UTC(2026, 10, 1), numComments: 0 });
+    for (const post of searchPosts({
+      source,
+      query: "oat milk",
+      count: 900,
+      window,
+      country: "US",
+      language: null,
+      numComments: 0,
+    })) {
+      index.upsert(post, analyse(post.text, []), {
+        datasetId: "ds_1",
+        runId: "dsr_1",
+        coefficient: 1,
+        runAtMs: Date.UTC(2026, 10, 1),
+        numComments: 0,
+      });
     }
   }
   return index;
@@ -28,7 +42,12 @@ describe("text index slicing", () => {
     const slices = sliced.textIndexSlices;
     expect(slices).toBeGreaterThanOrEqual(Math.ceil(sliced.size / 1000));
     // "milky oats" reaches "milk" and "oat" by fuzzy matching; "barista foam" finds none.
-    for (const [q, mode, found] of [["oat milk", "semantic", true], ["milky oats", "semantic", true], ["barista foam", "semantic", false], ["oat milk", "keyword", true]] as const) {
+    for (const [q, mode, found] of [
+      ["oat milk", "semantic", true],
+      ["milky oats", "semantic", true],
+      ["barista foam", "semantic", false],
+      ["oat milk", "keyword", true],
+    ] as const) {
       const keys = (index: MentionIndex) => [...index.textSearch(q, mode)].map((r) => r.key).sort();
       expect(keys(sliced).length > 0).toBe(found);
       expect(keys(sliced)).toEqual(keys(atOnce));

@@ -77,7 +77,9 @@ const phrase = fc
   .array(fc.tuple(word, separator, fc.boolean()), { maxLength: 8 })
   .map((parts) => parts.map(([w, sep, upper]) => (upper ? w.toUpperCase() : w) + sep).join(""));
 const docFields = fc.record({ title: fc.option(phrase), text: phrase, displayName: phrase, username: word });
-const corpus = fc.array(docFields, { minLength: 1, maxLength: 25 }).map((fields) => fields.map((f, doc): Doc => ({ doc, ...f })));
+const corpus = fc
+  .array(docFields, { minLength: 1, maxLength: 25 })
+  .map((fields) => fields.map((f, doc): Doc => ({ doc, ...f })));
 const mode = fc.constantFrom<SearchMode>("semantic", "keyword");
 
 describe("text index", () => {
@@ -108,10 +110,25 @@ describe("text index", () => {
           state = (state * 1103515245 + 12345) % 2 ** 31;
           return state % k;
         };
-        const vocabulary = ["oat", "oats", "oatmilk", "milk", "mild", "barista", "baristas", "foam", "review", "reviews", "latte"];
+        const vocabulary = [
+          "oat",
+          "oats",
+          "oatmilk",
+          "milk",
+          "mild",
+          "barista",
+          "baristas",
+          "foam",
+          "review",
+          "reviews",
+          "latte",
+        ];
         const docs: Doc[] = [];
         for (let doc = 0; doc < n; doc++) {
-          const words = Array.from({ length: 1 + next(5) }, () => vocabulary[Math.min(next(vocabulary.length), next(vocabulary.length))]!);
+          const words = Array.from(
+            { length: 1 + next(5) },
+            () => vocabulary[Math.min(next(vocabulary.length), next(vocabulary.length))]!,
+          );
           if (next(400) === 0) words.push("rarity");
           docs.push({ doc, title: null, text: words.join(" "), displayName: "Ann", username: `u${next(50)}` });
         }
@@ -168,15 +185,25 @@ describe("text index", () => {
 
   it("refuses a document out of order (numbers are the order posts joined the pool)", () => {
     const index = new TextIndex<Doc>();
-    expect(() => index.add({ doc: 1, title: null, text: "x", displayName: "", username: "" }, ["x"])).toThrow(/added as number 0/);
+    expect(() => index.add({ doc: 1, title: null, text: "x", displayName: "", username: "" }, ["x"])).toThrow(
+      /added as number 0/,
+    );
   });
 });
 
 describe("mention pool text search", () => {
   const window = { fromMs: Date.UTC(2025, 10, 1), toMs: Date.UTC(2026, 10, 1) };
-  const posts = (query: string, count: number): Post[] => searchPosts({ source: "reddit", query, count, window, country: "US", language: null, numComments: 0 });
+  const posts = (query: string, count: number): Post[] =>
+    searchPosts({ source: "reddit", query, count, window, country: "US", language: null, numComments: 0 });
   const land = (index: MentionIndex, batch: Post[], runId: string) => {
-    for (const post of batch) index.upsert(post, analyse(post.text, []), { datasetId: "ds_1", runId, coefficient: 1, runAtMs: window.toMs, numComments: 0 });
+    for (const post of batch)
+      index.upsert(post, analyse(post.text, []), {
+        datasetId: "ds_1",
+        runId,
+        coefficient: 1,
+        runAtMs: window.toMs,
+        numComments: 0,
+      });
   };
 
   it("finds a post by its author's user name and display name", () => {
@@ -202,7 +229,9 @@ describe("mention pool text search", () => {
     const hits = await index.textSearchSliced("zyzzyva", "keyword");
     expect(index.textIndexSlices).toBe(slices + 1);
     const freshKeys = new Set(fresh.map((p) => `${p.source}:${p.id}`));
-    const expected = [...index.all()].filter((r) => freshKeys.has(r.key) && /zyzzyva/i.test(`${r.post.title ?? ""} ${r.post.text}`));
+    const expected = [...index.all()].filter(
+      (r) => freshKeys.has(r.key) && /zyzzyva/i.test(`${r.post.title ?? ""} ${r.post.text}`),
+    );
     expect(expected.length).toBeGreaterThan(0);
     expect(new Set(hits)).toEqual(new Set(expected));
     // A search taken before a post landed does not claim it; a new one finds it.

@@ -14,7 +14,13 @@ async function trigger(t: TestApp, agentId: string) {
 
 async function agent(t: TestApp, datasetId: string, count = 40) {
   const res = await t.call("POST", "/v1/tracking_agents", {
-    body: { name: "Alerts", instructions: "watch", dataset_ids: [datasetId], count, schedule: { frequency: "daily", time: "10:00" } },
+    body: {
+      name: "Alerts",
+      instructions: "watch",
+      dataset_ids: [datasetId],
+      count,
+      schedule: { frequency: "daily", time: "10:00" },
+    },
   });
   return res.json.data.id as string;
 }
@@ -23,8 +29,14 @@ describe("tracking agent alerts", () => {
   it("carry a pattern reference when the cycle's posts belong to a detected pattern", async () => {
     const t = makeApp();
     const ds = await createDataset(t, "Oat milk");
-    await runToCompletion(t, ds, promptRun("oat milk barista", 40, { content_analysis_actions: ["sentiment", "topics"] }));
-    const det = await t.call("POST", "/v1/pattern_detections", { body: { dataset_id: ds, name: "Why", research_question: "What do buyers praise?" } });
+    await runToCompletion(
+      t,
+      ds,
+      promptRun("oat milk barista", 40, { content_analysis_actions: ["sentiment", "topics"] }),
+    );
+    const det = await t.call("POST", "/v1/pattern_detections", {
+      body: { dataset_id: ds, name: "Why", research_question: "What do buyers praise?" },
+    });
     expect(det.status).toBeLessThan(300);
     await t.clock.runAll();
     const run = (await t.call("GET", `/v1/pattern_detections/${det.json.data.run_id}`)).json.data;
@@ -33,7 +45,9 @@ describe("tracking agent alerts", () => {
     await trigger(t, id);
     const [m] = (await t.call("GET", `/v1/tracking_agents/${id}/messages`)).json.data;
     expect(m.references).toContainEqual({ type: "pattern", id: run.pattern_id });
-    expect(m.references.findIndex((r: { type: string }) => r.type === "pattern")).toBeLessThan(m.references.findIndex((r: { type: string }) => r.type === "dataset"));
+    expect(m.references.findIndex((r: { type: string }) => r.type === "pattern")).toBeLessThan(
+      m.references.findIndex((r: { type: string }) => r.type === "dataset"),
+    );
     expect(m.text).toMatch(/belong to the detected pattern \*\*/);
   });
 
@@ -42,7 +56,10 @@ describe("tracking agent alerts", () => {
     const ds = await createDataset(t, "Broken links");
     // The dataset's latest query: URLs the provider cannot retrieve, so every repeat fails.
     const res = await t.call("POST", `/v1/datasets/${ds}/runs`, {
-      body: { search_query: { type: "url", source_urls: [{ source: "reddit", url: "https://example.com/not-reddit" }] }, count: 20 },
+      body: {
+        search_query: { type: "url", source_urls: [{ source: "reddit", url: "https://example.com/not-reddit" }] },
+        count: 20,
+      },
     });
     expect(res.status).toBe(202);
     await t.clock.advance(10_000);
@@ -52,7 +69,12 @@ describe("tracking agent alerts", () => {
     expect(t.services.trackingAgents.tables.runs.get("acc_demoA", run.id)!.status.type).toBe("failed");
     expect(t.ledger.balance("acc_demoA").toString()).toBe(balance);
     const [m] = (await t.call("GET", `/v1/tracking_agents/${id}/messages`)).json.data;
-    expect(m).toMatchObject({ new_mention_count: 0, comment_count: 0, sentiment_score: 0, short_preview_message: "The cycle failed; no new mentions were collected." });
+    expect(m).toMatchObject({
+      new_mention_count: 0,
+      comment_count: 0,
+      sentiment_score: 0,
+      short_preview_message: "The cycle failed; no new mentions were collected.",
+    });
     expect(m.text).toContain(ds);
     // The cycle is over: a new trigger is accepted again.
     expect((await t.call("POST", `/v1/tracking_agents/${id}/trigger`)).status).toBe(202);

@@ -15,7 +15,9 @@ const WEEKDAYS = ["sunday", "monday", "tuesday", "wednesday", "thursday", "frida
 async function agentOn(t: TestApp, schedule: unknown): Promise<{ ds: string; id: string }> {
   const ds = await createDataset(t, "Week");
   await runToCompletion(t, ds, promptRun("oat milk", 20, { content_analysis_actions: ["sentiment"] }));
-  const res = await t.call("POST", "/v1/tracking_agents", { body: { name: "Weekly watch", instructions: "watch", dataset_ids: [ds], count: 20, schedule } });
+  const res = await t.call("POST", "/v1/tracking_agents", {
+    body: { name: "Weekly watch", instructions: "watch", dataset_ids: [ds], count: 20, schedule },
+  });
   expect(res.status).toBe(201);
   return { ds, id: res.json.data.id };
 }
@@ -68,7 +70,9 @@ describe("scheduler over a simulated week", () => {
     await t.clock.advance(7 * DAY);
     expect(feed(t, id)).toHaveLength(0);
     await t.call("POST", `/v1/tracking_agents/${id}/resume`);
-    await t.call("PATCH", `/v1/tracking_agents/${id}`, { body: { schedule: { frequency: "weekly", day: "sunday", time: "00:00" } } });
+    await t.call("PATCH", `/v1/tracking_agents/${id}`, {
+      body: { schedule: { frequency: "weekly", day: "sunday", time: "00:00" } },
+    });
     await t.clock.advance(7 * DAY);
     expect(feed(t, id)).toHaveLength(1);
   });
@@ -101,18 +105,30 @@ describe("slot arithmetic (property)", () => {
   it("the next slot is the first matching instant strictly after `after`", () => {
     const schedule = fc.oneof(
       fc.record({ frequency: fc.constant("daily" as const), time: fc.tuple(fc.nat(23), fc.nat(59)) }),
-      fc.record({ frequency: fc.constant("weekly" as const), day: fc.constantFrom(...WEEKDAYS), time: fc.tuple(fc.nat(23), fc.nat(59)) }),
+      fc.record({
+        frequency: fc.constant("weekly" as const),
+        day: fc.constantFrom(...WEEKDAYS),
+        time: fc.tuple(fc.nat(23), fc.nat(59)),
+      }),
     );
     fc.assert(
       fc.property(schedule, fc.integer({ min: Date.UTC(2020, 0, 1), max: Date.UTC(2035, 0, 1) }), (s, after) => {
         const time = `${String(s.time[0]).padStart(2, "0")}:${String(s.time[1]).padStart(2, "0")}`;
-        const sched = s.frequency === "daily" ? { frequency: "daily" as const, time } : { frequency: "weekly" as const, day: s.day, time };
+        const sched =
+          s.frequency === "daily"
+            ? { frequency: "daily" as const, time }
+            : { frequency: "weekly" as const, day: s.day, time };
         const slot = nextSlot(sched, after);
         const period = s.frequency === "daily" ? DAY : 7 * DAY;
         expect(slot).toBeGreaterThan(after);
         expect(slot - after).toBeLessThanOrEqual(period);
         const d = new Date(slot);
-        expect([d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()]).toEqual([s.time[0], s.time[1], 0, 0]);
+        expect([d.getUTCHours(), d.getUTCMinutes(), d.getUTCSeconds(), d.getUTCMilliseconds()]).toEqual([
+          s.time[0],
+          s.time[1],
+          0,
+          0,
+        ]);
         if (s.frequency === "weekly") expect(WEEKDAYS[d.getUTCDay()]).toBe(s.day);
       }),
       { seed: SEED, numRuns: 500 },

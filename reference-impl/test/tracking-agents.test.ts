@@ -9,12 +9,23 @@ const DAILY = { frequency: "daily", time: "10:00" } as const;
 const START_S = Date.UTC(2026, 10, 2, 9, 0, 0) / 1000;
 
 function agentBody(datasetIds: string[], extra: Record<string, unknown> = {}) {
-  return { name: "Oat milk watch", instructions: "Report sentiment shifts.", dataset_ids: datasetIds, schedule: DAILY, ...extra };
+  return {
+    name: "Oat milk watch",
+    instructions: "Report sentiment shifts.",
+    dataset_ids: datasetIds,
+    schedule: DAILY,
+    ...extra,
+  };
 }
 
 async function seeded(t: TestApp, key = KEYS.aOwner): Promise<string> {
   const ds = await createDataset(t, "Oat milk", key);
-  await runToCompletion(t, ds, promptRun("oat milk barista", 40, { content_analysis_actions: ["sentiment", "topics", "mentioned_brands"] }), key);
+  await runToCompletion(
+    t,
+    ds,
+    promptRun("oat milk barista", 40, { content_analysis_actions: ["sentiment", "topics", "mentioned_brands"] }),
+    key,
+  );
   return ds;
 }
 
@@ -45,7 +56,10 @@ describe("tracking agents: CRUD", () => {
       next_run_at: START_S + 3600, // today 10:00 UTC
     });
     expect(a.id).toMatch(/^ta_/);
-    const weekly = await createAgent(t, agentBody([ds], { schedule: { frequency: "weekly", day: "monday", time: "08:00" } }));
+    const weekly = await createAgent(
+      t,
+      agentBody([ds], { schedule: { frequency: "weekly", day: "monday", time: "08:00" } }),
+    );
     expect(weekly.next_run_at).toBe(START_S - 3600 + 7 * 86400); // next Monday 08:00
   });
 
@@ -55,10 +69,16 @@ describe("tracking agents: CRUD", () => {
     expect(unknownDs.json.error_code).toBe("dataset_not_found");
     const foreign = await t.call("POST", "/v1/tracking_agents", { body: agentBody([ds]), key: KEYS.bOwner });
     expect(foreign.json.error_code).toBe("dataset_not_found");
-    const unknownInt = await t.call("POST", "/v1/tracking_agents", { body: agentBody([ds], { integration_ids: ["int_webhook_9Kd3"] }) });
+    const unknownInt = await t.call("POST", "/v1/tracking_agents", {
+      body: agentBody([ds], { integration_ids: ["int_webhook_9Kd3"] }),
+    });
     expect(unknownInt.status).toBe(404);
     expect(unknownInt.json.error_code).toBe("not_found");
-    for (const schedule of [{ frequency: "daily", time: "25:99" }, { frequency: "weekly", time: "08:00" }, { frequency: "hourly", time: "08:00" }]) {
+    for (const schedule of [
+      { frequency: "daily", time: "25:99" },
+      { frequency: "weekly", time: "08:00" },
+      { frequency: "hourly", time: "08:00" },
+    ]) {
       const bad = await t.call("POST", "/v1/tracking_agents", { body: agentBody([ds], { schedule }) });
       expect(bad.status).toBe(422);
       expect(bad.json.detail[0].loc[0]).toBe("body");
@@ -106,10 +126,17 @@ describe("tracking agents: CRUD", () => {
       body: { name: "Renamed", dataset_ids: [ds2], count: 50, schedule: { frequency: "daily", time: "08:30" } },
     });
     expect(upd.status).toBe(200);
-    expect(upd.json.data).toMatchObject({ name: "Renamed", dataset_ids: [ds2], count: 50, instructions: a.instructions });
+    expect(upd.json.data).toMatchObject({
+      name: "Renamed",
+      dataset_ids: [ds2],
+      count: 50,
+      instructions: a.instructions,
+    });
     expect(upd.json.data.next_run_at).toBe(START_S - 1800 + 86400); // 08:30 tomorrow
     expect(upd.json.data.updated_at).toBeGreaterThan(a.updated_at);
-    const bad = await t.call("PATCH", `/v1/tracking_agents/${a.id}`, { body: { name: "x", dataset_ids: ["ds_missing"] } });
+    const bad = await t.call("PATCH", `/v1/tracking_agents/${a.id}`, {
+      body: { name: "x", dataset_ids: ["ds_missing"] },
+    });
     expect(bad.json.error_code).toBe("dataset_not_found");
     expect((await t.call("GET", `/v1/tracking_agents/${a.id}`)).json.data.name).toBe("Renamed");
     expect((await t.call("PATCH", "/v1/tracking_agents/ta_missing", { body: {} })).json.error_code).toBe("not_found");
@@ -172,7 +199,9 @@ describe("tracking agents: trigger", () => {
     expect(res.json.data.id).toMatch(/^tar_/);
     expect(res.json.data.dataset_run_ids).toHaveLength(1); // the empty dataset is skipped
     // The whole cycle is reserved up front: 100 mentions.
-    expect(before.sub(t.ledger.balance("acc_demoA")).toString()).toBe(t.ledger.quote("acc_demoA", "mention", 100).toString());
+    expect(before.sub(t.ledger.balance("acc_demoA")).toString()).toBe(
+      t.ledger.quote("acc_demoA", "mention", 100).toString(),
+    );
     const again = await t.call("POST", `/v1/tracking_agents/${a.id}/trigger`);
     expect(again.status).toBe(409);
     expect(again.json).toMatchObject({ error_code: "tracking_agent_run_in_progress", transient: false });
@@ -203,7 +232,9 @@ describe("tracking agents: trigger", () => {
       expect(p.citation).toBe(i + 1);
       expect(triggered.text.slice(p.start_index, p.end_index)).toBe(`[${p.citation}]`);
     });
-    const resolved = await t.call("POST", "/v1/mentions", { body: { post_refs: posts.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) } });
+    const resolved = await t.call("POST", "/v1/mentions", {
+      body: { post_refs: posts.map((p: { source: string; id: string }) => ({ source: p.source, id: p.id })) },
+    });
     expect(resolved.json.data).toHaveLength(posts.length);
     const entities = triggered.references.filter((r: { type: string }) => r.type !== "post");
     expect(entities.length).toBeLessThanOrEqual(3);
@@ -254,7 +285,9 @@ describe("tracking agents: trigger", () => {
     const all = t.services.trackingAgents.tables.messages.childrenOf("acc_demoA", "byAgent", a.id);
     expect(all.length).toBeGreaterThanOrEqual(4);
     const p1 = await t.call("GET", `/v1/tracking_agents/${a.id}/messages?limit=2`);
-    expect(p1.json.data.map((m: { created_at: number }) => m.created_at)).toEqual([...p1.json.data.map((m: { created_at: number }) => m.created_at)].sort((x, y) => y - x));
+    expect(p1.json.data.map((m: { created_at: number }) => m.created_at)).toEqual(
+      [...p1.json.data.map((m: { created_at: number }) => m.created_at)].sort((x, y) => y - x),
+    );
     const seen = [...p1.json.data];
     let cursor = p1.json.cursor;
     for (let i = 0; cursor && i < 10; i++) {

@@ -7,7 +7,7 @@ const issue = { loc: expect.any(Array), msg: expect.any(String), type: expect.an
 describe("validation (generated zod, 422 validation body)", () => {
   it("malformed JSON is a 422 with loc [body]", async () => {
     const t = makeApp();
-    const res = await t.call("POST", "/v1/datasets", { raw: "{\"name\": " });
+    const res = await t.call("POST", "/v1/datasets", { raw: '{"name": ' });
     expect(res.status).toBe(422);
     expect(res.json).toEqual({ detail: [{ loc: ["body"], msg: expect.any(String), type: "json_invalid" }] });
   });
@@ -50,7 +50,18 @@ describe("validation (generated zod, 422 validation body)", () => {
       ["comments 101", promptRun("oat milk", 20, { num_comments_per_post: 101 })],
       ["query 5001", { search_query: { type: "prompt", sources: ["reddit"], search_query: "x".repeat(5001) } }],
       ["unknown source", { search_query: { type: "prompt", sources: ["myspace"], search_query: "x" } }],
-      ["101 urls", { search_query: { type: "url", source_urls: Array.from({ length: 101 }, (_, i) => ({ source: "reddit", url: `https://www.reddit.com/r/a/comments/${i}/` })) } }],
+      [
+        "101 urls",
+        {
+          search_query: {
+            type: "url",
+            source_urls: Array.from({ length: 101 }, (_, i) => ({
+              source: "reddit",
+              url: `https://www.reddit.com/r/a/comments/${i}/`,
+            })),
+          },
+        },
+      ],
       ["unknown action", promptRun("oat milk", 20, { content_analysis_actions: ["mind_reading"] })],
       ["reversed date_range", promptRun("oat milk", 20, { date_range: { from: "2026-05-01", to: "2026-04-01" } })],
       ["impossible date", promptRun("oat milk", 20, { date_range: { from: "2026-02-30", to: "2026-04-01" } })],
@@ -82,8 +93,16 @@ describe("validation (generated zod, 422 validation body)", () => {
     const eleven = await t.call("POST", "/v1/mentions", { body: { filters: [Array(6).fill(f), Array(5).fill(f)] } });
     expect(eleven.status).toBe(422);
     expect(eleven.json.detail[0].loc).toEqual(["body", "filters"]);
-    expect((await t.call("POST", "/v1/mentions", { body: { filters: [Array(5).fill(f), Array(5).fill(f)] } })).status).toBe(200);
-    expect((await t.call("POST", "/v1/mentions", { body: { filters: [[{ type: "keyword", operator: "is", value: "three word phrase" }]] } })).status).toBe(422);
+    expect(
+      (await t.call("POST", "/v1/mentions", { body: { filters: [Array(5).fill(f), Array(5).fill(f)] } })).status,
+    ).toBe(200);
+    expect(
+      (
+        await t.call("POST", "/v1/mentions", {
+          body: { filters: [[{ type: "keyword", operator: "is", value: "three word phrase" }]] },
+        })
+      ).status,
+    ).toBe(422);
     expect((await t.call("POST", "/v1/mentions", { body: { filters: [[{ type: "telepathy" }]] } })).status).toBe(422);
     expect((await t.call("POST", "/v1/mentions", { body: { sort: "vibes" } })).status).toBe(422);
     expect((await t.call("POST", "/v1/mentions", { body: { limit: 101 } })).status).toBe(422);
@@ -92,7 +111,16 @@ describe("validation (generated zod, 422 validation body)", () => {
   it("no client input produces a 5xx", async () => {
     const t = makeApp();
     const id = await createDataset(t);
-    const junk = ["null", "[]", "1", "\"s\"", "{\"name\": {}}", "{\"search_query\": null}", "\u0000", "{\"filters\": [[null]]}"];
+    const junk = [
+      "null",
+      "[]",
+      "1",
+      '"s"',
+      '{"name": {}}',
+      '{"search_query": null}',
+      "\u0000",
+      '{"filters": [[null]]}',
+    ];
     for (const path of ["/v1/datasets", `/v1/datasets/${id}/runs`, "/v1/mentions"]) {
       for (const raw of junk) {
         const res = await t.call("POST", path, { raw });
@@ -105,25 +133,67 @@ describe("validation (generated zod, 422 validation body)", () => {
   it("property: arbitrary JSON bodies and query strings never produce a 5xx", async () => {
     const t = makeApp({ stepDelayMs: 0 });
     const id = await createDataset(t);
-    const filterish = fc.record({ type: fc.constantFrom("keyword", "sentiment", "metric_change", "mentioned_brands", "has_media", "source"), operator: fc.jsonValue(), value: fc.jsonValue(), values: fc.jsonValue(), metric: fc.jsonValue() }, { requiredKeys: ["type"] });
+    const filterish = fc.record(
+      {
+        type: fc.constantFrom("keyword", "sentiment", "metric_change", "mentioned_brands", "has_media", "source"),
+        operator: fc.jsonValue(),
+        value: fc.jsonValue(),
+        values: fc.jsonValue(),
+        metric: fc.jsonValue(),
+      },
+      { requiredKeys: ["type"] },
+    );
     const bodies = fc.oneof(
       fc.jsonValue(),
       fc.record({ name: fc.jsonValue() }),
-      fc.record({ search_query: fc.oneof(fc.jsonValue(), fc.record({ type: fc.constantFrom("prompt", "url"), sources: fc.jsonValue(), search_query: fc.jsonValue(), source_urls: fc.jsonValue() })), count: fc.jsonValue(), date_range: fc.jsonValue() }, { requiredKeys: [] }),
-      fc.record({ filters: fc.oneof(fc.jsonValue(), fc.array(fc.array(filterish, { maxLength: 3 }), { maxLength: 3 })), sort: fc.jsonValue(), cursor: fc.oneof(fc.string(), fc.jsonValue()), q: fc.jsonValue(), post_refs: fc.jsonValue(), dataset_ids: fc.jsonValue() }, { requiredKeys: [] }),
+      fc.record(
+        {
+          search_query: fc.oneof(
+            fc.jsonValue(),
+            fc.record({
+              type: fc.constantFrom("prompt", "url"),
+              sources: fc.jsonValue(),
+              search_query: fc.jsonValue(),
+              source_urls: fc.jsonValue(),
+            }),
+          ),
+          count: fc.jsonValue(),
+          date_range: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
+      fc.record(
+        {
+          filters: fc.oneof(fc.jsonValue(), fc.array(fc.array(filterish, { maxLength: 3 }), { maxLength: 3 })),
+          sort: fc.jsonValue(),
+          cursor: fc.oneof(fc.string(), fc.jsonValue()),
+          q: fc.jsonValue(),
+          post_refs: fc.jsonValue(),
+          dataset_ids: fc.jsonValue(),
+        },
+        { requiredKeys: [] },
+      ),
     );
     await fc.assert(
-      fc.asyncProperty(bodies, fc.constantFrom("/v1/datasets", `/v1/datasets/${id}/runs`, "/v1/mentions", `/v1/datasets/${id}`), async (body, path) => {
-        const res = await t.call(path.endsWith(id) ? "PATCH" : "POST", path, { raw: JSON.stringify(body) });
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        bodies,
+        fc.constantFrom("/v1/datasets", `/v1/datasets/${id}/runs`, "/v1/mentions", `/v1/datasets/${id}`),
+        async (body, path) => {
+          const res = await t.call(path.endsWith(id) ? "PATCH" : "POST", path, { raw: JSON.stringify(body) });
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 300 },
     );
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom("limit", "cursor", "order", "x"), fc.string()), fc.constantFrom("/v1/datasets", `/v1/datasets/${id}/runs`, "/v1/me/usage_history"), async (query, path) => {
-        const res = await t.call("GET", `${path}?${new URLSearchParams(query).toString()}`);
-        expect(res.status).toBeLessThan(500);
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom("limit", "cursor", "order", "x"), fc.string()),
+        fc.constantFrom("/v1/datasets", `/v1/datasets/${id}/runs`, "/v1/me/usage_history"),
+        async (query, path) => {
+          const res = await t.call("GET", `${path}?${new URLSearchParams(query).toString()}`);
+          expect(res.status).toBeLessThan(500);
+        },
+      ),
       { numRuns: 200 },
     );
   });

@@ -65,7 +65,12 @@ function withTools(doc: Doc): Doc {
     if (!/^Mcp\..+Tool$/.test(name)) continue;
     const tool = schema?.properties?.name?.enum?.[0] ?? name;
     const json = (s: unknown) => ({ content: { "application/json": { schema: s } } });
-    paths[`${TOOL_PREFIX}${tool}`] = { post: { requestBody: json(schema.properties?.args ?? {}), responses: { "200": { description: "tool result", ...json(schema.properties?.result ?? {}) } } } };
+    paths[`${TOOL_PREFIX}${tool}`] = {
+      post: {
+        requestBody: json(schema.properties?.args ?? {}),
+        responses: { "200": { description: "tool result", ...json(schema.properties?.result ?? {}) } },
+      },
+    };
   }
   return { ...doc, paths };
 }
@@ -113,11 +118,17 @@ function errorCodesUnder(doc: Doc, node: unknown): Set<string> {
 }
 
 function refName(ref: string): string {
-  return ref.replace(/^#\/components\/[^/]+\//, "").replace(/~1/g, "/").replace(/~0/g, "~");
+  return ref
+    .replace(/^#\/components\/[^/]+\//, "")
+    .replace(/~1/g, "/")
+    .replace(/~0/g, "~");
 }
 
 function lookup(doc: Doc, ref: string): any {
-  return ref.replace(/^#\//, "").split("/").reduce((n: any, p) => n?.[p.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
+  return ref
+    .replace(/^#\//, "")
+    .split("/")
+    .reduce((n: any, p) => n?.[p.replace(/~1/g, "/").replace(/~0/g, "~")], doc);
 }
 
 /** Components reached from `paths` (transitively through $ref). */
@@ -168,7 +179,13 @@ function locate(doc: Doc, start: any, segments: Array<string | number>): Located
   for (let i = 0; i < segments.length; i++) {
     const seg = String(segments[i]);
     let guard = 0;
-    while (node && typeof node === "object" && typeof node.$ref === "string" && !(seg in node && seg !== "allOf") && guard++ < 20) {
+    while (
+      node &&
+      typeof node === "object" &&
+      typeof node.$ref === "string" &&
+      !(seg in node && seg !== "allOf") &&
+      guard++ < 20
+    ) {
       out.component = refName(node.$ref);
       out.tail = [];
       node = lookup(doc, node.$ref);
@@ -197,7 +214,21 @@ function locate(doc: Doc, start: any, segments: Array<string | number>): Located
   return out;
 }
 
-const BOUNDS = new Set(["maximum", "minimum", "exclusiveMaximum", "exclusiveMinimum", "maxLength", "minLength", "maxItems", "minItems", "maxProperties", "minProperties", "pattern", "multipleOf", "uniqueItems"]);
+const BOUNDS = new Set([
+  "maximum",
+  "minimum",
+  "exclusiveMaximum",
+  "exclusiveMinimum",
+  "maxLength",
+  "minLength",
+  "maxItems",
+  "minItems",
+  "maxProperties",
+  "minProperties",
+  "pattern",
+  "multipleOf",
+  "uniqueItems",
+]);
 
 function show(v: unknown): string {
   if (v === undefined) return "—";
@@ -210,23 +241,36 @@ function describe(d: Diff, located: Located): { rule: string; change: string } {
   const p = d.path.map(String);
   const last = p[p.length - 1];
   const prev = p[p.length - 2];
-  const verb = d.action === "add" ? "added" : d.action === "remove" ? "removed" : d.action === "rename" ? "renamed" : "changed";
-  if (prev === "enum" && d.action === "replace") return { rule: "enum-value-renamed", change: `value \`${show(d.before)}\` renamed to \`${show(d.after)}\`` };
-  if (prev === "enum") return { rule: `enum-value-${verb}`, change: `value \`${show(d.action === "add" ? d.after : d.before)}\` ${verb}` };
+  const verb =
+    d.action === "add" ? "added" : d.action === "remove" ? "removed" : d.action === "rename" ? "renamed" : "changed";
+  if (prev === "enum" && d.action === "replace")
+    return { rule: "enum-value-renamed", change: `value \`${show(d.before)}\` renamed to \`${show(d.after)}\`` };
+  if (prev === "enum")
+    return { rule: `enum-value-${verb}`, change: `value \`${show(d.action === "add" ? d.after : d.before)}\` ${verb}` };
   if (last === "enum") return { rule: "enum-changed", change: `values ${show(d.before)} → ${show(d.after)}` };
   if (prev === "required" || last === "required") {
     const names = prev === "required" ? [d.action === "add" ? d.after : d.before] : [];
-    const verbRequired = d.action === "add" ? "made required" : d.action === "remove" ? "made optional" : "required list changed";
-    return { rule: d.action === "add" ? "field-made-required" : d.action === "remove" ? "field-made-optional" : "required-changed", change: `${names.map((n) => `\`${n}\` `).join("")}${verbRequired}` };
+    const verbRequired =
+      d.action === "add" ? "made required" : d.action === "remove" ? "made optional" : "required list changed";
+    return {
+      rule:
+        d.action === "add" ? "field-made-required" : d.action === "remove" ? "field-made-optional" : "required-changed",
+      change: `${names.map((n) => `\`${n}\` `).join("")}${verbRequired}`,
+    };
   }
   if (prev === "properties") return { rule: `field-${verb}`, change: `field \`${last}\` ${verb}` };
   if (BOUNDS.has(last)) return { rule: "bound-changed", change: `${last} ${show(d.before)} → ${show(d.after)}` };
-  if (last === "type" || last === "format" || last === "const") return { rule: "type-changed", change: `${last} ${show(d.before)} → ${show(d.after)}` };
+  if (last === "type" || last === "format" || last === "const")
+    return { rule: "type-changed", change: `${last} ${show(d.before)} → ${show(d.after)}` };
   if (last === "default") return { rule: "default-changed", change: `default ${show(d.before)} → ${show(d.after)}` };
   if (last === "deprecated") return { rule: "deprecated", change: `deprecated ${show(d.before)} → ${show(d.after)}` };
-  if (prev === "parameters") return { rule: `parameter-${verb}`, change: `parameter ${located.tail[located.tail.length - 1] ?? last} ${verb}` };
+  if (prev === "parameters")
+    return { rule: `parameter-${verb}`, change: `parameter ${located.tail[located.tail.length - 1] ?? last} ${verb}` };
   if (last === "requestBody") return { rule: `request-body-${verb}`, change: `request body ${verb}` };
-  return { rule: "shape-changed", change: `${p.slice(-3).join("/")} ${verb}${d.action === "replace" ? `: ${show(d.before)} → ${show(d.after)}` : ""}` };
+  return {
+    rule: "shape-changed",
+    change: `${p.slice(-3).join("/")} ${verb}${d.action === "replace" ? `: ${show(d.before)} → ${show(d.after)}` : ""}`,
+  };
 }
 
 /** The error codes a document names: in its catalogue (`*ErrorCode` components) and in every `error_code` property. */
@@ -237,7 +281,8 @@ function codesIn(doc: Doc): { catalogue: Set<string>; bodies: Set<string> } {
   };
   const catalogue = new Set<string>();
   const bodies = new Set<string>();
-  for (const [name, schema] of Object.entries<any>(doc.components?.schemas ?? {})) if (/(^|\.)ErrorCode$/.test(name)) into(catalogue, schema);
+  for (const [name, schema] of Object.entries<any>(doc.components?.schemas ?? {}))
+    if (/(^|\.)ErrorCode$/.test(name)) into(catalogue, schema);
   const visit = (node: unknown): void => {
     if (Array.isArray(node)) return node.forEach(visit);
     if (!node || typeof node !== "object") return;
@@ -250,7 +295,10 @@ function codesIn(doc: Doc): { catalogue: Set<string>; bodies: Set<string> } {
 }
 
 function operationCount(doc: Doc): number {
-  return Object.values<any>(doc.paths ?? {}).reduce((n, item) => n + Object.keys(item ?? {}).filter((m) => METHODS.includes(m)).length, 0);
+  return Object.values<any>(doc.paths ?? {}).reduce(
+    (n, item) => n + Object.keys(item ?? {}).filter((m) => METHODS.includes(m)).length,
+    0,
+  );
 }
 
 interface Raw {
@@ -288,14 +336,23 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
     const holder = String(d.path[d.path.length - 2] ?? "");
     // the library leaves some text changes unclassified (in header schemas): text is text wherever it is
     // (a property *named* description is not text)
-    const text = ["description", "summary", "title", "externalDocs"].includes(lastSegment) && !["properties", "required", "enum"].includes(holder);
+    const text =
+      ["description", "summary", "title", "externalDocs"].includes(lastSegment) &&
+      !["properties", "required", "enum"].includes(holder);
     if (d.type === "annotation" || text) {
       annotations++;
       continue;
     }
     const p = d.path.map(String);
     const side = d.action === "add" ? after : before;
-    let kind: Kind = d.type === "breaking" ? "breaking" : d.type === "unclassified" ? "unclassified" : d.action === "add" ? "additive" : "compatible";
+    let kind: Kind =
+      d.type === "breaking"
+        ? "breaking"
+        : d.type === "unclassified"
+          ? "unclassified"
+          : d.action === "add"
+            ? "additive"
+            : "compatible";
 
     if (p[0] === "paths") {
       const path = p[1];
@@ -303,7 +360,14 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
         // a whole path item appeared or disappeared: one finding per operation
         for (const m of Object.keys(side.paths?.[path] ?? {}).filter((x) => METHODS.includes(x))) {
           const op = opName(m, path);
-          raws.push({ kind: d.action === "add" ? "additive" : "breaking", rule: `operation-${d.action === "add" ? "added" : "removed"}`, subject: op, change: `operation ${d.action === "add" ? "added" : "removed"}`, operation: op, group: groupFor(path) });
+          raws.push({
+            kind: d.action === "add" ? "additive" : "breaking",
+            rule: `operation-${d.action === "add" ? "added" : "removed"}`,
+            subject: op,
+            change: `operation ${d.action === "add" ? "added" : "removed"}`,
+            operation: op,
+            group: groupFor(path),
+          });
         }
         continue;
       }
@@ -312,14 +376,26 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
       const operation = opName(method, path);
       const group = groupFor(path);
       if (p.length === 3) {
-        raws.push({ kind: d.action === "add" ? "additive" : d.action === "remove" ? "breaking" : kind, rule: `operation-${d.action === "add" ? "added" : "removed"}`, subject: operation, change: `operation ${d.action === "add" ? "added" : "removed"}`, operation, group });
+        raws.push({
+          kind: d.action === "add" ? "additive" : d.action === "remove" ? "breaking" : kind,
+          rule: `operation-${d.action === "add" ? "added" : "removed"}`,
+          subject: operation,
+          change: `operation ${d.action === "add" ? "added" : "removed"}`,
+          operation,
+          group,
+        });
         continue;
       }
       const located = locate(side, side.paths[path][method], p.slice(3));
       const inResponse = p[3] === "responses";
       const where = inResponse ? `response ${p[4]}` : p[3] === "requestBody" ? "request body" : p[3];
       // a response header is one element across every operation and status that sends it
-      const subject = inResponse && p[5] === "headers" && p[6] ? `response header ${p[6]}` : located.component ? [located.component, ...located.tail].join(" › ") : [operation, where, ...located.tail].join(" › ");
+      const subject =
+        inResponse && p[5] === "headers" && p[6]
+          ? `response header ${p[6]}`
+          : located.component
+            ? [located.component, ...located.tail].join(" › ")
+            : [operation, where, ...located.tail].join(" › ");
       let { rule, change } = describe(d, located);
       let reason: string | undefined;
 
@@ -335,10 +411,18 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
           const codes = [...errorCodesUnder(after, located.node)];
           const unknown = codes.filter((c) => !known.has(c));
           kind = unknown.length || !codes.length ? "breaking" : "compatible";
-          reason = unknown.length || !codes.length ? `a new error status on an existing operation${unknown.length ? ` with codes the release does not know: ${unknown.map((c) => `\`${c}\``).join(", ")}` : ""}` : `documents codes the release already has: ${codes.map((c) => `\`${c}\``).join(", ")}`;
+          reason =
+            unknown.length || !codes.length
+              ? `a new error status on an existing operation${unknown.length ? ` with codes the release does not know: ${unknown.map((c) => `\`${c}\``).join(", ")}` : ""}`
+              : `documents codes the release already has: ${codes.map((c) => `\`${c}\``).join(", ")}`;
         }
       }
-      if (rule === "enum-value-added" && inResponse && located.props[located.props.length - 1] === "error_code" && kind === "breaking") {
+      if (
+        rule === "enum-value-added" &&
+        inResponse &&
+        located.props[located.props.length - 1] === "error_code" &&
+        kind === "breaking"
+      ) {
         const code = String(d.after);
         if (known.has(code)) {
           kind = "compatible";
@@ -362,13 +446,26 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
           reason = `clients were told to tolerate unknown values: "${said.match(TOLERANCE)![0]}"`;
         }
       }
-      if (rule === "field-added" && inResponse && PRICE_CATEGORY_KEYS.includes(located.props[located.props.length - 2])) {
+      if (
+        rule === "field-added" &&
+        inResponse &&
+        PRICE_CATEGORY_KEYS.includes(located.props[located.props.length - 2])
+      ) {
         // Seed, Versioning 3: a new price category is additive only because clients tolerate unknown ones.
         const said = located.descriptions.find((t) => TOLERANCE.test(t));
         kind = said ? "additive" : "breaking";
-        reason = said ? `new price category; the contract tells clients: "${said.match(TOLERANCE)![0]}"` : "new price category, and the contract does not tell clients to tolerate unknown categories";
+        reason = said
+          ? `new price category; the contract tells clients: "${said.match(TOLERANCE)![0]}"`
+          : "new price category, and the contract does not tell clients to tolerate unknown categories";
       }
-      const field = rule === "field-added" || rule === "field-removed" ? { parent: [operation, subject.split(" › ").slice(0, -1).join(" › ")].join("|"), name: located.tail[located.tail.length - 1], action: d.action } : undefined;
+      const field =
+        rule === "field-added" || rule === "field-removed"
+          ? {
+              parent: [operation, subject.split(" › ").slice(0, -1).join(" › ")].join("|"),
+              name: located.tail[located.tail.length - 1],
+              action: d.action,
+            }
+          : undefined;
       raws.push({ kind, rule, subject, change, operation, group, reason, field });
       continue;
     }
@@ -381,7 +478,14 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
     }
     // servers, security, security schemes: every group at once
     const { rule, change } = describe(d, locate(side, side, p));
-    raws.push({ kind, rule, subject: p.join("/"), change, operation: "(whole API)", group: { name: "every group", stability: "stable", prefixes: [] } });
+    raws.push({
+      kind,
+      rule,
+      subject: p.join("/"),
+      change,
+      operation: "(whole API)",
+      group: { name: "every group", stability: "stable", prefixes: [] },
+    });
   }
 
   // Decision D-DIFF-ERROR-CODES: error_code values are stable identifiers
@@ -390,14 +494,26 @@ export function diffContracts(baseDoc: Doc, currentDoc: Doc): DiffReport {
   // a breaking change of that operation, judged by its group.
   const codesAfter = codesIn(after);
   const minus = (a: Set<string>, b: Set<string>) => [...a].filter((c) => !b.has(c));
-  const gone = [...new Set([...minus(codesBefore.catalogue, codesAfter.catalogue), ...minus(codesBefore.bodies, codesAfter.bodies)])].sort();
-  const fresh = [...new Set([...minus(codesAfter.catalogue, codesBefore.catalogue), ...minus(codesAfter.bodies, codesBefore.bodies)])].sort();
+  const gone = [
+    ...new Set([
+      ...minus(codesBefore.catalogue, codesAfter.catalogue),
+      ...minus(codesBefore.bodies, codesAfter.bodies),
+    ]),
+  ].sort();
+  const fresh = [
+    ...new Set([
+      ...minus(codesAfter.catalogue, codesBefore.catalogue),
+      ...minus(codesAfter.bodies, codesBefore.bodies),
+    ]),
+  ].sort();
   const findings: Finding[] = gone.map((code) => ({
     severity: "error",
     kind: "breaking",
     rule: "error-code-removed",
     subject: `error_code \`${code}\``,
-    change: fresh.length ? `removed (renamed? new codes: ${fresh.map((c) => `\`${c}\``).join(", ")})` : "removed from the contract",
+    change: fresh.length
+      ? `removed (renamed? new codes: ${fresh.map((c) => `\`${c}\``).join(", ")})`
+      : "removed from the contract",
     operations: [],
     groups: ["every group"],
     reason: "error_code values are stable identifiers (seed, Versioning 6)",
@@ -448,7 +564,13 @@ function pairRenames(raws: Raw[]): Raw[] {
     const [a, b] = [removed[0], added[0]];
     drop.add(a).add(b);
     const parent = a.subject.split(" › ").slice(0, -1).join(" › ");
-    out.push({ ...a, kind: "breaking", rule: "field-renamed", subject: `${parent} › ${a.field!.name}`, change: `field \`${a.field!.name}\` renamed to \`${b.field!.name}\` (removed and added)` });
+    out.push({
+      ...a,
+      kind: "breaking",
+      rule: "field-renamed",
+      subject: `${parent} › ${a.field!.name}`,
+      change: `field \`${a.field!.name}\` renamed to \`${b.field!.name}\` (removed and added)`,
+    });
   }
   return [...raws.filter((r) => !drop.has(r)), ...out];
 }
@@ -463,7 +585,12 @@ function aggregate(raws: Raw[]): Finding[] {
   return [...byKey.values()].map((rs) => {
     // each operation is judged by its own group and direction; the worst verdict wins
     const judged = rs.map((r) => ({ r, ...judge(r.kind, r.group) }));
-    const worst = judged.reduce((w, j) => (ORDER[j.severity] < ORDER[w.severity] || (j.severity === w.severity && KIND_ORDER[j.r.kind] < KIND_ORDER[w.r.kind]) ? j : w));
+    const worst = judged.reduce((w, j) =>
+      ORDER[j.severity] < ORDER[w.severity] ||
+      (j.severity === w.severity && KIND_ORDER[j.r.kind] < KIND_ORDER[w.r.kind])
+        ? j
+        : w,
+    );
     const deciding = judged.filter((j) => j.severity === worst.severity && j.r.kind === worst.r.kind);
     const { reason } = judge(worst.r.kind, [...new Map(deciding.map((j) => [j.r.group.name, j.r.group])).values()]);
     return {
@@ -511,11 +638,25 @@ function judge(kind: Kind, ...groupsIn: Array<Group | Group[]>): { severity: Sev
   const stable = groups.filter((g) => g.stability === "stable");
   const mayChange = groups.filter((g) => g.stability === "may-change");
   if (kind === "breaking") {
-    if (stable.length) return { severity: "error", reason: `breaking in stable group ${names(stable)}: needs /v2 (seed, Versioning 1-2)` };
-    if (mayChange.length) return { severity: "warning", reason: `breaking in ${names(mayChange)}, which the seed says may change (Versioning 2)` };
+    if (stable.length)
+      return {
+        severity: "error",
+        reason: `breaking in stable group ${names(stable)}: needs /v2 (seed, Versioning 1-2)`,
+      };
+    if (mayChange.length)
+      return {
+        severity: "warning",
+        reason: `breaking in ${names(mayChange)}, which the seed says may change (Versioning 2)`,
+      };
     return { severity: "warning", reason: "reaches MCP tool models only; the seed's versioning rules cover /v1" };
   }
-  if (kind === "unclassified") return { severity: "warning", reason: groups.every((g) => g === MCP_GROUP) ? "MCP tool model changed; the seed's versioning rules cover /v1, review the tool clients" : "the diff library could not classify it; review by hand" };
+  if (kind === "unclassified")
+    return {
+      severity: "warning",
+      reason: groups.every((g) => g === MCP_GROUP)
+        ? "MCP tool model changed; the seed's versioning rules cover /v1, review the tool clients"
+        : "the diff library could not classify it; review by hand",
+    };
   return { severity: "info", reason: "" };
 }
 
@@ -523,7 +664,9 @@ const KIND_ORDER: Record<Kind, number> = { breaking: 0, unclassified: 1, additiv
 
 /** Group names, /v1 groups first (alphabetically), the MCP tools last. */
 function sortGroups(names: string[]): string[] {
-  return [...new Set(names)].sort((a, b) => Number(a === MCP_GROUP.name) - Number(b === MCP_GROUP.name) || a.localeCompare(b));
+  return [...new Set(names)].sort(
+    (a, b) => Number(a === MCP_GROUP.name) - Number(b === MCP_GROUP.name) || a.localeCompare(b),
+  );
 }
 
 function names(groups: Group[]): string {
@@ -533,7 +676,13 @@ function names(groups: Group[]): string {
 const ORDER: Record<Severity, number> = { error: 0, warning: 1, info: 2 };
 
 function finish(r: Omit<DiffReport, "counts">): DiffReport {
-  const findings = [...r.findings].sort((a, b) => ORDER[a.severity] - ORDER[b.severity] || a.kind.localeCompare(b.kind) || a.subject.localeCompare(b.subject) || a.change.localeCompare(b.change));
+  const findings = [...r.findings].sort(
+    (a, b) =>
+      ORDER[a.severity] - ORDER[b.severity] ||
+      a.kind.localeCompare(b.kind) ||
+      a.subject.localeCompare(b.subject) ||
+      a.change.localeCompare(b.change),
+  );
   const counts = { error: 0, warning: 0, info: 0, breaking: 0, additive: 0, compatible: 0, unclassified: 0 };
   for (const f of findings) {
     counts[f.severity]++;

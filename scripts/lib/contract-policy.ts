@@ -67,7 +67,8 @@ export function groupOf(path: string): Group {
  * object that lists price categories, is additive only when the element, its
  * property or its schema says one of these; otherwise it is breaking.
  */
-export const TOLERANCE = /unknown (strings?|values?|categor(y|ies)|keys?|codes?)[^.]*\b(tolerat|defensiv|ignor)|\b(tolerat\w*|ignor\w*|defensiv\w*)\b[^.]*\bunknown\b|treat unknown|open vocabulary|additive (keys|fields)/i;
+export const TOLERANCE =
+  /unknown (strings?|values?|categor(y|ies)|keys?|codes?)[^.]*\b(tolerat|defensiv|ignor)|\b(tolerat\w*|ignor\w*|defensiv\w*)\b[^.]*\bunknown\b|treat unknown|open vocabulary|additive (keys|fields)/i;
 
 /** Names of response properties whose keys are price categories (seed: Prices; Versioning 3). */
 export const PRICE_CATEGORY_KEYS = ["prices", "prices_credits"];

@@ -26,7 +26,9 @@ function reach(f: Finding): string {
 }
 
 export function consoleTable(r: DiffReport, labels: Labels): string {
-  const lines = [`contract diff: ${labels.base} (info ${r.base.version}, ${r.base.operations} operations) → ${labels.current} (info ${r.current.version}, ${r.current.operations} operations)`];
+  const lines = [
+    `contract diff: ${labels.base} (info ${r.base.version}, ${r.base.operations} operations) → ${labels.current} (info ${r.current.version}, ${r.current.operations} operations)`,
+  ];
   if (!r.findings.length) {
     lines.push("No change a client or a deployment would notice.", summary(r));
     return lines.join("\n");
@@ -34,7 +36,11 @@ export function consoleTable(r: DiffReport, labels: Labels): string {
   const rows = r.findings.map((f) => [f.severity, f.kind, cut(f.change, 58), cut(f.subject, 54), cut(reach(f), 44)]);
   const head = ["severity", "kind", "change", "element", "groups"];
   const width = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const fmt = (row: string[]) => row.map((v, i) => v.padEnd(width[i])).join("  ").trimEnd();
+  const fmt = (row: string[]) =>
+    row
+      .map((v, i) => v.padEnd(width[i]))
+      .join("  ")
+      .trimEnd();
   lines.push(fmt(head), width.map((w) => "-".repeat(w)).join("  "), ...rows.map(fmt));
   const why = r.findings.filter((f) => f.severity !== "info" && f.reason);
   if (why.length) {
@@ -63,9 +69,21 @@ export function markdown(r: DiffReport, labels: Labels, heading = "###"): string
   for (const s of SECTIONS) {
     const fs = r.findings.filter(s.pick);
     if (!fs.length) continue;
-    out.push("", `${heading} ${s.title}`, "", "| Change | Element | Groups | Operations | Why |", "|---|---|---|---|---|");
+    out.push(
+      "",
+      `${heading} ${s.title}`,
+      "",
+      "| Change | Element | Groups | Operations | Why |",
+      "|---|---|---|---|---|",
+    );
     for (const f of fs) {
-      const ops = f.operations.length > 3 ? `${f.operations.slice(0, 3).map((o) => `\`${o}\``).join(", ")} and ${f.operations.length - 3} more` : f.operations.map((o) => `\`${o}\``).join(", ");
+      const ops =
+        f.operations.length > 3
+          ? `${f.operations
+              .slice(0, 3)
+              .map((o) => `\`${o}\``)
+              .join(", ")} and ${f.operations.length - 3} more`
+          : f.operations.map((o) => `\`${o}\``).join(", ");
       out.push(`| ${cell(f.change)} | \`${cell(f.subject)}\` | ${cell(reach(f))} | ${cell(ops)} | ${cell(f.reason)} |`);
     }
   }
@@ -78,11 +96,16 @@ const SEVERITY_TYPE: Record<Severity, string> = { error: "error", warning: "warn
 export function junitXml(r: DiffReport, labels: Labels): string {
   const b = junit.newBuilder();
   const suite = b.testSuite().name(`contract diff against ${labels.base}`);
-  if (!r.findings.length) suite.testCase().className("contract-diff").name("no change a client or a deployment would notice");
+  if (!r.findings.length)
+    suite.testCase().className("contract-diff").name("no change a client or a deployment would notice");
   for (const f of r.findings) {
     const tc = suite.testCase().className(`contract-diff.${f.kind}`).name(`${f.rule}: ${f.subject} — ${f.change}`);
     if (f.severity === "error") tc.failure(`${f.change} (${f.reason})`, SEVERITY_TYPE[f.severity]);
-    tc.standardOutput([`${f.severity}: ${f.reason || f.kind}`, `groups: ${reach(f)}`, `operations: ${f.operations.join(", ")}`].join("\n"));
+    tc.standardOutput(
+      [`${f.severity}: ${f.reason || f.kind}`, `groups: ${reach(f)}`, `operations: ${f.operations.join(", ")}`].join(
+        "\n",
+      ),
+    );
   }
   return b.build();
 }

@@ -54,7 +54,9 @@ export function parseDocument(text: string, label: string): Doc {
   }
   const version = (doc as Doc)?.openapi;
   if (!doc || typeof doc !== "object" || typeof version !== "string" || !/^3\.1\.\d+$/.test(version)) {
-    throw new BadInput(`${label} is not an OpenAPI 3.1 document (openapi: ${version === undefined ? "missing" : JSON.stringify(version)})`);
+    throw new BadInput(
+      `${label} is not an OpenAPI 3.1 document (openapi: ${version === undefined ? "missing" : JSON.stringify(version)})`,
+    );
   }
   if (!(doc as Doc).paths || typeof (doc as Doc).paths !== "object") throw new BadInput(`${label} has no paths object`);
   return doc as Doc;
@@ -78,16 +80,26 @@ export function resolveBase(spec: string | undefined, dir = releasesDir): Source
   const known = releases(dir);
   if (spec === undefined) {
     const latest = known[known.length - 1];
-    if (!latest) throw new BadInput(`no release under ${path.relative(root, dir) || dir} yet; make one with npm run contract:release -- <version>`);
+    if (!latest)
+      throw new BadInput(
+        `no release under ${path.relative(root, dir) || dir} yet; make one with npm run contract:release -- <version>`,
+      );
     return { doc: readDocument(path.join(dir, latest, "openapi.json")), label: `release ${latest}` };
   }
   if (isVersion(spec)) {
-    if (!known.includes(spec)) throw new BadInput(`release ${spec} does not exist (released: ${known.join(", ") || "none"})`);
+    if (!known.includes(spec))
+      throw new BadInput(`release ${spec} does not exist (released: ${known.join(", ") || "none"})`);
     return { doc: readDocument(path.join(dir, spec, "openapi.json")), label: `release ${spec}` };
   }
   if (existsSync(spec)) return { doc: readDocument(spec), label: spec };
-  const git = spawnSync("git", ["-C", root, "show", `${spec}:generated/openapi.json`], { encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
-  if (git.status !== 0) throw new BadInput(`base ${spec} is neither a release (${known.join(", ") || "none"}), a file, nor a git ref with generated/openapi.json`);
+  const git = spawnSync("git", ["-C", root, "show", `${spec}:generated/openapi.json`], {
+    encoding: "utf8",
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (git.status !== 0)
+    throw new BadInput(
+      `base ${spec} is neither a release (${known.join(", ") || "none"}), a file, nor a git ref with generated/openapi.json`,
+    );
   return { doc: parseDocument(git.stdout, `${spec}:generated/openapi.json`), label: `git ${spec}` };
 }
 
@@ -100,14 +112,24 @@ export function compileTypeSpec(project: string): Source {
   if (!existsSync(path.join(project, "main.tsp"))) throw new BadInput(`${project} has no main.tsp`);
   const out = mkdtempSync(path.join(tmpdir(), "contract-diff-"));
   try {
-    const r = spawnSync(path.join(binDir, "tsp"), ["compile", ".", "--option", `@typespec/openapi3.emitter-output-dir=${out}`], { cwd: project, env: childEnv, encoding: "utf8" });
+    const r = spawnSync(
+      path.join(binDir, "tsp"),
+      ["compile", ".", "--option", `@typespec/openapi3.emitter-output-dir=${out}`],
+      { cwd: project, env: childEnv, encoding: "utf8" },
+    );
     if (r.status !== 0) {
       // tsp colours its diagnostics when it thinks it runs in CI (CI=true), so strip the escapes before looking for the error line
       const text = stripVTControlCharacters(`${r.stdout ?? ""}\n${r.stderr ?? ""}`);
-      const first = text.split("\n").find((l) => /\berror\b/i.test(l)) ?? text.trim().split("\n")[0] ?? `tsp exited with ${r.status}`;
+      const first =
+        text.split("\n").find((l) => /\berror\b/i.test(l)) ??
+        text.trim().split("\n")[0] ??
+        `tsp exited with ${r.status}`;
       throw new BadInput(`TypeSpec does not compile: ${first.trim()}`);
     }
-    return { doc: readDocument(path.join(out, "openapi.json")), label: `TypeSpec in ${path.relative(process.cwd(), project) || "."}` };
+    return {
+      doc: readDocument(path.join(out, "openapi.json")),
+      label: `TypeSpec in ${path.relative(process.cwd(), project) || "."}`,
+    };
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -6,7 +6,12 @@
 // answered before routing and checked by their fixed status).
 import { errorCatalogue } from "../../reference-impl/src/platform/error-catalogue.ts";
 
-const TRANSPORT: Record<string, number> = { request_timeout: 408, expectation_failed: 417, request_header_fields_too_large: 431, bad_request: 400 };
+const TRANSPORT: Record<string, number> = {
+  request_timeout: 408,
+  expectation_failed: 417,
+  request_header_fields_too_large: 431,
+  bad_request: 400,
+};
 
 export function undocumented(status: number, body: unknown): string | undefined {
   if (status < 400 || status >= 500) return undefined;
@@ -14,8 +19,10 @@ export function undocumented(status: number, body: unknown): string | undefined 
   const b = body as Record<string, unknown>;
   if (status === 422 && Array.isArray(b.detail) && !("status" in b)) {
     for (const issue of b.detail as Record<string, unknown>[]) {
-      if (!Array.isArray(issue?.loc) || !issue.loc.every((x) => typeof x === "string")) return "validation issue without string loc[]";
-      if (!["body", "query", "path"].includes(issue.loc[0] as string)) return `validation loc starts with ${String(issue.loc[0])}`;
+      if (!Array.isArray(issue?.loc) || !issue.loc.every((x) => typeof x === "string"))
+        return "validation issue without string loc[]";
+      if (!["body", "query", "path"].includes(issue.loc[0] as string))
+        return `validation loc starts with ${String(issue.loc[0])}`;
       if (typeof issue.msg !== "string" || typeof issue.type !== "string") return "validation issue without msg/type";
     }
     return b.detail.length === 0 ? "empty validation detail" : undefined;
@@ -28,7 +35,8 @@ export function undocumented(status: number, body: unknown): string | undefined 
   if (documented !== status) return `${b.error_code} answered ${status}, documented ${documented}`;
   if (status === 402) {
     const d = b.detail as Record<string, unknown> | undefined;
-    if (!d || typeof d.required !== "string" || typeof d.available !== "string") return "402 detail without required/available";
+    if (!d || typeof d.required !== "string" || typeof d.available !== "string")
+      return "402 detail without required/available";
   } else if (typeof b.detail !== "string") return "detail is not a string";
   if (status === 429 && typeof b.retry_after_seconds !== "number") return "429 without retry_after_seconds";
   return undefined;

@@ -20,11 +20,15 @@ export interface ReferenceProcess {
 }
 
 export async function startReference(env: Record<string, string> = {}, startupMs = 60_000): Promise<ReferenceProcess> {
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.join(root, "reference-impl/src/main.ts")], {
-    cwd: root,
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "reference-impl/src/main.ts")],
+    {
+      cwd: root,
+      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let out = "";
   let err = "";
   child.stderr!.on("data", (d) => (err += d));

@@ -88,8 +88,14 @@ describe("mentions search body", () => {
 
 describe("ask body", () => {
   it("takes at most 50 post_refs", () => {
-    accepts(z.zAskAskBody, { message: "What do people hate about oat milk?", context: { post_refs: Array.from({ length: 50 }, (_, i) => ref(i)) } });
-    rejects(z.zAskAskBody, { message: "What do people hate about oat milk?", context: { post_refs: Array.from({ length: 51 }, (_, i) => ref(i)) } });
+    accepts(z.zAskAskBody, {
+      message: "What do people hate about oat milk?",
+      context: { post_refs: Array.from({ length: 50 }, (_, i) => ref(i)) },
+    });
+    rejects(z.zAskAskBody, {
+      message: "What do people hate about oat milk?",
+      context: { post_refs: Array.from({ length: 51 }, (_, i) => ref(i)) },
+    });
   });
   it("requires the message", () => {
     rejects(z.zAskAskBody, { context: {} });
@@ -97,7 +103,11 @@ describe("ask body", () => {
 });
 
 describe("custom parameter preview body", () => {
-  const body = (n: number) => ({ instructions: "Is the post about price?", value_type: "boolean", post_refs: Array.from({ length: n }, (_, i) => ref(i)) });
+  const body = (n: number) => ({
+    instructions: "Is the post about price?",
+    value_type: "boolean",
+    post_refs: Array.from({ length: n }, (_, i) => ref(i)),
+  });
   it("takes 1-5 post_refs", () => {
     accepts(z.zCustomParametersPreviewBody, body(1));
     accepts(z.zCustomParametersPreviewBody, body(5));
@@ -128,7 +138,12 @@ describe("research preview body", () => {
   it("takes exactly one time window", () => {
     accepts(z.zResearchPreviewsCreateBody, { ...base, time_filter: "past_month" });
     accepts(z.zResearchPreviewsCreateBody, { ...base, date_since: "2026-10-01", date_until: "2026-10-31" });
-    rejects(z.zResearchPreviewsCreateBody, { ...base, time_filter: "past_month", date_since: "2026-10-01", date_until: "2026-10-31" });
+    rejects(z.zResearchPreviewsCreateBody, {
+      ...base,
+      time_filter: "past_month",
+      date_since: "2026-10-01",
+      date_until: "2026-10-31",
+    });
     rejects(z.zResearchPreviewsCreateBody, base);
     rejects(z.zResearchPreviewsCreateBody, { ...base, date_since: "2026-10-01" });
   });
@@ -138,7 +153,12 @@ describe("research preview body", () => {
 });
 
 describe("tracking agent body", () => {
-  const agent = (schedule: unknown) => ({ name: "Oat milk weekly", instructions: "Flag price complaints", dataset_ids: ["ds_7Qm2vK9aLp"], schedule });
+  const agent = (schedule: unknown) => ({
+    name: "Oat milk weekly",
+    instructions: "Flag price complaints",
+    dataset_ids: ["ds_7Qm2vK9aLp"],
+    schedule,
+  });
   it("accepts daily and weekly schedules", () => {
     accepts(z.zTrackingAgentsCreateBody, agent({ frequency: "daily", time: "08:30" }));
     accepts(z.zTrackingAgentsCreateBody, agent({ frequency: "weekly", day: "monday", time: "23:59" }));

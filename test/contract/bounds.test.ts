@@ -37,7 +37,8 @@ function unbounded(schema: Json, path: string, seen = new Set<string>(), out: st
     if (schema.maxItems === undefined && !UNBOUNDED_BY_DECISION.some((re) => re.test(path))) out.push(`array ${path}`);
     unbounded(schema.items, `${path}[]`, seen, out);
   }
-  for (const [name, prop] of Object.entries<Json>(schema.properties ?? {})) unbounded(prop, `${path}.${name}`, seen, out);
+  for (const [name, prop] of Object.entries<Json>(schema.properties ?? {}))
+    unbounded(prop, `${path}.${name}`, seen, out);
   if (schema.additionalProperties && typeof schema.additionalProperties === "object") {
     unbounded(schema.additionalProperties, `${path}{}`, seen, out);
   }
@@ -52,7 +53,8 @@ describe("bounded input (D-BOUND-STRINGS, D-BOUND-ARRAYS)", () => {
   it("gives every request string a maxLength and every request array a maxItems", () => {
     const found: string[] = [];
     for (const { method, path, operation } of operations) {
-      for (const p of parameters(operation)) unbounded(p.schema, `${method} ${path} ${p.in}:${p.name}`, new Set(), found);
+      for (const p of parameters(operation))
+        unbounded(p.schema, `${method} ${path} ${p.in}:${p.name}`, new Set(), found);
       const body = operation.requestBody?.content?.["application/json"]?.schema;
       if (body) unbounded(body, `${method} ${path} body`, new Set(), found);
     }
@@ -71,7 +73,9 @@ describe("bounded input (D-BOUND-STRINGS, D-BOUND-ARRAYS)", () => {
     expect(zMentionsSearchBody.safeParse({ q: "oat milk ".repeat(116_000) }).success).toBe(false);
     const longWord = { filters: [[{ type: "keyword", operator: "is", value: "x".repeat(1 << 20) }]] };
     expect(zMentionsSearchBody.safeParse(longWord).success).toBe(false);
-    expect(zMentionsSearchBody.safeParse({ dataset_ids: Array.from({ length: 101 }, (_, i) => `ds_${i}`) }).success).toBe(false);
+    expect(
+      zMentionsSearchBody.safeParse({ dataset_ids: Array.from({ length: 101 }, (_, i) => `ds_${i}`) }).success,
+    ).toBe(false);
     expect(zMentionsSearchBody.safeParse({ q: "oat milk", dataset_ids: ["ds_1"] }).success).toBe(true);
   });
 });
@@ -172,7 +176,10 @@ describe("bodies over the limit or of the wrong media type (D-BODY-LIMIT, D-CONT
 
   it("marks a body required only when the server refuses an empty one", () => {
     // Both answer an empty body as the empty object (the seed: an empty PATCH is a no-op).
-    for (const [method, path] of [["post", "/v1/mentions"], ["patch", "/v1/datasets/{dataset_id}"]] as const) {
+    for (const [method, path] of [
+      ["post", "/v1/mentions"],
+      ["patch", "/v1/datasets/{dataset_id}"],
+    ] as const) {
       expect(doc.paths[path][method].requestBody?.required ?? false, `${method} ${path}`).toBe(false);
     }
   });
@@ -200,7 +207,9 @@ describe("npm run mock -- --port N", () => {
     try {
       let res: Response | undefined;
       for (let i = 0; i < 120 && !res; i++) {
-        res = await fetch(`http://127.0.0.1:${port}/v1/prices`, { headers: { "x-api-key": "any" } }).catch(() => undefined);
+        res = await fetch(`http://127.0.0.1:${port}/v1/prices`, { headers: { "x-api-key": "any" } }).catch(
+          () => undefined,
+        );
         if (!res) await new Promise((r) => setTimeout(r, 250));
       }
       expect(res?.status).toBe(200);

@@ -17,7 +17,10 @@ export function deref(doc: Json, node: Json): Json {
   while (current && typeof current === "object" && typeof current.$ref === "string") {
     if (seen.has(current.$ref)) throw new Error(`cyclic $ref ${current.$ref}`);
     seen.add(current.$ref);
-    const parts = current.$ref.replace(/^#\//, "").split("/").map((p: string) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
+    const parts = current.$ref
+      .replace(/^#\//, "")
+      .split("/")
+      .map((p: string) => p.replace(/~1/g, "/").replace(/~0/g, "~"));
     current = parts.reduce((acc: Json, key: string) => acc?.[key], doc);
   }
   return current;

@@ -30,7 +30,11 @@ for (const { method, path, operation } of operationsOf(doc)) {
   for (const [status, response] of Object.entries<any>(operation.responses ?? {})) {
     const media = deref(doc, response)?.content?.["application/json"];
     for (const [title, ex] of Object.entries<any>(media?.examples ?? {})) {
-      cases.push({ where: `${method.toUpperCase()} ${path} ${status} "${title}"`, schema: media.schema, value: ex.value });
+      cases.push({
+        where: `${method.toUpperCase()} ${path} ${status} "${title}"`,
+        schema: media.schema,
+        value: ex.value,
+      });
     }
   }
 }
@@ -45,6 +49,9 @@ describe("document examples", () => {
     const validators = branches.map(zodFor).filter(Boolean);
     expect(validators.length, "schema has a generated validator").toBeGreaterThan(0);
     const results = validators.map((v: any) => v.safeParse(c.value));
-    expect(results.some((r: any) => r.success), JSON.stringify(results.map((r: any) => r.error?.issues?.slice(0, 3)))).toBe(true);
+    expect(
+      results.some((r: any) => r.success),
+      JSON.stringify(results.map((r: any) => r.error?.issues?.slice(0, 3))),
+    ).toBe(true);
   });
 });

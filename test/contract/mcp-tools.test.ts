@@ -5,10 +5,21 @@ import { describe, expect, it } from "vitest";
 import * as z from "../../generated/client/zod.gen.js";
 
 const seedTools = [
-  "svc__ask", "svc__get_message", "svc__render", "svc__list_datasets", "svc__get_dataset",
-  "svc__get_dataset_run", "svc__list_audience_datasets", "svc__get_audience_dataset",
-  "svc__get_audience_dataset_run", "svc__list_audience_profiles", "svc__list_mentions",
-  "svc__get_pattern_detection_run", "svc__list_tracking_agents", "svc__get_tracking_agent", "svc__get_me",
+  "svc__ask",
+  "svc__get_message",
+  "svc__render",
+  "svc__list_datasets",
+  "svc__get_dataset",
+  "svc__get_dataset_run",
+  "svc__list_audience_datasets",
+  "svc__get_audience_dataset",
+  "svc__get_audience_dataset_run",
+  "svc__list_audience_profiles",
+  "svc__list_mentions",
+  "svc__get_pattern_detection_run",
+  "svc__list_tracking_agents",
+  "svc__get_tracking_agent",
+  "svc__get_me",
 ];
 
 describe("MCP tool catalogue", () => {
@@ -30,7 +41,9 @@ describe("MCP tool catalogue", () => {
     expect(z.zMcpAskArgs.safeParse({ prompt: "Summarise complaints" }).success).toBe(true);
     expect(z.zMcpAskArgs.safeParse({ prompt: "" }).success).toBe(false);
     expect(z.zMcpAskArgs.safeParse({}).success).toBe(false);
-    expect(z.zMcpAskArgs.safeParse({ prompt: "x", post_refs: Array.from({ length: 51 }, (_, i) => ref(i)) }).success).toBe(false);
+    expect(
+      z.zMcpAskArgs.safeParse({ prompt: "x", post_refs: Array.from({ length: 51 }, (_, i) => ref(i)) }).success,
+    ).toBe(false);
   });
 
   it("get_message needs both ids; blocks are text or openui", () => {
@@ -40,7 +53,12 @@ describe("MCP tool catalogue", () => {
   });
 
   it("tool errors carry code, message and a REST status", () => {
-    expect(z.zMcpToolError.safeParse({ error: { code: "dataset_not_found", message: "No such dataset", status: 404 } }).success).toBe(true);
-    expect(z.zMcpToolError.safeParse({ error: { code: "dataset_not_found", message: "No such dataset" } }).success).toBe(false);
+    expect(
+      z.zMcpToolError.safeParse({ error: { code: "dataset_not_found", message: "No such dataset", status: 404 } })
+        .success,
+    ).toBe(true);
+    expect(
+      z.zMcpToolError.safeParse({ error: { code: "dataset_not_found", message: "No such dataset" } }).success,
+    ).toBe(false);
   });
 });

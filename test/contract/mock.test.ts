@@ -55,10 +55,14 @@ function concretePath(path: string): string {
 
 beforeAll(async () => {
   port = await freePort();
-  prism = spawn(`${root}node_modules/.bin/prism`, ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(port)], {
-    cwd: root,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  prism = spawn(
+    `${root}node_modules/.bin/prism`,
+    ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(port)],
+    {
+      cwd: root,
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   prism.stdout!.on("data", (d) => (log += d));
   prism.stderr!.on("data", (d) => (log += d));
   startupLog = await waitUntilListening();
@@ -75,7 +79,9 @@ describe("Prism mock", () => {
   });
 
   it.each(gets.map((g) => [g.path, g] as const))("GET %s answers its documented example", async (_, g) => {
-    const res = await fetch(`http://127.0.0.1:${port}${concretePath(g.path)}`, { headers: { "x-api-key": "sl_test_mock" } });
+    const res = await fetch(`http://127.0.0.1:${port}${concretePath(g.path)}`, {
+      headers: { "x-api-key": "sl_test_mock" },
+    });
     expect(res.status).toBe(200);
     const media = deref(doc, g.operation.responses["200"]).content["application/json"];
     const examples = Object.values<any>(media.examples ?? {}).map((e) => e.value);

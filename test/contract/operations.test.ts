@@ -26,10 +26,15 @@ describe("generated OpenAPI document", () => {
   it("admits all 36 error codes of the seed plus the recorded additions, and no others", () => {
     const schemaCodes = deref(doc, doc.components.schemas["Common.ErrorCode"]);
     const listed = (schemaCodes.enum ?? schemaCodes.anyOf?.flatMap((b: any) => b.enum ?? [b.const]) ?? []) as string[];
-    expect(new Set(listed)).toEqual(new Set([...seedErrorCodes, ...addedErrorCodes.perOperation, ...addedErrorCodes.transport]));
+    expect(new Set(listed)).toEqual(
+      new Set([...seedErrorCodes, ...addedErrorCodes.perOperation, ...addedErrorCodes.transport]),
+    );
     const answered = new Set<string>();
-    for (const o of operations) for (const codes of responseCodes(doc, o.operation).values()) codes.forEach((c) => answered.add(c));
-    const unknown = [...answered].filter((c) => !seedErrorCodes.includes(c) && !addedErrorCodes.perOperation.includes(c));
+    for (const o of operations)
+      for (const codes of responseCodes(doc, o.operation).values()) codes.forEach((c) => answered.add(c));
+    const unknown = [...answered].filter(
+      (c) => !seedErrorCodes.includes(c) && !addedErrorCodes.perOperation.includes(c),
+    );
     expect(unknown).toEqual([]);
   });
 
@@ -87,7 +92,8 @@ describe("generated OpenAPI document", () => {
       const schemas = [found!.operation.requestBody?.content?.["application/json"]?.schema];
       for (const r of Object.values<any>(responses)) schemas.push(deref(doc, r)?.content?.["application/json"]?.schema);
       for (const s of schemas.filter(Boolean)) {
-        const named = typeof s.$ref === "string" || (s.anyOf ?? s.oneOf ?? []).every((b: any) => typeof b.$ref === "string");
+        const named =
+          typeof s.$ref === "string" || (s.anyOf ?? s.oneOf ?? []).every((b: any) => typeof b.$ref === "string");
         expect(named, JSON.stringify(s).slice(0, 200)).toBe(true);
       }
     });

@@ -9,7 +9,12 @@ export interface SeedOperation {
   codes: string[];
 }
 
-const op = (method: SeedOperation["method"], path: string, success: SeedOperation["success"], codes: string[] = []): SeedOperation => ({
+const op = (
+  method: SeedOperation["method"],
+  path: string,
+  success: SeedOperation["success"],
+  codes: string[] = [],
+): SeedOperation => ({
   method,
   path,
   success,
@@ -109,18 +114,42 @@ export const seedOperations: SeedOperation[] = [
 
 /** The 36 error codes of the seed's Errors section. */
 export const seedErrorCodes = [
-  "bad_request", "source_dataset_has_no_completed_run", "audience_youtube_only_source",
-  "audience_insufficient_source_mentions", "unauthorized", "insufficient_credits",
-  "insufficient_credits_dataset_run", "insufficient_credits_audience_dataset_run",
-  "insufficient_credits_pattern_detection", "insufficient_credits_content_analysis",
-  "insufficient_credits_research_preview", "insufficient_credits_ask", "dataset_not_found",
-  "audience_dataset_not_found", "pattern_not_found", "pattern_detection_run_not_found",
-  "chat_not_found", "custom_parameter_not_found", "not_found", "audience_dataset_run_already_in_flight",
-  "unprocessable_entity", "too_many_requests", "internal_server_error", "collection_content_type_mismatch",
-  "date_filter_unavailable", "custom_parameter_limit_exceeded", "custom_parameter_duplicate_name",
-  "custom_parameter_empty_name", "custom_parameter_run_in_flight", "nothing_to_analyze",
-  "tracking_agent_limit_reached", "tracking_agent_run_in_progress", "dataset_has_no_queries",
-  "invalid_cursor", "ai_assistant_unavailable", "ai_assistant_timeout",
+  "bad_request",
+  "source_dataset_has_no_completed_run",
+  "audience_youtube_only_source",
+  "audience_insufficient_source_mentions",
+  "unauthorized",
+  "insufficient_credits",
+  "insufficient_credits_dataset_run",
+  "insufficient_credits_audience_dataset_run",
+  "insufficient_credits_pattern_detection",
+  "insufficient_credits_content_analysis",
+  "insufficient_credits_research_preview",
+  "insufficient_credits_ask",
+  "dataset_not_found",
+  "audience_dataset_not_found",
+  "pattern_not_found",
+  "pattern_detection_run_not_found",
+  "chat_not_found",
+  "custom_parameter_not_found",
+  "not_found",
+  "audience_dataset_run_already_in_flight",
+  "unprocessable_entity",
+  "too_many_requests",
+  "internal_server_error",
+  "collection_content_type_mismatch",
+  "date_filter_unavailable",
+  "custom_parameter_limit_exceeded",
+  "custom_parameter_duplicate_name",
+  "custom_parameter_empty_name",
+  "custom_parameter_run_in_flight",
+  "nothing_to_analyze",
+  "tracking_agent_limit_reached",
+  "tracking_agent_run_in_progress",
+  "dataset_has_no_queries",
+  "invalid_cursor",
+  "ai_assistant_unavailable",
+  "ai_assistant_timeout",
 ];
 
 /**

@@ -45,7 +45,8 @@ const BEARER_ENV = "SLK_BEARER_TOKEN";
 /** The secrets of a run and the placeholder each becomes in a cassette. */
 export function secretsOf(keys: Partial<Record<KeyRole, string>>, bearer?: string): Array<[string, string]> {
   const out: Array<[string, string]> = [];
-  for (const [role, value] of Object.entries(keys) as Array<[KeyRole, string | undefined]>) if (value) out.push([value, `\${${keyEnv[role]}}`]);
+  for (const [role, value] of Object.entries(keys) as Array<[KeyRole, string | undefined]>)
+    if (value) out.push([value, `\${${keyEnv[role]}}`]);
   if (bearer) out.push([bearer, `\${${BEARER_ENV}}`]);
   // longest first, so a key that contains another is replaced whole
   return out.sort((a, b) => b[0].length - a[0].length);
@@ -75,7 +76,9 @@ function entryOf(ex: Exchange): CassetteEntry {
       cookies: [],
       headers: headersOf(ex.requestHeaders),
       queryString: [...url.searchParams].map(([name, value]) => ({ name, value })),
-      ...(ex.requestBody !== undefined ? { postData: { mimeType: ex.requestHeaders["content-type"] ?? "application/json", text: ex.requestBody } } : {}),
+      ...(ex.requestBody !== undefined
+        ? { postData: { mimeType: ex.requestHeaders["content-type"] ?? "application/json", text: ex.requestBody } }
+        : {}),
       headersSize: -1,
       bodySize: ex.requestBody !== undefined ? Buffer.byteLength(ex.requestBody) : 0,
     },
@@ -98,14 +101,35 @@ function entryOf(ex: Exchange): CassetteEntry {
 
 /** A request that got no answer: HAR's status 0 (as browsers record an aborted request). */
 function noAnswerEntry(e: TransportError, seq: number): CassetteEntry {
-  const ex: Exchange = { seq, check: e.check, method: e.method, url: e.url, path: new URL(e.url).pathname + new URL(e.url).search, keyRole: e.sent.keyRole, requestHeaders: e.sent.requestHeaders, requestBody: e.sent.requestBody, status: 0, headers: {}, text: "", json: undefined, meta: {}, ms: 0 };
+  const ex: Exchange = {
+    seq,
+    check: e.check,
+    method: e.method,
+    url: e.url,
+    path: new URL(e.url).pathname + new URL(e.url).search,
+    keyRole: e.sent.keyRole,
+    requestHeaders: e.sent.requestHeaders,
+    requestBody: e.sent.requestBody,
+    status: 0,
+    headers: {},
+    text: "",
+    json: undefined,
+    meta: {},
+    ms: 0,
+  };
   const entry = entryOf(ex);
   entry._slc.noAnswer = e.detail;
   entry.response.statusText = e.detail;
   return entry;
 }
 
-export function cassetteOf(exchanges: Exchange[], failing: Exchange | TransportError | undefined, info: Omit<CassetteInfo, "failing">, secrets: Array<[string, string]>, version: string): Cassette {
+export function cassetteOf(
+  exchanges: Exchange[],
+  failing: Exchange | TransportError | undefined,
+  info: Omit<CassetteInfo, "failing">,
+  secrets: Array<[string, string]>,
+  version: string,
+): Cassette {
   const entries = exchanges.map(entryOf);
   let index = entries.length - 1;
   if (failing && "seq" in failing) index = exchanges.findIndex((x) => x.seq === failing.seq);
@@ -133,8 +157,12 @@ export function parseCassette(text: string, file: string): Cassette {
   } catch (e) {
     throw new Error(`${file} is not JSON: ${(e as Error).message}`);
   }
-  if (har?.log?.version !== "1.2" || !Array.isArray(har.log.entries)) throw new Error(`${file} is not a HAR 1.2 file (log.version "1.2" and log.entries expected)`);
+  if (har?.log?.version !== "1.2" || !Array.isArray(har.log.entries))
+    throw new Error(`${file} is not a HAR 1.2 file (log.version "1.2" and log.entries expected)`);
   const info = har.log._slConformance;
-  if (!info?.check || typeof info.failing !== "number" || !har.log.entries[info.failing]) throw new Error(`${file} is a HAR file but not an sl-conformance cassette (log._slConformance with check and failing entry expected)`);
+  if (!info?.check || typeof info.failing !== "number" || !har.log.entries[info.failing])
+    throw new Error(
+      `${file} is a HAR file but not an sl-conformance cassette (log._slConformance with check and failing entry expected)`,
+    );
   return har;
 }

@@ -9,16 +9,24 @@ import { withTargetOptions } from "../target-options.ts";
 
 export function replayProgram(): Command {
   return withTargetOptions(new Command("sl-conformance replay"))
-    .description("Send a finding's HAR cassette again to a deployment and judge the same check (exit 1: the finding shows again, 0: the check passes)")
+    .description(
+      "Send a finding's HAR cassette again to a deployment and judge the same check (exit 1: the finding shows again, 0: the check passes)",
+    )
     .argument("<file>", "a cassette from <report>/cassettes/")
-    .addOption(new Option("--request-timeout <seconds>", "how long one request may take").default("30").env("SLK_REQUEST_TIMEOUT"))
+    .addOption(
+      new Option("--request-timeout <seconds>", "how long one request may take")
+        .default("30")
+        .env("SLK_REQUEST_TIMEOUT"),
+    )
     .addOption(new Option("--no-rerun", "active checks: only re-send the cassette, do not run the check itself again"));
 }
 
 export async function replayMain(argv: string[]): Promise<number> {
   const program = replayProgram();
   program.exitOverride();
-  program.configureOutput({ writeErr: (str) => process.stderr.write(str.startsWith("error:") ? `sl-conformance replay: ${str.slice(7)}` : str) });
+  program.configureOutput({
+    writeErr: (str) => process.stderr.write(str.startsWith("error:") ? `sl-conformance replay: ${str.slice(7)}` : str),
+  });
   try {
     program.parse(argv, { from: "user" });
   } catch (e) {
@@ -40,7 +48,9 @@ export async function replayMain(argv: string[]): Promise<number> {
     const har = parseCassette(text, file);
     const info = har.log._slConformance;
     console.log(`replay ${file}: ${info.title}`);
-    console.log(`  recorded against ${info.baseUrl} (run ${info.runId}, seed ${info.seed}); ${har.log.entries.length} exchange(s), the finding is about #${info.failing + 1}`);
+    console.log(
+      `  recorded against ${info.baseUrl} (run ${info.runId}, seed ${info.seed}); ${har.log.entries.length} exchange(s), the finding is about #${info.failing + 1}`,
+    );
     const out = await replay(har, {
       baseUrl: o.baseUrl,
       keys: { main: o.apiKey, second: o.secondSeatKey, foreign: o.foreignKey, poor: o.poorKey },
@@ -50,8 +60,13 @@ export async function replayMain(argv: string[]): Promise<number> {
       log: (l) => console.log(`  ${l}`),
     });
     for (const v of out.verdict) console.log(`  ${v}`);
-    if (out.cleanup.deleted || out.cleanup.failed.length) console.log(`  cleanup: deleted ${out.cleanup.deleted}${out.cleanup.failed.length ? `; could not delete ${out.cleanup.failed.join(", ")}` : ""}`);
-    console.log(out.reproduced ? `REPRODUCED ${out.check}` : `NOT REPRODUCED ${out.check}: the check passes against ${o.baseUrl}`);
+    if (out.cleanup.deleted || out.cleanup.failed.length)
+      console.log(
+        `  cleanup: deleted ${out.cleanup.deleted}${out.cleanup.failed.length ? `; could not delete ${out.cleanup.failed.join(", ")}` : ""}`,
+      );
+    console.log(
+      out.reproduced ? `REPRODUCED ${out.check}` : `NOT REPRODUCED ${out.check}: the check passes against ${o.baseUrl}`,
+    );
     return out.reproduced ? 1 : 0;
   } catch (e) {
     if (e instanceof ReplayUsageError || e instanceof UsageError) return usage(e.message);

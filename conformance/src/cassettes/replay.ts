@@ -52,7 +52,10 @@ function unredact(text: string, opts: ReplayOptions): string {
   for (const [role, env] of Object.entries(keyEnv) as Array<[KeyRole, string]>) byEnv[env] = opts.keys[role];
   return text.replace(PLACEHOLDER, (_m, env: string) => {
     const v = byEnv[env];
-    if (!v) throw new ReplayUsageError(`the cassette needs \${${env}}: pass --${env.replace(/^SLK_/, "").toLowerCase().replace(/_/g, "-")} (or set ${env})`);
+    if (!v)
+      throw new ReplayUsageError(
+        `the cassette needs \${${env}}: pass --${env.replace(/^SLK_/, "").toLowerCase().replace(/_/g, "-")} (or set ${env})`,
+      );
     return v;
   });
 }
@@ -77,11 +80,13 @@ class IdMap {
       return;
     }
     if (Array.isArray(recorded) && Array.isArray(replayed)) recorded.forEach((r, i) => this.learn(r, replayed[i], key));
-    else if (recorded && replayed && typeof recorded === "object" && typeof replayed === "object") for (const [k, v] of Object.entries(recorded)) this.learn(v, (replayed as Record<string, unknown>)[k], k);
+    else if (recorded && replayed && typeof recorded === "object" && typeof replayed === "object")
+      for (const [k, v] of Object.entries(recorded)) this.learn(v, (replayed as Record<string, unknown>)[k], k);
   }
 }
 
-const headerOf = (e: CassetteEntry, name: string) => e.request.headers.find((h) => h.name.toLowerCase() === name)?.value;
+const headerOf = (e: CassetteEntry, name: string) =>
+  e.request.headers.find((h) => h.name.toLowerCase() === name)?.value;
 const parse = (text: string | undefined): unknown => {
   try {
     return text ? JSON.parse(text) : undefined;
@@ -143,19 +148,36 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
   let failingNoAnswer: string | undefined;
   for (const [index, e] of har.log.entries.entries()) {
     const recordedUrl = unredact(e.request.url, opts);
-    const rel = recordedUrl.startsWith(recordedBase) ? recordedUrl.slice(recordedBase.length) : new URL(recordedUrl).pathname + new URL(recordedUrl).search;
+    const rel = recordedUrl.startsWith(recordedBase)
+      ? recordedUrl.slice(recordedBase.length)
+      : new URL(recordedUrl).pathname + new URL(recordedUrl).search;
     const path = ids.apply(rel);
     const headers: Record<string, string> = {};
-    for (const h of e.request.headers) if (!["x-api-key", "content-length", "host"].includes(h.name.toLowerCase())) headers[h.name] = ids.apply(unredact(h.value, opts));
+    for (const h of e.request.headers)
+      if (!["x-api-key", "content-length", "host"].includes(h.name.toLowerCase()))
+        headers[h.name] = ids.apply(unredact(h.value, opts));
     const role = e._slc.keyRole;
-    const key: RequestOptions["key"] = role === "invalid" ? { invalid: unredact(headerOf(e, "x-api-key") ?? "sl_invalid", opts) } : role;
-    if (role !== "none" && role !== "invalid" && !opts.keys[role]) throw new ReplayUsageError(`the cassette sends with the ${role} key: pass --${role === "second" ? "second-seat" : role === "main" ? "api" : role}-key`);
-    const body = e.request.postData?.text !== undefined ? ids.apply(unredact(e.request.postData.text, opts)) : undefined;
+    const key: RequestOptions["key"] =
+      role === "invalid" ? { invalid: unredact(headerOf(e, "x-api-key") ?? "sl_invalid", opts) } : role;
+    if (role !== "none" && role !== "invalid" && !opts.keys[role])
+      throw new ReplayUsageError(
+        `the cassette sends with the ${role} key: pass --${role === "second" ? "second-seat" : role === "main" ? "api" : role}-key`,
+      );
+    const body =
+      e.request.postData?.text !== undefined ? ids.apply(unredact(e.request.postData.text, opts)) : undefined;
     const line = `#${index + 1} ${e.request.method} ${path} [${role}]`;
     let ex: Exchange | undefined;
     let replayed: string;
     try {
-      ex = await client.request({ method: e.request.method, path, rawBody: body, headers, key, meta: { mcp: e._slc.mcp }, redirect: e.response.status >= 300 && e.response.status < 400 ? "manual" : "follow" });
+      ex = await client.request({
+        method: e.request.method,
+        path,
+        rawBody: body,
+        headers,
+        key,
+        meta: { mcp: e._slc.mcp },
+        redirect: e.response.status >= 300 && e.response.status < 400 ? "manual" : "follow",
+      });
       replayed = `${ex.status}${errorCodeOf(ex.json) ? ` ${errorCodeOf(ex.json)}` : ""}`;
     } catch (err) {
       if (!(err instanceof TransportError)) throw err;
@@ -165,12 +187,21 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
     if (ex) {
       ids.learn(parse(e.response.content.text), ex.json);
       const id = (ex.json as { data?: { id?: unknown } } | undefined)?.data?.id;
-      if (e.request.method === "POST" && ex.status >= 200 && ex.status < 300 && typeof id === "string" && contract.match("DELETE", `${path.split("?")[0]}/${id}`)) created.push({ path: `${path.split("?")[0]}/${id}`, key });
+      if (
+        e.request.method === "POST" &&
+        ex.status >= 200 &&
+        ex.status < 300 &&
+        typeof id === "string" &&
+        contract.match("DELETE", `${path.split("?")[0]}/${id}`)
+      )
+        created.push({ path: `${path.split("?")[0]}/${id}`, key });
       if (index === info.failing) failingEx = ex;
     }
     const differs = ex ? compare(e, ex) : e._slc.noAnswer ? [] : [`recorded ${recordedLine(e)}, now ${replayed}`];
     steps.push({ index, request: line, recorded: recordedLine(e), replayed, differs });
-    log(`${index === info.failing ? "▶" : " "} ${line}: recorded ${recordedLine(e)}, replayed ${replayed}${differs.length ? ` — differs: ${differs.join("; ")}` : ""}`);
+    log(
+      `${index === info.failing ? "▶" : " "} ${line}: recorded ${recordedLine(e)}, replayed ${replayed}${differs.length ? ` — differs: ${differs.join("; ")}` : ""}`,
+    );
   }
   const cleanup = { deleted: 0, failed: [] as string[] };
   client.currentCheck = "(cleanup)";
@@ -183,7 +214,14 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
       cleanup.failed.push(`${c.path}: ${(err as Error).message}`);
     }
   }
-  const outcome: ReplayOutcome = { check: info.check, title: info.title, steps, reproduced: false, verdict: [], cleanup };
+  const outcome: ReplayOutcome = {
+    check: info.check,
+    title: info.title,
+    steps,
+    reproduced: false,
+    verdict: [],
+    cleanup,
+  };
   const check = allChecks.find((c) => c.id === info.check);
   const failingEntry = har.log.entries[info.failing];
   const settings = replaySettings(info, opts);
@@ -192,21 +230,42 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
     else {
       const again = inspectAgain(check, failingEx, contract, settings);
       outcome.reproduced = again.length > 0;
-      outcome.verdict.push(outcome.reproduced ? `${info.check} fails again on the replayed answer: ${again.map((f) => f.title).join("; ")}` : `${info.check} passes on the replayed answer (${failingEx.method} ${failingEx.path} → ${failingEx.status})`);
+      outcome.verdict.push(
+        outcome.reproduced
+          ? `${info.check} fails again on the replayed answer: ${again.map((f) => f.title).join("; ")}`
+          : `${info.check} passes on the replayed answer (${failingEx.method} ${failingEx.path} → ${failingEx.status})`,
+      );
     }
   } else {
     // an active check judged a sequence: the recorded observation is compared, and the check itself runs again
-    const same = failingEx ? compare(failingEntry, failingEx).length === 0 : !!failingEntry._slc.noAnswer && !!failingNoAnswer;
+    const same = failingEx
+      ? compare(failingEntry, failingEx).length === 0
+      : !!failingEntry._slc.noAnswer && !!failingNoAnswer;
     outcome.reproduced = same;
-    outcome.verdict.push(same ? `the failing exchange answers as recorded (${recordedLine(failingEntry)})` : `the failing exchange answers differently: ${failingEx ? compare(failingEntry, failingEx).join("; ") : `no answer (${failingNoAnswer})`}`);
+    outcome.verdict.push(
+      same
+        ? `the failing exchange answers as recorded (${recordedLine(failingEntry)})`
+        : `the failing exchange answers differently: ${failingEx ? compare(failingEntry, failingEx).join("; ") : `no answer (${failingNoAnswer})`}`,
+    );
     if (check && opts.rerun) {
-      log(`re-running ${info.check} with seed ${info.seed}${info.fcPath ? ` and path ${info.fcPath}` : ""} against ${opts.baseUrl}`);
+      log(
+        `re-running ${info.check} with seed ${info.seed}${info.fcPath ? ` and path ${info.fcPath}` : ""} against ${opts.baseUrl}`,
+      );
       const report = await runKit({ ...settings, only: [info.check] });
       outcome.rerun = report.results.find((r) => r.id === info.check);
       const r = outcome.rerun;
       if (r) {
         outcome.reproduced = r.outcome === "fail" || r.outcome === "error";
-        outcome.verdict.push(`${info.check} run again: ${r.outcome}${r.failures.length ? ` — ${r.failures.map((f) => f.title).slice(0, 3).join("; ")}` : ""}${r.skipReason ? ` (${r.skipReason})` : ""}`);
+        outcome.verdict.push(
+          `${info.check} run again: ${r.outcome}${
+            r.failures.length
+              ? ` — ${r.failures
+                  .map((f) => f.title)
+                  .slice(0, 3)
+                  .join("; ")}`
+              : ""
+          }${r.skipReason ? ` (${r.skipReason})` : ""}`,
+        );
       }
     }
   }
@@ -214,5 +273,17 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
 }
 
 function replaySettings(info: Cassette["log"]["_slConformance"], opts: ReplayOptions): Settings {
-  return { baseUrl: opts.baseUrl, keys: opts.keys, bearerToken: opts.bearerToken, profile: info.profile ?? "standard", seed: info.seed, fcPath: info.fcPath, mock: false, numRuns: 5, runTimeoutMs: 120_000, quiet: true, requestTimeoutMs: opts.requestTimeoutMs };
+  return {
+    baseUrl: opts.baseUrl,
+    keys: opts.keys,
+    bearerToken: opts.bearerToken,
+    profile: info.profile ?? "standard",
+    seed: info.seed,
+    fcPath: info.fcPath,
+    mock: false,
+    numRuns: 5,
+    runTimeoutMs: 120_000,
+    quiet: true,
+    requestTimeoutMs: opts.requestTimeoutMs,
+  };
 }

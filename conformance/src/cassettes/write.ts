@@ -14,14 +14,18 @@ const KEEP_LAST = 20;
 
 const kitVersion = (() => {
   try {
-    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version;
+    return (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string })
+      .version;
   } catch {
     return "0.0.0";
   }
 })();
 
 /** The exchanges behind one failure: the sending check's exchanges up to the failing one. */
-export function exchangesBehind(report: Pick<RunReport, "exchanges">, f: Failure): { exchanges: Exchange[]; failing?: Exchange } {
+export function exchangesBehind(
+  report: Pick<RunReport, "exchanges">,
+  f: Failure,
+): { exchanges: Exchange[]; failing?: Exchange } {
   const failing = f.seq !== undefined ? report.exchanges.find((x) => x.seq === f.seq) : undefined;
   const sender = failing?.check ?? f.check;
   const upTo = failing?.seq ?? Infinity;
@@ -42,13 +46,27 @@ export function writeCassettes(dir: string, report: RunReport): string[] {
   for (const r of report.results) {
     r.failures.forEach((f, i) => {
       const { exchanges, failing } = exchangesBehind(report, f);
-      const noAnswer = !failing && /: no answer: /.test(f.title) ? report.transportErrors.filter((e) => e.check === f.check).at(-1) : undefined;
+      const noAnswer =
+        !failing && /: no answer: /.test(f.title)
+          ? report.transportErrors.filter((e) => e.check === f.check).at(-1)
+          : undefined;
       if (!exchanges.length && !noAnswer) return;
       const name = `cassettes/${r.id}-${i + 1}.har`;
       const har = cassetteOf(
         exchanges,
         failing ?? noAnswer,
-        { check: r.id, title: f.title, kind: kinds.get(r.id) === "response" ? "response" : "active", received: f.received, expected: f.expected, runId: report.runId, seed: report.settings.seed, baseUrl: report.settings.baseUrl, fcPath: f.path, profile: report.settings.profile },
+        {
+          check: r.id,
+          title: f.title,
+          kind: kinds.get(r.id) === "response" ? "response" : "active",
+          received: f.received,
+          expected: f.expected,
+          runId: report.runId,
+          seed: report.settings.seed,
+          baseUrl: report.settings.baseUrl,
+          fcPath: f.path,
+          profile: report.settings.profile,
+        },
         secrets,
         kitVersion,
       );

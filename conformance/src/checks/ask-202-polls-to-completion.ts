@@ -8,32 +8,112 @@ const check: ActiveCheck = {
   kind: "active",
   id: "ask-202-polls-to-completion",
   rule: "POST /v1/ask answers 202 {chat_id, message_id, status: working} without reply text; GET the chat message moves working → completed | failed and a completed one carries markdown text and references[]; the chat reads 200 and lists the user and assistant messages with order=asc; an unknown chat_id is 404 chat_not_found and creates nothing",
-  section: "Endpoints › Ask and chats; States › Assistant turn; decisions D-ASYNC-202, D-MESSAGE-POLL, D-MESSAGE-404, D-ASK-UNKNOWN-CHAT, D-CHAT-ORDER",
+  section:
+    "Endpoints › Ask and chats; States › Assistant turn; decisions D-ASYNC-202, D-MESSAGE-POLL, D-MESSAGE-404, D-ASK-UNKNOWN-CHAT, D-CHAT-ORDER",
   severity: "critical",
-  decisions: ["D-ASYNC-202", "D-MESSAGE-POLL", "D-MESSAGE-404", "D-ASK-UNKNOWN-CHAT", "D-CHAT-ORDER", "D-MESSAGE-CONTEXT"],
+  decisions: [
+    "D-ASYNC-202",
+    "D-MESSAGE-POLL",
+    "D-MESSAGE-404",
+    "D-ASK-UNKNOWN-CHAT",
+    "D-CHAT-ORDER",
+    "D-MESSAGE-CONTEXT",
+  ],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/ask", "GET /v1/chats/{chat_id}/messages/{message_id}", "GET /v1/chats/{chat_id}", "GET /v1/chats/{chat_id}/messages"],
+  requires: [
+    "POST /v1/ask",
+    "GET /v1/chats/{chat_id}/messages/{message_id}",
+    "GET /v1/chats/{chat_id}",
+    "GET /v1/chats/{chat_id}/messages",
+  ],
   async run(ctx) {
     const t = await askTurn(ctx);
     requireTurn(ctx, t);
     const c = data(t.create);
-    ctx.expect(c.status === "working" && c.text === undefined, { title: "ask-202-polls-to-completion: the 202 answer is not {chat_id, message_id, status: working} without text", received: c, expected: { chat_id: t.chatId, message_id: t.messageId, status: "working" } }, t.create);
+    ctx.expect(
+      c.status === "working" && c.text === undefined,
+      {
+        title: "ask-202-polls-to-completion: the 202 answer is not {chat_id, message_id, status: working} without text",
+        received: c,
+        expected: { chat_id: t.chatId, message_id: t.messageId, status: "working" },
+      },
+      t.create,
+    );
     const f = t.final;
-    if (!ctx.expect(["completed", "failed"].includes(f?.status), { title: `ask-202-polls-to-completion: the message ended ${f?.status}`, received: f, expected: { status: "completed | failed" } }, t.finalEx)) return;
-    if (f.status === "completed") ctx.expect(typeof f.text === "string" && f.text.length > 0 && Array.isArray(f.references) && f.role === "assistant", { title: "ask-202-polls-to-completion: a completed message lacks role assistant, text or references[]", received: f, expected: { role: "assistant", status: "completed", text: "<markdown>", references: [] } }, t.finalEx);
+    if (
+      !ctx.expect(
+        ["completed", "failed"].includes(f?.status),
+        {
+          title: `ask-202-polls-to-completion: the message ended ${f?.status}`,
+          received: f,
+          expected: { status: "completed | failed" },
+        },
+        t.finalEx,
+      )
+    )
+      return;
+    if (f.status === "completed")
+      ctx.expect(
+        typeof f.text === "string" && f.text.length > 0 && Array.isArray(f.references) && f.role === "assistant",
+        {
+          title: "ask-202-polls-to-completion: a completed message lacks role assistant, text or references[]",
+          received: f,
+          expected: { role: "assistant", status: "completed", text: "<markdown>", references: [] },
+        },
+        t.finalEx,
+      );
     const chat = await ctx.req({ method: "GET", path: `/v1/chats/${encodeURIComponent(t.chatId)}` });
-    ctx.expect(chat.status === 200 && data(chat)?.id === t.chatId, { title: `ask-202-polls-to-completion: the chat reads ${chat.status}`, received: seen(chat), expected: { status: 200, data: { id: t.chatId } } }, chat);
-    const list = await ctx.req({ method: "GET", path: `/v1/chats/${encodeURIComponent(t.chatId)}/messages?order=asc&limit=25` });
+    ctx.expect(
+      chat.status === 200 && data(chat)?.id === t.chatId,
+      {
+        title: `ask-202-polls-to-completion: the chat reads ${chat.status}`,
+        received: seen(chat),
+        expected: { status: 200, data: { id: t.chatId } },
+      },
+      chat,
+    );
+    const list = await ctx.req({
+      method: "GET",
+      path: `/v1/chats/${encodeURIComponent(t.chatId)}/messages?order=asc&limit=25`,
+    });
     const roles = (Array.isArray(data(list)) ? data(list) : []).map((m: any) => m?.role);
     const ids = (Array.isArray(data(list)) ? data(list) : []).map((m: any) => m?.id);
-    ctx.expect(list.status === 200 && roles[0] === "user" && roles.includes("assistant") && ids.includes(t.messageId), { title: `ask-202-polls-to-completion: the chat lists roles ${JSON.stringify(roles)}`, received: seen(list), expected: "user message first, then the assistant message (order=asc)" }, list);
+    ctx.expect(
+      list.status === 200 && roles[0] === "user" && roles.includes("assistant") && ids.includes(t.messageId),
+      {
+        title: `ask-202-polls-to-completion: the chat lists roles ${JSON.stringify(roles)}`,
+        received: seen(list),
+        expected: "user message first, then the assistant message (order=asc)",
+      },
+      list,
+    );
     const missingMsg = await ctx.req({ method: "GET", path: messagePath(t.chatId, "msg_slkmissing0000000") });
     // strict on 404 (the seed: an id that does not exist yields 404); the code is D-MESSAGE-404's, lenient through the registry
     if (missingMsg.status === 404) ctx.lenient("D-MESSAGE-404", missingMsg);
-    ctx.expect(missingMsg.status === 404, { title: `ask-202-polls-to-completion: an unknown message id answered ${missingMsg.status}`, received: seen(missingMsg), expected: { status: 404, error_code: "chat_not_found" } }, missingMsg);
-    const unknownChat = await ctx.req({ method: "POST", path: "/v1/ask", body: { message: "Continue.", chat_id: "ch_slkmissing00000000" } });
-    ctx.expect(unknownChat.status === 404 && errorCode(unknownChat) === "chat_not_found", { title: `ask-202-polls-to-completion: ask with an unknown chat_id answered ${unknownChat.status} ${errorCode(unknownChat) ?? ""}`, received: seen(unknownChat), expected: { status: 404, error_code: "chat_not_found" } }, unknownChat);
+    ctx.expect(
+      missingMsg.status === 404,
+      {
+        title: `ask-202-polls-to-completion: an unknown message id answered ${missingMsg.status}`,
+        received: seen(missingMsg),
+        expected: { status: 404, error_code: "chat_not_found" },
+      },
+      missingMsg,
+    );
+    const unknownChat = await ctx.req({
+      method: "POST",
+      path: "/v1/ask",
+      body: { message: "Continue.", chat_id: "ch_slkmissing00000000" },
+    });
+    ctx.expect(
+      unknownChat.status === 404 && errorCode(unknownChat) === "chat_not_found",
+      {
+        title: `ask-202-polls-to-completion: ask with an unknown chat_id answered ${unknownChat.status} ${errorCode(unknownChat) ?? ""}`,
+        received: seen(unknownChat),
+        expected: { status: 404, error_code: "chat_not_found" },
+      },
+      unknownChat,
+    );
   },
 };
 export default check;

@@ -19,14 +19,38 @@ const check: ActiveCheck = {
     ctx.mutates("a refused ask on the poor account");
     const block = await priceOf(ctx, "post_processing", "poor");
     const { balance: before } = await balanceOf(ctx, "poor");
-    if (before.gte(block)) ctx.skip(`the --poor-key balance ($${before.toFixed()}) is not spent: it pays an inference block ($${block.toFixed()})`);
+    if (before.gte(block))
+      ctx.skip(
+        `the --poor-key balance ($${before.toFixed()}) is not spent: it pays an inference block ($${block.toFixed()})`,
+      );
     const { rows: rowsBefore } = await usageRows(ctx, "poor");
-    const ex = await ctx.req({ method: "POST", path: "/v1/ask", key: "poor", body: { message: "Summarise my datasets." } });
+    const ex = await ctx.req({
+      method: "POST",
+      path: "/v1/ask",
+      key: "poor",
+      body: { message: "Summarise my datasets." },
+    });
     const b = ex.json as any;
-    ctx.expect(ex.status === 402 && errorCode(ex) === "insufficient_credits_ask" && typeof b?.detail?.available === "string", { title: `ask-402-creates-nothing: ask with a spent balance answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: 402, error_code: "insufficient_credits_ask" } }, ex);
+    ctx.expect(
+      ex.status === 402 && errorCode(ex) === "insufficient_credits_ask" && typeof b?.detail?.available === "string",
+      {
+        title: `ask-402-creates-nothing: ask with a spent balance answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        received: seen(ex),
+        expected: { status: 402, error_code: "insufficient_credits_ask" },
+      },
+      ex,
+    );
     const { balance: after, ex: me } = await balanceOf(ctx, "poor");
     const { rows: rowsAfter } = await usageRows(ctx, "poor");
-    ctx.expect(after.equals(before) && rowsAfter.length === rowsBefore.length && b?.data?.chat_id === undefined, { title: "ask-402-creates-nothing: a refused ask charged, wrote usage or returned a chat", received: { balance: after.toFixed(), rows: rowsAfter.length }, expected: { balance: before.toFixed(), rows: rowsBefore.length } }, me);
+    ctx.expect(
+      after.equals(before) && rowsAfter.length === rowsBefore.length && b?.data?.chat_id === undefined,
+      {
+        title: "ask-402-creates-nothing: a refused ask charged, wrote usage or returned a chat",
+        received: { balance: after.toFixed(), rows: rowsAfter.length },
+        expected: { balance: before.toFixed(), rows: rowsBefore.length },
+      },
+      me,
+    );
   },
 };
 export default check;

@@ -3,7 +3,14 @@ import { data, isObj } from "./support/util.ts";
 import { askTurn, requireTurn } from "./support/ask.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
 
-const ENTITY_TYPES = ["pattern", "research_preview", "dataset", "audience_dataset", "custom_parameter_run", "pattern_detection_run"];
+const ENTITY_TYPES = [
+  "pattern",
+  "research_preview",
+  "dataset",
+  "audience_dataset",
+  "custom_parameter_run",
+  "pattern_detection_run",
+];
 
 const cited = (refs: unknown[]) => new Set((refs as any[]).filter((r) => r?.type === "post").map((r) => r.citation));
 
@@ -22,11 +29,14 @@ export function strayNumbers(text: string, refs: unknown[]): number[] {
 export function citationProblems(text: string, refs: unknown[]): string[] {
   const out: string[] = [];
   const c = cited(refs);
-  const markers = [...text.matchAll(/\[(\d+)\]/g)].map((m) => ({ n: Number(m[1]), at: m.index! })).filter((m) => c.has(m.n));
+  const markers = [...text.matchAll(/\[(\d+)\]/g)]
+    .map((m) => ({ n: Number(m[1]), at: m.index! }))
+    .filter((m) => c.has(m.n));
   const firstAt = new Map<number, number>();
   for (const m of markers) if (!firstAt.has(m.n)) firstAt.set(m.n, m.at);
   const order = [...firstAt.keys()];
-  if (order.some((n, i) => n !== i + 1)) out.push(`markers first appear as ${order.join(", ")}, not 1, 2, 3, … in order`);
+  if (order.some((n, i) => n !== i + 1))
+    out.push(`markers first appear as ${order.join(", ")}, not 1, 2, 3, … in order`);
   const posts = refs.filter((r: any) => r?.type === "post") as any[];
   const entities = refs.filter((r: any) => r?.type !== "post") as any[];
   const seenPosts = new Set<string>();
@@ -37,10 +47,16 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
     seenPosts.add(key);
     if (citations.has(r.citation)) out.push(`citation [${r.citation}] is used by two posts`);
     citations.add(r.citation);
-    if (!firstAt.has(r.citation)) out.push(`post ${key} has citation ${r.citation} but [${r.citation}] is not in the text`);
-    else if (r.start_index !== firstAt.get(r.citation) || text.slice(r.start_index, r.end_index) !== `[${r.citation}]`) out.push(`post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${r.citation}] at ${firstAt.get(r.citation)}`);
+    if (!firstAt.has(r.citation))
+      out.push(`post ${key} has citation ${r.citation} but [${r.citation}] is not in the text`);
+    else if (r.start_index !== firstAt.get(r.citation) || text.slice(r.start_index, r.end_index) !== `[${r.citation}]`)
+      out.push(
+        `post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${r.citation}] at ${firstAt.get(r.citation)}`,
+      );
   }
-  for (const e of entities) if (!ENTITY_TYPES.includes(e?.type) || typeof e?.id !== "string" || Object.keys(e).length !== 2) out.push(`entity reference ${JSON.stringify(e)} is not {type: ${ENTITY_TYPES.join(" | ")}, id}`);
+  for (const e of entities)
+    if (!ENTITY_TYPES.includes(e?.type) || typeof e?.id !== "string" || Object.keys(e).length !== 2)
+      out.push(`entity reference ${JSON.stringify(e)} is not {type: ${ENTITY_TYPES.join(" | ")}, id}`);
   return out;
 }
 
@@ -64,30 +80,68 @@ const check: ActiveCheck = {
     const t = await askTurn(ctx);
     requireTurn(ctx, t);
     const messages: Array<{ label: string; text: string; refs: any[]; ex: any }> = [];
-    if (t.final?.status === "completed") messages.push({ label: `assistant message ${t.messageId}`, text: t.final.text ?? "", refs: t.final.references ?? [], ex: t.finalEx });
+    if (t.final?.status === "completed")
+      messages.push({
+        label: `assistant message ${t.messageId}`,
+        text: t.final.text ?? "",
+        refs: t.final.references ?? [],
+        ex: t.finalEx,
+      });
     else ctx.notExercised(`the assistant turn ended ${t.final?.status}`);
     if (ctx.contract.op("GET /v1/tracking_agents/{agent_id}/messages") && ctx.contract.op("POST /v1/tracking_agents")) {
       const c = await agentCycles(ctx);
       const feed = await ctx.req({ method: "GET", path: `${agentPath(c.agent)}/messages?limit=10` });
-      for (const m of Array.isArray(data(feed)) ? data(feed) : []) messages.push({ label: `agent message ${m?.message_id}`, text: m?.text ?? "", refs: m?.references ?? [], ex: feed });
+      for (const m of Array.isArray(data(feed)) ? data(feed) : [])
+        messages.push({
+          label: `agent message ${m?.message_id}`,
+          text: m?.text ?? "",
+          refs: m?.references ?? [],
+          ex: feed,
+        });
     }
     let cited = 0;
     for (const m of messages) {
       const problems = citationProblems(m.text, m.refs);
-      ctx.expect(problems.length === 0, { title: `ask-citation-invariants: ${m.label}: ${problems[0] ?? ""}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ""}`, received: { text: m.text.slice(0, 400), references: m.refs }, expected: problems }, m.ex);
+      ctx.expect(
+        problems.length === 0,
+        {
+          title: `ask-citation-invariants: ${m.label}: ${problems[0] ?? ""}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ""}`,
+          received: { text: m.text.slice(0, 400), references: m.refs },
+          expected: problems,
+        },
+        m.ex,
+      );
       const strays = strayNumbers(m.text, m.refs);
-      if (strays.length && ctx.lenient("D-CITE-ESCAPE", m.ex)) ctx.warn(`${m.label}: ${strays.map((n) => `[${n}]`).join(", ")} in the text without a post reference`);
+      if (strays.length && ctx.lenient("D-CITE-ESCAPE", m.ex))
+        ctx.warn(`${m.label}: ${strays.map((n) => `[${n}]`).join(", ")} in the text without a post reference`);
       const entities = m.refs.filter((r: any) => r?.type !== "post");
-      if (entities.length > 3) ctx.warn(`${m.label} carries ${entities.length} entity references (the seed says usually at most 3)`);
+      if (entities.length > 3)
+        ctx.warn(`${m.label} carries ${entities.length} entity references (the seed says usually at most 3)`);
       const posts = m.refs.filter((r: any) => r?.type === "post" && isObj(r));
       cited += posts.length;
       if (posts.length === 0) continue;
-      const res = await ctx.req({ method: "POST", path: "/v1/mentions", body: { post_refs: posts.slice(0, 50).map((r: any) => ({ source: r.source, id: r.id })), limit: 100 } });
+      const res = await ctx.req({
+        method: "POST",
+        path: "/v1/mentions",
+        body: { post_refs: posts.slice(0, 50).map((r: any) => ({ source: r.source, id: r.id })), limit: 100 },
+      });
       const found = new Set((Array.isArray(data(res)) ? data(res) : []).map((x: any) => `${x?.source}:${x?.id}`));
-      const missing = posts.slice(0, 50).map((r: any) => `${r.source}:${r.id}`).filter((k: string) => !found.has(k));
-      ctx.expect(res.status === 200 && missing.length === 0, { title: `ask-citation-invariants: ${m.label}: ${missing.length} post reference(s) do not resolve via post_refs`, received: missing, expected: "every cited post returned by POST /v1/mentions" }, res);
+      const missing = posts
+        .slice(0, 50)
+        .map((r: any) => `${r.source}:${r.id}`)
+        .filter((k: string) => !found.has(k));
+      ctx.expect(
+        res.status === 200 && missing.length === 0,
+        {
+          title: `ask-citation-invariants: ${m.label}: ${missing.length} post reference(s) do not resolve via post_refs`,
+          received: missing,
+          expected: "every cited post returned by POST /v1/mentions",
+        },
+        res,
+      );
     }
-    if (cited === 0) ctx.notExercised("no message cited a post: the marker/slice rules were checked on texts without citations");
+    if (cited === 0)
+      ctx.notExercised("no message cited a post: the marker/slice rules were checked on texts without citations");
   },
 };
 export default check;

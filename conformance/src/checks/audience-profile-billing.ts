@@ -8,23 +8,62 @@ const check: ActiveCheck = {
   kind: "active",
   id: "audience-profile-billing",
   rule: "Starting an audience run reserves total_profile_count × the audience_profile price at once; at completion the charge is profile_count × price exactly (the rest refunded) and usage history gains one audience_profile row of that amount",
-  section: "Limits › Charges (audience_profile: 3 units, reservation sized by total_profile_count); States › Dataset run (reservation, refund)",
+  section:
+    "Limits › Charges (audience_profile: 3 units, reservation sized by total_profile_count); States › Dataset run (reservation, refund)",
   severity: "critical",
   decisions: ["D-AUD-CHARGE", "D-REF-RUN-LIFECYCLE", "D-USAGE-SIGN"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/me", "GET /v1/prices", "GET /v1/me/usage_history"],
+  requires: [
+    "POST /v1/audience_datasets/{audience_dataset_id}/runs",
+    "GET /v1/me",
+    "GET /v1/prices",
+    "GET /v1/me/usage_history",
+  ],
   async run(ctx) {
     const r = await billedAudienceRun(ctx);
     const reserved = r.price.mul(AUDIENCE_TARGET);
-    ctx.expect(r.before.minus(r.afterCreate).equals(reserved), { title: "audience-profile-billing: the reservation at create is not total_profile_count × price", received: r.before.minus(r.afterCreate).toFixed(), expected: reserved.toFixed() }, r.create);
-    if (r.final?.status?.type !== "completed") return ctx.notExercised(`the audience run ended ${r.final?.status?.type}: no settlement to check`);
+    ctx.expect(
+      r.before.minus(r.afterCreate).equals(reserved),
+      {
+        title: "audience-profile-billing: the reservation at create is not total_profile_count × price",
+        received: r.before.minus(r.afterCreate).toFixed(),
+        expected: reserved.toFixed(),
+      },
+      r.create,
+    );
+    if (r.final?.status?.type !== "completed")
+      return ctx.notExercised(`the audience run ended ${r.final?.status?.type}: no settlement to check`);
     const profiles = r.final.profile_count;
-    if (!ctx.expect(Number.isInteger(profiles) && profiles >= 0 && profiles <= AUDIENCE_TARGET, { title: `audience-profile-billing: profile_count ${profiles} is outside 0..total_profile_count`, received: profiles, expected: `0..${AUDIENCE_TARGET}` }, r.finalEx)) return;
+    if (
+      !ctx.expect(
+        Number.isInteger(profiles) && profiles >= 0 && profiles <= AUDIENCE_TARGET,
+        {
+          title: `audience-profile-billing: profile_count ${profiles} is outside 0..total_profile_count`,
+          received: profiles,
+          expected: `0..${AUDIENCE_TARGET}`,
+        },
+        r.finalEx,
+      )
+    )
+      return;
     const charged = r.price.mul(profiles);
-    ctx.expect(r.before.minus(r.after).equals(charged), { title: `audience-profile-billing: a run of ${profiles} profiles charged $${r.before.minus(r.after).toFixed()}`, received: r.before.minus(r.after).toFixed(), expected: charged.toFixed() }, r.finalEx);
+    ctx.expect(
+      r.before.minus(r.after).equals(charged),
+      {
+        title: `audience-profile-billing: a run of ${profiles} profiles charged $${r.before.minus(r.after).toFixed()}`,
+        received: r.before.minus(r.after).toFixed(),
+        expected: charged.toFixed(),
+      },
+      r.finalEx,
+    );
     const rows = newUsageRows(r.rowsBefore, r.rowsAfter).filter((x) => x?.category === "audience_profile");
-    if (profiles > 0) ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(charged) === true, { title: "audience-profile-billing: usage history has no single audience_profile row of the settled charge", received: rows, expected: [{ category: "audience_profile", quantity: Number(charged.toFixed(6)) }] });
+    if (profiles > 0)
+      ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(charged) === true, {
+        title: "audience-profile-billing: usage history has no single audience_profile row of the settled charge",
+        received: rows,
+        expected: [{ category: "audience_profile", quantity: Number(charged.toFixed(6)) }],
+      });
   },
 };
 export default check;

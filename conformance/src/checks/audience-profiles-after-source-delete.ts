@@ -17,18 +17,52 @@ const check: ActiveCheck = {
   requires: ["POST /v1/audience_profiles", "DELETE /v1/datasets/{dataset_id}"],
   async run(ctx) {
     const r = await billedAudienceRun(ctx);
-    if (r.final?.status?.type !== "completed" || !(r.final.profile_count > 0)) return ctx.notExercised(`the audience run ended ${r.final?.status?.type} with ${r.final?.profile_count} profiles`);
+    if (r.final?.status?.type !== "completed" || !(r.final.profile_count > 0))
+      return ctx.notExercised(
+        `the audience run ended ${r.final?.status?.type} with ${r.final?.profile_count} profiles`,
+      );
     const body = { audience_dataset_ids: [r.ad], limit: 100, sort: "created_at", order: "asc" };
     const before = await ctx.req({ method: "POST", path: "/v1/audience_profiles", body });
     const ids = (x: any) => (Array.isArray(data(x)) ? data(x).map((p: any) => p?.id) : []);
-    if (!ctx.expect(before.status === 200 && ids(before).length === r.final.profile_count, { title: `audience-profiles-after-source-delete: the audience dataset serves ${ids(before).length} profiles, its run reports ${r.final.profile_count}`, received: seen(before), expected: `${r.final.profile_count} profiles` }, before)) return;
+    if (
+      !ctx.expect(
+        before.status === 200 && ids(before).length === r.final.profile_count,
+        {
+          title: `audience-profiles-after-source-delete: the audience dataset serves ${ids(before).length} profiles, its run reports ${r.final.profile_count}`,
+          received: seen(before),
+          expected: `${r.final.profile_count} profiles`,
+        },
+        before,
+      )
+    )
+      return;
     const del = await ctx.req({ method: "DELETE", path: `${DATASETS}/${encodeURIComponent(r.sourceId)}` });
     if (del.status !== 204) ctx.skip(`deleting the source dataset answered ${del.status}`);
     ctx.untrack(`${DATASETS}/${encodeURIComponent(r.sourceId)}`);
     const after = await ctx.req({ method: "POST", path: "/v1/audience_profiles", body });
-    ctx.expect(after.status === 200 && JSON.stringify(ids(after)) === JSON.stringify(ids(before)), { title: "audience-profiles-after-source-delete: profiles changed after the source dataset was deleted", received: ids(after), expected: ids(before) }, after);
-    const rerun = await ctx.req({ method: "POST", path: runsPath(r.ad), body: { source_dataset_id: r.sourceId, total_profile_count: 5 } });
-    ctx.expect(rerun.status === 404 && errorCode(rerun) === "dataset_not_found", { title: `audience-profiles-after-source-delete: a run on the deleted source answered ${rerun.status} ${errorCode(rerun) ?? ""}`, received: seen(rerun), expected: { status: 404, error_code: "dataset_not_found" } }, rerun);
+    ctx.expect(
+      after.status === 200 && JSON.stringify(ids(after)) === JSON.stringify(ids(before)),
+      {
+        title: "audience-profiles-after-source-delete: profiles changed after the source dataset was deleted",
+        received: ids(after),
+        expected: ids(before),
+      },
+      after,
+    );
+    const rerun = await ctx.req({
+      method: "POST",
+      path: runsPath(r.ad),
+      body: { source_dataset_id: r.sourceId, total_profile_count: 5 },
+    });
+    ctx.expect(
+      rerun.status === 404 && errorCode(rerun) === "dataset_not_found",
+      {
+        title: `audience-profiles-after-source-delete: a run on the deleted source answered ${rerun.status} ${errorCode(rerun) ?? ""}`,
+        received: seen(rerun),
+        expected: { status: 404, error_code: "dataset_not_found" },
+      },
+      rerun,
+    );
   },
 };
 export default check;

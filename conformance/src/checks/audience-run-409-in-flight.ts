@@ -8,33 +8,81 @@ const check: ActiveCheck = {
   kind: "active",
   id: "audience-run-409-in-flight",
   rule: "While an audience run is pending or working, another run on the same audience dataset gets 409 audience_dataset_run_already_in_flight (transient false); once it is terminal a new run is accepted",
-  section: "States › Dataset run (audience runs: 409 while pending or working); Limits › Concurrency; Errors (409 body)",
+  section:
+    "States › Dataset run (audience runs: 409 while pending or working); Limits › Concurrency; Errors (409 body)",
   severity: "major",
   decisions: ["D-409"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}"],
+  requires: [
+    "POST /v1/audience_datasets/{audience_dataset_id}/runs",
+    "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}",
+  ],
   async run(ctx) {
     const price = await priceOf(ctx, "audience_profile");
     const src = await audienceSource(ctx);
     const ad = await createAudienceDataset(ctx, "aud-409");
     ctx.charge(price.mul(10).toFixed(), "two audience runs of 5 profiles");
-    const first = await ctx.req({ method: "POST", path: runsPath(ad), body: { source_dataset_id: src.id, total_profile_count: 5 } });
+    const first = await ctx.req({
+      method: "POST",
+      path: runsPath(ad),
+      body: { source_dataset_id: src.id, total_profile_count: 5 },
+    });
     const firstId = runIdOf(first);
-    if (!ctx.expect(first.status === 202 && !!firstId, { title: `audience-run-409-in-flight: the first run answered ${first.status}`, received: seen(first), expected: { status: 202 } }, first)) return;
-    const second = await ctx.req({ method: "POST", path: runsPath(ad), body: { source_dataset_id: src.id, total_profile_count: 5 } });
+    if (
+      !ctx.expect(
+        first.status === 202 && !!firstId,
+        {
+          title: `audience-run-409-in-flight: the first run answered ${first.status}`,
+          received: seen(first),
+          expected: { status: 202 },
+        },
+        first,
+      )
+    )
+      return;
+    const second = await ctx.req({
+      method: "POST",
+      path: runsPath(ad),
+      body: { source_dataset_id: src.id, total_profile_count: 5 },
+    });
     const obs = await pollAudienceRun(ctx, ad, firstId!);
     const wasInFlight = obs.length > 1 || !["completed", "failed"].includes(obs[0]?.d?.status?.type);
     if (second.status === 202 && !wasInFlight) {
       ctx.notExercised("the first run had already ended when the second request arrived");
     } else {
       const b = second.json as any;
-      ctx.expect(second.status === 409 && errorCode(second) === "audience_dataset_run_already_in_flight" && b?.transient === false, { title: `audience-run-409-in-flight: a second run while one was in flight answered ${second.status} ${errorCode(second) ?? ""}`, received: seen(second), expected: { status: 409, body: { status: "client_error", error_code: "audience_dataset_run_already_in_flight", transient: false } } }, second);
+      ctx.expect(
+        second.status === 409 &&
+          errorCode(second) === "audience_dataset_run_already_in_flight" &&
+          b?.transient === false,
+        {
+          title: `audience-run-409-in-flight: a second run while one was in flight answered ${second.status} ${errorCode(second) ?? ""}`,
+          received: seen(second),
+          expected: {
+            status: 409,
+            body: { status: "client_error", error_code: "audience_dataset_run_already_in_flight", transient: false },
+          },
+        },
+        second,
+      );
     }
     const secondId = second.status === 202 ? runIdOf(second) : undefined;
     if (secondId) await pollAudienceRun(ctx, ad, secondId);
-    const third = await ctx.req({ method: "POST", path: runsPath(ad), body: { source_dataset_id: src.id, total_profile_count: 5 } });
-    ctx.expect(third.status === 202, { title: `audience-run-409-in-flight: a run after the first ended answered ${third.status}`, received: seen(third), expected: { status: 202 } }, third);
+    const third = await ctx.req({
+      method: "POST",
+      path: runsPath(ad),
+      body: { source_dataset_id: src.id, total_profile_count: 5 },
+    });
+    ctx.expect(
+      third.status === 202,
+      {
+        title: `audience-run-409-in-flight: a run after the first ended answered ${third.status}`,
+        received: seen(third),
+        expected: { status: 202 },
+      },
+      third,
+    );
     const thirdId = runIdOf(third);
     if (thirdId) await pollAudienceRun(ctx, ad, thirdId);
   },

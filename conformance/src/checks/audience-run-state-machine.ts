@@ -15,12 +15,16 @@ const check: ActiveCheck = {
   kind: "active",
   id: "audience-run-state-machine",
   rule: "Audience runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; profile_count never shrinks and never exceeds target_profile_count",
-  section: "States and transitions › Dataset run (an audience run has the same four status types); Resources › Audience run",
+  section:
+    "States and transitions › Dataset run (an audience run has the same four status types); Resources › Audience run",
   severity: "critical",
   decisions: ["D-RUN-TRANSITIONS", "D-TIMESTAMPS"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}"],
+  requires: [
+    "POST /v1/audience_datasets/{audience_dataset_id}/runs",
+    "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}",
+  ],
   async run(ctx) {
     const run = groupOf(ctx.contract, "audiences")?.run;
     if (!run?.readOp || !run.createOp) return ctx.skip("the contract has no audience run create and read");
@@ -28,7 +32,10 @@ const check: ActiveCheck = {
     const src = await audienceSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
-    ctx.charge(price.mul(5 * maxStarts * runs).toFixed(), `audience-run-state-machine: up to ${maxStarts * runs} runs of 5 profiles`);
+    ctx.charge(
+      price.mul(5 * maxStarts * runs).toFixed(),
+      `audience-run-state-machine: up to ${maxStarts * runs} runs of 5 profiles`,
+    );
     const parent = new Map<string, string>();
     const kind: RunKindModel = {
       check: "audience-run-state-machine",
@@ -48,7 +55,11 @@ const check: ActiveCheck = {
         created: (ex) => ({ id: data(ex)?.id, run: data(ex) }),
         start: async (_variant, n) => {
           const ad = await createAudienceDataset(ctx, `aud-sm-${n}-${Date.now() % 100000}`);
-          const ex = await ctx.req({ method: "POST", path: fillPath(run.createOp!.path, { audience_dataset_id: ad })!, body: { source_dataset_id: src.id, total_profile_count: 5 } });
+          const ex = await ctx.req({
+            method: "POST",
+            path: fillPath(run.createOp!.path, { audience_dataset_id: ad })!,
+            body: { source_dataset_id: src.id, total_profile_count: 5 },
+          });
           if (typeof data(ex)?.id === "string") parent.set(data(ex).id, ad);
           return ex;
         },

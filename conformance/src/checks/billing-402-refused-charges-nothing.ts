@@ -13,21 +13,84 @@ const check: ActiveCheck = {
   profiles: ["standard", "full"],
   mock: false,
   keys: ["poor"],
-  requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs", "GET /v1/me", "GET /v1/prices"],
+  requires: [
+    "POST /v1/datasets/{dataset_id}/runs",
+    "GET /v1/datasets/{dataset_id}/runs",
+    "GET /v1/me",
+    "GET /v1/prices",
+  ],
   async run(ctx) {
     const r = await refusedRun(ctx);
     const b = r.create.json as any;
     const required = r.price.mul(r.count);
-    const ok402 = r.create.status === 402 && isObj(b) && b.error_code === "insufficient_credits_dataset_run" && b.status === "client_error" && b.transient === false && isObj(b.detail);
-    if (!ctx.expect(ok402, { title: `billing-402-refused-charges-nothing: an unfundable run answered ${r.create.status}`, received: seen(r.create), expected: { status: 402, body: { status: "client_error", error_code: "insufficient_credits_dataset_run", detail: { message: "…", required: required.toFixed(6), available: r.before.toFixed(6), top_up_url: "…" }, transient: false } } }, r.create)) return;
+    const ok402 =
+      r.create.status === 402 &&
+      isObj(b) &&
+      b.error_code === "insufficient_credits_dataset_run" &&
+      b.status === "client_error" &&
+      b.transient === false &&
+      isObj(b.detail);
+    if (
+      !ctx.expect(
+        ok402,
+        {
+          title: `billing-402-refused-charges-nothing: an unfundable run answered ${r.create.status}`,
+          received: seen(r.create),
+          expected: {
+            status: 402,
+            body: {
+              status: "client_error",
+              error_code: "insufficient_credits_dataset_run",
+              detail: { message: "…", required: required.toFixed(6), available: r.before.toFixed(6), top_up_url: "…" },
+              transient: false,
+            },
+          },
+        },
+        r.create,
+      )
+    )
+      return;
     const d = b.detail;
-    const same = (s: unknown, v: { equals(x: string): boolean }) => typeof s === "string" && /^\d+(\.\d+)?$/.test(s) && v.equals(s);
-    ctx.expect(same(d.required, required) && same(d.available, r.before) && typeof d.top_up_url === "string" && typeof d.message === "string", { title: "billing-402-refused-charges-nothing: 402 detail does not state required/available as decimal strings", received: d, expected: { required: required.toFixed(6), available: r.before.toFixed(6), message: "<text>", top_up_url: "<url>" } }, r.create);
+    const same = (s: unknown, v: { equals(x: string): boolean }) =>
+      typeof s === "string" && /^\d+(\.\d+)?$/.test(s) && v.equals(s);
+    ctx.expect(
+      same(d.required, required) &&
+        same(d.available, r.before) &&
+        typeof d.top_up_url === "string" &&
+        typeof d.message === "string",
+      {
+        title: "billing-402-refused-charges-nothing: 402 detail does not state required/available as decimal strings",
+        received: d,
+        expected: {
+          required: required.toFixed(6),
+          available: r.before.toFixed(6),
+          message: "<text>",
+          top_up_url: "<url>",
+        },
+      },
+      r.create,
+    );
     const before = ((r.runsBefore.json as any)?.data ?? []).length;
     const after = ((r.runsAfter.json as any)?.data ?? []).length;
-    ctx.expect(before === after, { title: "billing-402-refused-charges-nothing: a refused request created a run", received: `${after} runs`, expected: `${before} runs` }, r.runsAfter);
-    ctx.expect(r.after.equals(r.before), { title: "billing-402-refused-charges-nothing: a refused request changed the balance", received: r.after.toFixed(), expected: r.before.toFixed() });
-    ctx.expect(r.rowsAfter.length === r.rowsBefore.length, { title: "billing-402-refused-charges-nothing: a refused request wrote usage history", received: r.rowsAfter.length, expected: r.rowsBefore.length });
+    ctx.expect(
+      before === after,
+      {
+        title: "billing-402-refused-charges-nothing: a refused request created a run",
+        received: `${after} runs`,
+        expected: `${before} runs`,
+      },
+      r.runsAfter,
+    );
+    ctx.expect(r.after.equals(r.before), {
+      title: "billing-402-refused-charges-nothing: a refused request changed the balance",
+      received: r.after.toFixed(),
+      expected: r.before.toFixed(),
+    });
+    ctx.expect(r.rowsAfter.length === r.rowsBefore.length, {
+      title: "billing-402-refused-charges-nothing: a refused request wrote usage history",
+      received: r.rowsAfter.length,
+      expected: r.rowsBefore.length,
+    });
   },
 };
 export default check;

@@ -17,7 +17,12 @@ const check: ResponseCheck = {
     else if (ex.status === 402) v = b?.detail?.available;
     else return;
     const d = dec(v);
-    if (d && d.isNegative()) return ctx.fail(ex, { title: "billing-balance-never-negative: a negative balance was reported", received: v, expected: ">= 0" });
+    if (d && d.isNegative())
+      return ctx.fail(ex, {
+        title: "billing-balance-never-negative: a negative balance was reported",
+        received: v,
+        expected: ">= 0",
+      });
     ctx.pass(ex);
   },
 };

@@ -10,14 +10,38 @@ const check: ActiveCheck = {
   severity: "critical",
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}", "GET /v1/me", "GET /v1/prices"],
+  requires: [
+    "POST /v1/datasets/{dataset_id}/runs",
+    "GET /v1/datasets/{dataset_id}/runs/{run_id}",
+    "GET /v1/me",
+    "GET /v1/prices",
+  ],
   async run(ctx) {
     const r = await emptyRun(ctx);
     const st = r.final?.status;
     // the rule is about failed runs: a run that completed (even empty) shows nothing about refunds on failure
-    if (st?.type !== "failed") ctx.skip(`no failed run observed: the run of unretrievable URLs ended ${st?.type ?? "unread"} with ${r.final?.mentions_count ?? "?"} mentions`);
-    ctx.expect(typeof st.error_message === "string" && st.error_message.length > 0, { title: "billing-refund-on-failure: a failed run has no error_message", received: st, expected: { type: "failed", error_message: "<text>" } }, r.observations.at(-1)?.ex);
-    ctx.expect(r.after.equals(r.before), { title: "billing-refund-on-failure: the balance after a failed run is not its starting value", received: r.after.toFixed(), expected: r.before.toFixed() }, r.meAfter);
+    if (st?.type !== "failed")
+      ctx.skip(
+        `no failed run observed: the run of unretrievable URLs ended ${st?.type ?? "unread"} with ${r.final?.mentions_count ?? "?"} mentions`,
+      );
+    ctx.expect(
+      typeof st.error_message === "string" && st.error_message.length > 0,
+      {
+        title: "billing-refund-on-failure: a failed run has no error_message",
+        received: st,
+        expected: { type: "failed", error_message: "<text>" },
+      },
+      r.observations.at(-1)?.ex,
+    );
+    ctx.expect(
+      r.after.equals(r.before),
+      {
+        title: "billing-refund-on-failure: the balance after a failed run is not its starting value",
+        received: r.after.toFixed(),
+        expected: r.before.toFixed(),
+      },
+      r.meAfter,
+    );
   },
 };
 export default check;

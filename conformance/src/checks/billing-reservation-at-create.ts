@@ -14,9 +14,25 @@ const check: ActiveCheck = {
   async run(ctx) {
     const r = await successfulRun(ctx);
     const run = (r.create.json as any)?.data;
-    ctx.expect(run?.status?.type === "pending", { title: "billing-reservation-at-create: a new run is not pending", received: run?.status, expected: { type: "pending" } }, r.create);
+    ctx.expect(
+      run?.status?.type === "pending",
+      {
+        title: "billing-reservation-at-create: a new run is not pending",
+        received: run?.status,
+        expected: { type: "pending" },
+      },
+      r.create,
+    );
     const expected = r.before.minus(r.price.mul(RUN_COUNT));
-    ctx.expect(r.afterCreate.equals(expected), { title: "billing-reservation-at-create: balance after starting the run is not balance − count × price", received: r.afterCreate.toFixed(), expected: `${r.before.toFixed()} − ${RUN_COUNT} × ${r.price.toFixed()} = ${expected.toFixed()}` }, r.meCreate);
+    ctx.expect(
+      r.afterCreate.equals(expected),
+      {
+        title: "billing-reservation-at-create: balance after starting the run is not balance − count × price",
+        received: r.afterCreate.toFixed(),
+        expected: `${r.before.toFixed()} − ${RUN_COUNT} × ${r.price.toFixed()} = ${expected.toFixed()}`,
+      },
+      r.meCreate,
+    );
   },
 };
 export default check;

@@ -10,13 +10,27 @@ const check: ActiveCheck = {
   severity: "critical",
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}", "GET /v1/me", "GET /v1/prices"],
+  requires: [
+    "POST /v1/datasets/{dataset_id}/runs",
+    "GET /v1/datasets/{dataset_id}/runs/{run_id}",
+    "GET /v1/me",
+    "GET /v1/prices",
+  ],
   async run(ctx) {
     const r = await successfulRun(ctx);
-    if (r.final?.status?.type !== "completed") ctx.skip(`the keyword run ended ${r.final?.status?.type}, not completed`);
+    if (r.final?.status?.type !== "completed")
+      ctx.skip(`the keyword run ended ${r.final?.status?.type}, not completed`);
     const n = Number(r.final.mentions_count);
     const expected = r.before.minus(r.price.mul(n));
-    ctx.expect(r.after.equals(expected), { title: "billing-settlement-exact: settled balance is not balance − mentions_count × price", received: r.after.toFixed(), expected: `${r.before.toFixed()} − ${n} × ${r.price.toFixed()} = ${expected.toFixed()}` }, r.meAfter);
+    ctx.expect(
+      r.after.equals(expected),
+      {
+        title: "billing-settlement-exact: settled balance is not balance − mentions_count × price",
+        received: r.after.toFixed(),
+        expected: `${r.before.toFixed()} − ${n} × ${r.price.toFixed()} = ${expected.toFixed()}`,
+      },
+      r.meAfter,
+    );
   },
 };
 export default check;

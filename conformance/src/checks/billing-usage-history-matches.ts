@@ -19,14 +19,39 @@ const check: ActiveCheck = {
     const charge = r.price.mul(Number(r.final.mentions_count));
     const added = newRows(r.rowsBefore, r.rowsAfter);
     const match = added.filter((row) => row?.category === "mention" && dec(row?.quantity)?.equals(charge));
-    ctx.expect(charge.isZero() ? true : match.length === 1, { title: "billing-usage-history-matches: no single usage row matches the settled charge", received: added, expected: [{ category: "mention", quantity: Number(charge.toFixed()) }] }, r.usageAfter);
-    const negative = r.rowsAfter.find((row) => (dec(row?.quantity)?.isNegative() ?? false));
-    ctx.expect(!negative, { title: "billing-usage-history-matches: a usage row has a negative quantity", received: negative, expected: "quantity >= 0" }, r.usageAfter);
+    ctx.expect(
+      charge.isZero() ? true : match.length === 1,
+      {
+        title: "billing-usage-history-matches: no single usage row matches the settled charge",
+        received: added,
+        expected: [{ category: "mention", quantity: Number(charge.toFixed()) }],
+      },
+      r.usageAfter,
+    );
+    const negative = r.rowsAfter.find((row) => dec(row?.quantity)?.isNegative() ?? false);
+    ctx.expect(
+      !negative,
+      {
+        title: "billing-usage-history-matches: a usage row has a negative quantity",
+        received: negative,
+        expected: "quantity >= 0",
+      },
+      r.usageAfter,
+    );
     if (ctx.contract.op("GET /v1/datasets/{dataset_id}/runs/{run_id}")) {
       const e = await emptyRun(ctx);
       const extra = newRows(e.rowsBefore, e.rowsAfter).filter((row) => !(dec(row?.quantity)?.isZero() ?? true));
       const charged = e.final?.status?.type === "completed" ? Number(e.final.mentions_count) : 0;
-      if (charged === 0) ctx.expect(extra.length === 0, { title: "billing-usage-history-matches: a run that collected nothing wrote a charge row", received: extra, expected: "no new non-zero rows" }, e.usageAfter);
+      if (charged === 0)
+        ctx.expect(
+          extra.length === 0,
+          {
+            title: "billing-usage-history-matches: a run that collected nothing wrote a charge row",
+            received: extra,
+            expected: "no new non-zero rows",
+          },
+          e.usageAfter,
+        );
     }
   },
 };

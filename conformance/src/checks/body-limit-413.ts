@@ -26,9 +26,22 @@ const check: ActiveCheck = {
     const op = ctx.contract.op("POST /v1/datasets")!;
     const valid = JSON.stringify(await createBodyFor(ctx, "/v1/datasets", "body-limit"));
     const raw = `${valid.slice(0, -1)}${" ".repeat(PADDING_BYTES)}}`;
-    const ex = await ctx.req({ method: "POST", path: "/v1/datasets", rawBody: raw, meta: { negative: `a ${raw.length}-byte body (limit ${LIMIT_BYTES})` } });
+    const ex = await ctx.req({
+      method: "POST",
+      path: "/v1/datasets",
+      rawBody: raw,
+      meta: { negative: `a ${raw.length}-byte body (limit ${LIMIT_BYTES})` },
+    });
     trackAccidentalCreate(ctx, op, "/v1/datasets", ex);
-    ctx.expect(ex.status === 413 && errorCode(ex) === "payload_too_large", { title: `body-limit-413: a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: 413, body: { error_code: "payload_too_large" } } }, ex);
+    ctx.expect(
+      ex.status === 413 && errorCode(ex) === "payload_too_large",
+      {
+        title: `body-limit-413: a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        received: seen(ex),
+        expected: { status: 413, body: { error_code: "payload_too_large" } },
+      },
+      ex,
+    );
   },
 };
 export default check;

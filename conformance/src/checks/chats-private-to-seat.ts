@@ -8,7 +8,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "chats-private-to-seat",
   rule: "A chat created by one seat answers 404 chat_not_found to another seat of the same account and to another account on GET chat, GET messages, GET message and POST /v1/ask continuing it",
-  section: "Endpoints › Ask and chats (rule 5: chats are private to the creating seat); Authentication › REST (3); decision D-ASK-UNKNOWN-CHAT",
+  section:
+    "Endpoints › Ask and chats (rule 5: chats are private to the creating seat); Authentication › REST (3); decision D-ASK-UNKNOWN-CHAT",
   severity: "critical",
   decisions: ["D-ASK-UNKNOWN-CHAT"],
   profiles: ["standard", "full"],
@@ -29,11 +30,27 @@ const check: ActiveCheck = {
       ];
       for (const [method, path, body] of calls) {
         const ex = await ctx.req({ method, path, body, key });
-        ctx.expect(ex.status === 404 && errorCode(ex) === "chat_not_found", { title: `chats-private-to-seat: ${key === "second" ? "another seat" : "another account"} got ${ex.status} on ${method} ${path.split("?")[0]}`, received: seen(ex), expected: { status: 404, error_code: "chat_not_found" } }, ex);
+        ctx.expect(
+          ex.status === 404 && errorCode(ex) === "chat_not_found",
+          {
+            title: `chats-private-to-seat: ${key === "second" ? "another seat" : "another account"} got ${ex.status} on ${method} ${path.split("?")[0]}`,
+            received: seen(ex),
+            expected: { status: 404, error_code: "chat_not_found" },
+          },
+          ex,
+        );
       }
     }
     const own = await ctx.req({ method: "GET", path: chat });
-    ctx.expect(own.status === 200, { title: `chats-private-to-seat: the creating seat reads its chat as ${own.status}`, received: seen(own), expected: { status: 200 } }, own);
+    ctx.expect(
+      own.status === 200,
+      {
+        title: `chats-private-to-seat: the creating seat reads its chat as ${own.status}`,
+        received: seen(own),
+        expected: { status: 200 },
+      },
+      own,
+    );
   },
 };
 export default check;

@@ -8,7 +8,7 @@ const check: ActiveCheck = {
   kind: "active",
   id: "content-type-415",
   rule: "A valid JSON body for POST /v1/datasets sent with Content-Type: text/plain gets 415 with the error envelope and error_code unsupported_media_type; nothing is created",
-  section: "Endpoints (\"Send Content-Type: application/json on requests with a body\"); decision D-CONTENT-TYPE",
+  section: 'Endpoints ("Send Content-Type: application/json on requests with a body"); decision D-CONTENT-TYPE',
   severity: "major",
   decisions: ["D-CONTENT-TYPE"],
   profiles: ["standard", "full"],
@@ -19,9 +19,23 @@ const check: ActiveCheck = {
     const op = ctx.contract.op("POST /v1/datasets")!;
     // the body itself is valid: only the declared media type can explain a refusal
     const raw = JSON.stringify(await createBodyFor(ctx, "/v1/datasets", "content-type"));
-    const ex = await ctx.req({ method: "POST", path: "/v1/datasets", rawBody: raw, headers: { "content-type": "text/plain" }, meta: { negative: "JSON body sent as text/plain" } });
+    const ex = await ctx.req({
+      method: "POST",
+      path: "/v1/datasets",
+      rawBody: raw,
+      headers: { "content-type": "text/plain" },
+      meta: { negative: "JSON body sent as text/plain" },
+    });
     trackAccidentalCreate(ctx, op, "/v1/datasets", ex);
-    ctx.expect(ex.status === 415 && errorCode(ex) === "unsupported_media_type", { title: `content-type-415: a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: 415, body: { error_code: "unsupported_media_type" } } }, ex);
+    ctx.expect(
+      ex.status === 415 && errorCode(ex) === "unsupported_media_type",
+      {
+        title: `content-type-415: a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        received: seen(ex),
+        expected: { status: 415, body: { error_code: "unsupported_media_type" } },
+      },
+      ex,
+    );
   },
 };
 export default check;

@@ -15,25 +15,88 @@ const check: ActiveCheck = {
   async run(ctx) {
     const { id, name, ex } = await createDataset(ctx, "lifecycle-read");
     const created = (ex.json as any)?.data ?? {};
-    ctx.expect(ex.status === 201, { title: `created-readable-at-once: create answered ${ex.status}`, received: ex.status, expected: 201 }, ex);
-    ctx.expect(created.name === name && typeof created.created_at === "string", { title: "created-readable-at-once: create response does not echo the name and created_at", received: created, expected: { id: "<id>", name, created_at: "<ISO 8601>" } }, ex);
+    ctx.expect(
+      ex.status === 201,
+      { title: `created-readable-at-once: create answered ${ex.status}`, received: ex.status, expected: 201 },
+      ex,
+    );
+    ctx.expect(
+      created.name === name && typeof created.created_at === "string",
+      {
+        title: "created-readable-at-once: create response does not echo the name and created_at",
+        received: created,
+        expected: { id: "<id>", name, created_at: "<ISO 8601>" },
+      },
+      ex,
+    );
     const read = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(id)}` });
     const d = (read.json as any)?.data ?? {};
-    ctx.expect(read.status === 200 && d.id === id && d.name === name && d.created_at === created.created_at, { title: "created-readable-at-once: the new dataset is not readable as created", received: seen(read), expected: { status: 200, data: { id, name, created_at: created.created_at } } }, read);
-    const w = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 5, stopWhen: (items) => items.some((x) => x?.id === id) });
-    ctx.expect(w.items.some((x) => x?.id === id), { title: "created-readable-at-once: the new dataset is missing from the list", received: `${w.items.length} items without ${id}`, expected: `list contains ${id}` }, w.pages.at(-1));
+    ctx.expect(
+      read.status === 200 && d.id === id && d.name === name && d.created_at === created.created_at,
+      {
+        title: "created-readable-at-once: the new dataset is not readable as created",
+        received: seen(read),
+        expected: { status: 200, data: { id, name, created_at: created.created_at } },
+      },
+      read,
+    );
+    const w = await walk(ctx, "/v1/datasets", {
+      limit: 100,
+      maxPages: 5,
+      stopWhen: (items) => items.some((x) => x?.id === id),
+    });
+    ctx.expect(
+      w.items.some((x) => x?.id === id),
+      {
+        title: "created-readable-at-once: the new dataset is missing from the list",
+        received: `${w.items.length} items without ${id}`,
+        expected: `list contains ${id}`,
+      },
+      w.pages.at(-1),
+    );
     // every other collection of the contract with a 201 create
     for (const c of collections(ctx, ["/v1/datasets"])) {
       const made = await createIn(ctx, c, "lifecycle-read");
       if (!made.id) {
-        if (made.ex.status === 400 || made.ex.status === 409) ctx.notExercised(`${c.list}: create refused with ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""} (plan or account state)`);
-        else ctx.fail({ title: `created-readable-at-once: POST ${c.list} with the contract's example answered ${made.ex.status}`, received: seen(made.ex), expected: { status: 201, data: { id: "<id>" } } }, made.ex);
+        if (made.ex.status === 400 || made.ex.status === 409)
+          ctx.notExercised(
+            `${c.list}: create refused with ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""} (plan or account state)`,
+          );
+        else
+          ctx.fail(
+            {
+              title: `created-readable-at-once: POST ${c.list} with the contract's example answered ${made.ex.status}`,
+              received: seen(made.ex),
+              expected: { status: 201, data: { id: "<id>" } },
+            },
+            made.ex,
+          );
         continue;
       }
       const r = await ctx.req({ method: "GET", path: `${c.list}/${encodeURIComponent(made.id)}` });
-      ctx.expect(r.status === 200 && (r.json as any)?.data?.id === made.id, { title: `created-readable-at-once: a new ${c.list} resource is not readable at once`, received: seen(r), expected: { status: 200, data: { id: made.id } } }, r);
-      const lw = await walk(ctx, c.list, { limit: 100, maxPages: 5, stopWhen: (items) => items.some((x) => x?.id === made.id) });
-      ctx.expect(lw.items.some((x) => x?.id === made.id), { title: `created-readable-at-once: a new ${c.list} resource is missing from the list`, received: lw.error ? seen(lw.error) : `${lw.items.length} items without it`, expected: `list contains ${made.id}` }, lw.error ?? lw.pages.at(-1));
+      ctx.expect(
+        r.status === 200 && (r.json as any)?.data?.id === made.id,
+        {
+          title: `created-readable-at-once: a new ${c.list} resource is not readable at once`,
+          received: seen(r),
+          expected: { status: 200, data: { id: made.id } },
+        },
+        r,
+      );
+      const lw = await walk(ctx, c.list, {
+        limit: 100,
+        maxPages: 5,
+        stopWhen: (items) => items.some((x) => x?.id === made.id),
+      });
+      ctx.expect(
+        lw.items.some((x) => x?.id === made.id),
+        {
+          title: `created-readable-at-once: a new ${c.list} resource is missing from the list`,
+          received: lw.error ? seen(lw.error) : `${lw.items.length} items without it`,
+          expected: `list contains ${made.id}`,
+        },
+        lw.error ?? lw.pages.at(-1),
+      );
     }
   },
 };

@@ -14,7 +14,15 @@ const check: ActiveCheck = {
   invalidRequests: true, // a route outside the contract: a validating proxy answers it itself
   async run(ctx) {
     const ex = await ctx.req({ method: "GET", path: "/v1/credit_prices" });
-    ctx.expect(ex.status === 404 && isObj(ex.json) && ex.json.error_code === "not_found", { title: `credit-prices-removed-404: the removed route answered ${ex.status}`, received: seen(ex), expected: { status: 404, body: { status: "client_error", error_code: "not_found", transient: false } } }, ex);
+    ctx.expect(
+      ex.status === 404 && isObj(ex.json) && ex.json.error_code === "not_found",
+      {
+        title: `credit-prices-removed-404: the removed route answered ${ex.status}`,
+        received: seen(ex),
+        expected: { status: 404, body: { status: "client_error", error_code: "not_found", transient: false } },
+      },
+      ex,
+    );
   },
 };
 export default check;

@@ -16,15 +16,55 @@ const check: ActiveCheck = {
   async run(ctx) {
     const cp = await createParameter(ctx, "cp-delete");
     const del = await ctx.req({ method: "DELETE", path: `${CP}/${encodeURIComponent(cp.id)}` });
-    if (!ctx.expect(del.status === 204 && del.text.length === 0, { title: `custom-parameter-delete-frees-name: DELETE answered ${del.status}`, received: seen(del), expected: { status: 204, body: "" } }, del)) return;
+    if (
+      !ctx.expect(
+        del.status === 204 && del.text.length === 0,
+        {
+          title: `custom-parameter-delete-frees-name: DELETE answered ${del.status}`,
+          received: seen(del),
+          expected: { status: 204, body: "" },
+        },
+        del,
+      )
+    )
+      return;
     ctx.untrack(`${CP}/${encodeURIComponent(cp.id)}`);
     const read = await ctx.req({ method: "GET", path: `${CP}/${encodeURIComponent(cp.id)}` });
-    ctx.expect(read.status === 404 && (read.json as any)?.error_code === "custom_parameter_not_found", { title: `custom-parameter-delete-frees-name: a deleted parameter reads ${read.status}`, received: seen(read), expected: { status: 404, error_code: "custom_parameter_not_found" } }, read);
+    ctx.expect(
+      read.status === 404 && (read.json as any)?.error_code === "custom_parameter_not_found",
+      {
+        title: `custom-parameter-delete-frees-name: a deleted parameter reads ${read.status}`,
+        received: seen(read),
+        expected: { status: 404, error_code: "custom_parameter_not_found" },
+      },
+      read,
+    );
     const list = await ctx.req({ method: "GET", path: `${CP}?limit=100` });
-    ctx.expect(list.status === 200 && Array.isArray(data(list)) && !data(list).some((p: any) => p?.id === cp.id), { title: "custom-parameter-delete-frees-name: the deleted parameter is still listed", received: Array.isArray(data(list)) ? data(list).map((p: any) => p?.id) : seen(list), expected: `no ${cp.id}` }, list);
-    const again = await ctx.req({ method: "POST", path: CP, body: { name: cp.name, instructions: "Which brand does the post mention?", value_type: "string" } });
-    if (again.status === 201 && typeof data(again)?.id === "string") ctx.track("custom parameter", `${CP}/${encodeURIComponent(data(again).id)}`);
-    ctx.expect(again.status === 201, { title: `custom-parameter-delete-frees-name: reusing a deleted parameter's name answered ${again.status}`, received: seen(again), expected: { status: 201 } }, again);
+    ctx.expect(
+      list.status === 200 && Array.isArray(data(list)) && !data(list).some((p: any) => p?.id === cp.id),
+      {
+        title: "custom-parameter-delete-frees-name: the deleted parameter is still listed",
+        received: Array.isArray(data(list)) ? data(list).map((p: any) => p?.id) : seen(list),
+        expected: `no ${cp.id}`,
+      },
+      list,
+    );
+    const again = await ctx.req({
+      method: "POST",
+      path: CP,
+      body: { name: cp.name, instructions: "Which brand does the post mention?", value_type: "string" },
+    });
+    if (again.status === 201 && typeof data(again)?.id === "string")
+      ctx.track("custom parameter", `${CP}/${encodeURIComponent(data(again).id)}`);
+    ctx.expect(
+      again.status === 201,
+      {
+        title: `custom-parameter-delete-frees-name: reusing a deleted parameter's name answered ${again.status}`,
+        received: seen(again),
+        expected: { status: 201 },
+      },
+      again,
+    );
   },
 };
 export default check;

@@ -8,30 +8,97 @@ const check: ActiveCheck = {
   kind: "active",
   id: "custom-parameter-name-rules",
   rule: "Creating or renaming a custom parameter to an empty or blank name gets 400 custom_parameter_empty_name; to a name the account already uses gets 409 custom_parameter_duplicate_name (transient false); nothing is created or renamed",
-  section: "Endpoints › Custom parameters (create, PATCH errors); Resources › Custom parameter (name unique per account); decisions D-CP-NAME, D-400, D-409",
+  section:
+    "Endpoints › Custom parameters (create, PATCH errors); Resources › Custom parameter (name unique per account); decisions D-CP-NAME, D-400, D-409",
   severity: "major",
   decisions: ["D-CP-NAME", "D-400", "D-409", "D-CP-PATCH"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/custom_parameters", "PATCH /v1/custom_parameters/{parameter_id}", "GET /v1/custom_parameters/{parameter_id}"],
+  requires: [
+    "POST /v1/custom_parameters",
+    "PATCH /v1/custom_parameters/{parameter_id}",
+    "GET /v1/custom_parameters/{parameter_id}",
+  ],
   async run(ctx) {
     const a = await createParameter(ctx, "cp-names-a");
     const b = await createParameter(ctx, "cp-names-b");
-    const body = (name: string) => ({ name, instructions: "Is the post positive about oat milk? Answer yes or no.", value_type: "string" });
-    const cases: Array<{ label: string; method: "POST" | "PATCH"; path: string; body: unknown; status: number; code: string }> = [
-      { label: "create with an empty name", method: "POST", path: CP, body: body(""), status: 400, code: "custom_parameter_empty_name" },
-      { label: "create with a blank name", method: "POST", path: CP, body: body("   "), status: 400, code: "custom_parameter_empty_name" },
-      { label: "create with a name in use", method: "POST", path: CP, body: body(a.name), status: 409, code: "custom_parameter_duplicate_name" },
-      { label: "rename to an empty name", method: "PATCH", path: `${CP}/${encodeURIComponent(b.id)}`, body: { name: "" }, status: 400, code: "custom_parameter_empty_name" },
-      { label: "rename to a name in use", method: "PATCH", path: `${CP}/${encodeURIComponent(b.id)}`, body: { name: a.name }, status: 409, code: "custom_parameter_duplicate_name" },
+    const body = (name: string) => ({
+      name,
+      instructions: "Is the post positive about oat milk? Answer yes or no.",
+      value_type: "string",
+    });
+    const cases: Array<{
+      label: string;
+      method: "POST" | "PATCH";
+      path: string;
+      body: unknown;
+      status: number;
+      code: string;
+    }> = [
+      {
+        label: "create with an empty name",
+        method: "POST",
+        path: CP,
+        body: body(""),
+        status: 400,
+        code: "custom_parameter_empty_name",
+      },
+      {
+        label: "create with a blank name",
+        method: "POST",
+        path: CP,
+        body: body("   "),
+        status: 400,
+        code: "custom_parameter_empty_name",
+      },
+      {
+        label: "create with a name in use",
+        method: "POST",
+        path: CP,
+        body: body(a.name),
+        status: 409,
+        code: "custom_parameter_duplicate_name",
+      },
+      {
+        label: "rename to an empty name",
+        method: "PATCH",
+        path: `${CP}/${encodeURIComponent(b.id)}`,
+        body: { name: "" },
+        status: 400,
+        code: "custom_parameter_empty_name",
+      },
+      {
+        label: "rename to a name in use",
+        method: "PATCH",
+        path: `${CP}/${encodeURIComponent(b.id)}`,
+        body: { name: a.name },
+        status: 409,
+        code: "custom_parameter_duplicate_name",
+      },
     ];
     for (const c of cases) {
       const ex = await ctx.req({ method: c.method, path: c.path, body: c.body });
       if (ex.status === 201) ctx.track("custom parameter", `${CP}/${encodeURIComponent((ex.json as any)?.data?.id)}`);
-      ctx.expect(ex.status === c.status && errorCode(ex) === c.code && (ex.json as any)?.transient === false, { title: `custom-parameter-name-rules: ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: c.status, error_code: c.code, transient: false } }, ex);
+      ctx.expect(
+        ex.status === c.status && errorCode(ex) === c.code && (ex.json as any)?.transient === false,
+        {
+          title: `custom-parameter-name-rules: ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
+          received: seen(ex),
+          expected: { status: c.status, error_code: c.code, transient: false },
+        },
+        ex,
+      );
     }
     const still = await ctx.req({ method: "GET", path: `${CP}/${encodeURIComponent(b.id)}` });
-    ctx.expect(still.status === 200 && (still.json as any)?.data?.name === b.name, { title: "custom-parameter-name-rules: a refused rename changed the name", received: seen(still), expected: { name: b.name } }, still);
+    ctx.expect(
+      still.status === 200 && (still.json as any)?.data?.name === b.name,
+      {
+        title: "custom-parameter-name-rules: a refused rename changed the name",
+        received: seen(still),
+        expected: { name: b.name },
+      },
+      still,
+    );
   },
 };
 export default check;

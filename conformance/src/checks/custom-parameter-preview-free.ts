@@ -9,7 +9,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "custom-parameter-preview-free",
   rule: "POST /v1/custom_parameters/preview with 1-5 post_refs answers one result {post_id, source, value} per ref and leaves the balance and usage history unchanged",
-  section: "Endpoints › Custom parameters (preview: free); Limits › Charges (3: custom parameter preview is free); decision D-CP-PREVIEW-MISS",
+  section:
+    "Endpoints › Custom parameters (preview: free); Limits › Charges (3: custom parameter preview is free); decision D-CP-PREVIEW-MISS",
   severity: "critical",
   decisions: ["D-CP-PREVIEW-MISS"],
   profiles: ["standard", "full"],
@@ -22,13 +23,40 @@ const check: ActiveCheck = {
     if (refs.length === 0) ctx.skip("the source dataset has no mentions to preview on");
     const { rows: rowsBefore } = await usageRows(ctx);
     const { balance: before } = await balanceOf(ctx);
-    const ex = await ctx.req({ method: "POST", path: `${CP}/preview`, body: { instructions: "Which brand of plant milk does the post mention? Answer with the brand name only.", value_type: "string", post_refs: refs } });
+    const ex = await ctx.req({
+      method: "POST",
+      path: `${CP}/preview`,
+      body: {
+        instructions: "Which brand of plant milk does the post mention? Answer with the brand name only.",
+        value_type: "string",
+        post_refs: refs,
+      },
+    });
     const results = data(ex)?.results;
     const keys = (Array.isArray(results) ? results : []).map((r: any) => `${r?.source}:${r?.post_id}`).sort();
-    ctx.expect(ex.status === 200 && JSON.stringify(keys) === JSON.stringify(refs.map((r: any) => `${r.source}:${r.id}`).sort()), { title: `custom-parameter-preview-free: a preview of ${refs.length} posts answered ${ex.status} with ${keys.length} results`, received: seen(ex), expected: { status: 200, data: { results: refs.map((r: any) => ({ post_id: r.id, source: r.source, value: "…" })) } } }, ex);
+    ctx.expect(
+      ex.status === 200 && JSON.stringify(keys) === JSON.stringify(refs.map((r: any) => `${r.source}:${r.id}`).sort()),
+      {
+        title: `custom-parameter-preview-free: a preview of ${refs.length} posts answered ${ex.status} with ${keys.length} results`,
+        received: seen(ex),
+        expected: {
+          status: 200,
+          data: { results: refs.map((r: any) => ({ post_id: r.id, source: r.source, value: "…" })) },
+        },
+      },
+      ex,
+    );
     const { balance: after, ex: me } = await balanceOf(ctx);
     const { rows: rowsAfter } = await usageRows(ctx);
-    ctx.expect(after.equals(before) && rowsAfter.length === rowsBefore.length, { title: "custom-parameter-preview-free: a preview charged or wrote usage", received: { balance: after.toFixed(), usage_rows: rowsAfter.length }, expected: { balance: before.toFixed(), usage_rows: rowsBefore.length } }, me);
+    ctx.expect(
+      after.equals(before) && rowsAfter.length === rowsBefore.length,
+      {
+        title: "custom-parameter-preview-free: a preview charged or wrote usage",
+        received: { balance: after.toFixed(), usage_rows: rowsAfter.length },
+        expected: { balance: before.toFixed(), usage_rows: rowsBefore.length },
+      },
+      me,
+    );
   },
 };
 export default check;

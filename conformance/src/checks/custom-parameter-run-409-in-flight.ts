@@ -13,7 +13,11 @@ const check: ActiveCheck = {
   decisions: ["D-409"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/custom_parameters/{parameter_id}/runs", "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "GET /v1/custom_parameters/{parameter_id}/runs"],
+  requires: [
+    "POST /v1/custom_parameters/{parameter_id}/runs",
+    "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}",
+    "GET /v1/custom_parameters/{parameter_id}/runs",
+  ],
   async run(ctx) {
     const price = await priceOf(ctx, "post_processing");
     const src = await cpSource(ctx);
@@ -22,14 +26,48 @@ const check: ActiveCheck = {
     const body = { scope: { kind: "dataset", id: src.id } };
     const first = await ctx.req({ method: "POST", path: cpRuns(cp.id), body });
     const firstId = data(first)?.run_id;
-    if (!ctx.expect(first.status === 202 && typeof firstId === "string", { title: `custom-parameter-run-409-in-flight: the first run answered ${first.status}`, received: seen(first), expected: { status: 202 } }, first)) return;
+    if (
+      !ctx.expect(
+        first.status === 202 && typeof firstId === "string",
+        {
+          title: `custom-parameter-run-409-in-flight: the first run answered ${first.status}`,
+          received: seen(first),
+          expected: { status: 202 },
+        },
+        first,
+      )
+    )
+      return;
     const second = await ctx.req({ method: "POST", path: cpRuns(cp.id), body });
-    const obs = await pollUntil(ctx, `${cpRuns(cp.id)}/${encodeURIComponent(firstId)}`, (d) => d?.status?.type !== "processing");
+    const obs = await pollUntil(
+      ctx,
+      `${cpRuns(cp.id)}/${encodeURIComponent(firstId)}`,
+      (d) => d?.status?.type !== "processing",
+    );
     const wasInFlight = obs.length > 1 || obs[0]?.d?.status?.type === "processing";
-    if (second.status === 202 && !wasInFlight) return ctx.notExercised("the first run had already ended when the second request arrived");
-    ctx.expect(second.status === 409 && errorCode(second) === "custom_parameter_run_in_flight" && (second.json as any)?.transient === false, { title: `custom-parameter-run-409-in-flight: a second run while one was processing answered ${second.status} ${errorCode(second) ?? ""}`, received: seen(second), expected: { status: 409, error_code: "custom_parameter_run_in_flight", transient: false } }, second);
+    if (second.status === 202 && !wasInFlight)
+      return ctx.notExercised("the first run had already ended when the second request arrived");
+    ctx.expect(
+      second.status === 409 &&
+        errorCode(second) === "custom_parameter_run_in_flight" &&
+        (second.json as any)?.transient === false,
+      {
+        title: `custom-parameter-run-409-in-flight: a second run while one was processing answered ${second.status} ${errorCode(second) ?? ""}`,
+        received: seen(second),
+        expected: { status: 409, error_code: "custom_parameter_run_in_flight", transient: false },
+      },
+      second,
+    );
     const runs = await ctx.req({ method: "GET", path: cpRuns(cp.id) });
-    ctx.expect(runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 1, { title: `custom-parameter-run-409-in-flight: the parameter has ${Array.isArray(data(runs)) ? data(runs).length : "?"} runs after one refused start`, received: seen(runs), expected: "exactly 1 run" }, runs);
+    ctx.expect(
+      runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 1,
+      {
+        title: `custom-parameter-run-409-in-flight: the parameter has ${Array.isArray(data(runs)) ? data(runs).length : "?"} runs after one refused start`,
+        received: seen(runs),
+        expected: "exactly 1 run",
+      },
+      runs,
+    );
   },
 };
 export default check;

@@ -14,15 +14,37 @@ const check: ActiveCheck = {
   decisions: ["D-CPR-SCOPE-404", "D-CPR-CHECK-ORDER"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/custom_parameters/{parameter_id}/runs", "GET /v1/custom_parameters/{parameter_id}/runs", "GET /v1/me"],
+  requires: [
+    "POST /v1/custom_parameters/{parameter_id}/runs",
+    "GET /v1/custom_parameters/{parameter_id}/runs",
+    "GET /v1/me",
+  ],
   async run(ctx) {
     const cp = await createParameter(ctx, "cp-codes");
     const empty = await createDataset(ctx, "cp-empty");
     const { balance: before } = await balanceOf(ctx);
     const cases: Array<{ label: string; path: string; scope: string; status: number; code: string }> = [
-      { label: "an unknown parameter", path: cpRuns("cp_slkmissing00000000"), scope: empty.id, status: 404, code: "custom_parameter_not_found" },
-      { label: "an unknown scope dataset", path: cpRuns(cp.id), scope: MISSING_DATASET_ID, status: 404, code: "dataset_not_found" },
-      { label: "a dataset without mentions", path: cpRuns(cp.id), scope: empty.id, status: 400, code: "nothing_to_analyze" },
+      {
+        label: "an unknown parameter",
+        path: cpRuns("cp_slkmissing00000000"),
+        scope: empty.id,
+        status: 404,
+        code: "custom_parameter_not_found",
+      },
+      {
+        label: "an unknown scope dataset",
+        path: cpRuns(cp.id),
+        scope: MISSING_DATASET_ID,
+        status: 404,
+        code: "dataset_not_found",
+      },
+      {
+        label: "a dataset without mentions",
+        path: cpRuns(cp.id),
+        scope: empty.id,
+        status: 400,
+        code: "nothing_to_analyze",
+      },
     ];
     for (const c of cases) {
       const ex = await ctx.req({ method: "POST", path: c.path, body: { scope: { kind: "dataset", id: c.scope } } });
@@ -31,12 +53,36 @@ const check: ActiveCheck = {
         ctx.pass(ex);
         continue;
       }
-      ctx.expect(ex.status === c.status && errorCode(ex) === c.code, { title: `custom-parameter-run-codes: a run on ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: c.status, error_code: c.code } }, ex);
+      ctx.expect(
+        ex.status === c.status && errorCode(ex) === c.code,
+        {
+          title: `custom-parameter-run-codes: a run on ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
+          received: seen(ex),
+          expected: { status: c.status, error_code: c.code },
+        },
+        ex,
+      );
     }
     const runs = await ctx.req({ method: "GET", path: cpRuns(cp.id) });
-    ctx.expect(runs.status === 200 && Array.isArray((runs.json as any)?.data) && (runs.json as any).data.length === 0, { title: "custom-parameter-run-codes: refused runs left runs behind", received: seen(runs), expected: { data: [] } }, runs);
+    ctx.expect(
+      runs.status === 200 && Array.isArray((runs.json as any)?.data) && (runs.json as any).data.length === 0,
+      {
+        title: "custom-parameter-run-codes: refused runs left runs behind",
+        received: seen(runs),
+        expected: { data: [] },
+      },
+      runs,
+    );
     const { balance: after, ex: me } = await balanceOf(ctx);
-    ctx.expect(after.equals(before), { title: "custom-parameter-run-codes: refused runs changed the balance", received: after.toFixed(), expected: before.toFixed() }, me);
+    ctx.expect(
+      after.equals(before),
+      {
+        title: "custom-parameter-run-codes: refused runs changed the balance",
+        received: after.toFixed(),
+        expected: before.toFixed(),
+      },
+      me,
+    );
   },
 };
 export default check;

@@ -7,31 +7,96 @@ const check: ActiveCheck = {
   kind: "active",
   id: "custom-parameter-run-counters",
   rule: "POST custom parameter run answers 202 {run_id} and reserves the dataset's mentions_count × the post_processing price; mentions_total is the dataset's mention count, mentions_done and mentions_error never shrink, and a run whose status is completed has done + error = total; the final charge is mentions_done × price (errors refunded)",
-  section: "Resources › Custom parameter run (done plus error equals total); States › Custom parameter run; Limits › Charges (custom parameter run sized by the dataset's mention count); decisions D-CPR-ACCEPTED, D-RUN-STATES",
+  section:
+    "Resources › Custom parameter run (done plus error equals total); States › Custom parameter run; Limits › Charges (custom parameter run sized by the dataset's mention count); decisions D-CPR-ACCEPTED, D-RUN-STATES",
   severity: "critical",
   decisions: ["D-CPR-ACCEPTED", "D-RUN-STATES", "D-CPR-VISIT", "D-CPR-ERROR-CHARGE"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/custom_parameters/{parameter_id}/runs", "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}", "GET /v1/me"],
+  requires: [
+    "POST /v1/custom_parameters/{parameter_id}/runs",
+    "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}",
+    "GET /v1/me",
+  ],
   async run(ctx) {
     const r = await parameterRun(ctx);
-    if (!ctx.expect(r.create.status === 202 && typeof r.runId === "string", { title: `custom-parameter-run-counters: starting a run answered ${r.create.status}`, received: seen(r.create), expected: { status: 202, data: { run_id: "cpr_…" } } }, r.create)) return;
+    if (
+      !ctx.expect(
+        r.create.status === 202 && typeof r.runId === "string",
+        {
+          title: `custom-parameter-run-counters: starting a run answered ${r.create.status}`,
+          received: seen(r.create),
+          expected: { status: 202, data: { run_id: "cpr_…" } },
+        },
+        r.create,
+      )
+    )
+      return;
     const reserved = r.price.mul(r.datasetMentions);
-    ctx.expect(r.before.minus(r.afterCreate).equals(reserved), { title: `custom-parameter-run-counters: the reservation is $${r.before.minus(r.afterCreate).toFixed()}`, received: r.before.minus(r.afterCreate).toFixed(), expected: `${reserved.toFixed()} (${r.datasetMentions} mentions × ${r.price.toFixed()})` }, r.create);
+    ctx.expect(
+      r.before.minus(r.afterCreate).equals(reserved),
+      {
+        title: `custom-parameter-run-counters: the reservation is $${r.before.minus(r.afterCreate).toFixed()}`,
+        received: r.before.minus(r.afterCreate).toFixed(),
+        expected: `${reserved.toFixed()} (${r.datasetMentions} mentions × ${r.price.toFixed()})`,
+      },
+      r.create,
+    );
     let prev = { done: 0, error: 0 };
     for (const { ex, d } of r.observations) {
-      const ok = Number.isInteger(d?.mentions_done) && Number.isInteger(d?.mentions_error) && d.mentions_done >= prev.done && d.mentions_error >= prev.error && d.mentions_done + d.mentions_error <= d.mentions_total;
-      ctx.expect(ok, { title: "custom-parameter-run-counters: counters shrank or exceed mentions_total", received: { previous: prev, now: { done: d?.mentions_done, error: d?.mentions_error, total: d?.mentions_total } }, expected: "done and error never shrink; done + error <= total" }, ex);
+      const ok =
+        Number.isInteger(d?.mentions_done) &&
+        Number.isInteger(d?.mentions_error) &&
+        d.mentions_done >= prev.done &&
+        d.mentions_error >= prev.error &&
+        d.mentions_done + d.mentions_error <= d.mentions_total;
+      ctx.expect(
+        ok,
+        {
+          title: "custom-parameter-run-counters: counters shrank or exceed mentions_total",
+          received: {
+            previous: prev,
+            now: { done: d?.mentions_done, error: d?.mentions_error, total: d?.mentions_total },
+          },
+          expected: "done and error never shrink; done + error <= total",
+        },
+        ex,
+      );
       if (ok) prev = { done: d.mentions_done, error: d.mentions_error };
     }
     const f = r.final;
     const last = r.observations.at(-1)!.ex;
-    ctx.expect(f?.mentions_total === r.datasetMentions, { title: `custom-parameter-run-counters: mentions_total is ${f?.mentions_total}, the dataset holds ${r.datasetMentions}`, received: f?.mentions_total, expected: r.datasetMentions }, last);
-    if (f?.status?.type === "completed") ctx.expect(f.mentions_done + f.mentions_error === f.mentions_total, { title: "custom-parameter-run-counters: a completed run has done + error ≠ total", received: { done: f.mentions_done, error: f.mentions_error, total: f.mentions_total }, expected: "done + error = total" }, last);
+    ctx.expect(
+      f?.mentions_total === r.datasetMentions,
+      {
+        title: `custom-parameter-run-counters: mentions_total is ${f?.mentions_total}, the dataset holds ${r.datasetMentions}`,
+        received: f?.mentions_total,
+        expected: r.datasetMentions,
+      },
+      last,
+    );
+    if (f?.status?.type === "completed")
+      ctx.expect(
+        f.mentions_done + f.mentions_error === f.mentions_total,
+        {
+          title: "custom-parameter-run-counters: a completed run has done + error ≠ total",
+          received: { done: f.mentions_done, error: f.mentions_error, total: f.mentions_total },
+          expected: "done + error = total",
+        },
+        last,
+      );
     else if (f?.status?.type !== "failed") ctx.notExercised(`the run ended ${f?.status?.type}`);
     const charged = r.before.minus(r.after);
     const due = f?.status?.type === "completed" ? r.price.mul(f.mentions_done) : r.price.mul(0);
-    ctx.expect(charged.equals(due), { title: `custom-parameter-run-counters: a ${f?.status?.type} run with mentions_done ${f?.mentions_done} charged $${charged.toFixed()}`, received: charged.toFixed(), expected: `${due.toFixed()} (mentions_done × price; errors and failed runs are refunded)` }, last);
+    ctx.expect(
+      charged.equals(due),
+      {
+        title: `custom-parameter-run-counters: a ${f?.status?.type} run with mentions_done ${f?.mentions_done} charged $${charged.toFixed()}`,
+        received: charged.toFixed(),
+        expected: `${due.toFixed()} (mentions_done × price; errors and failed runs are refunded)`,
+      },
+      last,
+    );
   },
 };
 export default check;

@@ -21,7 +21,10 @@ const check: ActiveCheck = {
   decisions: ["D-RUN-STATES", "D-CPR-UNKNOWN-RUN"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/custom_parameters/{parameter_id}/runs", "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}"],
+  requires: [
+    "POST /v1/custom_parameters/{parameter_id}/runs",
+    "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}",
+  ],
   async run(ctx) {
     const run = groupOf(ctx.contract, "custom-parameters")?.run;
     if (!run?.readOp || !run.createOp) return ctx.skip("the contract has no custom parameter run create and read");
@@ -29,14 +32,18 @@ const check: ActiveCheck = {
     const src = await cpSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
-    ctx.charge(price.mul(10 * maxStarts * runs).toFixed(), `custom-parameter-run-state-machine: up to ${maxStarts * runs} runs`);
+    ctx.charge(
+      price.mul(10 * maxStarts * runs).toFixed(),
+      `custom-parameter-run-state-machine: up to ${maxStarts * runs} runs`,
+    );
     const parent = new Map<string, string>();
     const kind: RunKindModel = {
       check: "custom-parameter-run-state-machine",
       states: run.states,
       statusAt: run.statusAt,
       counts: ["mentions_done", "mentions_error"],
-      requested: (r) => (r?.mentions_total !== undefined ? Number(r.mentions_total) - Number(r.mentions_error ?? 0) : undefined),
+      requested: (r) =>
+        r?.mentions_total !== undefined ? Number(r.mentions_total) - Number(r.mentions_error ?? 0) : undefined,
       boundedCounter: "mentions_done",
     };
     let lastParam = "";
@@ -51,7 +58,11 @@ const check: ActiveCheck = {
         start: async (_variant, n) => {
           const cp = await createParameter(ctx, `cp-sm-${n}-${Date.now() % 100000}`);
           lastParam = cp.id;
-          const ex = await ctx.req({ method: "POST", path: fillPath(run.createOp!.path, { parameter_id: cp.id })!, body: { scope: { kind: "dataset", id: src.id } } });
+          const ex = await ctx.req({
+            method: "POST",
+            path: fillPath(run.createOp!.path, { parameter_id: cp.id })!,
+            body: { scope: { kind: "dataset", id: src.id } },
+          });
           const id = data(ex)?.run_id;
           if (typeof id === "string") parent.set(id, cp.id);
           return ex;
@@ -60,8 +71,19 @@ const check: ActiveCheck = {
     });
     // an unknown run of a visible parameter is 404 (D-CPR-UNKNOWN-RUN)
     if (lastParam) {
-      const ex = await ctx.req({ method: "GET", path: fillPath(run.readOp.path, { parameter_id: lastParam, run_id: "cpr_slkmissing0000000" })! });
-      ctx.expect(ex.status === 404, { title: `custom-parameter-run-state-machine: an unknown run id answered ${ex.status}`, received: { status: ex.status, body: ex.json }, expected: { status: 404 } }, ex);
+      const ex = await ctx.req({
+        method: "GET",
+        path: fillPath(run.readOp.path, { parameter_id: lastParam, run_id: "cpr_slkmissing0000000" })!,
+      });
+      ctx.expect(
+        ex.status === 404,
+        {
+          title: `custom-parameter-run-state-machine: an unknown run id answered ${ex.status}`,
+          received: { status: ex.status, body: ex.json },
+          expected: { status: 404 },
+        },
+        ex,
+      );
       if (ex.status === 404) ctx.lenient("D-CPR-UNKNOWN-RUN", ex); // the code not_found: lenient through the registry
     }
   },

@@ -7,7 +7,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "custom-parameter-values-via-parameter-ids",
   rule: "After a completed custom parameter run, POST /v1/mentions {dataset_ids, parameter_ids: [id]} gives every mention parameters[id] = {value, status completed|failed, computed_at}, as many completed as mentions_done; without parameter_ids parameters is {}",
-  section: "Endpoints › Custom parameters (read extracted values via POST /v1/mentions with parameter_ids); Resources › Mention (parameters); decisions D-MENTION-PARAMETERS, D-PARAM-VALUE-STATUS",
+  section:
+    "Endpoints › Custom parameters (read extracted values via POST /v1/mentions with parameter_ids); Resources › Mention (parameters); decisions D-MENTION-PARAMETERS, D-PARAM-VALUE-STATUS",
   severity: "major",
   decisions: ["D-MENTION-PARAMETERS", "D-PARAM-VALUE-STATUS"],
   profiles: ["standard", "full"],
@@ -15,17 +16,61 @@ const check: ActiveCheck = {
   requires: ["POST /v1/mentions", "POST /v1/custom_parameters/{parameter_id}/runs"],
   async run(ctx) {
     const r = await parameterRun(ctx);
-    if (r.final?.status?.type !== "completed") return ctx.notExercised(`the run ended ${r.final?.status?.type ?? r.create.status}`);
-    const withIds = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [r.datasetId], parameter_ids: [r.cp], limit: 100 } });
+    if (r.final?.status?.type !== "completed")
+      return ctx.notExercised(`the run ended ${r.final?.status?.type ?? r.create.status}`);
+    const withIds = await ctx.req({
+      method: "POST",
+      path: "/v1/mentions",
+      body: { dataset_ids: [r.datasetId], parameter_ids: [r.cp], limit: 100 },
+    });
     const ms = Array.isArray(data(withIds)) ? data(withIds) : [];
     const entries = ms.map((m: any) => m?.parameters?.[r.cp]);
-    const shaped = entries.every((e: any) => isObj(e) && ["completed", "failed"].includes(e.status) && "value" in e && Number.isInteger(e.computed_at) && (e.status === "completed" || e.value === null));
-    ctx.expect(withIds.status === 200 && ms.length > 0 && shaped, { title: `custom-parameter-values-via-parameter-ids: ${entries.filter((e: any) => !isObj(e)).length} of ${ms.length} mentions lack parameters.${r.cp} or carry a malformed value`, received: seen(withIds), expected: { parameters: { [r.cp]: { value: "…", status: "completed | failed", computed_at: "<unix seconds>" } } } }, withIds);
+    const shaped = entries.every(
+      (e: any) =>
+        isObj(e) &&
+        ["completed", "failed"].includes(e.status) &&
+        "value" in e &&
+        Number.isInteger(e.computed_at) &&
+        (e.status === "completed" || e.value === null),
+    );
+    ctx.expect(
+      withIds.status === 200 && ms.length > 0 && shaped,
+      {
+        title: `custom-parameter-values-via-parameter-ids: ${entries.filter((e: any) => !isObj(e)).length} of ${ms.length} mentions lack parameters.${r.cp} or carry a malformed value`,
+        received: seen(withIds),
+        expected: {
+          parameters: { [r.cp]: { value: "…", status: "completed | failed", computed_at: "<unix seconds>" } },
+        },
+      },
+      withIds,
+    );
     const completed = entries.filter((e: any) => e?.status === "completed").length;
-    ctx.expect(completed === r.final.mentions_done, { title: `custom-parameter-values-via-parameter-ids: ${completed} completed values, the run reports mentions_done ${r.final.mentions_done}`, received: completed, expected: r.final.mentions_done }, withIds);
-    const without = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [r.datasetId], limit: 5 } });
-    const leaked = (Array.isArray(data(without)) ? data(without) : []).filter((m: any) => !isObj(m?.parameters) || Object.keys(m.parameters).length > 0);
-    ctx.expect(without.status === 200 && leaked.length === 0, { title: "custom-parameter-values-via-parameter-ids: mentions carry parameters that were not asked for", received: leaked.slice(0, 2).map((m: any) => m?.parameters), expected: {} }, without);
+    ctx.expect(
+      completed === r.final.mentions_done,
+      {
+        title: `custom-parameter-values-via-parameter-ids: ${completed} completed values, the run reports mentions_done ${r.final.mentions_done}`,
+        received: completed,
+        expected: r.final.mentions_done,
+      },
+      withIds,
+    );
+    const without = await ctx.req({
+      method: "POST",
+      path: "/v1/mentions",
+      body: { dataset_ids: [r.datasetId], limit: 5 },
+    });
+    const leaked = (Array.isArray(data(without)) ? data(without) : []).filter(
+      (m: any) => !isObj(m?.parameters) || Object.keys(m.parameters).length > 0,
+    );
+    ctx.expect(
+      without.status === 200 && leaked.length === 0,
+      {
+        title: "custom-parameter-values-via-parameter-ids: mentions carry parameters that were not asked for",
+        received: leaked.slice(0, 2).map((m: any) => m?.parameters),
+        expected: {},
+      },
+      without,
+    );
   },
 };
 export default check;

@@ -17,18 +17,44 @@ const check: ActiveCheck = {
   async run(ctx) {
     const ds = await fixtureDataset(ctx);
     const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
-    for (const range of [{ from: "2026-03-10", to: "2026-03-01" }, { from: "2026-03-01", to: "2026-03-01" }]) {
+    for (const range of [
+      { from: "2026-03-10", to: "2026-03-01" },
+      { from: "2026-03-01", to: "2026-03-01" },
+    ]) {
       // a non-conformant deployment would start (and charge) the run: guard it, release when refused
-      const release = ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", "a reversed date range (refused if conformant)");
-      const ex = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`, body: { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: RUN_COUNT, date_range: range }, meta: { brokenLoc: ["body", "date_range"], negative: `date_range ${range.from}..${range.to}` } });
+      const release = ctx.charge(
+        price ? price.mul(RUN_COUNT).toFixed() : "0",
+        "a reversed date range (refused if conformant)",
+      );
+      const ex = await ctx.req({
+        method: "POST",
+        path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`,
+        body: {
+          search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" },
+          count: RUN_COUNT,
+          date_range: range,
+        },
+        meta: { brokenLoc: ["body", "date_range"], negative: `date_range ${range.from}..${range.to}` },
+      });
       if (ex.status >= 400) release();
       // D-UNPROCESSABLE: the registry's lenient rule, as every other check reads it
       if (ex.status === 422 && ctx.lenient("D-UNPROCESSABLE", ex)) {
         ctx.pass(ex);
         continue;
       }
-      const locs: string[][] = isObj(ex.json) && Array.isArray(ex.json.detail) ? ex.json.detail.map((d: any) => (Array.isArray(d?.loc) ? d.loc.map(String) : [])) : [];
-      ctx.expect(ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")), { title: `date-range-order-422: date_range ${range.from}..${range.to} answered ${ex.status}`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: ["body", "date_range"], msg: "…", type: "…" }] } } }, ex);
+      const locs: string[][] =
+        isObj(ex.json) && Array.isArray(ex.json.detail)
+          ? ex.json.detail.map((d: any) => (Array.isArray(d?.loc) ? d.loc.map(String) : []))
+          : [];
+      ctx.expect(
+        ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
+        {
+          title: `date-range-order-422: date_range ${range.from}..${range.to} answered ${ex.status}`,
+          received: seen(ex),
+          expected: { status: 422, body: { detail: [{ loc: ["body", "date_range"], msg: "…", type: "…" }] } },
+        },
+        ex,
+      );
     }
   },
 };

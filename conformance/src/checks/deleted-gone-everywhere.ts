@@ -11,21 +11,56 @@ const check: ActiveCheck = {
   decisions: ["D-EMPTY-204"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/datasets", "DELETE /v1/datasets/{dataset_id}", "GET /v1/datasets/{dataset_id}", "GET /v1/datasets"],
+  requires: [
+    "POST /v1/datasets",
+    "DELETE /v1/datasets/{dataset_id}",
+    "GET /v1/datasets/{dataset_id}",
+    "GET /v1/datasets",
+  ],
   async run(ctx) {
     const { id } = await createDataset(ctx, "lifecycle-delete");
     const path = `${DATASETS}/${encodeURIComponent(id)}`;
     const del = await ctx.req({ method: "DELETE", path });
-    ctx.expect(del.status === 204, { title: `deleted-gone-everywhere: DELETE answered ${del.status}`, received: seen(del), expected: { status: 204, body: "" } }, del);
+    ctx.expect(
+      del.status === 204,
+      {
+        title: `deleted-gone-everywhere: DELETE answered ${del.status}`,
+        received: seen(del),
+        expected: { status: 204, body: "" },
+      },
+      del,
+    );
     if (del.status < 300) ctx.untrack(path);
-    const byId = ctx.contract.operations.filter((o) => o.path === "/v1/datasets/{dataset_id}" || o.path === "/v1/datasets/{dataset_id}/runs");
+    const byId = ctx.contract.operations.filter(
+      (o) => o.path === "/v1/datasets/{dataset_id}" || o.path === "/v1/datasets/{dataset_id}/runs",
+    );
     for (const op of byId) {
       if (op.method === "POST") continue; // never start chargeable work on a deleted dataset from a check
-      const ex = await ctx.req({ method: op.method, path: op.path.replace("{dataset_id}", encodeURIComponent(id)), body: op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined });
-      ctx.expect(ex.status === 404 && isObj(ex.json) && ex.json.error_code === "dataset_not_found", { title: `deleted-gone-everywhere: ${op.operationId} on a deleted dataset answered ${ex.status}`, received: seen(ex), expected: { status: 404, error_code: "dataset_not_found" } }, ex);
+      const ex = await ctx.req({
+        method: op.method,
+        path: op.path.replace("{dataset_id}", encodeURIComponent(id)),
+        body: op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined,
+      });
+      ctx.expect(
+        ex.status === 404 && isObj(ex.json) && ex.json.error_code === "dataset_not_found",
+        {
+          title: `deleted-gone-everywhere: ${op.operationId} on a deleted dataset answered ${ex.status}`,
+          received: seen(ex),
+          expected: { status: 404, error_code: "dataset_not_found" },
+        },
+        ex,
+      );
     }
     const w = await walk(ctx, DATASETS, { limit: 100, maxPages: 20 });
-    ctx.expect(!w.items.some((x) => x?.id === id), { title: "deleted-gone-everywhere: the deleted dataset is still listed", received: w.items.find((x) => x?.id === id), expected: "absent" }, w.pages.at(-1));
+    ctx.expect(
+      !w.items.some((x) => x?.id === id),
+      {
+        title: "deleted-gone-everywhere: the deleted dataset is still listed",
+        received: w.items.find((x) => x?.id === id),
+        expected: "absent",
+      },
+      w.pages.at(-1),
+    );
     // every other collection of the contract with a delete
     for (const c of collections(ctx, [DATASETS])) {
       const made = await createIn(ctx, c, "lifecycle-delete");
@@ -35,14 +70,42 @@ const check: ActiveCheck = {
       }
       const p = `${c.list}/${encodeURIComponent(made.id)}`;
       const d = await ctx.req({ method: "DELETE", path: p });
-      ctx.expect(d.status === 204 && d.text === "", { title: `deleted-gone-everywhere: DELETE ${c.item} answered ${d.status}`, received: seen(d), expected: { status: 204, body: "" } }, d);
+      ctx.expect(
+        d.status === 204 && d.text === "",
+        {
+          title: `deleted-gone-everywhere: DELETE ${c.item} answered ${d.status}`,
+          received: seen(d),
+          expected: { status: 204, body: "" },
+        },
+        d,
+      );
       if (d.status < 300) ctx.untrack(p);
       for (const op of ctx.contract.operations.filter((o) => o.path === c.item && o.method !== "POST")) {
-        const ex = await ctx.req({ method: op.method, path: p, body: op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined });
-        ctx.expect(ex.status === 404, { title: `deleted-gone-everywhere: ${op.operationId} on a deleted resource answered ${ex.status}`, received: seen(ex), expected: { status: 404 } }, ex);
+        const ex = await ctx.req({
+          method: op.method,
+          path: p,
+          body: op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined,
+        });
+        ctx.expect(
+          ex.status === 404,
+          {
+            title: `deleted-gone-everywhere: ${op.operationId} on a deleted resource answered ${ex.status}`,
+            received: seen(ex),
+            expected: { status: 404 },
+          },
+          ex,
+        );
       }
       const lw = await walk(ctx, c.list, { limit: 100, maxPages: 20 });
-      ctx.expect(!lw.items.some((x) => x?.id === made.id), { title: `deleted-gone-everywhere: a deleted ${c.list} resource is still listed`, received: made.id, expected: "absent" }, lw.pages.at(-1));
+      ctx.expect(
+        !lw.items.some((x) => x?.id === made.id),
+        {
+          title: `deleted-gone-everywhere: a deleted ${c.list} resource is still listed`,
+          received: made.id,
+          expected: "absent",
+        },
+        lw.pages.at(-1),
+      );
     }
   },
 };

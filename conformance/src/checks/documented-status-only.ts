@@ -12,8 +12,18 @@ const check: ResponseCheck = {
   mock: true,
   inspect(ex, ctx) {
     if (!ex.op) return;
-    if (ex.op.responses.has(String(ex.status)) || ex.op.responses.has("default") || ex.op.responses.has(`${String(ex.status)[0]}XX`)) return ctx.pass(ex);
-    ctx.fail(ex, { title: `documented-status-only: ${ex.op.operationId} answered undocumented ${ex.status}`, received: ex.status, expected: [...ex.op.responses.keys()].join(" | "), message: ex.meta.negative ? `negative case: ${ex.meta.negative}` : undefined });
+    if (
+      ex.op.responses.has(String(ex.status)) ||
+      ex.op.responses.has("default") ||
+      ex.op.responses.has(`${String(ex.status)[0]}XX`)
+    )
+      return ctx.pass(ex);
+    ctx.fail(ex, {
+      title: `documented-status-only: ${ex.op.operationId} answered undocumented ${ex.status}`,
+      received: ex.status,
+      expected: [...ex.op.responses.keys()].join(" | "),
+      message: ex.meta.negative ? `negative case: ${ex.meta.negative}` : undefined,
+    });
   },
 };
 export default check;

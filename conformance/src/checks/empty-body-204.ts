@@ -12,11 +12,20 @@ const check: ResponseCheck = {
   mock: true,
   inspect(ex, ctx) {
     if (ex.status === 204) {
-      if (ex.text.length > 0) return ctx.fail(ex, { title: "empty-body-204: 204 with a body", received: ex.text.slice(0, 200), expected: "(empty body)" });
+      if (ex.text.length > 0)
+        return ctx.fail(ex, {
+          title: "empty-body-204: 204 with a body",
+          received: ex.text.slice(0, 200),
+          expected: "(empty body)",
+        });
       return ctx.pass(ex);
     }
     if (ex.op?.responses.has("204") && ex.status >= 200 && ex.status < 300) {
-      ctx.fail(ex, { title: `empty-body-204: ${ex.op.operationId} answered ${ex.status} instead of 204`, received: { status: ex.status, body: ex.text.slice(0, 200) }, expected: { status: 204, body: "" } });
+      ctx.fail(ex, {
+        title: `empty-body-204: ${ex.op.operationId} answered ${ex.status} instead of 204`,
+        received: { status: ex.status, body: ex.text.slice(0, 200) },
+        expected: { status: 204, body: "" },
+      });
     }
   },
 };

@@ -15,15 +15,43 @@ const check: ResponseCheck = {
     if (ex.status < 400) return;
     const b = ex.json;
     if (ex.status === 422 && isObj(b) && Array.isArray(b.detail)) {
-      const bad = b.detail.find((d: any) => !isObj(d) || !Array.isArray(d.loc) || !d.loc.every((x: unknown) => typeof x === "string") || typeof d.msg !== "string" || typeof d.type !== "string");
-      if (bad !== undefined || b.detail.length === 0) return ctx.fail(ex, { title: "error-envelope: 422 validation body malformed", received: b, expected: "{detail: [{loc: string[], msg: string, type: string}, ...]} (at least one issue)" });
+      const bad = b.detail.find(
+        (d: any) =>
+          !isObj(d) ||
+          !Array.isArray(d.loc) ||
+          !d.loc.every((x: unknown) => typeof x === "string") ||
+          typeof d.msg !== "string" ||
+          typeof d.type !== "string",
+      );
+      if (bad !== undefined || b.detail.length === 0)
+        return ctx.fail(ex, {
+          title: "error-envelope: 422 validation body malformed",
+          received: b,
+          expected: "{detail: [{loc: string[], msg: string, type: string}, ...]} (at least one issue)",
+        });
       return ctx.pass(ex);
     }
-    const codes: string[] = (ctx.contract.doc.components?.schemas?.["Common.ErrorCode"]?.enum as string[] | undefined) ?? [];
-    if (!isObj(b) || typeof b.status !== "string" || typeof b.error_code !== "string" || !("detail" in b) || typeof b.transient !== "boolean") {
-      return ctx.fail(ex, { title: `error-envelope: ${ex.status} body is not the error envelope`, received: b ?? ex.text.slice(0, 200), expected: "{status, error_code, detail, transient: boolean}" });
+    const codes: string[] =
+      (ctx.contract.doc.components?.schemas?.["Common.ErrorCode"]?.enum as string[] | undefined) ?? [];
+    if (
+      !isObj(b) ||
+      typeof b.status !== "string" ||
+      typeof b.error_code !== "string" ||
+      !("detail" in b) ||
+      typeof b.transient !== "boolean"
+    ) {
+      return ctx.fail(ex, {
+        title: `error-envelope: ${ex.status} body is not the error envelope`,
+        received: b ?? ex.text.slice(0, 200),
+        expected: "{status, error_code, detail, transient: boolean}",
+      });
     }
-    if (codes.length && !codes.includes(b.error_code)) return ctx.fail(ex, { title: `error-envelope: unknown error_code ${b.error_code}`, received: b.error_code, expected: `one of the contract's ${codes.length} error codes` });
+    if (codes.length && !codes.includes(b.error_code))
+      return ctx.fail(ex, {
+        title: `error-envelope: unknown error_code ${b.error_code}`,
+        received: b.error_code,
+        expected: `one of the contract's ${codes.length} error codes`,
+      });
     ctx.pass(ex);
   },
 };

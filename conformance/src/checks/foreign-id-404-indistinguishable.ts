@@ -36,7 +36,10 @@ const check: ActiveCheck = {
     const item = group?.ops.read?.path ?? "/v1/datasets/{dataset_id}";
     const MISSING_DATASET_ID = missingIdFor(group?.idPrefix);
     const MISSING_RUN_ID = missingIdFor(group?.run?.idPrefix);
-    const byId = (path: string) => path === item || (path.startsWith(item + "/") && [group?.run?.listOp?.path, group?.run?.readOp?.path, group?.run?.createOp?.path].includes(path));
+    const byId = (path: string) =>
+      path === item ||
+      (path.startsWith(item + "/") &&
+        [group?.run?.listOp?.path, group?.run?.readOp?.path, group?.run?.createOp?.path].includes(path));
     for (const op of ctx.contract.operations.filter((o) => byId(o.path))) {
       if (op.path.includes("{run_id}") && !runId) {
         ctx.notExercised(`${op.operationId}: no run on the fixture dataset`);
@@ -48,7 +51,10 @@ const check: ActiveCheck = {
         // if the deployment wrongly accepts it, the foreign account would pay: guard it
         const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
         try {
-          release = ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", `${op.operationId} with a foreign key (refused if conformant)`);
+          release = ctx.charge(
+            price ? price.mul(RUN_COUNT).toFixed() : "0",
+            `${op.operationId} with a foreign key (refused if conformant)`,
+          );
         } catch (e) {
           if (!(e instanceof SkipError)) throw e;
           ctx.notExercised(`${op.operationId}: ${e.message}`);
@@ -56,19 +62,62 @@ const check: ActiveCheck = {
         }
         body = { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: RUN_COUNT };
       } else if (op.bodySchema) body = op.bodyExamples[0] ?? {};
-      const foreign = await ctx.req({ method: op.method, path: fillPath(op.path, { dataset_id: ds.id, run_id: runId ?? "" })!, key: "foreign", body });
+      const foreign = await ctx.req({
+        method: op.method,
+        path: fillPath(op.path, { dataset_id: ds.id, run_id: runId ?? "" })!,
+        key: "foreign",
+        body,
+      });
       if (foreign.status >= 400) release?.();
-      const missing = await ctx.req({ method: op.method, path: fillPath(op.path, { dataset_id: MISSING_DATASET_ID, run_id: MISSING_RUN_ID })!, key: "foreign", body });
-      if (!ctx.expect(foreign.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`, received: seen(foreign), expected: { status: 404, body: missing.json } }, foreign)) continue;
+      const missing = await ctx.req({
+        method: op.method,
+        path: fillPath(op.path, { dataset_id: MISSING_DATASET_ID, run_id: MISSING_RUN_ID })!,
+        key: "foreign",
+        body,
+      });
+      if (
+        !ctx.expect(
+          foreign.status === 404,
+          {
+            title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`,
+            received: seen(foreign),
+            expected: { status: 404, body: missing.json },
+          },
+          foreign,
+        )
+      )
+        continue;
       const a = normalise(foreign.json, [ds.id, ...(runId ? [runId] : [])]);
       const b = normalise(missing.json, [MISSING_DATASET_ID, MISSING_RUN_ID]);
-      ctx.expect(sameJson(isObj(a) ? a : a, isObj(b) ? b : b) && missing.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`, received: { foreign: a }, expected: { missing: b } }, foreign);
+      ctx.expect(
+        sameJson(isObj(a) ? a : a, isObj(b) ? b : b) && missing.status === 404,
+        {
+          title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`,
+          received: { foreign: a },
+          expected: { missing: b },
+        },
+        foreign,
+      );
     }
     // a run id that does not exist under the owner's own dataset: 404 (seed); its code is D-RUN-404's, lenient
     const runRead = group?.run?.readOp?.path;
     if (runRead) {
-      const ex = await ctx.req({ method: "GET", path: fillPath(runRead, { dataset_id: ds.id, run_id: MISSING_RUN_ID })! });
-      if (ctx.expect(ex.status === 404, { title: `foreign-id-404-indistinguishable: a run id that does not exist, under the caller's own dataset, answered ${ex.status}`, received: seen(ex), expected: { status: 404, error_code: "dataset_not_found" } }, ex)) ctx.lenient("D-RUN-404", ex);
+      const ex = await ctx.req({
+        method: "GET",
+        path: fillPath(runRead, { dataset_id: ds.id, run_id: MISSING_RUN_ID })!,
+      });
+      if (
+        ctx.expect(
+          ex.status === 404,
+          {
+            title: `foreign-id-404-indistinguishable: a run id that does not exist, under the caller's own dataset, answered ${ex.status}`,
+            received: seen(ex),
+            expected: { status: 404, error_code: "dataset_not_found" },
+          },
+          ex,
+        )
+      )
+        ctx.lenient("D-RUN-404", ex);
     }
     // every other collection with a 201 create: its by-id operations, with the foreign key
     for (const c of collections(ctx, ["/v1/datasets"])) {
@@ -79,22 +128,69 @@ const check: ActiveCheck = {
       }
       const group = groupsOf(ctx.contract).find((g) => g.base === c.list);
       const missingId = missingIdFor(group?.idPrefix ?? `${made.id.split("_")[0]}_`);
-      for (const op of ctx.contract.operations.filter((o) => o.path === c.item || (o.path.startsWith(c.item + "/") && !o.path.slice(c.item.length).includes("{")))) {
+      for (const op of ctx.contract.operations.filter(
+        (o) => o.path === c.item || (o.path.startsWith(c.item + "/") && !o.path.slice(c.item.length).includes("{")),
+      )) {
         if (op.responses.has("402")) continue; // chargeable (e.g. trigger): not sent with a foreign key
         const body = op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined;
-        const foreign = await ctx.req({ method: op.method, path: fillPath(op.path, { [c.param]: made.id })!, key: "foreign", body });
-        const missing = await ctx.req({ method: op.method, path: fillPath(op.path, { [c.param]: missingId })!, key: "foreign", body });
-        if (!ctx.expect(foreign.status === 404, { title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`, received: seen(foreign), expected: { status: 404, body: missing.json } }, foreign)) continue;
+        const foreign = await ctx.req({
+          method: op.method,
+          path: fillPath(op.path, { [c.param]: made.id })!,
+          key: "foreign",
+          body,
+        });
+        const missing = await ctx.req({
+          method: op.method,
+          path: fillPath(op.path, { [c.param]: missingId })!,
+          key: "foreign",
+          body,
+        });
+        if (
+          !ctx.expect(
+            foreign.status === 404,
+            {
+              title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`,
+              received: seen(foreign),
+              expected: { status: 404, body: missing.json },
+            },
+            foreign,
+          )
+        )
+          continue;
         const a = normalise(foreign.json, [made.id]);
         const b = normalise(missing.json, [missingId]);
-        ctx.expect(sameJson(a, b), { title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`, received: { foreign: a }, expected: { missing: b } }, foreign);
+        ctx.expect(
+          sameJson(a, b),
+          {
+            title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`,
+            received: { foreign: a },
+            expected: { missing: b },
+          },
+          foreign,
+        );
       }
       const own = await ctx.req({ method: "GET", path: fillPath(c.item, { [c.param]: made.id })! });
-      ctx.expect(own.status === 200, { title: `foreign-id-404-indistinguishable: a foreign request deleted the owner's ${c.list} resource`, received: seen(own), expected: { status: 200 } }, own);
+      ctx.expect(
+        own.status === 200,
+        {
+          title: `foreign-id-404-indistinguishable: a foreign request deleted the owner's ${c.list} resource`,
+          received: seen(own),
+          expected: { status: 200 },
+        },
+        own,
+      );
     }
     // the owner still sees it unchanged (a foreign PATCH/DELETE must not have acted)
     const own = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}` });
-    ctx.expect(own.status === 200 && (own.json as any)?.data?.name === ds.name, { title: "foreign-id-404-indistinguishable: a foreign request changed or deleted the owner's dataset", received: seen(own), expected: { status: 200, data: { id: ds.id, name: ds.name } } }, own);
+    ctx.expect(
+      own.status === 200 && (own.json as any)?.data?.name === ds.name,
+      {
+        title: "foreign-id-404-indistinguishable: a foreign request changed or deleted the owner's dataset",
+        received: seen(own),
+        expected: { status: 200, data: { id: ds.id, name: ds.name } },
+      },
+      own,
+    );
   },
 };
 export default check;

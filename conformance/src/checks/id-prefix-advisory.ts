@@ -10,9 +10,12 @@ function prefixTable(contract: Contract): Array<[RegExp, string[]]> {
     if (g.run?.idPrefix) {
       // D-ID-PREFIX: dataset runs are documented `dsr_`, one seed endpoint says `dr_`
       const alt = g.run.idPrefix === "dsr_" ? ["dsr_", "dr_"] : [g.run.idPrefix];
-      for (const op of [g.run.readOp, g.run.listOp, g.run.createOp]) if (op && op.path !== g.base) rows.push([op.path, alt]);
+      for (const op of [g.run.readOp, g.run.listOp, g.run.createOp])
+        if (op && op.path !== g.base) rows.push([op.path, alt]);
     }
-    if (g.idPrefix) for (const op of [g.ops.read, g.ops.list, g.ops.create, g.ops.update]) if (op && !rows.some(([p]) => p === op.path)) rows.push([op.path, [g.idPrefix]]);
+    if (g.idPrefix)
+      for (const op of [g.ops.read, g.ops.list, g.ops.create, g.ops.update])
+        if (op && !rows.some(([p]) => p === op.path)) rows.push([op.path, [g.idPrefix]]);
   }
   return rows.map(([p, prefixes]) => [new RegExp("^" + p.replace(/\{[^}]+\}/g, "[^/]+") + "$"), prefixes]);
 }

@@ -27,11 +27,18 @@ const check: ActiveCheck = {
     const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
     for (const from of IMPOSSIBLE) {
       // a non-conformant deployment would start (and charge) the run: guard it, release when refused
-      const release = ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", `a date that does not exist, ${from} (refused if conformant)`);
+      const release = ctx.charge(
+        price ? price.mul(RUN_COUNT).toFixed() : "0",
+        `a date that does not exist, ${from} (refused if conformant)`,
+      );
       const ex = await ctx.req({
         method: "POST",
         path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`,
-        body: { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" }, count: RUN_COUNT, date_range: { from, to: "2026-06-01" } },
+        body: {
+          search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk" },
+          count: RUN_COUNT,
+          date_range: { from, to: "2026-06-01" },
+        },
         meta: { brokenLoc: ["body", "date_range", "from"], negative: `date_range.from ${from}` },
       });
       if (ex.status >= 400) release();
@@ -40,10 +47,17 @@ const check: ActiveCheck = {
         ctx.pass(ex);
         continue;
       }
-      const locs: string[][] = isObj(ex.json) && Array.isArray(ex.json.detail) ? ex.json.detail.map((d: any) => (Array.isArray(d?.loc) ? d.loc.map(String) : [])) : [];
+      const locs: string[][] =
+        isObj(ex.json) && Array.isArray(ex.json.detail)
+          ? ex.json.detail.map((d: any) => (Array.isArray(d?.loc) ? d.loc.map(String) : []))
+          : [];
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
-        { title: `impossible-date-422: date_range.from ${from} answered ${ex.status}`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: ["body", "date_range", "from"], msg: "…", type: "…" }] } } },
+        {
+          title: `impossible-date-422: date_range.from ${from} answered ${ex.status}`,
+          received: seen(ex),
+          expected: { status: 422, body: { detail: [{ loc: ["body", "date_range", "from"], msg: "…", type: "…" }] } },
+        },
         ex,
       );
     }

@@ -18,7 +18,29 @@ const check: ActiveCheck = {
   rule: "An invalid body or query (a bound crossed, also inside array items; wrong type; unknown enum value; missing required field) gets 422 with the validation body",
   section: "Endpoints (bounds per operation); Limits; decision D-422",
   severity: "critical",
-  decisions: ["D-422", "D-UNPROCESSABLE", "D-SEARCH-MODE", "D-MENTIONS-OPERATION", "D-FILTER-TOTAL", "D-METRIC-CHANGE-OPERATOR", "D-TIME-FILTER", "D-PREVIEW-QUERY-BOUNDS", "D-PREVIEW-URL-CAP", "D-PREVIEW-DATES", "D-PREVIEW-WINDOW", "D-PDR-BODY", "D-TA-NAME", "D-TA-SCHEDULE", "D-TA-SCHEDULE-TZ", "D-TA-CREATE", "D-CP-VALUE-TYPE", "D-AUD-PATCH", "D-AUD-PROFILE-FILTERS", "D-AUD-FILTER-CAP", "D-BOUND-ARRAYS"],
+  decisions: [
+    "D-422",
+    "D-UNPROCESSABLE",
+    "D-SEARCH-MODE",
+    "D-MENTIONS-OPERATION",
+    "D-FILTER-TOTAL",
+    "D-METRIC-CHANGE-OPERATOR",
+    "D-TIME-FILTER",
+    "D-PREVIEW-QUERY-BOUNDS",
+    "D-PREVIEW-URL-CAP",
+    "D-PREVIEW-DATES",
+    "D-PREVIEW-WINDOW",
+    "D-PDR-BODY",
+    "D-TA-NAME",
+    "D-TA-SCHEDULE",
+    "D-TA-SCHEDULE-TZ",
+    "D-TA-CREATE",
+    "D-CP-VALUE-TYPE",
+    "D-AUD-PATCH",
+    "D-AUD-PROFILE-FILTERS",
+    "D-AUD-FILTER-CAP",
+    "D-BOUND-ARRAYS",
+  ],
   profiles: ["readonly", "standard", "full"],
   mock: false,
   invalidRequests: true,
@@ -30,7 +52,10 @@ const check: ActiveCheck = {
       if (ctx.settings.profile === "readonly" && !readonlySafe) continue;
       const path = await pathFor(ctx, op);
       if (!path) {
-        if (ctx.settings.profile !== "readonly") ctx.warn(`invalid-request-rejected: ${op.operationId} not exercised (no resource of this account to put in ${op.path})`);
+        if (ctx.settings.profile !== "readonly")
+          ctx.warn(
+            `invalid-request-rejected: ${op.operationId} not exercised (no resource of this account to put in ${op.path})`,
+          );
         continue;
       }
       any = true;
@@ -39,11 +64,26 @@ const check: ActiveCheck = {
       const arb = op.bodySchema ? randomBodyCase(ctx.contract, op) : undefined;
       if (arb && ctx.settings.numRuns > 0) {
         const seed = ctx.fcSeed();
-        const out = await fc.check(fc.asyncProperty(arb, async (c) => (await sendCase(ctx, op, path, c, { seed, report: false })).ok), { seed, numRuns: ctx.settings.numRuns, endOnFailure: true, path: ctx.settings.fcPath });
+        const out = await fc.check(
+          fc.asyncProperty(arb, async (c) => (await sendCase(ctx, op, path, c, { seed, report: false })).ok),
+          { seed, numRuns: ctx.settings.numRuns, endOnFailure: true, path: ctx.settings.fcPath },
+        );
         if (out.failed) {
           const c = out.counterexample?.[0] as NegCase | undefined;
-          const ex = c ? (await sendCase(ctx, op, path, c, { seed, path: out.counterexamplePath ?? undefined, report: false })).ex : undefined;
-          ctx.fail({ title: `invalid-request-rejected: ${op.operationId} accepted or mishandled generated invalid data (${c?.label})`, received: ex ? seen(ex) : String(out.errorInstance), expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } }, seed, path: out.counterexamplePath ?? undefined, replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only invalid-request-rejected --operations ${op.operationId}` }, ex);
+          const ex = c
+            ? (await sendCase(ctx, op, path, c, { seed, path: out.counterexamplePath ?? undefined, report: false })).ex
+            : undefined;
+          ctx.fail(
+            {
+              title: `invalid-request-rejected: ${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
+              received: ex ? seen(ex) : String(out.errorInstance),
+              expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } },
+              seed,
+              path: out.counterexamplePath ?? undefined,
+              replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only invalid-request-rejected --operations ${op.operationId}`,
+            },
+            ex,
+          );
         }
       }
     }
@@ -70,30 +110,58 @@ export async function pathFor(ctx: CheckContext, op: Operation): Promise<string 
   return fillPath(op.path, values);
 }
 
-async function sendCase(ctx: CheckContext, op: Operation, path: string, c: NegCase, o: { seed?: number; path?: string; report?: boolean; replay?: string }): Promise<{ ok: boolean; ex: Exchange | undefined }> {
+async function sendCase(
+  ctx: CheckContext,
+  op: Operation,
+  path: string,
+  c: NegCase,
+  o: { seed?: number; path?: string; report?: boolean; replay?: string },
+): Promise<{ ok: boolean; ex: Exchange | undefined }> {
   const qs = c.query ? "?" + new URLSearchParams(c.query).toString() : "";
   const body = op.bodySchema ? (c.body ?? op.bodyExamples[0] ?? {}) : undefined;
   // a chargeable operation would charge if it wrongly accepted the case: guard it, release when refused
   let release: (() => void) | undefined;
   if (op.responses.has("402")) {
     try {
-      release = ctx.charge(await worstCase(ctx, body), `${op.operationId} negative case "${c.label}" (refused if conformant)`);
+      release = ctx.charge(
+        await worstCase(ctx, body),
+        `${op.operationId} negative case "${c.label}" (refused if conformant)`,
+      );
     } catch (e) {
       if (!(e instanceof SkipError) || ctx.settings.profile === "readonly") throw e;
       ctx.warn(`invalid-request-rejected: case not sent: ${e.message}`);
       return { ok: true, ex: undefined };
     }
   }
-  const ex = await ctx.req({ method: op.method, path: path + qs, body, meta: { brokenLoc: c.loc, negative: c.label, seed: o.seed, path: o.path } });
+  const ex = await ctx.req({
+    method: op.method,
+    path: path + qs,
+    body,
+    meta: { brokenLoc: c.loc, negative: c.label, seed: o.seed, path: o.path },
+  });
   trackAccidentalCreate(ctx, op, path, ex);
   if (ex.status >= 400) release?.();
-  const ok = (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)) || ctx.lenient("D-UNPROCESSABLE", ex);
-  if (o.report !== false) ctx.expect(ok, { title: `invalid-request-rejected: ${op.operationId} ${c.label} → ${ex.status}`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } }, replay: o.replay }, ex);
+  const ok =
+    (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)) || ctx.lenient("D-UNPROCESSABLE", ex);
+  if (o.report !== false)
+    ctx.expect(
+      ok,
+      {
+        title: `invalid-request-rejected: ${op.operationId} ${c.label} → ${ex.status}`,
+        received: seen(ex),
+        expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } },
+        replay: o.replay,
+      },
+      ex,
+    );
   return { ok, ex };
 }
 
 export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: string, ex: Exchange): void {
-  const deletable = ctx.contract.operations.some((o) => o.method === "DELETE" && o.path.startsWith(op.path + "/{") && !o.path.slice(op.path.length + 1).includes("/"));
+  const deletable = ctx.contract.operations.some(
+    (o) =>
+      o.method === "DELETE" && o.path.startsWith(op.path + "/{") && !o.path.slice(op.path.length + 1).includes("/"),
+  );
   if (deletable && op.method === "POST" && ex.status >= 200 && ex.status < 300 && !op.path.endsWith("}")) {
     const id = data(ex)?.id;
     if (typeof id === "string") ctx.track("accidental", `${path.split("?")[0]}/${encodeURIComponent(id)}`);

@@ -12,8 +12,19 @@ const check: ResponseCheck = {
   inspect(ex, ctx) {
     if (ex.text.length === 0) return;
     const ct = ex.headers["content-type"] ?? "";
-    if (!/^application\/json\b/i.test(ct)) return ctx.fail(ex, { title: "json-content-type: wrong Content-Type", received: ct || "(none)", expected: "application/json" });
-    if (ex.jsonError) return ctx.fail(ex, { title: "json-content-type: body is not valid JSON", received: ex.text.slice(0, 200), expected: "JSON", message: ex.jsonError });
+    if (!/^application\/json\b/i.test(ct))
+      return ctx.fail(ex, {
+        title: "json-content-type: wrong Content-Type",
+        received: ct || "(none)",
+        expected: "application/json",
+      });
+    if (ex.jsonError)
+      return ctx.fail(ex, {
+        title: "json-content-type: body is not valid JSON",
+        received: ex.text.slice(0, 200),
+        expected: "JSON",
+        message: ex.jsonError,
+      });
     ctx.pass(ex);
   },
 };

@@ -12,7 +12,12 @@ async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; men
   const theirs = await walk(ctx, "/v1/datasets", { limit: 20, maxPages: 1, key: "foreign" });
   if (hasSearch) {
     for (const d of theirs.items.slice(0, 5)) {
-      const ex = await ctx.req({ method: "POST", path: "/v1/mentions", key: "foreign", body: { dataset_ids: [d.id], limit: 10 } });
+      const ex = await ctx.req({
+        method: "POST",
+        path: "/v1/mentions",
+        key: "foreign",
+        body: { dataset_ids: [d.id], limit: 10 },
+      });
       const rows = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
       if (rows.length) return { id: d.id, mentions: rows };
     }
@@ -20,15 +25,32 @@ async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; men
   const made = await createDataset(ctx, "foreign", "foreign");
   if (!hasSearch || !ctx.contract.op("POST /v1/datasets/{dataset_id}/runs")) return { id: made.id, mentions: [] };
   const { price } = await mentionPrice(ctx, "foreign");
-  ctx.charge(price.mul(RUN_COUNT).toFixed(), `a ${RUN_COUNT}-mention run on the foreign account (so its dataset is not empty)`);
-  const run = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(made.id)}/runs`, key: "foreign", body: { search_query: { type: "prompt", sources: ["reddit"], search_query: "cold brew concentrate" }, count: RUN_COUNT } });
+  ctx.charge(
+    price.mul(RUN_COUNT).toFixed(),
+    `a ${RUN_COUNT}-mention run on the foreign account (so its dataset is not empty)`,
+  );
+  const run = await ctx.req({
+    method: "POST",
+    path: `/v1/datasets/${encodeURIComponent(made.id)}/runs`,
+    key: "foreign",
+    body: {
+      search_query: { type: "prompt", sources: ["reddit"], search_query: "cold brew concentrate" },
+      count: RUN_COUNT,
+    },
+  });
   const runId = data(run)?.id;
   if (typeof runId === "string") await pollRun(ctx, made.id, runId, "foreign");
-  const ex = await ctx.req({ method: "POST", path: "/v1/mentions", key: "foreign", body: { dataset_ids: [made.id], limit: 10 } });
+  const ex = await ctx.req({
+    method: "POST",
+    path: "/v1/mentions",
+    key: "foreign",
+    body: { dataset_ids: [made.id], limit: 10 },
+  });
   return { id: made.id, mentions: isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [] };
 }
 
-const carries = (m: any, datasetId: string) => Array.isArray(m?.datasets) && m.datasets.some((d: any) => d?.id === datasetId || d === datasetId);
+const carries = (m: any, datasetId: string) =>
+  Array.isArray(m?.datasets) && m.datasets.some((d: any) => d?.id === datasetId || d === datasetId);
 
 /** Account-wide lists and mention searches never show another account's data. */
 const check: ActiveCheck = {
@@ -46,13 +68,41 @@ const check: ActiveCheck = {
     const theirs = await foreignWithMentions(ctx);
     const a = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 20 });
     const leakA = a.items.find((d) => d?.id === theirs.id);
-    ctx.expect(!leakA, { title: "lists-never-leak-foreign: another account's dataset appears in this account's list", received: leakA, expected: "absent" }, a.pages.at(-1));
+    ctx.expect(
+      !leakA,
+      {
+        title: "lists-never-leak-foreign: another account's dataset appears in this account's list",
+        received: leakA,
+        expected: "absent",
+      },
+      a.pages.at(-1),
+    );
     const b = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 20, key: "foreign" });
     const leakB = b.items.find((d) => d?.id === mine.id);
-    ctx.expect(!leakB, { title: "lists-never-leak-foreign: this account's dataset appears in another account's list", received: leakB, expected: "absent" }, b.pages.at(-1));
+    ctx.expect(
+      !leakB,
+      {
+        title: "lists-never-leak-foreign: this account's dataset appears in another account's list",
+        received: leakB,
+        expected: "absent",
+      },
+      b.pages.at(-1),
+    );
     if (!ctx.contract.op("POST /v1/mentions")) return;
-    const scoped = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [theirs.id], limit: 5 } });
-    ctx.expect(scoped.status === 404, { title: "lists-never-leak-foreign: a mention search scoped to a foreign dataset did not answer 404", received: seen(scoped), expected: { status: 404, error_code: "dataset_not_found" } }, scoped);
+    const scoped = await ctx.req({
+      method: "POST",
+      path: "/v1/mentions",
+      body: { dataset_ids: [theirs.id], limit: 5 },
+    });
+    ctx.expect(
+      scoped.status === 404,
+      {
+        title: "lists-never-leak-foreign: a mention search scoped to a foreign dataset did not answer 404",
+        received: seen(scoped),
+        expected: { status: 404, error_code: "dataset_not_found" },
+      },
+      scoped,
+    );
     if (!theirs.mentions.length) {
       ctx.notExercised("the foreign account has no mentions to leak (mention searches not checked)");
       return;
@@ -64,7 +114,15 @@ const check: ActiveCheck = {
     for (const ex of [byRef, unscoped]) {
       const rows: any[] = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
       const leak = rows.find((m) => carries(m, theirs.id));
-      ctx.expect(ex.status === 200 && !leak, { title: `lists-never-leak-foreign: a mention search${ex === byRef ? " by post_refs" : ""} returned a post of a foreign dataset`, received: leak ?? seen(ex), expected: "200 without any post of another account's dataset" }, ex);
+      ctx.expect(
+        ex.status === 200 && !leak,
+        {
+          title: `lists-never-leak-foreign: a mention search${ex === byRef ? " by post_refs" : ""} returned a post of a foreign dataset`,
+          received: leak ?? seen(ex),
+          expected: "200 without any post of another account's dataset",
+        },
+        ex,
+      );
     }
   },
 };

@@ -22,10 +22,23 @@ const check: ActiveCheck = {
       const path = await pathFor(ctx, op);
       if (!path) continue;
       const raw = MALFORMED[i++ % MALFORMED.length];
-      const ex = await ctx.req({ method: op.method, path, rawBody: raw, meta: { brokenLoc: ["body"], negative: `malformed JSON ${JSON.stringify(raw)}` } });
+      const ex = await ctx.req({
+        method: op.method,
+        path,
+        rawBody: raw,
+        meta: { brokenLoc: ["body"], negative: `malformed JSON ${JSON.stringify(raw)}` },
+      });
       trackAccidentalCreate(ctx, op, path, ex);
       const lenient = ctx.lenient("D-UNPROCESSABLE", ex);
-      ctx.expect(lenient || (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)), { title: `malformed-json-rejected: ${op.operationId} answered ${ex.status} to malformed JSON`, received: seen(ex), expected: { status: 422, body: { detail: [{ loc: ["body", "…"], msg: "…", type: "json_invalid" }] } } }, ex);
+      ctx.expect(
+        lenient || (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)),
+        {
+          title: `malformed-json-rejected: ${op.operationId} answered ${ex.status} to malformed JSON`,
+          received: seen(ex),
+          expected: { status: 422, body: { detail: [{ loc: ["body", "…"], msg: "…", type: "json_invalid" }] } },
+        },
+        ex,
+      );
     }
   },
 };

@@ -17,7 +17,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "mcp-ask-flow",
   rule: "svc__ask returns {chat_id, message_id, status: working}; svc__get_message reaches completed or failed with stop_reason null exactly while working and blocks empty while working; render: false blocks carry text, render: true blocks render through svc__render; the chat is readable over REST",
-  section: "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn; decisions D-MCP-BLOCK, D-MCP-STOP-REASON, D-MCP-RENDER",
+  section:
+    "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn; decisions D-MCP-BLOCK, D-MCP-STOP-REASON, D-MCP-RENDER",
   severity: "critical",
   decisions: ["D-MCP-BLOCK", "D-MCP-STOP-REASON", "D-MCP-RENDER", "D-MCP-ASK-AUTH"],
   profiles: ["standard", "full"],
@@ -26,46 +27,138 @@ const check: ActiveCheck = {
     await requireMcp(ctx);
     ctx.charge(ASK_BUDGET_USD, "svc__ask: one assistant turn (token charge)");
     const ds = await fixtureDataset(ctx);
-    const ask = await callTool(ctx, "svc__ask", { prompt: "How many posts does this dataset hold? Answer in one sentence.", dataset_ids: [ds.id] });
+    const ask = await callTool(ctx, "svc__ask", {
+      prompt: "How many posts does this dataset hold? Answer in one sentence.",
+      dataset_ids: [ds.id],
+    });
     const a = ask.payload as any;
     // D-MCP-ASK-AUTH (lenient): a server that refuses x-api-key for svc__ask gets a warning, not a failure; the flow cannot go on
     if (ask.toolError && ask.toolError.status === 401) {
       ctx.warn(lenientWarning("D-MCP-ASK-AUTH"), ask.ex);
       return ctx.notExercised("svc__ask refused x-api-key (D-MCP-ASK-AUTH): the turn was not started");
     }
-    if (!ctx.expect(!ask.problem && !ask.isError && typeof a?.chat_id === "string" && typeof a?.message_id === "string" && a?.status === "working", { title: `mcp-ask-flow: svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`, received: ask.payload ?? { status: ask.ex.status }, expected: { chat_id: "ch_…", message_id: "msg_…", status: "working" } }, ask.ex)) return;
+    if (
+      !ctx.expect(
+        !ask.problem &&
+          !ask.isError &&
+          typeof a?.chat_id === "string" &&
+          typeof a?.message_id === "string" &&
+          a?.status === "working",
+        {
+          title: `mcp-ask-flow: svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`,
+          received: ask.payload ?? { status: ask.ex.status },
+          expected: { chat_id: "ch_…", message_id: "msg_…", status: "working" },
+        },
+        ask.ex,
+      )
+    )
+      return;
     const deadline = Date.now() + ctx.settings.runTimeoutMs;
     let last: any;
     for (;;) {
       const poll = await callTool(ctx, "svc__get_message", { chat_id: a.chat_id, message_id: a.message_id });
       last = poll.payload;
-      if (!ctx.expect(!poll.problem && !poll.isError && ["working", "completed", "failed"].includes(last?.status) && Array.isArray(last?.blocks), { title: `mcp-ask-flow: svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? last)}`, received: poll.payload ?? { status: poll.ex.status }, expected: { status: "working | completed | failed", stop_reason: "null | string", blocks: [] } }, poll.ex)) return;
+      if (
+        !ctx.expect(
+          !poll.problem &&
+            !poll.isError &&
+            ["working", "completed", "failed"].includes(last?.status) &&
+            Array.isArray(last?.blocks),
+          {
+            title: `mcp-ask-flow: svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? last)}`,
+            received: poll.payload ?? { status: poll.ex.status },
+            expected: { status: "working | completed | failed", stop_reason: "null | string", blocks: [] },
+          },
+          poll.ex,
+        )
+      )
+        return;
       if (last.status === "working") {
-        ctx.expect(last.stop_reason === null && last.blocks.length === 0, { title: "mcp-ask-flow: a working turn has a stop_reason or blocks", received: { stop_reason: last.stop_reason, blocks: last.blocks.length }, expected: { stop_reason: null, blocks: 0 } }, poll.ex);
+        ctx.expect(
+          last.stop_reason === null && last.blocks.length === 0,
+          {
+            title: "mcp-ask-flow: a working turn has a stop_reason or blocks",
+            received: { stop_reason: last.stop_reason, blocks: last.blocks.length },
+            expected: { stop_reason: null, blocks: 0 },
+          },
+          poll.ex,
+        );
         if (Date.now() > deadline) ctx.skip(`the turn did not settle within ${ctx.settings.runTimeoutMs / 1000}s`);
         await sleep(300);
         continue;
       }
-      ctx.expect(typeof last.stop_reason === "string", { title: `mcp-ask-flow: a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}`, received: last.stop_reason, expected: "a string" }, poll.ex);
+      ctx.expect(
+        typeof last.stop_reason === "string",
+        {
+          title: `mcp-ask-flow: a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}`,
+          received: last.stop_reason,
+          expected: "a string",
+        },
+        poll.ex,
+      );
       break;
     }
     if (last.status !== "completed") return ctx.notExercised(`the turn ended ${last.status}: no blocks to render`);
-    ctx.expect(last.blocks.length > 0, { title: "mcp-ask-flow: a completed turn has no blocks", received: last.blocks, expected: "at least one block" });
+    ctx.expect(last.blocks.length > 0, {
+      title: "mcp-ask-flow: a completed turn has no blocks",
+      received: last.blocks,
+      expected: "at least one block",
+    });
     for (const b of last.blocks) {
       if (b.render === false) {
-        ctx.expect(typeof b.text === "string", { title: `mcp-ask-flow: render: false block ${b.block_id} has no text`, received: b, expected: { render: false, text: "<markdown>" } });
+        ctx.expect(typeof b.text === "string", {
+          title: `mcp-ask-flow: render: false block ${b.block_id} has no text`,
+          received: b,
+          expected: { render: false, text: "<markdown>" },
+        });
         const r = await callTool(ctx, "svc__render", { message_id: a.message_id, block_id: b.block_id });
-        if (!(r.isError && isToolError(r.toolError) && r.toolError.status === 404)) ctx.warn(lenientWarning("D-MCP-RENDER", `svc__render of render: false block ${b.block_id} did not return ToolError not_found/404`), r.ex);
+        if (!(r.isError && isToolError(r.toolError) && r.toolError.status === 404))
+          ctx.warn(
+            lenientWarning(
+              "D-MCP-RENDER",
+              `svc__render of render: false block ${b.block_id} did not return ToolError not_found/404`,
+            ),
+            r.ex,
+          );
       } else {
-        if (b.type !== "openui" || b.text !== undefined) ctx.warn(lenientWarning("D-MCP-BLOCK", `render: true block ${b.block_id} is ${b.type}${b.text !== undefined ? " with text" : ""}`));
+        if (b.type !== "openui" || b.text !== undefined)
+          ctx.warn(
+            lenientWarning(
+              "D-MCP-BLOCK",
+              `render: true block ${b.block_id} is ${b.type}${b.text !== undefined ? " with text" : ""}`,
+            ),
+          );
         const r = await callTool(ctx, "svc__render", { message_id: a.message_id, block_id: b.block_id });
-        ctx.expect(!r.problem && !r.isError && r.payload !== undefined, { title: `mcp-ask-flow: svc__render of block ${b.block_id} ${r.problem ?? JSON.stringify(r.toolError)}`, received: r.result ?? { status: r.ex.status }, expected: { block_id: b.block_id, content: "<widget payload>" } }, r.ex);
-        if (r.payload && (typeof r.payload.content !== "string" || r.payload.block_id !== b.block_id)) ctx.warn(lenientWarning("D-MCP-RENDER", `svc__render of block ${b.block_id} is not {block_id, content: string}`), r.ex);
+        ctx.expect(
+          !r.problem && !r.isError && r.payload !== undefined,
+          {
+            title: `mcp-ask-flow: svc__render of block ${b.block_id} ${r.problem ?? JSON.stringify(r.toolError)}`,
+            received: r.result ?? { status: r.ex.status },
+            expected: { block_id: b.block_id, content: "<widget payload>" },
+          },
+          r.ex,
+        );
+        if (r.payload && (typeof r.payload.content !== "string" || r.payload.block_id !== b.block_id))
+          ctx.warn(
+            lenientWarning("D-MCP-RENDER", `svc__render of block ${b.block_id} is not {block_id, content: string}`),
+            r.ex,
+          );
       }
     }
     if (ctx.contract.op("GET /v1/chats/{chat_id}/messages/{message_id}")) {
-      const rest = await ctx.req({ method: "GET", path: `/v1/chats/${encodeURIComponent(a.chat_id)}/messages/${encodeURIComponent(a.message_id)}` });
-      ctx.expect(rest.status === 200 && data(rest)?.status === last.status, { title: `mcp-ask-flow: the MCP turn reads over REST as ${rest.status} ${data(rest)?.status ?? ""}`, received: { status: rest.status, data: data(rest) }, expected: { status: 200, data: { status: last.status } } }, rest);
+      const rest = await ctx.req({
+        method: "GET",
+        path: `/v1/chats/${encodeURIComponent(a.chat_id)}/messages/${encodeURIComponent(a.message_id)}`,
+      });
+      ctx.expect(
+        rest.status === 200 && data(rest)?.status === last.status,
+        {
+          title: `mcp-ask-flow: the MCP turn reads over REST as ${rest.status} ${data(rest)?.status ?? ""}`,
+          received: { status: rest.status, data: data(rest) },
+          expected: { status: 200, data: { status: last.status } },
+        },
+        rest,
+      );
     }
   },
 };

@@ -33,18 +33,38 @@ const check: ActiveCheck = {
     if (token) {
       cases.push(
         { label: "a valid bearer token", auth: { bearer: token }, accepted: true },
-        { label: "an invalid x-api-key with a valid bearer token", auth: { key: BAD_KEY, bearer: token }, accepted: true },
+        {
+          label: "an invalid x-api-key with a valid bearer token",
+          auth: { key: BAD_KEY, bearer: token },
+          accepted: true,
+        },
         { label: "a valid x-api-key and a valid bearer token", auth: { key: "main", bearer: token }, accepted: true },
       );
     } else ctx.notExercised("no --bearer-token given: the bearer fallback is not exercised");
     for (const c of cases) {
       const call = await callTool(ctx, "svc__get_me", {}, c.auth);
       if (!c.accepted) {
-        ctx.expect(call.ex.status === 401, { title: `mcp-auth-order: ${c.label} answered ${call.ex.status}`, received: { status: call.ex.status }, expected: { status: 401 } }, call.ex);
+        ctx.expect(
+          call.ex.status === 401,
+          {
+            title: `mcp-auth-order: ${c.label} answered ${call.ex.status}`,
+            received: { status: call.ex.status },
+            expected: { status: 401 },
+          },
+          call.ex,
+        );
         continue;
       }
       const got = (call.payload as any)?.account_id;
-      ctx.expect(call.ex.status === 200 && !call.problem && !call.isError && got === account, { title: `mcp-auth-order: svc__get_me with ${c.label} ${call.problem ?? (call.isError ? "returned a tool error" : `answered account ${got}`)}`, received: { status: call.ex.status, problem: call.problem, account_id: got, toolError: call.toolError }, expected: { status: 200, account_id: account } }, call.ex);
+      ctx.expect(
+        call.ex.status === 200 && !call.problem && !call.isError && got === account,
+        {
+          title: `mcp-auth-order: svc__get_me with ${c.label} ${call.problem ?? (call.isError ? "returned a tool error" : `answered account ${got}`)}`,
+          received: { status: call.ex.status, problem: call.problem, account_id: got, toolError: call.toolError },
+          expected: { status: 200, account_id: account },
+        },
+        call.ex,
+      );
     }
   },
 };

@@ -33,10 +33,33 @@ const check: ActiveCheck = {
       for (; pages < 8; pages++) {
         const call = await callTool(ctx, l.tool, { ...(l.args ?? {}), limit: 2, ...(cursor ? { cursor } : {}) });
         const content = call.payload?.content;
-        if (!ctx.expect(!call.problem && !call.isError && Array.isArray(content) && content.length <= 2 && (call.payload.cursor === null || typeof call.payload.cursor === "string"), { title: `mcp-list-cursor-walk: ${l.tool} page ${pages + 1} ${call.problem ?? (call.isError ? `returned ${JSON.stringify(call.toolError)}` : "is not {content (≤ 2 items), cursor}")}`, received: call.result ?? { status: call.ex.status }, expected: { content: "≤ 2 items", cursor: "string | null" } }, call.ex)) break;
+        if (
+          !ctx.expect(
+            !call.problem &&
+              !call.isError &&
+              Array.isArray(content) &&
+              content.length <= 2 &&
+              (call.payload.cursor === null || typeof call.payload.cursor === "string"),
+            {
+              title: `mcp-list-cursor-walk: ${l.tool} page ${pages + 1} ${call.problem ?? (call.isError ? `returned ${JSON.stringify(call.toolError)}` : "is not {content (≤ 2 items), cursor}")}`,
+              received: call.result ?? { status: call.ex.status },
+              expected: { content: "≤ 2 items", cursor: "string | null" },
+            },
+            call.ex,
+          )
+        )
+          break;
         for (const item of content) {
           const id = item?.id ?? JSON.stringify(item);
-          if (seen.has(id)) ctx.fail({ title: `mcp-list-cursor-walk: ${l.tool} returned ${id} twice (pages ${seen.get(id)} and ${pages + 1})`, received: id, expected: "each item once" }, call.ex);
+          if (seen.has(id))
+            ctx.fail(
+              {
+                title: `mcp-list-cursor-walk: ${l.tool} returned ${id} twice (pages ${seen.get(id)} and ${pages + 1})`,
+                received: id,
+                expected: "each item once",
+              },
+              call.ex,
+            );
           seen.set(id, pages + 1);
         }
         cursor = call.payload.cursor;
@@ -49,7 +72,15 @@ const check: ActiveCheck = {
       else if (pages >= 8) ctx.notExercised(`${l.tool}: more than 16 items, walk stopped after 8 pages`);
     }
     const bad = await callTool(ctx, "svc__list_datasets", { cursor: "Zm9vYmFy" });
-    ctx.expect(bad.isError && bad.toolError?.code === "invalid_cursor" && bad.toolError?.status === 400, { title: `mcp-list-cursor-walk: a garbage cursor returned ${bad.problem ?? JSON.stringify(bad.toolError ?? bad.payload)}`, received: bad.result ?? { status: bad.ex.status }, expected: { isError: true, error: { code: "invalid_cursor", status: 400 } } }, bad.ex);
+    ctx.expect(
+      bad.isError && bad.toolError?.code === "invalid_cursor" && bad.toolError?.status === 400,
+      {
+        title: `mcp-list-cursor-walk: a garbage cursor returned ${bad.problem ?? JSON.stringify(bad.toolError ?? bad.payload)}`,
+        received: bad.result ?? { status: bad.ex.status },
+        expected: { isError: true, error: { code: "invalid_cursor", status: 400 } },
+      },
+      bad.ex,
+    );
   },
 };
 export default check;

@@ -29,9 +29,16 @@ const check: ActiveCheck = {
     let call: Awaited<ReturnType<typeof callTool>> | undefined;
     for (let attempt = 0; attempt < 2; attempt++) {
       await sleep(1100);
-      const burst = await Promise.all(Array.from({ length: limit + 2 }, () => ctx.req({ method: "GET", path: "/v1/prices", burst: true, meta: { planned429: true } })));
+      const burst = await Promise.all(
+        Array.from({ length: limit + 2 }, () =>
+          ctx.req({ method: "GET", path: "/v1/prices", burst: true, meta: { planned429: true } }),
+        ),
+      );
       let limited = burst.some((e) => e.status === 429);
-      for (let i = 0; !limited && i < limit; i++) limited = (await ctx.req({ method: "GET", path: "/v1/prices", burst: true, meta: { planned429: true } })).status === 429;
+      for (let i = 0; !limited && i < limit; i++)
+        limited =
+          (await ctx.req({ method: "GET", path: "/v1/prices", burst: true, meta: { planned429: true } })).status ===
+          429;
       if (!limited) {
         ctx.notExercised(`REST requests beyond RateLimit-Limit ${limit} got no 429 (rate-limit-burst-429 reports it)`);
         return;
@@ -40,11 +47,31 @@ const check: ActiveCheck = {
       if (call.ex.status === 429) break;
     }
     const retry = Number(call!.ex.headers["retry-after"]);
-    ctx.expect(call!.ex.status === 429 && Number.isInteger(retry) && retry >= 0, { title: `mcp-rate-limit-shared: an MCP call right after REST exhausted the key's bucket answered HTTP ${call!.ex.status}${call!.isError ? " (a tool error)" : ""}`, received: { status: call!.ex.status, "retry-after": call!.ex.headers["retry-after"] ?? "(absent)", toolError: call!.toolError }, expected: { status: 429, "retry-after": "<seconds>" } }, call!.ex);
+    ctx.expect(
+      call!.ex.status === 429 && Number.isInteger(retry) && retry >= 0,
+      {
+        title: `mcp-rate-limit-shared: an MCP call right after REST exhausted the key's bucket answered HTTP ${call!.ex.status}${call!.isError ? " (a tool error)" : ""}`,
+        received: {
+          status: call!.ex.status,
+          "retry-after": call!.ex.headers["retry-after"] ?? "(absent)",
+          toolError: call!.toolError,
+        },
+        expected: { status: 429, "retry-after": "<seconds>" },
+      },
+      call!.ex,
+    );
     if (call!.ex.status !== 429) return;
     await sleep(Math.max(retry, 1) * 1000 + 100);
     const again = await callTool(ctx, "svc__get_me", {}, { key: "main" }, { burst: true, planned429: true });
-    ctx.expect(again.ex.status === 200 && !again.problem, { title: `mcp-rate-limit-shared: after Retry-After the MCP call answered ${again.ex.status}`, received: { status: again.ex.status }, expected: { status: 200 } }, again.ex);
+    ctx.expect(
+      again.ex.status === 200 && !again.problem,
+      {
+        title: `mcp-rate-limit-shared: after Retry-After the MCP call answered ${again.ex.status}`,
+        received: { status: again.ex.status },
+        expected: { status: 200 },
+      },
+      again.ex,
+    );
   },
 };
 export default check;

@@ -30,8 +30,24 @@ const check: ActiveCheck = {
     }
     const { balance: after, ex: meAfter } = await balance(ctx);
     const { rows: rowsAfter, ex: usage } = await usageRows(ctx);
-    ctx.expect(after.equals(before), { title: `mcp-read-tools-free: ${calls} read tool calls changed the balance`, received: after.toFixed(), expected: before.toFixed() }, meAfter);
-    ctx.expect(JSON.stringify(rowsAfter.map((r) => r?.id)) === JSON.stringify(rowsBefore.map((r) => r?.id)), { title: `mcp-read-tools-free: ${calls} read tool calls wrote usage history`, received: rowsAfter.slice(0, 3), expected: rowsBefore.slice(0, 3) }, usage);
+    ctx.expect(
+      after.equals(before),
+      {
+        title: `mcp-read-tools-free: ${calls} read tool calls changed the balance`,
+        received: after.toFixed(),
+        expected: before.toFixed(),
+      },
+      meAfter,
+    );
+    ctx.expect(
+      JSON.stringify(rowsAfter.map((r) => r?.id)) === JSON.stringify(rowsBefore.map((r) => r?.id)),
+      {
+        title: `mcp-read-tools-free: ${calls} read tool calls wrote usage history`,
+        received: rowsAfter.slice(0, 3),
+        expected: rowsBefore.slice(0, 3),
+      },
+      usage,
+    );
     void meBefore;
   },
 };

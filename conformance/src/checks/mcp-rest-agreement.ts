@@ -6,7 +6,8 @@ import { data, isObj } from "./support/util.ts";
 /** The part of a REST /v1/me body the tool documents (user, account, plan, members, teams): usage moves with every charge. */
 function comparable(tool: string, v: any): unknown {
   // D-MCP-PDR-RESULT: the tool picks run_id, status and pattern_id from the REST run
-  if (tool === "svc__get_pattern_detection_run" && isObj(v)) return { run_id: v.run_id, status: v.status, pattern_id: v.pattern_id };
+  if (tool === "svc__get_pattern_detection_run" && isObj(v))
+    return { run_id: v.run_id, status: v.status, pattern_id: v.pattern_id };
   if (tool === "svc__get_me" && isObj(v)) {
     const { usage: _usage, ...rest } = v;
     return rest;
@@ -16,7 +17,15 @@ function comparable(tool: string, v: any): unknown {
 
 /** JSON with sorted keys: two servers may build the same object in another key order. */
 export function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x) => (isObj(x) ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+  return JSON.stringify(v, (_k, x) =>
+    isObj(x)
+      ? Object.fromEntries(
+          Object.keys(x)
+            .sort()
+            .map((k) => [k, x[k]]),
+        )
+      : x,
+  );
 }
 
 /** REST↔MCP agreement: the same key sees the same data through a read tool as through its REST twin. */
@@ -37,7 +46,18 @@ const check: ActiveCheck = {
     for (const t of pairs) {
       const rest = await ctx.req({ method: t.rest.method, path: t.rest.path, body: t.rest.body });
       const call = await callTool(ctx, t.tool, t.args);
-      if (!ctx.expect(!call.problem && !call.isError, { title: `mcp-rest-agreement: ${t.tool} ${call.problem ?? `returned a tool error ${JSON.stringify(call.toolError)}`}`, received: call.result ?? { status: call.ex.status }, expected: `the data of ${t.rest.method} ${t.rest.path} (${rest.status})` }, call.ex)) continue;
+      if (
+        !ctx.expect(
+          !call.problem && !call.isError,
+          {
+            title: `mcp-rest-agreement: ${t.tool} ${call.problem ?? `returned a tool error ${JSON.stringify(call.toolError)}`}`,
+            received: call.result ?? { status: call.ex.status },
+            expected: `the data of ${t.rest.method} ${t.rest.path} (${rest.status})`,
+          },
+          call.ex,
+        )
+      )
+        continue;
       if (rest.status !== 200) {
         ctx.notExercised(`${t.tool}: REST twin answered ${rest.status}`);
         continue;
@@ -46,10 +66,34 @@ const check: ActiveCheck = {
       if (t.list) {
         const content = call.payload?.content;
         const restHasNext = (rest.json as any)?.has_next === true;
-        ctx.expect(Array.isArray(content) && canonical(content) === canonical(restData), { title: `mcp-rest-agreement: ${t.tool} content differs from ${t.rest.method} ${t.rest.path}`, received: Array.isArray(content) ? content.map((x: any) => x?.id ?? x) : call.payload, expected: Array.isArray(restData) ? restData.map((x: any) => x?.id ?? x) : restData }, call.ex);
-        ctx.expect((call.payload?.cursor === null) === !restHasNext, { title: `mcp-rest-agreement: ${t.tool} cursor ${call.payload?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`, received: call.payload?.cursor, expected: restHasNext ? "a cursor" : null }, call.ex);
+        ctx.expect(
+          Array.isArray(content) && canonical(content) === canonical(restData),
+          {
+            title: `mcp-rest-agreement: ${t.tool} content differs from ${t.rest.method} ${t.rest.path}`,
+            received: Array.isArray(content) ? content.map((x: any) => x?.id ?? x) : call.payload,
+            expected: Array.isArray(restData) ? restData.map((x: any) => x?.id ?? x) : restData,
+          },
+          call.ex,
+        );
+        ctx.expect(
+          (call.payload?.cursor === null) === !restHasNext,
+          {
+            title: `mcp-rest-agreement: ${t.tool} cursor ${call.payload?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`,
+            received: call.payload?.cursor,
+            expected: restHasNext ? "a cursor" : null,
+          },
+          call.ex,
+        );
       } else {
-        ctx.expect(canonical(comparable(t.tool, call.payload)) === canonical(comparable(t.tool, restData)), { title: `mcp-rest-agreement: ${t.tool} differs from ${t.rest.method} ${t.rest.path}`, received: comparable(t.tool, call.payload), expected: comparable(t.tool, restData) }, call.ex);
+        ctx.expect(
+          canonical(comparable(t.tool, call.payload)) === canonical(comparable(t.tool, restData)),
+          {
+            title: `mcp-rest-agreement: ${t.tool} differs from ${t.rest.method} ${t.rest.path}`,
+            received: comparable(t.tool, call.payload),
+            expected: comparable(t.tool, restData),
+          },
+          call.ex,
+        );
       }
     }
   },

@@ -3,7 +3,11 @@ import { listTools, requireMcp } from "../mcp/client.ts";
 
 /** Tool name → the Args component of the contract (svc__get_dataset_run → Mcp.GetDatasetRunArgs). */
 export function argsSchemaOf(doc: Record<string, any>, tool: string): any {
-  const pascal = tool.replace(/^svc__/, "").split("_").map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join("");
+  const pascal = tool
+    .replace(/^svc__/, "")
+    .split("_")
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join("");
   return doc.components?.schemas?.[`Mcp.${pascal}Args`];
 }
 
@@ -29,25 +33,68 @@ const check: ActiveCheck = {
     await requireMcp(ctx);
     const { answer, tools, problem } = await listTools(ctx);
     if (!tools) {
-      ctx.fail({ title: `mcp-tool-catalogue: tools/list failed (${problem})`, received: { status: answer.ex.status, body: answer.ex.text.slice(0, 300) }, expected: "a ListToolsResult" }, answer.ex);
+      ctx.fail(
+        {
+          title: `mcp-tool-catalogue: tools/list failed (${problem})`,
+          received: { status: answer.ex.status, body: answer.ex.text.slice(0, 300) },
+          expected: "a ListToolsResult",
+        },
+        answer.ex,
+      );
       return;
     }
     const documented = toolNames(ctx.contract.doc);
     const served = tools.map((t) => t.name);
     const extra = served.filter((n) => !documented.includes(n));
     const missing = documented.filter((n) => !served.includes(n));
-    ctx.expect(extra.length === 0 && missing.length === 0 && served.length === documented.length, { title: `mcp-tool-catalogue: tools/list served ${served.length} tools${extra.length ? `; undocumented ${extra.join(", ")}` : ""}${missing.length ? `; missing ${missing.join(", ")}` : ""}`, received: served, expected: documented }, answer.ex);
+    ctx.expect(
+      extra.length === 0 && missing.length === 0 && served.length === documented.length,
+      {
+        title: `mcp-tool-catalogue: tools/list served ${served.length} tools${extra.length ? `; undocumented ${extra.join(", ")}` : ""}${missing.length ? `; missing ${missing.join(", ")}` : ""}`,
+        received: served,
+        expected: documented,
+      },
+      answer.ex,
+    );
     for (const t of tools.filter((x) => documented.includes(x.name))) {
       const args = argsSchemaOf(ctx.contract.doc, t.name) ?? { properties: {} };
       const want = [...(args.required ?? [])].sort();
       const got = [...(t.inputSchema?.required ?? [])].sort();
-      ctx.expect(JSON.stringify(want) === JSON.stringify(got), { title: `mcp-tool-catalogue: ${t.name} requires ${JSON.stringify(got)}`, received: got, expected: want }, answer.ex);
+      ctx.expect(
+        JSON.stringify(want) === JSON.stringify(got),
+        { title: `mcp-tool-catalogue: ${t.name} requires ${JSON.stringify(got)}`, received: got, expected: want },
+        answer.ex,
+      );
       const props = Object.keys(t.inputSchema?.properties ?? {});
       const undeclared = Object.keys(args.properties ?? {}).filter((p) => !props.includes(p));
-      ctx.expect(undeclared.length === 0, { title: `mcp-tool-catalogue: ${t.name} does not declare ${undeclared.join(", ")}`, received: props, expected: Object.keys(args.properties ?? {}) }, answer.ex);
-      if (t.annotations?.destructiveHint === true) ctx.fail({ title: `mcp-tool-catalogue: ${t.name} is annotated destructiveHint`, received: t.annotations, expected: "no destructive tools" }, answer.ex);
+      ctx.expect(
+        undeclared.length === 0,
+        {
+          title: `mcp-tool-catalogue: ${t.name} does not declare ${undeclared.join(", ")}`,
+          received: props,
+          expected: Object.keys(args.properties ?? {}),
+        },
+        answer.ex,
+      );
+      if (t.annotations?.destructiveHint === true)
+        ctx.fail(
+          {
+            title: `mcp-tool-catalogue: ${t.name} is annotated destructiveHint`,
+            received: t.annotations,
+            expected: "no destructive tools",
+          },
+          answer.ex,
+        );
       if (t.name === "svc__ask") continue;
-      ctx.expect(t.annotations?.readOnlyHint === true, { title: `mcp-tool-catalogue: read tool ${t.name} is not annotated readOnlyHint: true`, received: t.annotations ?? "(no annotations)", expected: { readOnlyHint: true } }, answer.ex);
+      ctx.expect(
+        t.annotations?.readOnlyHint === true,
+        {
+          title: `mcp-tool-catalogue: read tool ${t.name} is not annotated readOnlyHint: true`,
+          received: t.annotations ?? "(no annotations)",
+          expected: { readOnlyHint: true },
+        },
+        answer.ex,
+      );
     }
   },
 };

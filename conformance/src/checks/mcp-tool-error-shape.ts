@@ -5,12 +5,36 @@ import { MISSING_DATASET_ID } from "./support/util.ts";
 /** Read tools with a missing id, and the REST twin of each call. */
 export const MISSING_CASES: Array<{ tool: string; args: Record<string, string>; rest: string }> = [
   { tool: "svc__get_dataset", args: { dataset_id: MISSING_DATASET_ID }, rest: `/v1/datasets/${MISSING_DATASET_ID}` },
-  { tool: "svc__get_dataset_run", args: { dataset_id: MISSING_DATASET_ID, run_id: "dsr_slkmissing00000000" }, rest: `/v1/datasets/${MISSING_DATASET_ID}/runs/dsr_slkmissing00000000` },
-  { tool: "svc__get_audience_dataset", args: { audience_dataset_id: "ad_slkmissing00000000" }, rest: "/v1/audience_datasets/ad_slkmissing00000000" },
-  { tool: "svc__get_audience_dataset_run", args: { audience_dataset_id: "ad_slkmissing00000000", run_id: "adr_slkmissing0000000" }, rest: "/v1/audience_datasets/ad_slkmissing00000000/runs/adr_slkmissing0000000" },
-  { tool: "svc__get_pattern_detection_run", args: { run_id: "pdr_slkmissing0000000" }, rest: "/v1/pattern_detections/pdr_slkmissing0000000" },
-  { tool: "svc__get_tracking_agent", args: { agent_id: "ta_slkmissing00000000" }, rest: "/v1/tracking_agents/ta_slkmissing00000000" },
-  { tool: "svc__get_message", args: { chat_id: "ch_slkmissing00000000", message_id: "msg_slkmissing0000000" }, rest: "/v1/chats/ch_slkmissing00000000/messages/msg_slkmissing0000000" },
+  {
+    tool: "svc__get_dataset_run",
+    args: { dataset_id: MISSING_DATASET_ID, run_id: "dsr_slkmissing00000000" },
+    rest: `/v1/datasets/${MISSING_DATASET_ID}/runs/dsr_slkmissing00000000`,
+  },
+  {
+    tool: "svc__get_audience_dataset",
+    args: { audience_dataset_id: "ad_slkmissing00000000" },
+    rest: "/v1/audience_datasets/ad_slkmissing00000000",
+  },
+  {
+    tool: "svc__get_audience_dataset_run",
+    args: { audience_dataset_id: "ad_slkmissing00000000", run_id: "adr_slkmissing0000000" },
+    rest: "/v1/audience_datasets/ad_slkmissing00000000/runs/adr_slkmissing0000000",
+  },
+  {
+    tool: "svc__get_pattern_detection_run",
+    args: { run_id: "pdr_slkmissing0000000" },
+    rest: "/v1/pattern_detections/pdr_slkmissing0000000",
+  },
+  {
+    tool: "svc__get_tracking_agent",
+    args: { agent_id: "ta_slkmissing00000000" },
+    rest: "/v1/tracking_agents/ta_slkmissing00000000",
+  },
+  {
+    tool: "svc__get_message",
+    args: { chat_id: "ch_slkmissing00000000", message_id: "msg_slkmissing0000000" },
+    rest: "/v1/chats/ch_slkmissing00000000/messages/msg_slkmissing0000000",
+  },
 ];
 
 /**
@@ -37,10 +61,45 @@ const check: ActiveCheck = {
       const rest = await ctx.req({ method: "GET", path: c.rest });
       const call = await callTool(ctx, c.tool, c.args);
       const restBody = rest.json as any;
-      const expected = { isError: true, content: [{ type: "text", text: JSON.stringify({ error: { code: restBody?.error_code, message: "…", status: rest.status } }) }] };
-      if (!ctx.expect(!call.problem && call.isError && isToolError(call.toolError), { title: `mcp-tool-error-shape: ${c.tool} with a missing id ${call.problem ?? (call.isError ? "returned an error without {error: {code, message, status}}" : "did not return isError")}`, received: call.result ?? { status: call.ex.status, body: call.ex.text.slice(0, 300) }, expected }, call.ex)) continue;
-      ctx.expect(call.result.structuredContent === undefined, { title: `mcp-tool-error-shape: ${c.tool}'s error result carries structuredContent`, received: call.result.structuredContent, expected: "no structuredContent on an isError result (D-MCP-TOOL-ERROR)" }, call.ex);
-      ctx.expect(call.toolError!.code === restBody?.error_code && call.toolError!.status === rest.status, { title: `mcp-tool-error-shape: ${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${restBody?.error_code}/${rest.status}`, received: call.toolError, expected: { code: restBody?.error_code, status: rest.status } }, call.ex);
+      const expected = {
+        isError: true,
+        content: [
+          {
+            type: "text",
+            text: JSON.stringify({ error: { code: restBody?.error_code, message: "…", status: rest.status } }),
+          },
+        ],
+      };
+      if (
+        !ctx.expect(
+          !call.problem && call.isError && isToolError(call.toolError),
+          {
+            title: `mcp-tool-error-shape: ${c.tool} with a missing id ${call.problem ?? (call.isError ? "returned an error without {error: {code, message, status}}" : "did not return isError")}`,
+            received: call.result ?? { status: call.ex.status, body: call.ex.text.slice(0, 300) },
+            expected,
+          },
+          call.ex,
+        )
+      )
+        continue;
+      ctx.expect(
+        call.result.structuredContent === undefined,
+        {
+          title: `mcp-tool-error-shape: ${c.tool}'s error result carries structuredContent`,
+          received: call.result.structuredContent,
+          expected: "no structuredContent on an isError result (D-MCP-TOOL-ERROR)",
+        },
+        call.ex,
+      );
+      ctx.expect(
+        call.toolError!.code === restBody?.error_code && call.toolError!.status === rest.status,
+        {
+          title: `mcp-tool-error-shape: ${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${restBody?.error_code}/${rest.status}`,
+          received: call.toolError,
+          expected: { code: restBody?.error_code, status: rest.status },
+        },
+        call.ex,
+      );
     }
   },
 };

@@ -26,7 +26,15 @@ const check: ActiveCheck = {
     });
     const location = ex.headers["location"];
     const target = location ? new URL(location, bare).toString() : undefined;
-    ctx.expect(ex.status === 307 && target === slashed, { title: `mcp-trailing-slash-307: ${new URL(bare).pathname} answered ${ex.status}${location ? ` → ${location}` : ""}`, received: { status: ex.status, location: location ?? "(none)" }, expected: { status: 307, location: slashed } }, ex);
+    ctx.expect(
+      ex.status === 307 && target === slashed,
+      {
+        title: `mcp-trailing-slash-307: ${new URL(bare).pathname} answered ${ex.status}${location ? ` → ${location}` : ""}`,
+        received: { status: ex.status, location: location ?? "(none)" },
+        expected: { status: 307, location: slashed },
+      },
+      ex,
+    );
   },
 };
 export default check;

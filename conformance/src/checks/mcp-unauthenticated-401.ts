@@ -17,7 +17,7 @@ export function metadataUrlOf(header: string | undefined): string | undefined {
 const check: ActiveCheck = {
   kind: "active",
   id: "mcp-unauthenticated-401",
-  rule: "initialize, tools/list and tools/call without x-api-key or bearer token answer HTTP 401 with WWW-Authenticate: Bearer resource_metadata=\"<url>\" (quoted); the metadata document at <url> is JSON with resource (the MCP URL) and at least one authorization server",
+  rule: 'initialize, tools/list and tools/call without x-api-key or bearer token answer HTTP 401 with WWW-Authenticate: Bearer resource_metadata="<url>" (quoted); the metadata document at <url> is JSON with resource (the MCP URL) and at least one authorization server',
   section: "Authentication › MCP (3: 401 with WWW-Authenticate); decisions D-OAUTH, D-MCP-OAUTH-METADATA",
   severity: "critical",
   decisions: ["D-OAUTH", "D-MCP-OAUTH-METADATA"],
@@ -30,24 +30,72 @@ const check: ActiveCheck = {
       ["initialize", (await initialize(ctx, {})).ex],
       ["tools/list", (await rpc(ctx, "tools/list", {}, {})).ex],
       ["tools/call", (await rpc(ctx, "tools/call", { name: "svc__get_me", arguments: {} }, {})).ex],
-      ["tools/call with an invalid key", (await rpc(ctx, "tools/call", { name: "svc__get_me", arguments: {} }, { key: { invalid: "sl_test_slk_invalid_key_000000" } })).ex],
+      [
+        "tools/call with an invalid key",
+        (
+          await rpc(
+            ctx,
+            "tools/call",
+            { name: "svc__get_me", arguments: {} },
+            { key: { invalid: "sl_test_slk_invalid_key_000000" } },
+          )
+        ).ex,
+      ],
     ];
     let metadata: string | undefined;
     for (const [what, ex] of calls) {
       const header = ex.headers["www-authenticate"];
       const url = metadataUrlOf(header);
       metadata ??= url;
-      ctx.expect(ex.status === 401 && !!url, { title: `mcp-unauthenticated-401: ${what} without credentials answered ${ex.status}${ex.status === 401 ? ` with WWW-Authenticate ${header ?? "(absent)"}` : ""}`, received: { status: ex.status, "www-authenticate": header ?? "(absent)" }, expected: { status: 401, "www-authenticate": 'Bearer resource_metadata="<metadata url>"' } }, ex);
+      ctx.expect(
+        ex.status === 401 && !!url,
+        {
+          title: `mcp-unauthenticated-401: ${what} without credentials answered ${ex.status}${ex.status === 401 ? ` with WWW-Authenticate ${header ?? "(absent)"}` : ""}`,
+          received: { status: ex.status, "www-authenticate": header ?? "(absent)" },
+          expected: { status: 401, "www-authenticate": 'Bearer resource_metadata="<metadata url>"' },
+        },
+        ex,
+      );
     }
     if (!metadata) return ctx.notExercised("no resource_metadata URL to fetch");
-    const doc = await ctx.req({ method: "GET", path: new URL(metadata).pathname, url: metadata, key: "none", meta: { mcp: true } });
+    const doc = await ctx.req({
+      method: "GET",
+      path: new URL(metadata).pathname,
+      url: metadata,
+      key: "none",
+      meta: { mcp: true },
+    });
     const body = doc.json as any;
-    const okDoc = doc.status === 200 && isObj(body) && typeof body.resource === "string" && Array.isArray(body.authorization_servers) && body.authorization_servers.length > 0 && body.authorization_servers.every((s: unknown) => typeof s === "string");
-    ctx.expect(okDoc, { title: `mcp-unauthenticated-401: the metadata document ${metadata} answered ${doc.status} without resource and authorization_servers`, received: { status: doc.status, body: body ?? doc.text.slice(0, 200) }, expected: { status: 200, body: { resource: mcpUrl(ctx), authorization_servers: ["<issuer url>"] } } }, doc);
+    const okDoc =
+      doc.status === 200 &&
+      isObj(body) &&
+      typeof body.resource === "string" &&
+      Array.isArray(body.authorization_servers) &&
+      body.authorization_servers.length > 0 &&
+      body.authorization_servers.every((s: unknown) => typeof s === "string");
+    ctx.expect(
+      okDoc,
+      {
+        title: `mcp-unauthenticated-401: the metadata document ${metadata} answered ${doc.status} without resource and authorization_servers`,
+        received: { status: doc.status, body: body ?? doc.text.slice(0, 200) },
+        expected: { status: 200, body: { resource: mcpUrl(ctx), authorization_servers: ["<issuer url>"] } },
+      },
+      doc,
+    );
     if (okDoc) {
       const same = body.resource.replace(/\/+$/, "") === mcpUrl(ctx).replace(/\/+$/, "");
-      ctx.expect(same, { title: "mcp-unauthenticated-401: the metadata document's resource is not the MCP URL", received: body.resource, expected: mcpUrl(ctx) }, doc);
-      for (const f of ["bearer_methods_supported", "scopes_supported"]) if (f in body && !Array.isArray(body[f])) ctx.warn(lenientWarning("D-MCP-OAUTH-METADATA", `${f} is not an array`), doc);
+      ctx.expect(
+        same,
+        {
+          title: "mcp-unauthenticated-401: the metadata document's resource is not the MCP URL",
+          received: body.resource,
+          expected: mcpUrl(ctx),
+        },
+        doc,
+      );
+      for (const f of ["bearer_methods_supported", "scopes_supported"])
+        if (f in body && !Array.isArray(body[f]))
+          ctx.warn(lenientWarning("D-MCP-OAUTH-METADATA", `${f} is not an array`), doc);
     }
   },
 };

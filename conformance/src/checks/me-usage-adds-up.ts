@@ -25,9 +25,28 @@ const check: ActiveCheck = {
       const ex = await ctx.req({ method: "GET", path: "/v1/me", key });
       const u = data(ex)?.usage;
       const [balance, used, total] = [dec(u?.balance), dec(u?.balance_used), dec(u?.balance_total)];
-      if (!ctx.expect(ex.status === 200 && !!balance && !!used && !!total, { title: `me-usage-adds-up: GET /v1/me (${key}) gave no decimal usage.balance / balance_used / balance_total`, received: seen(ex), expected: { status: 200, data: { usage: { balance: "…", balance_used: "…", balance_total: "…" } } } }, ex)) continue;
+      if (
+        !ctx.expect(
+          ex.status === 200 && !!balance && !!used && !!total,
+          {
+            title: `me-usage-adds-up: GET /v1/me (${key}) gave no decimal usage.balance / balance_used / balance_total`,
+            received: seen(ex),
+            expected: { status: 200, data: { usage: { balance: "…", balance_used: "…", balance_total: "…" } } },
+          },
+          ex,
+        )
+      )
+        continue;
       const sum = (balance as Decimal).plus(used as Decimal);
-      ctx.expect(sum.equals(total as Decimal), { title: `me-usage-adds-up: (${key}) balance ${u.balance} + balance_used ${u.balance_used} = ${sum.toFixed()}, not balance_total ${u.balance_total}`, received: u, expected: { balance_total: sum.toFixed() } }, ex);
+      ctx.expect(
+        sum.equals(total as Decimal),
+        {
+          title: `me-usage-adds-up: (${key}) balance ${u.balance} + balance_used ${u.balance_used} = ${sum.toFixed()}, not balance_total ${u.balance_total}`,
+          received: u,
+          expected: { balance_total: sum.toFixed() },
+        },
+        ex,
+      );
     }
   },
 };

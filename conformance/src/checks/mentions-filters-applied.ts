@@ -20,8 +20,17 @@ const check: ActiveCheck = {
   async run(ctx) {
     const sampleEx = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
     const sample: any[] = isObj(sampleEx.json) && Array.isArray(sampleEx.json.data) ? sampleEx.json.data : [];
-    if (sampleEx.status !== 200) ctx.fail({ title: `mentions-filters-applied: an unfiltered search answered ${sampleEx.status}`, received: seen(sampleEx), expected: "200" }, sampleEx);
-    if (sample.length < 2) ctx.skip(`the account holds ${sample.length} mention(s); filters need a sample of at least two`);
+    if (sampleEx.status !== 200)
+      ctx.fail(
+        {
+          title: `mentions-filters-applied: an unfiltered search answered ${sampleEx.status}`,
+          received: seen(sampleEx),
+          expected: "200",
+        },
+        sampleEx,
+      );
+    if (sample.length < 2)
+      ctx.skip(`the account holds ${sample.length} mention(s); filters need a sample of at least two`);
     for (const type of filterTypes(ctx.contract)) {
       const probe = FILTER_PROBES[type];
       if (!probe) {
@@ -43,9 +52,29 @@ const check: ActiveCheck = {
       }
       const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: { filters: [[filter]], limit: 100 } });
       const rows: any[] = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
-      if (!ctx.expect(ex.status === 200 && rows.length > 0, { title: `mentions-filters-applied: filter ${type} answered ${ex.status} with ${rows.length} mentions though the account holds a match`, received: seen(ex), expected: { status: 200, data: "at least one mention" }, message: JSON.stringify(filter) }, ex)) continue;
+      if (
+        !ctx.expect(
+          ex.status === 200 && rows.length > 0,
+          {
+            title: `mentions-filters-applied: filter ${type} answered ${ex.status} with ${rows.length} mentions though the account holds a match`,
+            received: seen(ex),
+            expected: { status: 200, data: "at least one mention" },
+            message: JSON.stringify(filter),
+          },
+          ex,
+        )
+      )
+        continue;
       const wrong = rows.find((m) => !probe.holds(filter, m));
-      ctx.expect(!wrong, { title: `mentions-filters-applied: filter ${type} returned a mention that does not satisfy it`, received: wrong && { id: wrong.id, source: wrong.source, [type]: wrong[type] ?? "(see mention)" }, expected: filter }, ex);
+      ctx.expect(
+        !wrong,
+        {
+          title: `mentions-filters-applied: filter ${type} returned a mention that does not satisfy it`,
+          received: wrong && { id: wrong.id, source: wrong.source, [type]: wrong[type] ?? "(see mention)" },
+          expected: filter,
+        },
+        ex,
+      );
     }
   },
 };

@@ -34,11 +34,22 @@ const check: ActiveCheck = {
         let cursor: string | undefined;
         let last;
         for (let p = 0; p < PAGES; p++) {
-          const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: { sort: key, order, limit: PAGE, ...(cursor ? { cursor } : {}) } });
+          const ex = await ctx.req({
+            method: "POST",
+            path: "/v1/mentions",
+            body: { sort: key, order, limit: PAGE, ...(cursor ? { cursor } : {}) },
+          });
           last = ex;
           const body = ex.json as any;
           if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data)) {
-            ctx.fail({ title: `mentions-sort-applied: sort=${key} order=${order} page ${p + 1} answered ${ex.status}`, received: seen(ex), expected: "200 with a page" }, ex);
+            ctx.fail(
+              {
+                title: `mentions-sort-applied: sort=${key} order=${order} page ${p + 1} answered ${ex.status}`,
+                received: seen(ex),
+                expected: "200 with a page",
+              },
+              ex,
+            );
             break;
           }
           items.push(...body.data);
@@ -51,15 +62,36 @@ const check: ActiveCheck = {
           continue;
         }
         const bad = vals.findIndex((v, i) => i > 0 && (order === "desc" ? v > vals[i - 1] : v < vals[i - 1]));
-        ctx.expect(bad < 0, { title: `mentions-sort-applied: sort=${key} order=${order} is not in ${key} order across ${Math.ceil(items.length / PAGE)} page(s)`, received: vals.slice(Math.max(0, bad - 2), bad + 1), expected: `${key} ${order === "desc" ? "non-increasing" : "non-decreasing"}` }, last);
+        ctx.expect(
+          bad < 0,
+          {
+            title: `mentions-sort-applied: sort=${key} order=${order} is not in ${key} order across ${Math.ceil(items.length / PAGE)} page(s)`,
+            received: vals.slice(Math.max(0, bad - 2), bad + 1),
+            expected: `${key} ${order === "desc" ? "non-increasing" : "non-decreasing"}`,
+          },
+          last,
+        );
       }
     }
     // D-MENTIONS-SORT-DEFAULT (lenient): without sort/order, the first page is the date desc page
     const dflt = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: PAGE } });
-    const byDate = await ctx.req({ method: "POST", path: "/v1/mentions", body: { sort: "date", order: "desc", limit: PAGE } });
+    const byDate = await ctx.req({
+      method: "POST",
+      path: "/v1/mentions",
+      body: { sort: "date", order: "desc", limit: PAGE },
+    });
     const ids = (ex: typeof dflt) => ((ex.json as any)?.data ?? []).map((m: any) => m?.id).join();
     if (dflt.status === 200 && ids(dflt) !== ids(byDate)) ctx.lenient("D-MENTIONS-SORT-DEFAULT", dflt);
-    else ctx.expect(dflt.status === 200, { title: `mentions-sort-applied: a search without sort answered ${dflt.status}`, received: seen(dflt), expected: "200" }, dflt);
+    else
+      ctx.expect(
+        dflt.status === 200,
+        {
+          title: `mentions-sort-applied: a search without sort answered ${dflt.status}`,
+          received: seen(dflt),
+          expected: "200",
+        },
+        dflt,
+      );
   },
 };
 export default check;

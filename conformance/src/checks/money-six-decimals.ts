@@ -16,7 +16,12 @@ const check: ResponseCheck = {
     const list = moneyPathsOf(ctx.contract, ex.op).flatMap((p) => valuesAt(ex.json, p));
     if (!list.length) return;
     const bad = list.filter(([, v]) => v !== null && !(typeof v === "number" && /^-?\d+(\.\d{1,6})?$/.test(String(v))));
-    if (bad.length) return ctx.fail(ex, { title: `money-six-decimals: ${bad.map(([k]) => k).join(", ")} not an exact 6-decimal number`, received: Object.fromEntries(bad), expected: "numbers with at most 6 fractional digits" });
+    if (bad.length)
+      return ctx.fail(ex, {
+        title: `money-six-decimals: ${bad.map(([k]) => k).join(", ")} not an exact 6-decimal number`,
+        received: Object.fromEntries(bad),
+        expected: "numbers with at most 6 fractional digits",
+      });
     ctx.pass(ex);
   },
 };

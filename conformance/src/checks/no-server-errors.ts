@@ -10,7 +10,13 @@ const check: ResponseCheck = {
   profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {
-    if (ex.status >= 500) return ctx.fail(ex, { title: `no-server-errors: ${ex.status} from ${ex.method} ${ex.path}`, received: ex.json ?? ex.text.slice(0, 200), expected: "a 2xx or a documented 4xx", message: ex.meta.negative ? `negative case: ${ex.meta.negative}` : undefined });
+    if (ex.status >= 500)
+      return ctx.fail(ex, {
+        title: `no-server-errors: ${ex.status} from ${ex.method} ${ex.path}`,
+        received: ex.json ?? ex.text.slice(0, 200),
+        expected: "a 2xx or a documented 4xx",
+        message: ex.meta.negative ? `negative case: ${ex.meta.negative}` : undefined,
+      });
     ctx.pass(ex);
   },
 };

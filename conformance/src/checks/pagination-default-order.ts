@@ -15,27 +15,71 @@ const check: ActiveCheck = {
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { ids, walk } = await smallPageWalk(ctx);
-    if (walk.error) ctx.fail({ title: `pagination-default-order: a page of the walk answered ${walk.error.status}`, received: seen(walk.error), expected: "200 with a page" }, walk.error);
+    if (walk.error)
+      ctx.fail(
+        {
+          title: `pagination-default-order: a page of the walk answered ${walk.error.status}`,
+          received: seen(walk.error),
+          expected: "200 with a page",
+        },
+        walk.error,
+      );
     const brk = orderBreak(walk.items, "desc");
-    ctx.expect(!brk, { title: `pagination-default-order: order=desc walk is not newest first: ${brk?.why}`, received: walk.items.slice(Math.max(0, (brk?.index ?? 0) - 1), (brk?.index ?? 0) + 1).map((x) => ({ id: x?.id, created_at: x?.created_at })), expected: "created_at non-increasing, present on every item" }, walk.pages[Math.floor((brk?.index ?? 0) / 2)]);
+    ctx.expect(
+      !brk,
+      {
+        title: `pagination-default-order: order=desc walk is not newest first: ${brk?.why}`,
+        received: walk.items
+          .slice(Math.max(0, (brk?.index ?? 0) - 1), (brk?.index ?? 0) + 1)
+          .map((x) => ({ id: x?.id, created_at: x?.created_at })),
+        expected: "created_at non-increasing, present on every item",
+      },
+      walk.pages[Math.floor((brk?.index ?? 0) / 2)],
+    );
     if (ids.length) {
       const pos = ids.map((id) => walk.items.findIndex((x) => x?.id === id));
       const createdAt = ids.map((id) => walk.items.find((x) => x?.id === id)?.created_at);
       // Two creations within one timestamp tick tie on created_at, and a tie may
       // list either way: only a strictly later creation must come first.
-      const inOrder = pos.every((p, i) => i === 0 || p < pos[i - 1]! || (createdAt[i] !== undefined && createdAt[i] === createdAt[i - 1]));
-      ctx.expect(inOrder, { title: "pagination-default-order: datasets created in sequence are not listed newest first", received: pos, expected: "later creations at lower positions" }, walk.pages[0]);
+      const inOrder = pos.every(
+        (p, i) => i === 0 || p < pos[i - 1]! || (createdAt[i] !== undefined && createdAt[i] === createdAt[i - 1]),
+      );
+      ctx.expect(
+        inOrder,
+        {
+          title: "pagination-default-order: datasets created in sequence are not listed newest first",
+          received: pos,
+          expected: "later creations at lower positions",
+        },
+        walk.pages[0],
+      );
     }
     await paginationFixture(ctx);
     const dflt = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5` });
     const desc = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5&order=desc` });
     const a = ((dflt.json as any)?.data ?? []).map((x: any) => x.id);
     const b = ((desc.json as any)?.data ?? []).map((x: any) => x.id);
-    ctx.expect(dflt.status === 200 && desc.status === 200 && JSON.stringify(a) === JSON.stringify(b), { title: "pagination-default-order: without order the list is not in desc order", received: { status: dflt.status, ids: a }, expected: { status: 200, ids: b } }, dflt);
+    ctx.expect(
+      dflt.status === 200 && desc.status === 200 && JSON.stringify(a) === JSON.stringify(b),
+      {
+        title: "pagination-default-order: without order the list is not in desc order",
+        received: { status: dflt.status, ids: a },
+        expected: { status: 200, ids: b },
+      },
+      dflt,
+    );
     const asc = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5&order=asc` });
     const ascItems: any[] = (asc.json as any)?.data ?? [];
     const ascBreak = orderBreak(ascItems, "asc");
-    ctx.expect(asc.status === 200 && !ascBreak, { title: `pagination-default-order: order=asc is not oldest first${ascBreak ? `: ${ascBreak.why}` : ""}`, received: asc.status === 200 ? ascItems.map((x: any) => x?.created_at) : seen(asc), expected: "200, created_at non-decreasing" }, asc);
+    ctx.expect(
+      asc.status === 200 && !ascBreak,
+      {
+        title: `pagination-default-order: order=asc is not oldest first${ascBreak ? `: ${ascBreak.why}` : ""}`,
+        received: asc.status === 200 ? ascItems.map((x: any) => x?.created_at) : seen(asc),
+        expected: "200, created_at non-decreasing",
+      },
+      asc,
+    );
     // every other list without an order parameter or with order: newest first by default (D-TA-LIST, D-TA-MESSAGES-ORDER, D-USAGE-ORDER)
     for (const other of otherLists(ctx).filter((o) => o.params.some((p) => p.name === "order"))) {
       if (!itemsHaveCreatedAt(ctx.contract, other)) {
@@ -44,12 +88,27 @@ const check: ActiveCheck = {
       }
       const ex = await ctx.req({ method: "GET", path: `${other.path}?limit=100` });
       if (ex.status !== 200) {
-        ctx.fail({ title: `pagination-default-order: ${other.operationId} answered ${ex.status}`, received: seen(ex), expected: "200 with a page" }, ex);
+        ctx.fail(
+          {
+            title: `pagination-default-order: ${other.operationId} answered ${ex.status}`,
+            received: seen(ex),
+            expected: "200 with a page",
+          },
+          ex,
+        );
         continue;
       }
       const items: any[] = (ex.json as any)?.data ?? [];
       const o = orderBreak(items, "desc");
-      ctx.expect(!o, { title: `pagination-default-order: ${other.operationId} without order is not newest first${o ? `: ${o.why}` : ""}`, received: items.slice(Math.max(0, (o?.index ?? 0) - 1), (o?.index ?? 0) + 1).map((x) => x?.created_at), expected: "created_at non-increasing (default order desc)" }, ex);
+      ctx.expect(
+        !o,
+        {
+          title: `pagination-default-order: ${other.operationId} without order is not newest first${o ? `: ${o.why}` : ""}`,
+          received: items.slice(Math.max(0, (o?.index ?? 0) - 1), (o?.index ?? 0) + 1).map((x) => x?.created_at),
+          expected: "created_at non-increasing (default order desc)",
+        },
+        ex,
+      );
     }
   },
 };

@@ -19,24 +19,77 @@ const check: ActiveCheck = {
     for (const p of w.pages) {
       const b = p.json as any;
       if (p.status !== 200) {
-        ctx.fail({ title: `pagination-end-cursor-null: a page answered ${p.status}`, received: seen(p), expected: "200 with a page" }, p);
+        ctx.fail(
+          {
+            title: `pagination-end-cursor-null: a page answered ${p.status}`,
+            received: seen(p),
+            expected: "200 with a page",
+          },
+          p,
+        );
         continue;
       }
-      if (b?.has_next === true) ctx.expect(typeof b.cursor === "string" && b.cursor.length > 0, { title: "pagination-end-cursor-null: has_next true without a cursor", received: { has_next: b.has_next, cursor: b.cursor }, expected: { has_next: true, cursor: "<string>" } }, p);
-      else ctx.expect(b?.has_next === false && b?.cursor === null, { title: "pagination-end-cursor-null: last page cursor is not null", received: { has_next: b?.has_next, cursor: b?.cursor }, expected: { has_next: false, cursor: null } }, p);
+      if (b?.has_next === true)
+        ctx.expect(
+          typeof b.cursor === "string" && b.cursor.length > 0,
+          {
+            title: "pagination-end-cursor-null: has_next true without a cursor",
+            received: { has_next: b.has_next, cursor: b.cursor },
+            expected: { has_next: true, cursor: "<string>" },
+          },
+          p,
+        );
+      else
+        ctx.expect(
+          b?.has_next === false && b?.cursor === null,
+          {
+            title: "pagination-end-cursor-null: last page cursor is not null",
+            received: { has_next: b?.has_next, cursor: b?.cursor },
+            expected: { has_next: false, cursor: null },
+          },
+          p,
+        );
     }
-    if (!w.complete && !w.error) ctx.warn("pagination-end-cursor-null: the account has more than 2000 datasets; the end of the list was not reached");
+    if (!w.complete && !w.error)
+      ctx.warn(
+        "pagination-end-cursor-null: the account has more than 2000 datasets; the end of the list was not reached",
+      );
     for (const op of otherLists(ctx)) {
       const o = await walk(ctx, op.path, { limit: 100, maxPages: 5 });
       const last = o.pages.at(-1);
       const b = last?.json as any;
       if (!last) continue;
       if (last.status !== 200) {
-        ctx.fail({ title: `pagination-end-cursor-null: ${op.operationId} answered ${last.status}`, received: seen(last), expected: "200 with a page" }, last);
+        ctx.fail(
+          {
+            title: `pagination-end-cursor-null: ${op.operationId} answered ${last.status}`,
+            received: seen(last),
+            expected: "200 with a page",
+          },
+          last,
+        );
         continue;
       }
-      if (o.complete) ctx.expect(b?.has_next === false && b?.cursor === null, { title: `pagination-end-cursor-null: ${op.operationId} last page cursor is not null`, received: { has_next: b?.has_next, cursor: b?.cursor }, expected: { has_next: false, cursor: null } }, last);
-      else if (b?.has_next === true) ctx.expect(typeof b.cursor === "string" && b.cursor.length > 0, { title: `pagination-end-cursor-null: ${op.operationId} has_next true without a cursor`, received: { has_next: b.has_next, cursor: b.cursor }, expected: { has_next: true, cursor: "<string>" } }, last);
+      if (o.complete)
+        ctx.expect(
+          b?.has_next === false && b?.cursor === null,
+          {
+            title: `pagination-end-cursor-null: ${op.operationId} last page cursor is not null`,
+            received: { has_next: b?.has_next, cursor: b?.cursor },
+            expected: { has_next: false, cursor: null },
+          },
+          last,
+        );
+      else if (b?.has_next === true)
+        ctx.expect(
+          typeof b.cursor === "string" && b.cursor.length > 0,
+          {
+            title: `pagination-end-cursor-null: ${op.operationId} has_next true without a cursor`,
+            received: { has_next: b.has_next, cursor: b.cursor },
+            expected: { has_next: true, cursor: "<string>" },
+          },
+          last,
+        );
     }
   },
 };

@@ -15,26 +15,71 @@ const check: ActiveCheck = {
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { ids, walk: main } = await smallPageWalk(ctx);
-    if (main.error) ctx.fail({ title: `pagination-full-walk: a page answered ${main.error.status}`, received: main.error.json, expected: "200 with a page" }, main.error);
+    if (main.error)
+      ctx.fail(
+        {
+          title: `pagination-full-walk: a page answered ${main.error.status}`,
+          received: main.error.json,
+          expected: "200 with a page",
+        },
+        main.error,
+      );
     const seen = new Map<string, number>();
     main.items.forEach((x, i) => {
-      if (seen.has(x?.id)) ctx.fail({ title: `pagination-full-walk: item ${x?.id} returned twice (positions ${seen.get(x?.id)} and ${i})`, received: main.items.map((y) => y?.id), expected: "each id once" }, main.pages[Math.floor(i / 2)]);
+      if (seen.has(x?.id))
+        ctx.fail(
+          {
+            title: `pagination-full-walk: item ${x?.id} returned twice (positions ${seen.get(x?.id)} and ${i})`,
+            received: main.items.map((y) => y?.id),
+            expected: "each id once",
+          },
+          main.pages[Math.floor(i / 2)],
+        );
       seen.set(x?.id, i);
     });
     const missing = ids.filter((id) => !seen.has(id));
-    ctx.expect(missing.length === 0, { title: `pagination-full-walk: ${missing.length} created item(s) never returned by the walk`, received: main.items.map((y) => y?.id), expected: `includes ${missing.join(", ")}` }, main.pages.at(-1));
+    ctx.expect(
+      missing.length === 0,
+      {
+        title: `pagination-full-walk: ${missing.length} created item(s) never returned by the walk`,
+        received: main.items.map((y) => y?.id),
+        expected: `includes ${missing.join(", ")}`,
+      },
+      main.pages.at(-1),
+    );
     for (const p of main.pages) ctx.pass(p);
     // every other parameterless list of the contract: no item twice across pages of 2
-    const others = ctx.contract.operations.filter((o) => o.method === "GET" && !o.path.includes("{") && o.path !== "/v1/datasets" && o.params.some((p) => p.name === "limit"));
+    const others = ctx.contract.operations.filter(
+      (o) =>
+        o.method === "GET" &&
+        !o.path.includes("{") &&
+        o.path !== "/v1/datasets" &&
+        o.params.some((p) => p.name === "limit"),
+    );
     for (const op of others) {
       const w = await walk(ctx, op.path, { limit: 2, maxPages: 6 });
       if (w.error) {
-        ctx.fail({ title: `pagination-full-walk: ${op.operationId} page answered ${w.error.status}`, received: w.error.json ?? w.error.text.slice(0, 200), expected: "200 with a page" }, w.error);
+        ctx.fail(
+          {
+            title: `pagination-full-walk: ${op.operationId} page answered ${w.error.status}`,
+            received: w.error.json ?? w.error.text.slice(0, 200),
+            expected: "200 with a page",
+          },
+          w.error,
+        );
         continue;
       }
       const ids = w.items.map((x) => JSON.stringify(x?.id ?? x?.message_id ?? x));
       const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-      ctx.expect(!dup, { title: `pagination-full-walk: ${op.operationId} returned ${dup} twice`, received: ids, expected: "each item once" }, w.pages.at(-1));
+      ctx.expect(
+        !dup,
+        {
+          title: `pagination-full-walk: ${op.operationId} returned ${dup} twice`,
+          received: ids,
+          expected: "each item once",
+        },
+        w.pages.at(-1),
+      );
     }
   },
 };

@@ -17,7 +17,15 @@ const check: ActiveCheck = {
   async run(ctx) {
     for (const c of GARBAGE.slice(0, 3)) {
       const ex = await ctx.req({ method: "GET", path: `${DATASETS}?cursor=${encodeURIComponent(c)}` });
-      ctx.expect(ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor", { title: `pagination-garbage-cursor-400: cursor ${JSON.stringify(c)} answered ${ex.status}`, received: seen(ex), expected: { status: 400, body: { status: "client_error", error_code: "invalid_cursor", transient: false } } }, ex);
+      ctx.expect(
+        ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor",
+        {
+          title: `pagination-garbage-cursor-400: cursor ${JSON.stringify(c)} answered ${ex.status}`,
+          received: seen(ex),
+          expected: { status: 400, body: { status: "client_error", error_code: "invalid_cursor", transient: false } },
+        },
+        ex,
+      );
     }
   },
 };

@@ -22,10 +22,28 @@ const check: ActiveCheck = {
       const b = ex.json as any;
       const n = Array.isArray(b?.data) ? b.data.length : -1;
       const cap = limit ?? dflt;
-      ctx.expect(ex.status === 200 && n >= 0 && n <= cap && (!b.has_next || n === cap), { title: `pagination-limit-respected: limit=${limit ?? `(default ${dflt})`} returned ${n} items (has_next ${b?.has_next})`, received: { status: ex.status, items: n, has_next: b?.has_next }, expected: { status: 200, items: b?.has_next ? cap : `<= ${cap}` } }, ex);
+      ctx.expect(
+        ex.status === 200 && n >= 0 && n <= cap && (!b.has_next || n === cap),
+        {
+          title: `pagination-limit-respected: limit=${limit ?? `(default ${dflt})`} returned ${n} items (has_next ${b?.has_next})`,
+          received: { status: ex.status, items: n, has_next: b?.has_next },
+          expected: { status: 200, items: b?.has_next ? cap : `<= ${cap}` },
+        },
+        ex,
+      );
       // the fixture leaves more datasets than the default page: the default must be met exactly, not merely not exceeded
-      if (limit === undefined && fixture.length) ctx.expect(n === dflt && b?.has_next === true, { title: `pagination-limit-respected: without limit the page holds ${n} items, not the documented default ${dflt}`, received: { items: n, has_next: b?.has_next }, expected: { items: dflt, has_next: true } }, ex);
-      else if (limit === undefined && !b?.has_next) ctx.notExercised(`GET /v1/datasets default page: the account holds only ${n} datasets (readonly profile)`);
+      if (limit === undefined && fixture.length)
+        ctx.expect(
+          n === dflt && b?.has_next === true,
+          {
+            title: `pagination-limit-respected: without limit the page holds ${n} items, not the documented default ${dflt}`,
+            received: { items: n, has_next: b?.has_next },
+            expected: { items: dflt, has_next: true },
+          },
+          ex,
+        );
+      else if (limit === undefined && !b?.has_next)
+        ctx.notExercised(`GET /v1/datasets default page: the account holds only ${n} datasets (readonly profile)`);
     }
     // the mention search: its body's default page size (20) when the account holds more
     const search = ctx.contract.op("POST /v1/mentions");
@@ -34,8 +52,18 @@ const check: ActiveCheck = {
       const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: {} });
       const b = ex.json as any;
       const n = Array.isArray(b?.data) ? b.data.length : -1;
-      if (ex.status === 200 && b?.has_next === false && n < d) ctx.notExercised(`Mentions_search default page: the account holds only ${n} mentions`);
-      else ctx.expect(ex.status === 200 && n === d && b?.has_next === true, { title: `pagination-limit-respected: a mention search without limit returned ${n} mentions, not the default ${d}`, received: { status: ex.status, items: n, has_next: b?.has_next }, expected: { status: 200, items: d, has_next: true } }, ex);
+      if (ex.status === 200 && b?.has_next === false && n < d)
+        ctx.notExercised(`Mentions_search default page: the account holds only ${n} mentions`);
+      else
+        ctx.expect(
+          ex.status === 200 && n === d && b?.has_next === true,
+          {
+            title: `pagination-limit-respected: a mention search without limit returned ${n} mentions, not the default ${d}`,
+            received: { status: ex.status, items: n, has_next: b?.has_next },
+            expected: { status: 200, items: d, has_next: true },
+          },
+          ex,
+        );
     }
     // every other parameterless list: its documented default page size, and limit=1
     for (const other of otherLists(ctx)) {
@@ -43,15 +71,33 @@ const check: ActiveCheck = {
       for (const limit of [undefined, 1]) {
         const ex = await ctx.req({ method: "GET", path: other.path + (limit ? `?limit=${limit}` : "") });
         if (ex.status !== 200) {
-          ctx.fail({ title: `pagination-limit-respected: ${other.operationId} limit=${limit ?? "(default)"} answered ${ex.status}`, received: seen(ex), expected: "200 with a page" }, ex);
+          ctx.fail(
+            {
+              title: `pagination-limit-respected: ${other.operationId} limit=${limit ?? "(default)"} answered ${ex.status}`,
+              received: seen(ex),
+              expected: "200 with a page",
+            },
+            ex,
+          );
           continue;
         }
         const b = ex.json as any;
         const n = Array.isArray(b?.data) ? b.data.length : -1;
         const cap = limit ?? d;
-        ctx.expect(n >= 0 && n <= cap && (!b.has_next || n === cap), { title: `pagination-limit-respected: ${other.operationId} limit=${limit ?? `(default ${d})`} returned ${n} items (has_next ${b?.has_next})`, received: { items: n, has_next: b?.has_next }, expected: { items: b?.has_next ? cap : `<= ${cap}` } }, ex);
+        ctx.expect(
+          n >= 0 && n <= cap && (!b.has_next || n === cap),
+          {
+            title: `pagination-limit-respected: ${other.operationId} limit=${limit ?? `(default ${d})`} returned ${n} items (has_next ${b?.has_next})`,
+            received: { items: n, has_next: b?.has_next },
+            expected: { items: b?.has_next ? cap : `<= ${cap}` },
+          },
+          ex,
+        );
         // a list shorter than its default page shows nothing about the default
-        if (limit === undefined && !b?.has_next) ctx.notExercised(`${other.operationId}: the account holds ${n} items, not more than the default page of ${d}`);
+        if (limit === undefined && !b?.has_next)
+          ctx.notExercised(
+            `${other.operationId}: the account holds ${n} items, not more than the default page of ${d}`,
+          );
       }
     }
   },

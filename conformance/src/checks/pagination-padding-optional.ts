@@ -16,13 +16,25 @@ const check: ActiveCheck = {
     const { cursor } = await firstPage(ctx);
     const bare = cursor.replace(/=+$/, "");
     const padded = bare + "=".repeat((4 - (bare.length % 4)) % 4);
-    const get = (c: string) => ctx.req({ method: "GET", path: `${DATASETS}?limit=${PAGE}&order=desc&cursor=${encodeURIComponent(c)}` });
+    const get = (c: string) =>
+      ctx.req({ method: "GET", path: `${DATASETS}?limit=${PAGE}&order=desc&cursor=${encodeURIComponent(c)}` });
     const ref = await get(cursor);
     const ids = (ex: any) => ((ex.json as any)?.data ?? []).map((x: any) => x.id);
-    for (const [label, c] of [["unpadded", bare], ["padded", padded]] as const) {
+    for (const [label, c] of [
+      ["unpadded", bare],
+      ["padded", padded],
+    ] as const) {
       if (c === cursor) continue;
       const ex = await get(c);
-      ctx.expect(ex.status === 200 && sameJson(ids(ex), ids(ref)), { title: `pagination-padding-optional: the ${label} form of a cursor was not accepted`, received: seen(ex), expected: { status: 200, data_ids: ids(ref) } }, ex);
+      ctx.expect(
+        ex.status === 200 && sameJson(ids(ex), ids(ref)),
+        {
+          title: `pagination-padding-optional: the ${label} form of a cursor was not accepted`,
+          received: seen(ex),
+          expected: { status: 200, data_ids: ids(ref) },
+        },
+        ex,
+      );
     }
     if (bare === padded && bare === cursor) ctx.pass(ref);
   },

@@ -15,18 +15,48 @@ const check: ActiveCheck = {
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { cursor } = await firstPage(ctx, "desc");
-    const ex = await ctx.req({ method: "GET", path: `${DATASETS}?limit=${PAGE}&order=asc&cursor=${encodeURIComponent(cursor)}` });
-    ctx.expect(ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor", { title: `pagination-sort-change-cursor-400: a desc cursor reused with order=asc answered ${ex.status}`, received: seen(ex), expected: { status: 400, error_code: "invalid_cursor" } }, ex);
+    const ex = await ctx.req({
+      method: "GET",
+      path: `${DATASETS}?limit=${PAGE}&order=asc&cursor=${encodeURIComponent(cursor)}`,
+    });
+    ctx.expect(
+      ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor",
+      {
+        title: `pagination-sort-change-cursor-400: a desc cursor reused with order=asc answered ${ex.status}`,
+        received: seen(ex),
+        expected: { status: 400, error_code: "invalid_cursor" },
+      },
+      ex,
+    );
     // mention searches: the cursor encodes the sort field
     if (ctx.contract.op("POST /v1/mentions")) {
-      const first = await ctx.req({ method: "POST", path: "/v1/mentions", body: { sort: "date", order: "desc", limit: 1 } });
+      const first = await ctx.req({
+        method: "POST",
+        path: "/v1/mentions",
+        body: { sort: "date", order: "desc", limit: 1 },
+      });
       const c = (first.json as any)?.cursor;
       if (typeof c !== "string") {
-        ctx.warn("pagination-sort-change-cursor-400: mention search has fewer than two results; the sort-change case was not exercised", first);
+        ctx.warn(
+          "pagination-sort-change-cursor-400: mention search has fewer than two results; the sort-change case was not exercised",
+          first,
+        );
         return;
       }
-      const again = await ctx.req({ method: "POST", path: "/v1/mentions", body: { sort: "likes", order: "desc", limit: 1, cursor: c } });
-      ctx.expect(again.status === 400 && isObj(again.json) && again.json.error_code === "invalid_cursor", { title: `pagination-sort-change-cursor-400: a mention cursor of sort=date reused with sort=likes answered ${again.status}`, received: seen(again), expected: { status: 400, error_code: "invalid_cursor" } }, again);
+      const again = await ctx.req({
+        method: "POST",
+        path: "/v1/mentions",
+        body: { sort: "likes", order: "desc", limit: 1, cursor: c },
+      });
+      ctx.expect(
+        again.status === 400 && isObj(again.json) && again.json.error_code === "invalid_cursor",
+        {
+          title: `pagination-sort-change-cursor-400: a mention cursor of sort=date reused with sort=likes answered ${again.status}`,
+          received: seen(again),
+          expected: { status: 400, error_code: "invalid_cursor" },
+        },
+        again,
+      );
     }
   },
 };

@@ -5,7 +5,7 @@ import { DATASETS, createDataset, seen } from "./support/util.ts";
 const check: ActiveCheck = {
   kind: "active",
   id: "patch-semantics",
-  rule: "PATCH /v1/datasets/{id}: {} is a no-op returning the current dataset; {name: \"\"} stores null; a new name is stored and read back",
+  rule: 'PATCH /v1/datasets/{id}: {} is a no-op returning the current dataset; {name: ""} stores null; a new name is stored and read back',
   section: "Endpoints › Datasets (PATCH)",
   severity: "major",
   profiles: ["standard", "full"],
@@ -15,16 +15,57 @@ const check: ActiveCheck = {
     const { id, name } = await createDataset(ctx, "patch");
     const path = `${DATASETS}/${encodeURIComponent(id)}`;
     const noop = await ctx.req({ method: "PATCH", path, body: {} });
-    ctx.expect(noop.status === 200 && (noop.json as any)?.data?.name === name, { title: "patch-semantics: an empty PATCH changed the dataset or failed", received: seen(noop), expected: { status: 200, data: { id, name } } }, noop);
+    ctx.expect(
+      noop.status === 200 && (noop.json as any)?.data?.name === name,
+      {
+        title: "patch-semantics: an empty PATCH changed the dataset or failed",
+        received: seen(noop),
+        expected: { status: 200, data: { id, name } },
+      },
+      noop,
+    );
     const renamed = ctx.name("patch-renamed");
     const up = await ctx.req({ method: "PATCH", path, body: { name: renamed } });
-    ctx.expect(up.status === 200 && (up.json as any)?.data?.name === renamed, { title: "patch-semantics: PATCH {name} did not return the new name", received: seen(up), expected: { status: 200, data: { name: renamed } } }, up);
+    ctx.expect(
+      up.status === 200 && (up.json as any)?.data?.name === renamed,
+      {
+        title: "patch-semantics: PATCH {name} did not return the new name",
+        received: seen(up),
+        expected: { status: 200, data: { name: renamed } },
+      },
+      up,
+    );
     const read = await ctx.req({ method: "GET", path });
     const d = (read.json as any)?.data;
-    ctx.expect(read.status === 200 && d?.name === renamed, { title: "patch-semantics: the new name was not stored", received: seen(read), expected: { data: { name: renamed } } }, read);
-    if (d && typeof d.updated_at === "string" && typeof d.created_at === "string") ctx.expect(Date.parse(d.updated_at) >= Date.parse(d.created_at), { title: "patch-semantics: updated_at precedes created_at", received: { created_at: d.created_at, updated_at: d.updated_at }, expected: "updated_at >= created_at" }, read);
+    ctx.expect(
+      read.status === 200 && d?.name === renamed,
+      {
+        title: "patch-semantics: the new name was not stored",
+        received: seen(read),
+        expected: { data: { name: renamed } },
+      },
+      read,
+    );
+    if (d && typeof d.updated_at === "string" && typeof d.created_at === "string")
+      ctx.expect(
+        Date.parse(d.updated_at) >= Date.parse(d.created_at),
+        {
+          title: "patch-semantics: updated_at precedes created_at",
+          received: { created_at: d.created_at, updated_at: d.updated_at },
+          expected: "updated_at >= created_at",
+        },
+        read,
+      );
     const clear = await ctx.req({ method: "PATCH", path, body: { name: "" } });
-    ctx.expect(clear.status === 200 && (clear.json as any)?.data?.name === null, { title: "patch-semantics: PATCH {name: \"\"} did not store null", received: seen(clear), expected: { status: 200, data: { name: null } } }, clear);
+    ctx.expect(
+      clear.status === 200 && (clear.json as any)?.data?.name === null,
+      {
+        title: 'patch-semantics: PATCH {name: ""} did not store null',
+        received: seen(clear),
+        expected: { status: 200, data: { name: null } },
+      },
+      clear,
+    );
   },
 };
 export default check;

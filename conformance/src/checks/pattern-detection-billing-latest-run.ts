@@ -6,7 +6,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "pattern-detection-billing-latest-run",
   rule: "Starting a pattern detection reserves the latest completed run's mentions_count × the post_processing price (not the dataset's mentions_count); a completed detection charges that amount and a failed one nothing",
-  section: "Limits › Charges (post_processing: pattern detection counts posts of the dataset's most recent completed run); States › Pattern detection run (failure refunds in full)",
+  section:
+    "Limits › Charges (post_processing: pattern detection counts posts of the dataset's most recent completed run); States › Pattern detection run (failure refunds in full)",
   severity: "critical",
   decisions: ["D-PDR-CHARGE", "D-RUN-STATES", "D-REF-RUN-LIFECYCLE"],
   profiles: ["standard", "full"],
@@ -15,12 +16,39 @@ const check: ActiveCheck = {
   async run(ctx) {
     const d = await detection(ctx);
     const expected = d.price.mul(d.latestRun.mentions_count);
-    if (d.latestRun.mentions_count === d.datasetMentions) ctx.notExercised("the latest run holds every post of the dataset: latest run and dataset cannot be told apart");
-    ctx.expect(d.before.minus(d.afterCreate).equals(expected), { title: `pattern-detection-billing-latest-run: the reservation is $${d.before.minus(d.afterCreate).toFixed()}`, received: d.before.minus(d.afterCreate).toFixed(), expected: `${expected.toFixed()} (${d.latestRun.mentions_count} posts of the latest run; the dataset holds ${d.datasetMentions})` }, d.create);
+    if (d.latestRun.mentions_count === d.datasetMentions)
+      ctx.notExercised("the latest run holds every post of the dataset: latest run and dataset cannot be told apart");
+    ctx.expect(
+      d.before.minus(d.afterCreate).equals(expected),
+      {
+        title: `pattern-detection-billing-latest-run: the reservation is $${d.before.minus(d.afterCreate).toFixed()}`,
+        received: d.before.minus(d.afterCreate).toFixed(),
+        expected: `${expected.toFixed()} (${d.latestRun.mentions_count} posts of the latest run; the dataset holds ${d.datasetMentions})`,
+      },
+      d.create,
+    );
     const type = d.final?.status?.type;
     const charged = d.before.minus(d.after);
-    if (type === "completed") ctx.expect(charged.equals(expected), { title: `pattern-detection-billing-latest-run: a completed detection charged $${charged.toFixed()}`, received: charged.toFixed(), expected: expected.toFixed() }, d.finalEx);
-    else if (type === "failed") ctx.expect(charged.isZero() && typeof d.final.status.error_message === "string", { title: "pattern-detection-billing-latest-run: a failed detection kept a charge or has no error_message", received: { charged: charged.toFixed(), status: d.final.status }, expected: { charged: "0", status: { type: "failed", error_message: "…" } } }, d.finalEx);
+    if (type === "completed")
+      ctx.expect(
+        charged.equals(expected),
+        {
+          title: `pattern-detection-billing-latest-run: a completed detection charged $${charged.toFixed()}`,
+          received: charged.toFixed(),
+          expected: expected.toFixed(),
+        },
+        d.finalEx,
+      );
+    else if (type === "failed")
+      ctx.expect(
+        charged.isZero() && typeof d.final.status.error_message === "string",
+        {
+          title: "pattern-detection-billing-latest-run: a failed detection kept a charge or has no error_message",
+          received: { charged: charged.toFixed(), status: d.final.status },
+          expected: { charged: "0", status: { type: "failed", error_message: "…" } },
+        },
+        d.finalEx,
+      );
   },
 };
 export default check;

@@ -16,15 +16,43 @@ const check: ActiveCheck = {
   async run(ctx) {
     const empty = await createDataset(ctx, "pd-empty");
     const { balance: before } = await balanceOf(ctx);
-    const body = (dataset_id: string) => ({ dataset_id, name: ctx.name("pd-codes"), research_question: "What recurs?" });
+    const body = (dataset_id: string) => ({
+      dataset_id,
+      name: ctx.name("pd-codes"),
+      research_question: "What recurs?",
+    });
     const missing = await ctx.req({ method: "POST", path: "/v1/pattern_detections", body: body(MISSING_DATASET_ID) });
-    ctx.expect(missing.status === 404 && errorCode(missing) === "dataset_not_found", { title: `pattern-detection-codes: an unknown dataset answered ${missing.status} ${errorCode(missing) ?? ""}`, received: seen(missing), expected: { status: 404, error_code: "dataset_not_found" } }, missing);
+    ctx.expect(
+      missing.status === 404 && errorCode(missing) === "dataset_not_found",
+      {
+        title: `pattern-detection-codes: an unknown dataset answered ${missing.status} ${errorCode(missing) ?? ""}`,
+        received: seen(missing),
+        expected: { status: 404, error_code: "dataset_not_found" },
+      },
+      missing,
+    );
     const nothing = await ctx.req({ method: "POST", path: "/v1/pattern_detections", body: body(empty.id) });
     // strict on the 400 (D-PDR-EMPTY, as D-400); its code is lenient through the registry (response-schema-conformance asks it too)
     if (nothing.status === 400) ctx.lenient("D-PDR-EMPTY", nothing);
-    ctx.expect(nothing.status === 400, { title: `pattern-detection-codes: a dataset without a completed run answered ${nothing.status}`, received: seen(nothing), expected: { status: 400, error_code: "nothing_to_analyze" } }, nothing);
+    ctx.expect(
+      nothing.status === 400,
+      {
+        title: `pattern-detection-codes: a dataset without a completed run answered ${nothing.status}`,
+        received: seen(nothing),
+        expected: { status: 400, error_code: "nothing_to_analyze" },
+      },
+      nothing,
+    );
     const { balance: after, ex: me } = await balanceOf(ctx);
-    ctx.expect(after.equals(before), { title: "pattern-detection-codes: refused detections changed the balance", received: after.toFixed(), expected: before.toFixed() }, me);
+    ctx.expect(
+      after.equals(before),
+      {
+        title: "pattern-detection-codes: refused detections changed the balance",
+        received: after.toFixed(),
+        expected: before.toFixed(),
+      },
+      me,
+    );
   },
 };
 export default check;

@@ -25,8 +25,16 @@ const check: ActiveCheck = {
     const src = await cpSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
-    ctx.charge(price.mul(10 * maxStarts * runs).toFixed(), `pattern-detection-run-state-machine: up to ${maxStarts * runs} detections`);
-    const kind: RunKindModel = { check: "pattern-detection-run-state-machine", states: run.states, statusAt: run.statusAt, counts: [] };
+    ctx.charge(
+      price.mul(10 * maxStarts * runs).toFixed(),
+      `pattern-detection-run-state-machine: up to ${maxStarts * runs} detections`,
+    );
+    const kind: RunKindModel = {
+      check: "pattern-detection-run-state-machine",
+      states: run.states,
+      statusAt: run.statusAt,
+      counts: [],
+    };
     const seen: Array<{ id: string }> = [];
     await runStateMachine(ctx, {
       kind,
@@ -37,7 +45,15 @@ const check: ActiveCheck = {
         runPath: (id) => fillPath(run.readOp!.path, { run_id: id })!,
         created: (ex) => ({ id: data(ex)?.run_id, run: data(ex) }),
         start: async (_variant, n) => {
-          const ex = await ctx.req({ method: "POST", path: run.createOp!.path, body: { dataset_id: src.id, name: ctx.name(`pd-sm-${n}`), research_question: "What themes recur in these posts?" } });
+          const ex = await ctx.req({
+            method: "POST",
+            path: run.createOp!.path,
+            body: {
+              dataset_id: src.id,
+              name: ctx.name(`pd-sm-${n}`),
+              research_question: "What themes recur in these posts?",
+            },
+          });
           if (typeof data(ex)?.run_id === "string") seen.push({ id: data(ex).run_id });
           return ex;
         },
@@ -48,9 +64,21 @@ const check: ActiveCheck = {
       const ex = await ctx.req({ method: "GET", path: fillPath(run.readOp.path, { run_id: id })! });
       const d = data(ex);
       const completed = d?.status?.type === run.states.completed;
-      ctx.expect(completed === (typeof d?.pattern_id === "string"), { title: `pattern-detection-run-state-machine: a ${d?.status?.type} run ${completed ? "lacks" : "carries"} pattern_id`, received: d, expected: completed ? { pattern_id: "pt_…" } : "no pattern_id" }, ex);
+      ctx.expect(
+        completed === (typeof d?.pattern_id === "string"),
+        {
+          title: `pattern-detection-run-state-machine: a ${d?.status?.type} run ${completed ? "lacks" : "carries"} pattern_id`,
+          received: d,
+          expected: completed ? { pattern_id: "pt_…" } : "no pattern_id",
+        },
+        ex,
+      );
       const steps = (d?.status?.steps ?? []).map((s: any) => s?.name);
-      if (run.steps.length && steps.some((s: string) => !run.steps.includes(s))) ctx.warn(lenientWarning("D-PDR-STEPS", `step names ${steps.join(", ")} are not among ${run.steps.join(", ")}`), ex);
+      if (run.steps.length && steps.some((s: string) => !run.steps.includes(s)))
+        ctx.warn(
+          lenientWarning("D-PDR-STEPS", `step names ${steps.join(", ")} are not among ${run.steps.join(", ")}`),
+          ex,
+        );
     }
   },
 };

@@ -7,7 +7,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "pattern-item-post-count",
   rule: "For every item of a detected pattern, GET /v1/patterns/{id}/items/{item_id} lists post_refs of length post_count without duplicates, each resolving through POST /v1/mentions {post_refs} to a post of the analysed dataset; an unknown item is 404",
-  section: "Resources › Pattern detection run, pattern (item expansion lists its posts as post_refs); decision D-PATTERN-ITEM-404",
+  section:
+    "Resources › Pattern detection run, pattern (item expansion lists its posts as post_refs); decision D-PATTERN-ITEM-404",
   severity: "major",
   decisions: ["D-PATTERN-ITEM-404"],
   profiles: ["standard", "full"],
@@ -16,22 +17,74 @@ const check: ActiveCheck = {
   async run(ctx) {
     const d = await detection(ctx);
     if (!d.pattern) return ctx.notExercised(`the detection ended ${d.final?.status?.type} without a readable pattern`);
-    if (!ctx.expect(Array.isArray(d.pattern.items) && d.pattern.items.length > 0, { title: "pattern-item-post-count: the pattern has no items", received: d.pattern, expected: "items[]" }, d.patternEx)) return;
+    if (
+      !ctx.expect(
+        Array.isArray(d.pattern.items) && d.pattern.items.length > 0,
+        { title: "pattern-item-post-count: the pattern has no items", received: d.pattern, expected: "items[]" },
+        d.patternEx,
+      )
+    )
+      return;
     const base = `/v1/patterns/${encodeURIComponent(d.pattern.id)}/items`;
     for (const item of d.pattern.items) {
       const ex = await ctx.req({ method: "GET", path: `${base}/${encodeURIComponent(item.item_id)}` });
       const refs = data(ex)?.post_refs;
-      if (!ctx.expect(ex.status === 200 && Array.isArray(refs), { title: `pattern-item-post-count: item ${item.item_id} answered ${ex.status}`, received: seen(ex), expected: { status: 200, data: { post_refs: [] } } }, ex)) continue;
+      if (
+        !ctx.expect(
+          ex.status === 200 && Array.isArray(refs),
+          {
+            title: `pattern-item-post-count: item ${item.item_id} answered ${ex.status}`,
+            received: seen(ex),
+            expected: { status: 200, data: { post_refs: [] } },
+          },
+          ex,
+        )
+      )
+        continue;
       const keys = refs.map((r: any) => `${r?.source}:${r?.id}`);
-      ctx.expect(refs.length === item.post_count && data(ex).post_count === item.post_count && new Set(keys).size === keys.length, { title: `pattern-item-post-count: item ${item.item_id} has post_count ${item.post_count} but lists ${refs.length} post_refs (${new Set(keys).size} distinct)`, received: refs.length, expected: item.post_count }, ex);
+      ctx.expect(
+        refs.length === item.post_count &&
+          data(ex).post_count === item.post_count &&
+          new Set(keys).size === keys.length,
+        {
+          title: `pattern-item-post-count: item ${item.item_id} has post_count ${item.post_count} but lists ${refs.length} post_refs (${new Set(keys).size} distinct)`,
+          received: refs.length,
+          expected: item.post_count,
+        },
+        ex,
+      );
       if (refs.length === 0) continue;
-      const m = await ctx.req({ method: "POST", path: "/v1/mentions", body: { post_refs: refs.slice(0, 100).map((r: any) => ({ source: r.source, id: r.id })), limit: 100 } });
-      const found = new Set((Array.isArray(data(m)) ? data(m) : []).filter((x: any) => (x?.datasets ?? []).some((ds: any) => ds?.id === d.datasetId)).map((x: any) => `${x.source}:${x.id}`));
+      const m = await ctx.req({
+        method: "POST",
+        path: "/v1/mentions",
+        body: { post_refs: refs.slice(0, 100).map((r: any) => ({ source: r.source, id: r.id })), limit: 100 },
+      });
+      const found = new Set(
+        (Array.isArray(data(m)) ? data(m) : [])
+          .filter((x: any) => (x?.datasets ?? []).some((ds: any) => ds?.id === d.datasetId))
+          .map((x: any) => `${x.source}:${x.id}`),
+      );
       const missing = keys.slice(0, 100).filter((k: string) => !found.has(k));
-      ctx.expect(m.status === 200 && missing.length === 0, { title: `pattern-item-post-count: ${missing.length} post_refs of item ${item.item_id} do not resolve to posts of the dataset`, received: missing.slice(0, 5), expected: "every post_ref resolvable via POST /v1/mentions" }, m);
+      ctx.expect(
+        m.status === 200 && missing.length === 0,
+        {
+          title: `pattern-item-post-count: ${missing.length} post_refs of item ${item.item_id} do not resolve to posts of the dataset`,
+          received: missing.slice(0, 5),
+          expected: "every post_ref resolvable via POST /v1/mentions",
+        },
+        m,
+      );
     }
     const unknown = await ctx.req({ method: "GET", path: `${base}/slk_missing_item` });
-    ctx.expect(unknown.status === 404, { title: `pattern-item-post-count: an unknown item answered ${unknown.status}`, received: seen(unknown), expected: { status: 404 } }, unknown);
+    ctx.expect(
+      unknown.status === 404,
+      {
+        title: `pattern-item-post-count: an unknown item answered ${unknown.status}`,
+        received: seen(unknown),
+        expected: { status: 404 },
+      },
+      unknown,
+    );
     if (unknown.status === 404) ctx.lenient("D-PATTERN-ITEM-404", unknown); // the code: lenient through the registry
   },
 };

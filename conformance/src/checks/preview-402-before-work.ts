@@ -18,19 +18,52 @@ const check: ActiveCheck = {
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     ctx.mutates("a refused preview on the poor account");
-    const max = ctx.contract.doc.components?.schemas?.["Previews.UrlPreviewBody"]?.properties?.source_urls?.maxItems ?? 100;
+    const max =
+      ctx.contract.doc.components?.schemas?.["Previews.UrlPreviewBody"]?.properties?.source_urls?.maxItems ?? 100;
     const price = await priceOf(ctx, "preview_generation", "poor");
     const { balance: before } = await balanceOf(ctx, "poor");
     const required = price.mul(max);
-    if (required.lte(before)) ctx.skip(`the --poor-key account can fund the largest preview (${max} URLs × $${price.toFixed()} = $${required.toFixed()} ≤ $${before.toFixed()})`);
+    if (required.lte(before))
+      ctx.skip(
+        `the --poor-key account can fund the largest preview (${max} URLs × $${price.toFixed()} = $${required.toFixed()} ≤ $${before.toFixed()})`,
+      );
     const { rows: rowsBefore } = await usageRows(ctx, "poor");
-    const urls = Array.from({ length: max }, (_, i) => ({ source: "instagram", url: `https://www.instagram.com/slk_${ctx.runId.replace(/-/g, "_")}_${i}/` }));
+    const urls = Array.from({ length: max }, (_, i) => ({
+      source: "instagram",
+      url: `https://www.instagram.com/slk_${ctx.runId.replace(/-/g, "_")}_${i}/`,
+    }));
     const ex = await ctx.req({ method: "POST", path: PREVIEWS, key: "poor", body: { type: "url", source_urls: urls } });
     const b = ex.json as any;
-    ctx.expect(ex.status === 402 && errorCode(ex) === "insufficient_credits_research_preview" && isObj(b?.detail) && typeof b.detail.required === "string" && required.equals(b.detail.required) && typeof b.detail.available === "string" && before.equals(b.detail.available), { title: `preview-402-before-work: an unfundable preview answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: 402, error_code: "insufficient_credits_research_preview", detail: { required: required.toFixed(6), available: before.toFixed(6) } } }, ex);
+    ctx.expect(
+      ex.status === 402 &&
+        errorCode(ex) === "insufficient_credits_research_preview" &&
+        isObj(b?.detail) &&
+        typeof b.detail.required === "string" &&
+        required.equals(b.detail.required) &&
+        typeof b.detail.available === "string" &&
+        before.equals(b.detail.available),
+      {
+        title: `preview-402-before-work: an unfundable preview answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        received: seen(ex),
+        expected: {
+          status: 402,
+          error_code: "insufficient_credits_research_preview",
+          detail: { required: required.toFixed(6), available: before.toFixed(6) },
+        },
+      },
+      ex,
+    );
     const { balance: after, ex: me } = await balanceOf(ctx, "poor");
     const { rows: rowsAfter } = await usageRows(ctx, "poor");
-    ctx.expect(after.equals(before) && rowsAfter.length === rowsBefore.length, { title: "preview-402-before-work: a refused preview charged or wrote usage", received: { balance: after.toFixed(), rows: rowsAfter.length }, expected: { balance: before.toFixed(), rows: rowsBefore.length } }, me);
+    ctx.expect(
+      after.equals(before) && rowsAfter.length === rowsBefore.length,
+      {
+        title: "preview-402-before-work: a refused preview charged or wrote usage",
+        received: { balance: after.toFixed(), rows: rowsAfter.length },
+        expected: { balance: before.toFixed(), rows: rowsBefore.length },
+      },
+      me,
+    );
   },
 };
 export default check;

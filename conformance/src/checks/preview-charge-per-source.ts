@@ -17,9 +17,21 @@ const check: ActiveCheck = {
   async run(ctx) {
     const p = await chargedPreview(ctx, "prompt");
     const expected = p.price.mul(new Set(p.body.sources).size);
-    ctx.expect(p.before.minus(p.after).equals(expected), { title: `preview-charge-per-source: a preview of ${p.body.sources.length} sources charged $${p.before.minus(p.after).toFixed()}`, received: p.before.minus(p.after).toFixed(), expected: expected.toFixed() }, p.create);
+    ctx.expect(
+      p.before.minus(p.after).equals(expected),
+      {
+        title: `preview-charge-per-source: a preview of ${p.body.sources.length} sources charged $${p.before.minus(p.after).toFixed()}`,
+        received: p.before.minus(p.after).toFixed(),
+        expected: expected.toFixed(),
+      },
+      p.create,
+    );
     const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => r?.category === "preview_generation");
-    ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(expected) === true, { title: "preview-charge-per-source: usage history has no single preview_generation row of the charge", received: rows, expected: [{ category: "preview_generation", quantity: Number(expected.toFixed(6)) }] });
+    ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(expected) === true, {
+      title: "preview-charge-per-source: usage history has no single preview_generation row of the charge",
+      received: rows,
+      expected: [{ category: "preview_generation", quantity: Number(expected.toFixed(6)) }],
+    });
   },
 };
 export default check;

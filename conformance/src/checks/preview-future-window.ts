@@ -10,7 +10,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "preview-future-window",
   rule: "A prompt preview with date_since after today gets 422 with the validation body pointing at [body, date_since] and charges nothing; one with date_until after today is accepted (the window ends now)",
-  section: "Endpoints › Research previews (prompt: absolute pair date_since plus date_until); decision D-PREVIEW-FUTURE",
+  section:
+    "Endpoints › Research previews (prompt: absolute pair date_since plus date_until); decision D-PREVIEW-FUTURE",
   severity: "minor",
   decisions: ["D-PREVIEW-FUTURE"],
   profiles: ["standard", "full"],
@@ -22,12 +23,30 @@ const check: ActiveCheck = {
     base.sources = [base.sources[0]];
     const price = await priceOf(ctx, "preview_generation");
     ctx.charge(price.toFixed(), "one one-source preview");
-    const future = await ctx.req({ method: "POST", path: PREVIEWS, body: { ...base, date_since: day(30), date_until: day(60) } });
-    const locs = Array.isArray((future.json as any)?.detail) ? (future.json as any).detail.map((d: any) => (d?.loc ?? []).join(".")) : [];
+    const future = await ctx.req({
+      method: "POST",
+      path: PREVIEWS,
+      body: { ...base, date_since: day(30), date_until: day(60) },
+    });
+    const locs = Array.isArray((future.json as any)?.detail)
+      ? (future.json as any).detail.map((d: any) => (d?.loc ?? []).join("."))
+      : [];
     // strict: the 422 (a contract decision; a warning at --level seed); lenient, through the registry: the loc
     if (future.status === 422 && !locs.includes("body.date_since")) ctx.lenient("D-PREVIEW-FUTURE", future);
-    ctx.expect(future.status === 422, { title: `preview-future-window: a window starting in the future answered ${future.status}`, received: seen(future), expected: { status: 422, body: { detail: [{ loc: ["body", "date_since"], msg: "…", type: "…" }] } } }, future);
-    const ending = await ctx.req({ method: "POST", path: PREVIEWS, body: { ...base, date_since: day(-30), date_until: day(30) } });
+    ctx.expect(
+      future.status === 422,
+      {
+        title: `preview-future-window: a window starting in the future answered ${future.status}`,
+        received: seen(future),
+        expected: { status: 422, body: { detail: [{ loc: ["body", "date_since"], msg: "…", type: "…" }] } },
+      },
+      future,
+    );
+    const ending = await ctx.req({
+      method: "POST",
+      path: PREVIEWS,
+      body: { ...base, date_since: day(-30), date_until: day(30) },
+    });
     // lenient: a window that only ends after today being refused
     if (ending.status !== 201) ctx.lenient("D-PREVIEW-FUTURE", ending);
     else ctx.pass(ending);

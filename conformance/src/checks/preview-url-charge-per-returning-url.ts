@@ -10,7 +10,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "preview-url-charge-per-returning-url",
   rule: "A URL research preview puts each requested URL in exactly one of profiles, failed_to_retrieve_profiles, non_existing_profiles, private_profiles, and charges exactly profiles.length × the preview_generation price (the others refunded)",
-  section: "Limits › Charges (rule 2: URL preview charges URLs returning data; private, non-existing, failed refunded); decisions D-PREVIEW-URL-LISTS, D-PREVIEW-PROFILE",
+  section:
+    "Limits › Charges (rule 2: URL preview charges URLs returning data; private, non-existing, failed refunded); decisions D-PREVIEW-URL-LISTS, D-PREVIEW-PROFILE",
   severity: "critical",
   decisions: ["D-PREVIEW-URL-CHARGE", "D-PREVIEW-URL-LISTS", "D-PREVIEW-PROFILE"],
   profiles: ["standard", "full"],
@@ -26,11 +27,29 @@ const check: ActiveCheck = {
     for (const l of LISTS) for (const u of Array.isArray(d?.[l]) ? d[l] : []) put(u, l);
     const wrong = requested.filter((u) => (placed.get(u) ?? []).length !== 1);
     const stray = [...placed.keys()].filter((u) => !requested.includes(u));
-    ctx.expect(wrong.length === 0 && stray.length === 0, { title: `preview-url-charge-per-returning-url: ${wrong.length} requested URL(s) not in exactly one list${stray.length ? `; ${stray.length} URL(s) never requested` : ""}`, received: Object.fromEntries([...placed.entries()]), expected: "each requested URL in exactly one of profiles / failed / non-existing / private" }, p.create);
+    ctx.expect(
+      wrong.length === 0 && stray.length === 0,
+      {
+        title: `preview-url-charge-per-returning-url: ${wrong.length} requested URL(s) not in exactly one list${stray.length ? `; ${stray.length} URL(s) never requested` : ""}`,
+        received: Object.fromEntries([...placed.entries()]),
+        expected: "each requested URL in exactly one of profiles / failed / non-existing / private",
+      },
+      p.create,
+    );
     const profiles = Array.isArray(d?.profiles) ? d.profiles.length : 0;
     const expected = p.price.mul(profiles);
-    ctx.expect(p.before.minus(p.after).equals(expected), { title: `preview-url-charge-per-returning-url: ${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`, received: p.before.minus(p.after).toFixed(), expected: expected.toFixed() }, p.create);
-    for (const pr of d?.profiles ?? []) if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean") ctx.warn(lenientWarning("D-PREVIEW-PROFILE", JSON.stringify(pr).slice(0, 200)), p.create);
+    ctx.expect(
+      p.before.minus(p.after).equals(expected),
+      {
+        title: `preview-url-charge-per-returning-url: ${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`,
+        received: p.before.minus(p.after).toFixed(),
+        expected: expected.toFixed(),
+      },
+      p.create,
+    );
+    for (const pr of d?.profiles ?? [])
+      if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean")
+        ctx.warn(lenientWarning("D-PREVIEW-PROFILE", JSON.stringify(pr).slice(0, 200)), p.create);
   },
 };
 export default check;

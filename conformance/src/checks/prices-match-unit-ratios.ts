@@ -20,8 +20,20 @@ const check: ActiveCheck = {
   async run(ctx) {
     const ex = await ctx.req({ method: "GET", path: "/v1/prices" });
     const d = data(ex);
-    if (!ctx.expect(ex.status === 200 && d && typeof d.prices === "object", { title: `prices-match-unit-ratios: GET /v1/prices answered ${ex.status}`, received: seen(ex), expected: "200 with prices" }, ex)) return;
-    if (d.rate === null) return ctx.notExercised("rate is null (a category-priced contract): prices need not follow the ratios");
+    if (
+      !ctx.expect(
+        ex.status === 200 && d && typeof d.prices === "object",
+        {
+          title: `prices-match-unit-ratios: GET /v1/prices answered ${ex.status}`,
+          received: seen(ex),
+          expected: "200 with prices",
+        },
+        ex,
+      )
+    )
+      return;
+    if (d.rate === null)
+      return ctx.notExercised("rate is null (a category-priced contract): prices need not follow the ratios");
     const rate = new Decimal(String(d.rate));
     const ratios = new Map<string, number>();
     // every group's category, served or not: /v1/prices lists all of them
@@ -29,7 +41,15 @@ const check: ActiveCheck = {
     for (const [category, units] of ratios) {
       const got = d.prices[category];
       const want = rate.mul(units);
-      ctx.expect(typeof got === "number" && new Decimal(String(got)).equals(want), { title: `prices-match-unit-ratios: prices.${category} is not ${units} × rate`, received: { [category]: got, rate: d.rate }, expected: { [category]: Number(want.toFixed()) } }, ex);
+      ctx.expect(
+        typeof got === "number" && new Decimal(String(got)).equals(want),
+        {
+          title: `prices-match-unit-ratios: prices.${category} is not ${units} × rate`,
+          received: { [category]: got, rate: d.rate },
+          expected: { [category]: Number(want.toFixed()) },
+        },
+        ex,
+      );
     }
   },
 };

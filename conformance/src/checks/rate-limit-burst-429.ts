@@ -15,18 +15,63 @@ const check: ActiveCheck = {
   async run(ctx) {
     const b = await burst(ctx);
     const ex = b.first429;
-    if (!ctx.expect(!!ex, { title: `rate-limit-burst-429: ${b.burst.length} simultaneous requests at a limit of ${b.limit}/s got no 429`, received: b.burst.map((e) => e.status), expected: `at least one 429 after ${b.limit} requests in one second` }, b.burst.at(-1))) return;
+    if (
+      !ctx.expect(
+        !!ex,
+        {
+          title: `rate-limit-burst-429: ${b.burst.length} simultaneous requests at a limit of ${b.limit}/s got no 429`,
+          received: b.burst.map((e) => e.status),
+          expected: `at least one 429 after ${b.limit} requests in one second`,
+        },
+        b.burst.at(-1),
+      )
+    )
+      return;
     const body = ex!.json as any;
-    ctx.expect(isObj(body) && body.status === "client_error" && body.error_code === "too_many_requests" && body.transient === true && typeof body.retry_after_seconds === "number", { title: "rate-limit-burst-429: 429 body is not the documented one", received: seen(ex!), expected: { status: "client_error", error_code: "too_many_requests", detail: "…", transient: true, retry_after_seconds: "<number>" } }, ex);
+    ctx.expect(
+      isObj(body) &&
+        body.status === "client_error" &&
+        body.error_code === "too_many_requests" &&
+        body.transient === true &&
+        typeof body.retry_after_seconds === "number",
+      {
+        title: "rate-limit-burst-429: 429 body is not the documented one",
+        received: seen(ex!),
+        expected: {
+          status: "client_error",
+          error_code: "too_many_requests",
+          detail: "…",
+          transient: true,
+          retry_after_seconds: "<number>",
+        },
+      },
+      ex,
+    );
     const header = ex!.headers["retry-after"];
     if (typeof body?.retry_after_seconds === "number") {
-      ctx.expect(header !== undefined && Number(header) === Math.ceil(body.retry_after_seconds), { title: "rate-limit-burst-429: Retry-After is not ceil(retry_after_seconds)", received: { "Retry-After": header ?? "(absent)", retry_after_seconds: body.retry_after_seconds }, expected: { "Retry-After": String(Math.ceil(body.retry_after_seconds)) } }, ex);
+      ctx.expect(
+        header !== undefined && Number(header) === Math.ceil(body.retry_after_seconds),
+        {
+          title: "rate-limit-burst-429: Retry-After is not ceil(retry_after_seconds)",
+          received: { "Retry-After": header ?? "(absent)", retry_after_seconds: body.retry_after_seconds },
+          expected: { "Retry-After": String(Math.ceil(body.retry_after_seconds)) },
+        },
+        ex,
+      );
     }
     // D-RATE-WINDOW: lenient on the window algorithm (one burst may straddle a window boundary), strict on the advertised rate:
     // every burst over the limit is retried once in fresh windows, and the limit must hold in one of them
     const within = b.successes.some((n) => n <= b.limit);
     if (within && b.successes.length > 1) ctx.lenient("D-RATE-WINDOW", b.burst[0]);
-    ctx.expect(within, { title: "rate-limit-burst-429: more requests succeeded in one burst than RateLimit-Limit allows", received: `${b.successes.join(" then ")} of ${b.burst.length / b.successes.length} simultaneous requests succeeded`, expected: `at most ${b.limit} (RateLimit-Limit) per one-second window` }, b.burst.at(-1));
+    ctx.expect(
+      within,
+      {
+        title: "rate-limit-burst-429: more requests succeeded in one burst than RateLimit-Limit allows",
+        received: `${b.successes.join(" then ")} of ${b.burst.length / b.successes.length} simultaneous requests succeeded`,
+        expected: `at most ${b.limit} (RateLimit-Limit) per one-second window`,
+      },
+      b.burst.at(-1),
+    );
   },
 };
 export default check;

@@ -17,10 +17,18 @@ const check: ResponseCheck = {
     const missing = NAMES.filter((n) => !/^\d+$/.test(ex.headers[n] ?? ""));
     if (ex.status === 429 && !/^\d+$/.test(ex.headers["retry-after"] ?? "")) missing.push("retry-after");
     if (missing.length) {
-      return ctx.fail(ex, { title: `rate-limit-headers: missing or non-integer ${missing.join(", ")}`, received: Object.fromEntries([...NAMES, "retry-after"].map((n) => [n, ex.headers[n] ?? "(absent)"])), expected: "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset as non-negative integers" });
+      return ctx.fail(ex, {
+        title: `rate-limit-headers: missing or non-integer ${missing.join(", ")}`,
+        received: Object.fromEntries([...NAMES, "retry-after"].map((n) => [n, ex.headers[n] ?? "(absent)"])),
+        expected: "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset as non-negative integers",
+      });
     }
     if (Number(ex.headers["ratelimit-remaining"]) > Number(ex.headers["ratelimit-limit"])) {
-      return ctx.fail(ex, { title: "rate-limit-headers: RateLimit-Remaining exceeds RateLimit-Limit", received: { limit: ex.headers["ratelimit-limit"], remaining: ex.headers["ratelimit-remaining"] }, expected: "remaining <= limit" });
+      return ctx.fail(ex, {
+        title: "rate-limit-headers: RateLimit-Remaining exceeds RateLimit-Limit",
+        received: { limit: ex.headers["ratelimit-limit"], remaining: ex.headers["ratelimit-remaining"] },
+        expected: "remaining <= limit",
+      });
     }
     ctx.pass(ex);
   },

@@ -12,10 +12,19 @@ const check: ActiveCheck = {
   profiles: ["readonly", "standard", "full"],
   mock: false,
   async run(ctx) {
-    if (!["foreign", "second", "poor"].some((r) => ctx.hasKey(r as never))) ctx.skip("needs a second key (--foreign-key, --second-seat-key or --poor-key)");
+    if (!["foreign", "second", "poor"].some((r) => ctx.hasKey(r as never)))
+      ctx.skip("needs a second key (--foreign-key, --second-seat-key or --poor-key)");
     const b = await burst(ctx);
     if (!b.first429) ctx.skip("the burst produced no 429 (rate-limit-burst-429 reports it)");
-    ctx.expect(b.other?.status === 200, { title: `rate-limit-per-key: the ${b.otherRole} key was throttled together with the main key`, received: b.other ? seen(b.other) : "(not sent)", expected: { status: 200 } }, b.other);
+    ctx.expect(
+      b.other?.status === 200,
+      {
+        title: `rate-limit-per-key: the ${b.otherRole} key was throttled together with the main key`,
+        received: b.other ? seen(b.other) : "(not sent)",
+        expected: { status: 200 },
+      },
+      b.other,
+    );
   },
 };
 export default check;

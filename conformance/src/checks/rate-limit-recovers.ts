@@ -14,7 +14,15 @@ const check: ActiveCheck = {
   async run(ctx) {
     const b = await burst(ctx);
     if (!b.first429) ctx.skip("the burst produced no 429 (rate-limit-burst-429 reports it)");
-    ctx.expect(b.after?.status === 200, { title: `rate-limit-recovers: after Retry-After (${b.first429!.headers["retry-after"]}s) the key still got ${b.after?.status}`, received: b.after ? seen(b.after) : "(not sent)", expected: { status: 200 } }, b.after);
+    ctx.expect(
+      b.after?.status === 200,
+      {
+        title: `rate-limit-recovers: after Retry-After (${b.first429!.headers["retry-after"]}s) the key still got ${b.after?.status}`,
+        received: b.after ? seen(b.after) : "(not sent)",
+        expected: { status: 200 },
+      },
+      b.after,
+    );
   },
 };
 export default check;

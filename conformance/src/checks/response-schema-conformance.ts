@@ -10,24 +10,62 @@ const check: ResponseCheck = {
   severity: "critical",
   profiles: ["readonly", "standard", "full"],
   mock: true,
-  decisions: ["D-STATUS-STRING", "D-UNPROCESSABLE", "D-MONEY-STRING", "D-TIMESTAMPS", "D-MENTION-ANALYSIS-NULL", "D-MENTION-PARAMETERS", "D-LIST-ENVELOPE", "D-RUN-422", "D-BILLING-PRECISION", "D-PARAM-VALUE-STATUS", "D-RUN-STATES", "D-PDR-STATES", "D-CPR-STATES", "D-TAR-STATES", "D-PATTERN-SHAPE", "D-PATTERN-ITEM-SHAPE", "D-PREVIEW-URL-ITEM", "D-TA-MESSAGE", "D-TA-NEXT-RUN", "D-RUN-404", "D-MESSAGE-404", "D-PATTERN-ITEM-404", "D-CPR-UNKNOWN-RUN", "D-PDR-EMPTY"],
+  decisions: [
+    "D-STATUS-STRING",
+    "D-UNPROCESSABLE",
+    "D-MONEY-STRING",
+    "D-TIMESTAMPS",
+    "D-MENTION-ANALYSIS-NULL",
+    "D-MENTION-PARAMETERS",
+    "D-LIST-ENVELOPE",
+    "D-RUN-422",
+    "D-BILLING-PRECISION",
+    "D-PARAM-VALUE-STATUS",
+    "D-RUN-STATES",
+    "D-PDR-STATES",
+    "D-CPR-STATES",
+    "D-TAR-STATES",
+    "D-PATTERN-SHAPE",
+    "D-PATTERN-ITEM-SHAPE",
+    "D-PREVIEW-URL-ITEM",
+    "D-TA-MESSAGE",
+    "D-TA-NEXT-RUN",
+    "D-RUN-404",
+    "D-MESSAGE-404",
+    "D-PATTERN-ITEM-404",
+    "D-CPR-UNKNOWN-RUN",
+    "D-PDR-EMPTY",
+  ],
   inspect(ex, ctx) {
     const spec = ex.op?.responses.get(String(ex.status));
     if (!ex.op || !spec) return; // undocumented statuses are documented-status-only's business
     if (!spec.hasJson) return; // empty bodies: empty-body-204
     if (!spec.zod) {
-      ctx.warn(`response-schema-conformance: no generated zod for ${ex.op.operationId} ${ex.status} (${spec.schemaRef ?? "inline schema"})`);
+      ctx.warn(
+        `response-schema-conformance: no generated zod for ${ex.op.operationId} ${ex.status} (${spec.schemaRef ?? "inline schema"})`,
+      );
       return;
     }
-    if (ex.jsonError || ex.text.length === 0) return ctx.fail(ex, { title: `response-schema-conformance: ${ex.op.operationId} ${ex.status} body is not JSON`, received: ex.text.slice(0, 200), expected: spec.schemaRef });
+    if (ex.jsonError || ex.text.length === 0)
+      return ctx.fail(ex, {
+        title: `response-schema-conformance: ${ex.op.operationId} ${ex.status} body is not JSON`,
+        received: ex.text.slice(0, 200),
+        expected: spec.schemaRef,
+      });
     // the lenient rules of spec/DECISIONS.md come from the one registry, so this check tolerates exactly what status-string-mapping does
     if (ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
     // each tolerated departure is warned (both are asked, not just the first) and undone before the rest is validated
     const departures = [ctx.lenient("D-STATUS-STRING", ex), ...UNDOABLE.map((id) => ctx.lenient(id, ex))];
     const r = spec.zod.safeParse(departures.some(Boolean) ? normalised(ex) : ex.json);
     if (r.success) return ctx.pass(ex);
-    const issues = r.error.issues.slice(0, 5).map((i) => ({ path: i.path.join("."), problem: i.message, received: pick(ex.json, i.path as PropertyKey[]) }));
-    ctx.fail(ex, { title: `response-schema-conformance: ${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`, received: issues, expected: `#/components/schemas/${spec.schemaRef} (${spec.zodName})` });
+    const issues = r.error.issues
+      .slice(0, 5)
+      .map((i) => ({ path: i.path.join("."), problem: i.message, received: pick(ex.json, i.path as PropertyKey[]) }));
+    ctx.fail(ex, {
+      title: `response-schema-conformance: ${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`,
+      received: issues,
+      expected: `#/components/schemas/${spec.schemaRef} (${spec.zodName})`,
+    });
   },
 };
 

@@ -20,7 +20,11 @@ const check: ActiveCheck = {
   decisions: ["D-RUN-TRANSITIONS", "D-TIMESTAMPS"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}", "GET /v1/datasets/{dataset_id}/runs"],
+  requires: [
+    "POST /v1/datasets/{dataset_id}/runs",
+    "GET /v1/datasets/{dataset_id}/runs/{run_id}",
+    "GET /v1/datasets/{dataset_id}/runs",
+  ],
   async run(ctx) {
     const group = groupOf(ctx.contract, "datasets");
     const run = group?.run;
@@ -29,7 +33,11 @@ const check: ActiveCheck = {
     const numRuns = full ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
     const maxStarts = 2;
     const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
-    if (price) ctx.charge(price.mul(RUN_COUNT * maxStarts * numRuns).toFixed(), `run-state-machine: up to ${maxStarts * numRuns} runs of ${RUN_COUNT}`);
+    if (price)
+      ctx.charge(
+        price.mul(RUN_COUNT * maxStarts * numRuns).toFixed(),
+        `run-state-machine: up to ${maxStarts * numRuns} runs of ${RUN_COUNT}`,
+      );
     else ctx.mutates("dataset runs");
     const ds = await fixtureDataset(ctx);
     const kind: RunKindModel = {
@@ -37,8 +45,13 @@ const check: ActiveCheck = {
       states: run.states,
       statusAt: run.statusAt,
       counts: ["mentions_count", "new_mentions_count", "images_count", "videos_count"],
-      within: [["new_mentions_count", "mentions_count"], ["images_count", "mentions_count"], ["videos_count", "mentions_count"]],
-      requested: (r) => (r?.params?.count !== undefined ? Number(r.params.count) : r?.count !== undefined ? Number(r.count) : undefined),
+      within: [
+        ["new_mentions_count", "mentions_count"],
+        ["images_count", "mentions_count"],
+        ["videos_count", "mentions_count"],
+      ],
+      requested: (r) =>
+        r?.params?.count !== undefined ? Number(r.params.count) : r?.count !== undefined ? Number(r.count) : undefined,
       boundedCounter: "mentions_count",
       zeroWhilePending: true,
     };
@@ -57,8 +70,19 @@ const check: ActiveCheck = {
             path: fillPath(run.createOp!.path, { dataset_id: ds.id })!,
             body:
               variant === "keyword"
-                ? { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk foam" }, count: RUN_COUNT }
-                : { search_query: { type: "url", source_urls: [{ source: "reddit", url: `https://www.reddit.com/r/slk/comments/removed_${n}/gone/` }] }, count: RUN_COUNT },
+                ? {
+                    search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk foam" },
+                    count: RUN_COUNT,
+                  }
+                : {
+                    search_query: {
+                      type: "url",
+                      source_urls: [
+                        { source: "reddit", url: `https://www.reddit.com/r/slk/comments/removed_${n}/gone/` },
+                      ],
+                    },
+                    count: RUN_COUNT,
+                  },
           }),
       }),
     });

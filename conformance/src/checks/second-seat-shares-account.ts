@@ -15,9 +15,30 @@ const check: ActiveCheck = {
   async run(ctx) {
     const ds = await fixtureDataset(ctx);
     const ex = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}`, key: "second" });
-    ctx.expect(ex.status === 200 && (ex.json as any)?.data?.id === ds.id, { title: "second-seat-shares-account: another seat cannot read the account's dataset", received: seen(ex), expected: { status: 200, data: { id: ds.id } } }, ex);
-    const w = await walk(ctx, "/v1/datasets", { limit: 100, key: "second", maxPages: 20, stopWhen: (items) => items.some((d) => d?.id === ds.id) });
-    ctx.expect(w.items.some((d) => d?.id === ds.id), { title: "second-seat-shares-account: another seat's list lacks the account's dataset", received: w.items.length + " items without it", expected: `contains ${ds.id}` }, w.pages.at(-1));
+    ctx.expect(
+      ex.status === 200 && (ex.json as any)?.data?.id === ds.id,
+      {
+        title: "second-seat-shares-account: another seat cannot read the account's dataset",
+        received: seen(ex),
+        expected: { status: 200, data: { id: ds.id } },
+      },
+      ex,
+    );
+    const w = await walk(ctx, "/v1/datasets", {
+      limit: 100,
+      key: "second",
+      maxPages: 20,
+      stopWhen: (items) => items.some((d) => d?.id === ds.id),
+    });
+    ctx.expect(
+      w.items.some((d) => d?.id === ds.id),
+      {
+        title: "second-seat-shares-account: another seat's list lacks the account's dataset",
+        received: w.items.length + " items without it",
+        expected: `contains ${ds.id}`,
+      },
+      w.pages.at(-1),
+    );
   },
 };
 export default check;

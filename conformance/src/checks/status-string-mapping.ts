@@ -2,12 +2,13 @@ import type { ResponseCheck } from "../types.ts";
 import { isObj } from "./support/util.ts";
 
 /** `status` follows the HTTP class; "info" on a 2xx is accepted with a warning (decision: lenient). */
-const expectedFor = (code: number) => (code < 200 ? "info" : code < 300 ? "success" : code < 400 ? "redirect" : code < 500 ? "client_error" : "server_error");
+const expectedFor = (code: number) =>
+  code < 200 ? "info" : code < 300 ? "success" : code < 400 ? "redirect" : code < 500 ? "client_error" : "server_error";
 
 const check: ResponseCheck = {
   kind: "response",
   id: "status-string-mapping",
-  rule: "Body `status` matches the HTTP class: 2xx success, 4xx client_error, 5xx server_error (2xx \"info\" accepted with a warning)",
+  rule: 'Body `status` matches the HTTP class: 2xx success, 4xx client_error, 5xx server_error (2xx "info" accepted with a warning)',
   section: "Resources › Conventions › status mapping; decision D-STATUS-STRING (lenient)",
   severity: "major",
   profiles: ["readonly", "standard", "full"],
@@ -19,7 +20,11 @@ const check: ResponseCheck = {
     const want = expectedFor(ex.status);
     if (b.status === want) return ctx.pass(ex);
     if (ctx.lenient("D-STATUS-STRING", ex)) return ctx.pass(ex);
-    ctx.fail(ex, { title: `status-string-mapping: HTTP ${ex.status} body says status "${b.status}"`, received: b.status, expected: want });
+    ctx.fail(ex, {
+      title: `status-string-mapping: HTTP ${ex.status} body says status "${b.status}"`,
+      received: b.status,
+      expected: want,
+    });
   },
 };
 export default check;

@@ -14,11 +14,19 @@ const check: ResponseCheck = {
     if (ex.status < 200 || ex.status >= 300 || ex.status === 204 || ex.text.length === 0) return;
     const b = ex.json;
     if (!isObj(b) || !("status" in b) || !("data" in b)) {
-      return ctx.fail(ex, { title: "success-envelope: 2xx body is not {status, data}", received: b ?? ex.text.slice(0, 200), expected: "{status: \"success\", data: <resource or array>}" });
+      return ctx.fail(ex, {
+        title: "success-envelope: 2xx body is not {status, data}",
+        received: b ?? ex.text.slice(0, 200),
+        expected: '{status: "success", data: <resource or array>}',
+      });
     }
     const isList = Array.isArray(b.data);
     if (isList && (typeof b.has_next !== "boolean" || !(b.cursor === null || typeof b.cursor === "string"))) {
-      return ctx.fail(ex, { title: "success-envelope: list body lacks has_next/cursor", received: { has_next: b.has_next, cursor: b.cursor }, expected: { has_next: "boolean", cursor: "string | null" } });
+      return ctx.fail(ex, {
+        title: "success-envelope: list body lacks has_next/cursor",
+        received: { has_next: b.has_next, cursor: b.cursor },
+        expected: { has_next: "boolean", cursor: "string | null" },
+      });
     }
     ctx.pass(ex);
   },

@@ -7,7 +7,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "tracking-agent-cycle-billing",
   rule: "A triggered cycle reserves, per dataset run it starts, that run's count (capped at its URLs for a URL search) × the mention price; when its runs end the charge is the mentions they collected × price exactly",
-  section: "Limits › Charges (mention: each mention collected by a tracking agent cycle); decision D-TA-NO-QUERIES (reservation per dataset run)",
+  section:
+    "Limits › Charges (mention: each mention collected by a tracking agent cycle); decision D-TA-NO-QUERIES (reservation per dataset run)",
   severity: "critical",
   decisions: ["D-TA-NO-QUERIES", "D-RUN-COUNT", "D-REF-RUN-LIFECYCLE"],
   profiles: ["standard", "full"],
@@ -24,10 +25,25 @@ const check: ActiveCheck = {
       return n + (q?.type === "url" && Array.isArray(q.source_urls) ? Math.min(count, q.source_urls.length) : count);
     }, 0);
     const reserved = c.mentionPrice.mul(units);
-    ctx.expect(c.before.minus(c.afterTrigger).equals(reserved), { title: `tracking-agent-cycle-billing: triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`, received: c.before.minus(c.afterTrigger).toFixed(), expected: reserved.toFixed() }, c.first);
-    const collected = [...c.firstRuns, ...c.secondRuns].reduce((n, r) => n + (r?.status?.type === "completed" ? (r.mentions_count ?? 0) : 0), 0);
+    ctx.expect(
+      c.before.minus(c.afterTrigger).equals(reserved),
+      {
+        title: `tracking-agent-cycle-billing: triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`,
+        received: c.before.minus(c.afterTrigger).toFixed(),
+        expected: reserved.toFixed(),
+      },
+      c.first,
+    );
+    const collected = [...c.firstRuns, ...c.secondRuns].reduce(
+      (n, r) => n + (r?.status?.type === "completed" ? (r.mentions_count ?? 0) : 0),
+      0,
+    );
     const charged = c.before.minus(c.afterSettle);
-    ctx.expect(charged.equals(c.mentionPrice.mul(collected)), { title: `tracking-agent-cycle-billing: a cycle that collected ${collected} mentions charged $${charged.toFixed()}`, received: charged.toFixed(), expected: c.mentionPrice.mul(collected).toFixed() });
+    ctx.expect(charged.equals(c.mentionPrice.mul(collected)), {
+      title: `tracking-agent-cycle-billing: a cycle that collected ${collected} mentions charged $${charged.toFixed()}`,
+      received: charged.toFixed(),
+      expected: c.mentionPrice.mul(collected).toFixed(),
+    });
   },
 };
 export default check;

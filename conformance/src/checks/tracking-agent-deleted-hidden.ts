@@ -7,7 +7,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "tracking-agent-deleted-hidden",
   rule: "DELETE answers 204; afterwards GET, PATCH, pause, resume, trigger and messages of the agent answer 404 not_found and GET /v1/tracking_agents no longer lists it",
-  section: "States › Tracking agent lifecycle (deleted: hidden from lists, retained server-side); decisions D-TA-DELETE, D-TA-CREATE-404",
+  section:
+    "States › Tracking agent lifecycle (deleted: hidden from lists, retained server-side); decisions D-TA-DELETE, D-TA-CREATE-404",
   severity: "major",
   decisions: ["D-TA-DELETE", "D-TA-CREATE-404", "D-TA-LIST"],
   profiles: ["standard", "full"],
@@ -17,7 +18,18 @@ const check: ActiveCheck = {
     const ds = await fixtureDataset(ctx);
     const agent = await createAgent(ctx, "agent-delete", [ds.id]);
     const del = await ctx.req({ method: "DELETE", path: agentPath(agent.id) });
-    if (!ctx.expect(del.status === 204, { title: `tracking-agent-deleted-hidden: DELETE answered ${del.status}`, received: seen(del), expected: { status: 204 } }, del)) return;
+    if (
+      !ctx.expect(
+        del.status === 204,
+        {
+          title: `tracking-agent-deleted-hidden: DELETE answered ${del.status}`,
+          received: seen(del),
+          expected: { status: 204 },
+        },
+        del,
+      )
+    )
+      return;
     ctx.untrack(agentPath(agent.id));
     const calls: Array<[string, string, unknown?]> = [
       ["GET", agentPath(agent.id)],
@@ -29,10 +41,26 @@ const check: ActiveCheck = {
     ];
     for (const [method, path, body] of calls) {
       const ex = await ctx.req({ method, path, body });
-      ctx.expect(ex.status === 404 && (ex.json as any)?.error_code === "not_found", { title: `tracking-agent-deleted-hidden: ${method} ${path.replace(agent.id, "{deleted}")} answered ${ex.status}`, received: seen(ex), expected: { status: 404, error_code: "not_found" } }, ex);
+      ctx.expect(
+        ex.status === 404 && (ex.json as any)?.error_code === "not_found",
+        {
+          title: `tracking-agent-deleted-hidden: ${method} ${path.replace(agent.id, "{deleted}")} answered ${ex.status}`,
+          received: seen(ex),
+          expected: { status: 404, error_code: "not_found" },
+        },
+        ex,
+      );
     }
     const w = await walk(ctx, TA, { limit: 100, maxPages: 10 });
-    ctx.expect(w.complete && !w.items.some((a) => a?.id === agent.id), { title: "tracking-agent-deleted-hidden: the deleted agent is still listed", received: w.items.map((a) => a?.id), expected: `no ${agent.id}` }, w.pages.at(-1));
+    ctx.expect(
+      w.complete && !w.items.some((a) => a?.id === agent.id),
+      {
+        title: "tracking-agent-deleted-hidden: the deleted agent is still listed",
+        received: w.items.map((a) => a?.id),
+        expected: `no ${agent.id}`,
+      },
+      w.pages.at(-1),
+    );
     void data;
   },
 };

@@ -8,7 +8,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "tracking-agent-no-queries-400",
   rule: "Triggering an agent whose only dataset has never run gets 400 dataset_has_no_queries and leaves the balance unchanged",
-  section: "Endpoints › Tracking agents (trigger: dataset_has_no_queries); States › Tracking agent lifecycle (dataset has queries); decisions D-TA-NO-QUERIES, D-400",
+  section:
+    "Endpoints › Tracking agents (trigger: dataset_has_no_queries); States › Tracking agent lifecycle (dataset has queries); decisions D-TA-NO-QUERIES, D-400",
   severity: "major",
   decisions: ["D-TA-NO-QUERIES", "D-400"],
   profiles: ["standard", "full"],
@@ -20,8 +21,24 @@ const check: ActiveCheck = {
     const { balance: before } = await balanceOf(ctx);
     const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
     const { balance: after, ex: me } = await balanceOf(ctx);
-    ctx.expect(ex.status === 400 && errorCode(ex) === "dataset_has_no_queries", { title: `tracking-agent-no-queries-400: triggering an agent without queries answered ${ex.status} ${errorCode(ex) ?? ""}`, received: seen(ex), expected: { status: 400, error_code: "dataset_has_no_queries" } }, ex);
-    ctx.expect(after.equals(before), { title: "tracking-agent-no-queries-400: a refused trigger changed the balance", received: after.toFixed(), expected: before.toFixed() }, me);
+    ctx.expect(
+      ex.status === 400 && errorCode(ex) === "dataset_has_no_queries",
+      {
+        title: `tracking-agent-no-queries-400: triggering an agent without queries answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        received: seen(ex),
+        expected: { status: 400, error_code: "dataset_has_no_queries" },
+      },
+      ex,
+    );
+    ctx.expect(
+      after.equals(before),
+      {
+        title: "tracking-agent-no-queries-400: a refused trigger changed the balance",
+        received: after.toFixed(),
+        expected: before.toFixed(),
+      },
+      me,
+    );
   },
 };
 export default check;

@@ -21,14 +21,46 @@ const check: ActiveCheck = {
     const noop = await ctx.req({ method: "PATCH", path: agentPath(agent.id), body: {} });
     const { updated_at: _u1, next_run_at: _n1, ...a } = data(noop) ?? {};
     const { updated_at: _u2, next_run_at: _n2, ...b } = fresh ?? {};
-    ctx.expect(noop.status === 200 && canonical(a) === canonical(b), { title: `tracking-agent-patch: PATCH {} answered ${noop.status} with a changed agent`, received: seen(noop), expected: { status: 200, data: fresh } }, noop);
-    const change = { name: ctx.name("agent-patched"), instructions: "Report price complaints about oat milk.", count: 30, num_comments_per_post: 3, schedule: { frequency: "weekly", day: "monday", time: "08:00" } };
+    ctx.expect(
+      noop.status === 200 && canonical(a) === canonical(b),
+      {
+        title: `tracking-agent-patch: PATCH {} answered ${noop.status} with a changed agent`,
+        received: seen(noop),
+        expected: { status: 200, data: fresh },
+      },
+      noop,
+    );
+    const change = {
+      name: ctx.name("agent-patched"),
+      instructions: "Report price complaints about oat milk.",
+      count: 30,
+      num_comments_per_post: 3,
+      schedule: { frequency: "weekly", day: "monday", time: "08:00" },
+    };
     const patched = await ctx.req({ method: "PATCH", path: agentPath(agent.id), body: change });
     const read = await ctx.req({ method: "GET", path: agentPath(agent.id) });
-    for (const [label, ex] of [["PATCH answer", patched], ["read after PATCH", read]] as const) {
+    for (const [label, ex] of [
+      ["PATCH answer", patched],
+      ["read after PATCH", read],
+    ] as const) {
       const d = data(ex);
-      const same = ex.status === 200 && d?.name === change.name && d?.instructions === change.instructions && d?.count === change.count && d?.num_comments_per_post === change.num_comments_per_post && canonical(d?.schedule) === canonical(change.schedule) && d?.paused === fresh?.paused;
-      ctx.expect(same, { title: `tracking-agent-patch: the ${label} does not hold the patched fields`, received: seen(ex), expected: { ...change, paused: fresh?.paused } }, ex);
+      const same =
+        ex.status === 200 &&
+        d?.name === change.name &&
+        d?.instructions === change.instructions &&
+        d?.count === change.count &&
+        d?.num_comments_per_post === change.num_comments_per_post &&
+        canonical(d?.schedule) === canonical(change.schedule) &&
+        d?.paused === fresh?.paused;
+      ctx.expect(
+        same,
+        {
+          title: `tracking-agent-patch: the ${label} does not hold the patched fields`,
+          received: seen(ex),
+          expected: { ...change, paused: fresh?.paused },
+        },
+        ex,
+      );
     }
   },
 };

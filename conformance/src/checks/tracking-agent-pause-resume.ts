@@ -14,7 +14,12 @@ const check: ActiveCheck = {
   decisions: ["D-TA-PAUSE", "D-TA-NEXT-RUN", "D-EMPTY-204"],
   profiles: ["standard", "full"],
   mock: false,
-  requires: ["POST /v1/tracking_agents", "POST /v1/tracking_agents/{agent_id}/pause", "POST /v1/tracking_agents/{agent_id}/resume", "GET /v1/tracking_agents/{agent_id}"],
+  requires: [
+    "POST /v1/tracking_agents",
+    "POST /v1/tracking_agents/{agent_id}/pause",
+    "POST /v1/tracking_agents/{agent_id}/resume",
+    "GET /v1/tracking_agents/{agent_id}",
+  ],
   async run(ctx) {
     const ds = await fixtureDataset(ctx);
     const agent = await createAgent(ctx, "agent-pause", [ds.id]);
@@ -24,11 +29,25 @@ const check: ActiveCheck = {
     // strict (D-TA-NEXT-RUN): the type, null while paused, an integer while active; lenient through the registry: the second it names
     const computed = (ex: Exchange) => {
       const d = data(ex);
-      if (d?.paused === false && Number.isInteger(d?.next_run_at) && Number.isInteger(d?.created_at) && d.next_run_at <= d.created_at) ctx.lenient("D-TA-NEXT-RUN", ex);
+      if (
+        d?.paused === false &&
+        Number.isInteger(d?.next_run_at) &&
+        Number.isInteger(d?.created_at) &&
+        d.next_run_at <= d.created_at
+      )
+        ctx.lenient("D-TA-NEXT-RUN", ex);
     };
     const fresh = await read();
     computed(fresh);
-    ctx.expect(active(data(fresh)), { title: "tracking-agent-pause-resume: a new agent is not active with a next_run_at", received: { paused: data(fresh)?.paused, next_run_at: data(fresh)?.next_run_at }, expected: { paused: false, next_run_at: "<unix seconds>" } }, fresh);
+    ctx.expect(
+      active(data(fresh)),
+      {
+        title: "tracking-agent-pause-resume: a new agent is not active with a next_run_at",
+        received: { paused: data(fresh)?.paused, next_run_at: data(fresh)?.next_run_at },
+        expected: { paused: false, next_run_at: "<unix seconds>" },
+      },
+      fresh,
+    );
     const steps: Array<{ action: "pause" | "resume"; want: (d: any) => boolean; label: string; lenient?: boolean }> = [
       { action: "pause", want: paused, label: "after pause" },
       { action: "pause", want: paused, label: "after a second pause", lenient: true },
@@ -43,11 +62,24 @@ const check: ActiveCheck = {
       const ok = ex.status === 204 && ex.text.length === 0 && s.want(data(after));
       if (!ok && s.lenient && ex.status === 204) {
         // a state the first call already left wrong is that call's finding (reported once), not the repeat's
-        if (s.want(data(before))) ctx.warn(lenientWarning("D-TA-PAUSE", `a repeated ${s.action} changed the agent`), after);
+        if (s.want(data(before)))
+          ctx.warn(lenientWarning("D-TA-PAUSE", `a repeated ${s.action} changed the agent`), after);
         before = after;
         continue;
       }
-      ctx.expect(ok, { title: `tracking-agent-pause-resume: ${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${data(after)?.paused}, next_run_at ${data(after)?.next_run_at}`, received: { status: ex.status, body: ex.text.slice(0, 100), agent: seen(after) }, expected: { status: 204, paused: s.action === "pause", next_run_at: s.action === "pause" ? null : "<unix seconds>" } }, ex);
+      ctx.expect(
+        ok,
+        {
+          title: `tracking-agent-pause-resume: ${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${data(after)?.paused}, next_run_at ${data(after)?.next_run_at}`,
+          received: { status: ex.status, body: ex.text.slice(0, 100), agent: seen(after) },
+          expected: {
+            status: 204,
+            paused: s.action === "pause",
+            next_run_at: s.action === "pause" ? null : "<unix seconds>",
+          },
+        },
+        ex,
+      );
       before = after;
     }
   },

@@ -8,7 +8,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "tracking-agent-trigger-202-then-409",
   rule: "POST trigger answers 202 with an agent run {id, agent_id, dataset_run_ids, status: {type: in_progress}}; a second trigger while that cycle runs gets 409 tracking_agent_run_in_progress (transient false); after its dataset runs end a trigger is accepted again",
-  section: "States › Tracking agent lifecycle (trigger); Endpoints › Tracking agents (trigger errors); Limits › Concurrency; decisions D-TAR-STATES, D-409, D-ASYNC-202",
+  section:
+    "States › Tracking agent lifecycle (trigger); Endpoints › Tracking agents (trigger errors); Limits › Concurrency; decisions D-TAR-STATES, D-409, D-ASYNC-202",
   severity: "major",
   decisions: ["D-TAR-STATES", "D-409", "D-ASYNC-202", "D-TA-TRIGGER-PAUSED"],
   profiles: ["standard", "full"],
@@ -17,11 +18,57 @@ const check: ActiveCheck = {
   async run(ctx) {
     const c = await agentCycles(ctx);
     const run = data(c.first);
-    if (!ctx.expect(c.first.status === 202 && run?.agent_id === c.agent && run?.status?.type === "in_progress" && Array.isArray(run?.dataset_run_ids) && run.dataset_run_ids.length === 1, { title: `tracking-agent-trigger-202-then-409: trigger answered ${c.first.status}`, received: seen(c.first), expected: { status: 202, data: { agent_id: c.agent, dataset_run_ids: ["dsr_…"], status: { type: "in_progress" } } } }, c.first)) return;
-    if (c.second.status === 202 && !c.secondInFlight) ctx.notExercised("the first cycle had already ended when the second trigger arrived");
-    else if (c.second.status === 202) ctx.fail({ title: "tracking-agent-trigger-202-then-409: a second trigger during a running cycle was accepted", received: seen(c.second), expected: { status: 409, error_code: "tracking_agent_run_in_progress" } }, c.second);
-    else ctx.expect(c.second.status === 409 && errorCode(c.second) === "tracking_agent_run_in_progress" && (c.second.json as any)?.transient === false, { title: `tracking-agent-trigger-202-then-409: a second trigger during a running cycle answered ${c.second.status} ${errorCode(c.second) ?? ""}`, received: seen(c.second), expected: { status: 409, error_code: "tracking_agent_run_in_progress", transient: false } }, c.second);
-    ctx.expect(c.third?.status === 202, { title: `tracking-agent-trigger-202-then-409: a trigger after the cycle ended answered ${c.third?.status}`, received: c.third ? seen(c.third) : "(not sent)", expected: { status: 202 } }, c.third);
+    if (
+      !ctx.expect(
+        c.first.status === 202 &&
+          run?.agent_id === c.agent &&
+          run?.status?.type === "in_progress" &&
+          Array.isArray(run?.dataset_run_ids) &&
+          run.dataset_run_ids.length === 1,
+        {
+          title: `tracking-agent-trigger-202-then-409: trigger answered ${c.first.status}`,
+          received: seen(c.first),
+          expected: {
+            status: 202,
+            data: { agent_id: c.agent, dataset_run_ids: ["dsr_…"], status: { type: "in_progress" } },
+          },
+        },
+        c.first,
+      )
+    )
+      return;
+    if (c.second.status === 202 && !c.secondInFlight)
+      ctx.notExercised("the first cycle had already ended when the second trigger arrived");
+    else if (c.second.status === 202)
+      ctx.fail(
+        {
+          title: "tracking-agent-trigger-202-then-409: a second trigger during a running cycle was accepted",
+          received: seen(c.second),
+          expected: { status: 409, error_code: "tracking_agent_run_in_progress" },
+        },
+        c.second,
+      );
+    else
+      ctx.expect(
+        c.second.status === 409 &&
+          errorCode(c.second) === "tracking_agent_run_in_progress" &&
+          (c.second.json as any)?.transient === false,
+        {
+          title: `tracking-agent-trigger-202-then-409: a second trigger during a running cycle answered ${c.second.status} ${errorCode(c.second) ?? ""}`,
+          received: seen(c.second),
+          expected: { status: 409, error_code: "tracking_agent_run_in_progress", transient: false },
+        },
+        c.second,
+      );
+    ctx.expect(
+      c.third?.status === 202,
+      {
+        title: `tracking-agent-trigger-202-then-409: a trigger after the cycle ended answered ${c.third?.status}`,
+        received: c.third ? seen(c.third) : "(not sent)",
+        expected: { status: 202 },
+      },
+      c.third,
+    );
   },
 };
 export default check;

@@ -13,7 +13,12 @@ const check: ResponseCheck = {
   inspect(ex, ctx) {
     if (ex.status !== 401) return;
     const present = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].filter((h) => h in ex.headers);
-    if (present.length) return ctx.fail(ex, { title: `unauthenticated-no-ratelimit-headers: a 401 carries ${present.join(", ")}`, received: Object.fromEntries(present.map((h) => [h, ex.headers[h]])), expected: "no RateLimit-* headers on a 401" });
+    if (present.length)
+      return ctx.fail(ex, {
+        title: `unauthenticated-no-ratelimit-headers: a 401 carries ${present.join(", ")}`,
+        received: Object.fromEntries(present.map((h) => [h, ex.headers[h]])),
+        expected: "no RateLimit-* headers on a 401",
+      });
     ctx.pass(ex);
   },
 };

@@ -9,7 +9,8 @@ const check: ActiveCheck = {
   kind: "active",
   id: "usage-history-newest-first-shared",
   rule: "GET /v1/me/usage_history is sorted newest first (created_at, then id, both descending) across a cursor walk, and every seat of the account sees the same rows",
-  section: "Endpoints › Account and prices (usage history: account-wide, every seat sees the same feed); decision D-USAGE-ORDER",
+  section:
+    "Endpoints › Account and prices (usage history: account-wide, every seat sees the same feed); decision D-USAGE-ORDER",
   severity: "major",
   decisions: ["D-USAGE-ORDER"],
   profiles: ["readonly", "standard", "full"],
@@ -17,18 +18,48 @@ const check: ActiveCheck = {
   requires: ["GET /v1/me/usage_history"],
   async run(ctx) {
     const mine = await walk(ctx, "/v1/me/usage_history", { limit: 5, maxPages: 6 });
-    if (mine.error) ctx.fail({ title: `usage-history-newest-first-shared: a page answered ${mine.error.status}`, received: seen(mine.error), expected: "200 with a page" }, mine.error);
+    if (mine.error)
+      ctx.fail(
+        {
+          title: `usage-history-newest-first-shared: a page answered ${mine.error.status}`,
+          received: seen(mine.error),
+          expected: "200 with a page",
+        },
+        mine.error,
+      );
     const rows = mine.items;
     if (rows.length < 2) ctx.notExercised(`order: the account has ${rows.length} usage row(s)`);
     else {
-      const bad = rows.findIndex((r, i) => i > 0 && (Number.isNaN(t(r)) || t(r) > t(rows[i - 1]) || (t(r) === t(rows[i - 1]) && Number(r.id) > Number(rows[i - 1].id))));
-      ctx.expect(bad < 0, { title: "usage-history-newest-first-shared: usage history is not newest first", received: rows.slice(Math.max(0, bad - 1), bad + 1).map((r) => ({ id: r?.id, created_at: r?.created_at })), expected: "created_at then id non-increasing, created_at present" }, mine.pages.at(-1));
+      const bad = rows.findIndex(
+        (r, i) =>
+          i > 0 &&
+          (Number.isNaN(t(r)) ||
+            t(r) > t(rows[i - 1]) ||
+            (t(r) === t(rows[i - 1]) && Number(r.id) > Number(rows[i - 1].id))),
+      );
+      ctx.expect(
+        bad < 0,
+        {
+          title: "usage-history-newest-first-shared: usage history is not newest first",
+          received: rows.slice(Math.max(0, bad - 1), bad + 1).map((r) => ({ id: r?.id, created_at: r?.created_at })),
+          expected: "created_at then id non-increasing, created_at present",
+        },
+        mine.pages.at(-1),
+      );
     }
     if (!ctx.hasKey("second")) return ctx.notExercised("sharing: no --second-seat-key given");
     const theirs = await walk(ctx, "/v1/me/usage_history", { limit: 5, maxPages: 6, key: "second" });
     const a = rows.map(key);
     const b = theirs.items.map(key);
-    ctx.expect(!theirs.error && a.join() === b.join(), { title: "usage-history-newest-first-shared: another seat sees a different usage history", received: theirs.error ? seen(theirs.error) : b, expected: a }, theirs.pages.at(-1));
+    ctx.expect(
+      !theirs.error && a.join() === b.join(),
+      {
+        title: "usage-history-newest-first-shared: another seat sees a different usage history",
+        received: theirs.error ? seen(theirs.error) : b,
+        expected: a,
+      },
+      theirs.pages.at(-1),
+    );
   },
 };
 export default check;

@@ -3,7 +3,12 @@ import type { ActiveCheck } from "../types.ts";
 import { DATASETS, data, seen } from "./support/util.ts";
 
 /** Positive data: generated valid names are accepted by create and update and stored exactly. */
-const nameChar = fc.oneof(fc.constantFrom(..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,:!?'\"&()/#@+éüßçñøå日本語中文한국어ÆÐ€"), fc.constantFrom("\u00a0", "\u2014"));
+const nameChar = fc.oneof(
+  fc.constantFrom(
+    ..."abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,:!?'\"&()/#@+éüßçñøå日本語中文한국어ÆÐ€",
+  ),
+  fc.constantFrom("\u00a0", "\u2014"),
+);
 
 const check: ActiveCheck = {
   kind: "active",
@@ -19,7 +24,10 @@ const check: ActiveCheck = {
     const zBody = ctx.contract.zodOf("Datasets.CreateDatasetBody");
     const prefix = ctx.name("p") + "-";
     const arb = fc
-      .oneof(fc.string({ unit: nameChar, minLength: 1, maxLength: 255 - prefix.length }), fc.constant("x".repeat(255 - prefix.length)))
+      .oneof(
+        fc.string({ unit: nameChar, minLength: 1, maxLength: 255 - prefix.length }),
+        fc.constant("x".repeat(255 - prefix.length)),
+      )
       .map((s) => prefix + s)
       .filter((name) => !zBody || zBody.safeParse({ name }).success);
     const seed = ctx.fcSeed();
@@ -31,13 +39,26 @@ const check: ActiveCheck = {
         const id = data(ex)?.id;
         if (typeof id === "string") ctx.track("dataset", `${DATASETS}/${encodeURIComponent(id)}`);
         if (ex.status !== 201 || data(ex)?.name !== name) {
-          lastFailure = { title: `create with a valid name answered ${ex.status}`, ex, expected: { status: 201, data: { name } } };
+          lastFailure = {
+            title: `create with a valid name answered ${ex.status}`,
+            ex,
+            expected: { status: 201, data: { name } },
+          };
           return false;
         }
         const newName = name.split("").reverse().join("").trim() || "renamed";
-        const up = await ctx.req({ method: "PATCH", path: `${DATASETS}/${encodeURIComponent(id)}`, body: { name: newName }, meta: { seed } });
+        const up = await ctx.req({
+          method: "PATCH",
+          path: `${DATASETS}/${encodeURIComponent(id)}`,
+          body: { name: newName },
+          meta: { seed },
+        });
         if (up.status !== 200 || data(up)?.name !== newName) {
-          lastFailure = { title: `update with a valid name answered ${up.status}`, ex: up, expected: { status: 200, data: { name: newName } } };
+          lastFailure = {
+            title: `update with a valid name answered ${up.status}`,
+            ex: up,
+            expected: { status: 200, data: { name: newName } },
+          };
           return false;
         }
         ctx.pass(ex);
@@ -47,8 +68,19 @@ const check: ActiveCheck = {
       { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
     );
     if (out.failed && lastFailure) {
-      ctx.fail({ title: `valid-request-accepted: ${lastFailure.title}`, received: seen(lastFailure.ex), expected: lastFailure.expected, seed, path: out.counterexamplePath ?? undefined, replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only valid-request-accepted` }, lastFailure.ex);
-    } else if (out.failed) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
+      ctx.fail(
+        {
+          title: `valid-request-accepted: ${lastFailure.title}`,
+          received: seen(lastFailure.ex),
+          expected: lastFailure.expected,
+          seed,
+          path: out.counterexamplePath ?? undefined,
+          replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only valid-request-accepted`,
+        },
+        lastFailure.ex,
+      );
+    } else if (out.failed)
+      throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
   },
 };
 export default check;

@@ -39,7 +39,15 @@ const check: ActiveCheck = {
     );
     const url = fc.record({
       type: fc.constant("url"),
-      source_urls: fc.array(fc.record({ source: fc.constant("reddit"), url: fc.integer({ min: 1, max: 99999 }).map((n) => `https://www.reddit.com/r/Coffee/comments/${n.toString(36)}/oat_milk_foam/`) }), { minLength: 1, maxLength: 3 }),
+      source_urls: fc.array(
+        fc.record({
+          source: fc.constant("reddit"),
+          url: fc
+            .integer({ min: 1, max: 99999 })
+            .map((n) => `https://www.reddit.com/r/Coffee/comments/${n.toString(36)}/oat_milk_foam/`),
+        }),
+        { minLength: 1, maxLength: 3 },
+      ),
     });
     const common = {
       count: fc.constant(RUN_COUNT),
@@ -52,7 +60,16 @@ const check: ActiveCheck = {
     };
     const bodyArb = fc
       .oneof(
-        fc.record({ search_query: prompt, date_range: fc.integer({ min: 2, max: 7 }).map((d) => ({ from: day(now - d * 86_400_000), to: day(now - 86_400_000) })), ...common }, { requiredKeys: ["search_query", "count"] }),
+        fc.record(
+          {
+            search_query: prompt,
+            date_range: fc
+              .integer({ min: 2, max: 7 })
+              .map((d) => ({ from: day(now - d * 86_400_000), to: day(now - 86_400_000) })),
+            ...common,
+          },
+          { requiredKeys: ["search_query", "count"] },
+        ),
         fc.record({ search_query: url, ...common }, { requiredKeys: ["search_query", "count"] }),
       )
       .filter((b) => !zBody || zBody.safeParse(b).success);
@@ -65,7 +82,10 @@ const check: ActiveCheck = {
     const out = await fc.check(
       fc.asyncProperty(bodyArb, async (body) => {
         try {
-          ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", `valid-run-body-accepted: a ${RUN_COUNT}-mention run`);
+          ctx.charge(
+            price ? price.mul(RUN_COUNT).toFixed() : "0",
+            `valid-run-body-accepted: a ${RUN_COUNT}-mention run`,
+          );
         } catch (e) {
           if (e instanceof SkipError) {
             skipped = e.message;
@@ -73,17 +93,37 @@ const check: ActiveCheck = {
           }
           throw e;
         }
-        const ex = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`, body, meta: { seed } });
+        const ex = await ctx.req({
+          method: "POST",
+          path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`,
+          body,
+          meta: { seed },
+        });
         const run = data(ex);
         if (ex.status !== 202 || run?.status?.type !== "pending" || typeof run?.id !== "string") {
-          bad = { title: `a valid ${(body.search_query as any).type} run body answered ${ex.status}`, ex, expected: { status: 202, data: { status: { type: "pending" } } } };
+          bad = {
+            title: `a valid ${(body.search_query as any).type} run body answered ${ex.status}`,
+            ex,
+            expected: { status: 202, data: { status: { type: "pending" } } },
+          };
           return false;
         }
-        const read = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(run.id)}` });
+        const read = await ctx.req({
+          method: "GET",
+          path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(run.id)}`,
+        });
         const params = data(read)?.params ?? {};
-        const differ = Object.entries(body).filter(([k, v]) => (k === "content_analysis_actions" ? JSON.stringify([...(params[k] ?? [])].sort()) !== JSON.stringify([...(v as string[])].sort()) : JSON.stringify(params[k]) !== JSON.stringify(v)));
+        const differ = Object.entries(body).filter(([k, v]) =>
+          k === "content_analysis_actions"
+            ? JSON.stringify([...(params[k] ?? [])].sort()) !== JSON.stringify([...(v as string[])].sort())
+            : JSON.stringify(params[k]) !== JSON.stringify(v),
+        );
         if (differ.length) {
-          bad = { title: `the run's params do not echo ${differ.map(([k]) => k).join(", ")}`, ex: read, expected: Object.fromEntries(differ) };
+          bad = {
+            title: `the run's params do not echo ${differ.map(([k]) => k).join(", ")}`,
+            ex: read,
+            expected: Object.fromEntries(differ),
+          };
           return false;
         }
         ctx.pass(ex);
@@ -92,8 +132,19 @@ const check: ActiveCheck = {
       { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
     );
     if (skipped) ctx.warn(`valid-run-body-accepted: some runs not started: ${skipped}`);
-    if (out.failed && bad) ctx.fail({ title: `valid-run-body-accepted: ${bad.title}`, received: seen(bad.ex), expected: bad.expected, seed, path: out.counterexamplePath ?? undefined }, bad.ex);
-    else if (out.failed) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
+    if (out.failed && bad)
+      ctx.fail(
+        {
+          title: `valid-run-body-accepted: ${bad.title}`,
+          received: seen(bad.ex),
+          expected: bad.expected,
+          seed,
+          path: out.counterexamplePath ?? undefined,
+        },
+        bad.ex,
+      );
+    else if (out.failed)
+      throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
   },
 };
 export default check;

@@ -24,9 +24,17 @@ const check: ResponseCheck = {
     if (!broken || ex.status !== 422) return;
     const b = ex.json;
     if (ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
-    const locs: string[][] = isObj(b) && Array.isArray(b.detail) ? b.detail.filter((d: any) => isObj(d) && Array.isArray(d.loc)).map((d: any) => d.loc.map(String)) : [];
+    const locs: string[][] =
+      isObj(b) && Array.isArray(b.detail)
+        ? b.detail.filter((d: any) => isObj(d) && Array.isArray(d.loc)).map((d: any) => d.loc.map(String))
+        : [];
     if (locs.some((l) => pointsAt(l, broken))) return ctx.pass(ex);
-    ctx.fail(ex, { title: `validation-loc-accurate: 422 does not point at ${JSON.stringify(broken)}`, received: locs, expected: [broken], message: ex.meta.negative });
+    ctx.fail(ex, {
+      title: `validation-loc-accurate: 422 does not point at ${JSON.stringify(broken)}`,
+      received: locs,
+      expected: [broken],
+      message: ex.meta.negative,
+    });
   },
 };
 export default check;

@@ -139,7 +139,9 @@ export function stepsOf(exchanges: Exchange[], runId: string): { byCheck: Map<st
     const body = ex.requestBody ? ` ${ph.apply(ex.meta.mcp ? withoutRpcId(ex.requestBody) : ex.requestBody)}` : "";
     // a page walk is one step: how many pages it takes depends on the data each side holds
     // names made unique with a clock reading (`aud-sm-0-10291`) differ by run, not by rule
-    const key = `${ex.method} ${ph.apply(ex.path)} [${ex.keyRole}]${body}`.replace(/(cursor=|"cursor":")<id\d+>/g, "$1<cursor>").replace(/(slk-<run>-[^"]*?)\d{4,}/g, "$1<n>");
+    const key = `${ex.method} ${ph.apply(ex.path)} [${ex.keyRole}]${body}`
+      .replace(/(cursor=|"cursor":")<id\d+>/g, "$1<cursor>")
+      .replace(/(slk-<run>-[^"]*?)\d{4,}/g, "$1<n>");
     ph.learn(ex.json);
     const steps = byCheck.get(ex.check) ?? [];
     byCheck.set(ex.check, steps);
@@ -160,7 +162,15 @@ export function stepsOf(exchanges: Exchange[], runId: string): { byCheck: Map<st
       if (state && prev.states.at(-1) !== state) prev.states.push(state);
       continue;
     }
-    steps.push({ check: ex.check, key, count: 1, last: ex, body: ph.keysAsData(ex.json), states: state ? [state] : [], charge });
+    steps.push({
+      check: ex.check,
+      key,
+      count: 1,
+      last: ex,
+      body: ph.keysAsData(ex.json),
+      states: state ? [state] : [],
+      charge,
+    });
   }
   return { byCheck, leftOut };
 }
@@ -175,20 +185,29 @@ export function compareSteps(d: Step, r: Step): string[] {
   const cb = errorCodeOf(b.json);
   if (ca !== cb) out.push(`error_code: deployment ${ca ?? "(none)"}, reference ${cb ?? "(none)"}`);
   if (a.status === b.status) {
-    if ((a.jsonError === undefined) !== (b.jsonError === undefined)) out.push(`body: deployment ${a.jsonError ? "not JSON" : "JSON"}, reference ${b.jsonError ? "not JSON" : "JSON"}`);
-    else for (const s of shapeDiff(r.body, d.body)) out.push(`shape: ${s.replace(/: (.+) → (.+)$/, ": reference $1, deployment $2")}`);
+    if ((a.jsonError === undefined) !== (b.jsonError === undefined))
+      out.push(`body: deployment ${a.jsonError ? "not JSON" : "JSON"}, reference ${b.jsonError ? "not JSON" : "JSON"}`);
+    else
+      for (const s of shapeDiff(r.body, d.body))
+        out.push(`shape: ${s.replace(/: (.+) → (.+)$/, ": reference $1, deployment $2")}`);
   }
   // states: which ones a run passes through is timing (a poll may miss `pending`); where a
   // poll loop ended is not, and a state one side never uses at all is reported once per run (stateVocabulary)
-  if (d.count > 1 && r.count > 1 && d.states.length && r.states.length && d.states.at(-1) !== r.states.at(-1)) out.push(`last state: deployment ${d.states.at(-1)}, reference ${r.states.at(-1)}`);
-  if (d.charge !== undefined && r.charge !== undefined && !new Decimal(d.charge).equals(r.charge)) out.push(`charge since the previous GET /v1/me: deployment ${d.charge}, reference ${r.charge}`);
+  if (d.count > 1 && r.count > 1 && d.states.length && r.states.length && d.states.at(-1) !== r.states.at(-1))
+    out.push(`last state: deployment ${d.states.at(-1)}, reference ${r.states.at(-1)}`);
+  if (d.charge !== undefined && r.charge !== undefined && !new Decimal(d.charge).equals(r.charge))
+    out.push(`charge since the previous GET /v1/me: deployment ${d.charge}, reference ${r.charge}`);
   return out;
 }
 
 const brief = (s: Step) => ({ status: s.last.status, code: errorCodeOf(s.last.json), count: s.count });
 
 /** Align both sides check by check and list every step that differs. */
-export function differential(deployment: { exchanges: Exchange[]; runId: string }, reference: { exchanges: Exchange[]; runId: string }, curl?: (ex: Exchange) => string): DifferentialResult {
+export function differential(
+  deployment: { exchanges: Exchange[]; runId: string },
+  reference: { exchanges: Exchange[]; runId: string },
+  curl?: (ex: Exchange) => string,
+): DifferentialResult {
   const D = stepsOf(deployment.exchanges, deployment.runId);
   const R = stepsOf(reference.exchanges, reference.runId);
   const diffs: StepDiff[] = [];
@@ -199,13 +218,34 @@ export function differential(deployment: { exchanges: Exchange[]; runId: string 
     const rs = R.byCheck.get(check) ?? [];
     let i = 0;
     let j = 0;
-    for (const part of diffArrays(ds.map((s) => s.key), rs.map((s) => s.key))) {
+    for (const part of diffArrays(
+      ds.map((s) => s.key),
+      rs.map((s) => s.key),
+    )) {
       const n = part.count ?? part.value.length;
       if (part.removed) {
-        for (const s of ds.slice(i, i + n)) diffs.push({ check, step: s.key, on: "deployment", differences: [`sent only against the deployment (answered ${s.last.status}${errorCodeOf(s.last.json) ? ` ${errorCodeOf(s.last.json)}` : ""})`], deployment: { ...brief(s), curl: curl?.(s.last) } });
+        for (const s of ds.slice(i, i + n))
+          diffs.push({
+            check,
+            step: s.key,
+            on: "deployment",
+            differences: [
+              `sent only against the deployment (answered ${s.last.status}${errorCodeOf(s.last.json) ? ` ${errorCodeOf(s.last.json)}` : ""})`,
+            ],
+            deployment: { ...brief(s), curl: curl?.(s.last) },
+          });
         i += n;
       } else if (part.added) {
-        for (const s of rs.slice(j, j + n)) diffs.push({ check, step: s.key, on: "reference", differences: [`sent only against the reference (answered ${s.last.status}${errorCodeOf(s.last.json) ? ` ${errorCodeOf(s.last.json)}` : ""})`], reference: brief(s) });
+        for (const s of rs.slice(j, j + n))
+          diffs.push({
+            check,
+            step: s.key,
+            on: "reference",
+            differences: [
+              `sent only against the reference (answered ${s.last.status}${errorCodeOf(s.last.json) ? ` ${errorCodeOf(s.last.json)}` : ""})`,
+            ],
+            reference: brief(s),
+          });
         j += n;
       } else {
         for (let k = 0; k < n; k++) {
@@ -213,7 +253,15 @@ export function differential(deployment: { exchanges: Exchange[]; runId: string 
           const r = rs[j + k];
           compared++;
           const differences = compareSteps(d, r);
-          if (differences.length) diffs.push({ check, step: d.key, on: "both", differences, deployment: { ...brief(d), curl: curl?.(d.last) }, reference: brief(r) });
+          if (differences.length)
+            diffs.push({
+              check,
+              step: d.key,
+              on: "both",
+              differences,
+              deployment: { ...brief(d), curl: curl?.(d.last) },
+              reference: brief(r),
+            });
         }
         i += n;
         j += n;
@@ -233,6 +281,14 @@ export function differential(deployment: { exchanges: Exchange[]; runId: string 
   const onlyD = [...vd.keys()].filter((x) => !vr.has(x));
   const onlyR = [...vr.keys()].filter((x) => !vd.has(x));
   const regular = (xs: string[], v: Map<string, number>) => xs.some((x) => (v.get(x) ?? 0) >= 3);
-  if ((onlyD.length && onlyR.length) || regular(onlyD, vd) || regular(onlyR, vr)) diffs.push({ check: "(all checks)", step: "run states seen", on: "both", differences: [`states: only the deployment uses ${onlyD.join(", ") || "(none)"}; only the reference uses ${onlyR.join(", ") || "(none)"}`] });
+  if ((onlyD.length && onlyR.length) || regular(onlyD, vd) || regular(onlyR, vr))
+    diffs.push({
+      check: "(all checks)",
+      step: "run states seen",
+      on: "both",
+      differences: [
+        `states: only the deployment uses ${onlyD.join(", ") || "(none)"}; only the reference uses ${onlyR.join(", ") || "(none)"}`,
+      ],
+    });
   return { compared, diffs, leftOut: { deployment: D.leftOut, reference: R.leftOut } };
 }

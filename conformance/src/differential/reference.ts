@@ -29,17 +29,32 @@ export const HOW_TO_POINT =
 
 /** Keys by role from a demo-keys.json file (`{keys: [{api_key, account_id, user_id}], bearer_tokens: [...]}`). */
 export function referenceKeysFrom(file: string): ReferenceKeys {
-  let doc: { keys?: Array<{ api_key: string; account_id: string; user_id: string }>; bearer_tokens?: Array<{ access_token: string; account_id?: string; user_id?: string }> };
+  let doc: {
+    keys?: Array<{ api_key: string; account_id: string; user_id: string }>;
+    bearer_tokens?: Array<{ access_token: string; account_id?: string; user_id?: string }>;
+  };
   try {
     doc = JSON.parse(readFileSync(file, "utf8"));
   } catch (e) {
     throw new UsageError(`--reference-keys ${file}: ${(e as Error).message}`);
   }
   const rows = doc.keys ?? [];
-  const pick = (account: string, owner: boolean) => rows.find((k) => k.account_id === account && k.user_id.endsWith(owner ? "_owner" : "_member"))?.api_key;
-  const keys = { main: pick("acc_demoA", true), second: pick("acc_demoA", false), foreign: pick("acc_demoB", true), poor: pick("acc_poor", true) };
-  if (!keys.main) throw new UsageError(`--reference-keys ${file} holds no owner key of acc_demoA (the demo keys of the reference's fixtures are expected)`);
-  const bearer = doc.bearer_tokens?.find((t) => t.user_id === "usr_a_owner" || (t.account_id === "acc_demoA" && /owner/.test(t.user_id ?? "")))?.access_token ?? doc.bearer_tokens?.[0]?.access_token;
+  const pick = (account: string, owner: boolean) =>
+    rows.find((k) => k.account_id === account && k.user_id.endsWith(owner ? "_owner" : "_member"))?.api_key;
+  const keys = {
+    main: pick("acc_demoA", true),
+    second: pick("acc_demoA", false),
+    foreign: pick("acc_demoB", true),
+    poor: pick("acc_poor", true),
+  };
+  if (!keys.main)
+    throw new UsageError(
+      `--reference-keys ${file} holds no owner key of acc_demoA (the demo keys of the reference's fixtures are expected)`,
+    );
+  const bearer =
+    doc.bearer_tokens?.find(
+      (t) => t.user_id === "usr_a_owner" || (t.account_id === "acc_demoA" && /owner/.test(t.user_id ?? "")),
+    )?.access_token ?? doc.bearer_tokens?.[0]?.access_token;
   return { keys, bearer };
 }
 
@@ -53,7 +68,9 @@ export async function startInProcess(env: Record<string, string> = {}): Promise<
   if (!inProcessAvailable()) throw new UsageError(`--differential: ${HOW_TO_POINT}`);
   const { startServer } = (await import(serverModule.href)) as typeof import("../../../reference-impl/src/server.ts");
   const { readConfig } = (await import(configModule.href)) as typeof import("../../../reference-impl/src/config.ts");
-  const { createLogger } = (await import(logModule.href)) as typeof import("../../../reference-impl/src/platform/request-log.ts");
+  const { createLogger } = (await import(
+    logModule.href
+  )) as typeof import("../../../reference-impl/src/platform/request-log.ts");
   const read = readConfig({ PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env });
   if (!read.ok) throw new UsageError(`reference settings: ${read.errors.join("; ")}`);
   const running = await startServer(read.config, createLogger({ level: "silent" }));

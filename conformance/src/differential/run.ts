@@ -6,7 +6,14 @@ import { curlOf, type KeyRole } from "../http.ts";
 import { runKit, type RunHooks, type RunReport } from "../runner.ts";
 import type { Settings } from "../types.ts";
 import { differential, type DifferentialResult, type StepDiff } from "./align.ts";
-import { referenceKeysFrom, repoDemoKeys, startInProcess, inProcessAvailable, HOW_TO_POINT, type ReferenceKeys } from "./reference.ts";
+import {
+  referenceKeysFrom,
+  repoDemoKeys,
+  startInProcess,
+  inProcessAvailable,
+  HOW_TO_POINT,
+  type ReferenceKeys,
+} from "./reference.ts";
 import { UsageError } from "../preflight.ts";
 import { existsSync } from "node:fs";
 
@@ -28,10 +35,17 @@ export interface DifferentialRun {
   ms: number;
 }
 
-export async function runDifferential(settings: Settings, opts: DifferentialOptions, hooks: RunHooks = {}): Promise<DifferentialRun> {
+export async function runDifferential(
+  settings: Settings,
+  opts: DifferentialOptions,
+  hooks: RunHooks = {},
+): Promise<DifferentialRun> {
   const started = Date.now();
   const keysFile = opts.referenceKeysFile ?? (existsSync(repoDemoKeys) ? repoDemoKeys : undefined);
-  if (!keysFile) throw new UsageError(`--differential: no keys for the reference: pass --reference-keys <demo-keys.json> (${HOW_TO_POINT})`);
+  if (!keysFile)
+    throw new UsageError(
+      `--differential: no keys for the reference: pass --reference-keys <demo-keys.json> (${HOW_TO_POINT})`,
+    );
   const ref: ReferenceKeys = referenceKeysFrom(keysFile);
   if (!opts.referenceUrl && !inProcessAvailable()) throw new UsageError(`--differential: ${HOW_TO_POINT}`);
   const server = opts.referenceUrl ? undefined : await startInProcess(opts.referenceEnv);
@@ -41,9 +55,24 @@ export async function runDifferential(settings: Settings, opts: DifferentialOpti
     const keys: Partial<Record<KeyRole, string>> = {};
     for (const role of Object.keys(settings.keys) as KeyRole[]) if (settings.keys[role]) keys[role] = ref.keys[role];
     const missing = (Object.keys(settings.keys) as KeyRole[]).filter((r) => settings.keys[r] && !keys[r]);
-    if (missing.length) throw new UsageError(`--differential: the reference keys lack the ${missing.join(", ")} role(s) the deployment run uses`);
-    const refSettings: Settings = { ...settings, baseUrl: referenceUrl, keys, bearerToken: settings.bearerToken ? ref.bearer : undefined, mcpUrl: undefined, reportDir: undefined, quiet: true, verbose: false };
-    const [deployment, reference] = await Promise.all([runKit(settings, hooks), runKit(refSettings, { signal: hooks.signal })]);
+    if (missing.length)
+      throw new UsageError(
+        `--differential: the reference keys lack the ${missing.join(", ")} role(s) the deployment run uses`,
+      );
+    const refSettings: Settings = {
+      ...settings,
+      baseUrl: referenceUrl,
+      keys,
+      bearerToken: settings.bearerToken ? ref.bearer : undefined,
+      mcpUrl: undefined,
+      reportDir: undefined,
+      quiet: true,
+      verbose: false,
+    };
+    const [deployment, reference] = await Promise.all([
+      runKit(settings, hooks),
+      runKit(refSettings, { signal: hooks.signal }),
+    ]);
     const result = differential(deployment, reference, curlOf);
     return { deployment, reference, referenceUrl, inProcess: !!server, result, ms: Date.now() - started };
   } finally {
@@ -51,7 +80,8 @@ export async function runDifferential(settings: Settings, opts: DifferentialOpti
   }
 }
 
-const line = (d: StepDiff) => `${d.check} · ${d.step.length > 160 ? d.step.slice(0, 160) + "…" : d.step}${d.deployment && d.deployment.count > 1 ? ` (×${d.deployment.count})` : ""}`;
+const line = (d: StepDiff) =>
+  `${d.check} · ${d.step.length > 160 ? d.step.slice(0, 160) + "…" : d.step}${d.deployment && d.deployment.count > 1 ? ` (×${d.deployment.count})` : ""}`;
 
 /** The console form: one block per differing step. */
 export function differentialText(run: DifferentialRun): string {
@@ -66,7 +96,10 @@ export function differentialText(run: DifferentialRun): string {
     for (const x of d.differences) out.push(`      ${x}`);
     if (d.deployment?.curl) out.push(`      reproduce: ${d.deployment.curl}`);
   }
-  if (!result.diffs.length) out.push("  no difference: every aligned step answered with the same status, error code, shape, states and charges");
+  if (!result.diffs.length)
+    out.push(
+      "  no difference: every aligned step answered with the same status, error code, shape, states and charges",
+    );
   return out.join("\n");
 }
 
@@ -90,6 +123,21 @@ export function writeDifferential(dir: string, run: DifferentialRun): string[] {
   }
   const files = [join(dir, "differential.md"), join(dir, "differential.json")];
   writeFileSync(files[0], md.join("\n"));
-  writeFileSync(files[1], JSON.stringify({ deployment: run.deployment.settings.baseUrl, reference: run.referenceUrl, inProcess: run.inProcess, seed: run.deployment.settings.seed, requests: { deployment: run.deployment.requestCount, reference: run.reference.requestCount }, ms: run.ms, ...run.result }, null, 2) + "\n");
+  writeFileSync(
+    files[1],
+    JSON.stringify(
+      {
+        deployment: run.deployment.settings.baseUrl,
+        reference: run.referenceUrl,
+        inProcess: run.inProcess,
+        seed: run.deployment.settings.seed,
+        requests: { deployment: run.deployment.requestCount, reference: run.reference.requestCount },
+        ms: run.ms,
+        ...run.result,
+      },
+      null,
+      2,
+    ) + "\n",
+  );
   return files;
 }

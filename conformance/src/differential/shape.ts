@@ -11,7 +11,11 @@ export function shapeOf(v: unknown): Shape {
   if (v === null) return { t: "null" };
   if (v === undefined) return { t: "missing" };
   if (Array.isArray(v)) return { t: "array", item: v.length ? v.map(shapeOf).reduce(merge) : undefined };
-  if (typeof v === "object") return { t: "object", fields: Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, shapeOf(x)])) };
+  if (typeof v === "object")
+    return {
+      t: "object",
+      fields: Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, shapeOf(x)])),
+    };
   const t = typeof v;
   return { t: t === "string" || t === "number" || t === "boolean" ? t : "string" };
 }
@@ -23,7 +27,8 @@ function merge(a: Shape, b: Shape): Shape {
     for (const [k, s] of Object.entries(b.fields)) fields[k] = fields[k] ? merge(fields[k], s) : s;
     return { t: "object", fields };
   }
-  if (a.t === "array" && b.t === "array") return { t: "array", item: a.item && b.item ? merge(a.item, b.item) : (a.item ?? b.item) };
+  if (a.t === "array" && b.t === "array")
+    return { t: "array", item: a.item && b.item ? merge(a.item, b.item) : (a.item ?? b.item) };
   // a nullable field seen both null and set: keep the set type
   if (a.t === "null") return b;
   return a;
@@ -47,7 +52,8 @@ export function shapeDiff(a: unknown, b: unknown, limit = 20): string[] {
       return;
     }
     if (x.t === "object" && y.t === "object") {
-      for (const k of new Set([...Object.keys(x.fields), ...Object.keys(y.fields)])) walk(x.fields[k] ?? { t: "missing" }, y.fields[k] ?? { t: "missing" }, path ? `${path}.${k}` : k);
+      for (const k of new Set([...Object.keys(x.fields), ...Object.keys(y.fields)]))
+        walk(x.fields[k] ?? { t: "missing" }, y.fields[k] ?? { t: "missing" }, path ? `${path}.${k}` : k);
     } else if (x.t === "array" && y.t === "array" && x.item && y.item) walk(x.item, y.item, `${path}[]`);
   };
   walk(shapeOf(a), shapeOf(b), "");

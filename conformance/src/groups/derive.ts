@@ -24,7 +24,8 @@ export function errorCodes(contract: Contract, op: Operation | undefined, status
 export function idPrefixOf(contract: Contract, op: Operation | undefined, status = "200"): string | undefined {
   const schema = responseSchema(contract, op, status);
   const data = schema?.properties?.data ? contract.resolve(schema.properties.data) : schema;
-  const desc: string = (data as any)?.properties?.id?.description ?? (data as any)?.properties?.run_id?.description ?? "";
+  const desc: string =
+    (data as any)?.properties?.id?.description ?? (data as any)?.properties?.run_id?.description ?? "";
   return /`([a-z]+_)`/.exec(desc)?.[1];
 }
 
@@ -34,7 +35,11 @@ export function responseSchema(contract: Contract, op: Operation | undefined, st
 }
 
 /** State enum and step names of a run read: `status.type` enum or `status` enum, and `status.steps[].name` enum. */
-export function runShape(contract: Contract, op: Operation | undefined, statusAt: "status.type" | "status"): { statusEnum: string[]; steps: string[] } {
+export function runShape(
+  contract: Contract,
+  op: Operation | undefined,
+  statusAt: "status.type" | "status",
+): { statusEnum: string[]; steps: string[] } {
   const schema = responseSchema(contract, op, "200") ?? responseSchema(contract, op, "202");
   const data = schema?.properties?.data ?? schema;
   const status = data?.properties?.status;
@@ -53,7 +58,14 @@ export function describe(spec: GroupSpec, contract: Contract): Group {
   const { run: _spec, ...rest } = spec;
   const group: Group = {
     ...rest,
-    ops: { create, read, list: contract.op(`GET ${spec.base}`), update: itemPath ? contract.op(`PATCH ${itemPath}`) : undefined, delete: itemPath ? contract.op(`DELETE ${itemPath}`) : undefined, all },
+    ops: {
+      create,
+      read,
+      list: contract.op(`GET ${spec.base}`),
+      update: itemPath ? contract.op(`PATCH ${itemPath}`) : undefined,
+      delete: itemPath ? contract.op(`DELETE ${itemPath}`) : undefined,
+      all,
+    },
     itemParam: itemPath ? /\{([^}]+)\}$/.exec(itemPath)?.[1] : undefined,
     idPrefix: idPrefixOf(contract, read) ?? idPrefixOf(contract, create, "201"),
     notFound: errorCodes(contract, read, "404"),

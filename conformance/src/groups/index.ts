@@ -14,7 +14,21 @@ import type { Group, GroupSpec } from "./types.ts";
 
 export type { Group, GroupSpec, RunKind, RunStates, PriceCategory } from "./types.ts";
 
-export const groupSpecs: GroupSpec[] = [datasets, audiences, audienceProfiles, customParameters, trackingAgents, patternDetections, patterns, researchPreviews, ask, chats, mentions, account, prices];
+export const groupSpecs: GroupSpec[] = [
+  datasets,
+  audiences,
+  audienceProfiles,
+  customParameters,
+  trackingAgents,
+  patternDetections,
+  patterns,
+  researchPreviews,
+  ask,
+  chats,
+  mentions,
+  account,
+  prices,
+];
 
 /** The groups the (scoped) contract serves, derived from it. */
 export function groupsOf(contract: Contract): Group[] {
@@ -28,5 +42,7 @@ export function groupOf(contract: Contract, id: string): Group | undefined {
 /** The group an URL path belongs to (longest base first). */
 export function groupForPath(contract: Contract, path: string): Group | undefined {
   const p = path.split("?")[0];
-  return [...groupsOf(contract)].sort((a, b) => b.base.length - a.base.length).find((g) => p === g.base || p.startsWith(g.base + "/"));
+  return [...groupsOf(contract)]
+    .sort((a, b) => b.base.length - a.base.length)
+    .find((g) => p === g.base || p.startsWith(g.base + "/"));
 }

@@ -20,10 +20,13 @@ function walk(contract: Contract, node: any, path: string, out: Set<string>, dep
     walk(contract, { ...contract.deref({ $ref: node.$ref }), ...rest }, path, out, depth + 1, next);
     return;
   }
-  for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])]) walk(contract, alt, path, out, depth + 1, seen);
-  for (const [k, v] of Object.entries<any>(node.properties ?? {})) walk(contract, v, path ? `${path}.${k}` : k, out, depth + 1, seen);
+  for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
+    walk(contract, alt, path, out, depth + 1, seen);
+  for (const [k, v] of Object.entries<any>(node.properties ?? {}))
+    walk(contract, v, path ? `${path}.${k}` : k, out, depth + 1, seen);
   if (node.items) walk(contract, node.items, `${path}[]`, out, depth + 1, seen);
-  if (node.additionalProperties && typeof node.additionalProperties === "object") walk(contract, node.additionalProperties, `${path}.*`, out, depth + 1, seen);
+  if (node.additionalProperties && typeof node.additionalProperties === "object")
+    walk(contract, node.additionalProperties, `${path}.*`, out, depth + 1, seen);
 }
 
 /** Operation key → money paths of its 2xx bodies. */
@@ -52,7 +55,10 @@ export function valuesAt(body: unknown, path: string): Array<[string, unknown]> 
     const next: Array<[string, unknown]> = [];
     for (const [p, v] of cur) {
       if (v === null || typeof v !== "object") continue;
-      const children: Array<[string, unknown]> = key === "*" ? Object.entries(v as object).map(([k, x]) => [`${p}.${k}`, x]) : [[p ? `${p}.${key}` : key, (v as any)[key]]];
+      const children: Array<[string, unknown]> =
+        key === "*"
+          ? Object.entries(v as object).map(([k, x]) => [`${p}.${k}`, x])
+          : [[p ? `${p}.${key}` : key, (v as any)[key]]];
       for (const [cp, cv] of children) {
         if (arr) (Array.isArray(cv) ? cv : []).forEach((x, i) => next.push([`${cp}[${i}]`, x]));
         else next.push([cp, cv]);

@@ -59,7 +59,14 @@ export interface RunKind extends RunKindSpec {
 }
 
 export interface Group extends GroupSpec {
-  ops: { create?: Operation; read?: Operation; list?: Operation; update?: Operation; delete?: Operation; all: Operation[] };
+  ops: {
+    create?: Operation;
+    read?: Operation;
+    list?: Operation;
+    update?: Operation;
+    delete?: Operation;
+    all: Operation[];
+  };
   /** path parameter of the item (`dataset_id`) */
   itemParam?: string;
   idPrefix?: string;

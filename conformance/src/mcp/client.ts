@@ -63,11 +63,23 @@ export function messagesOf(ex: Pick<Exchange, "text" | "headers">): unknown[] {
 }
 
 /** One JSON-RPC request (or notification when `notify`) to the MCP endpoint. */
-export async function rpc(ctx: CheckContext, method: string, params: unknown, auth: McpAuth = { key: "main" }, o: { notify?: boolean; burst?: boolean; planned429?: boolean; url?: string } = {}): Promise<RpcAnswer> {
+export async function rpc(
+  ctx: CheckContext,
+  method: string,
+  params: unknown,
+  auth: McpAuth = { key: "main" },
+  o: { notify?: boolean; burst?: boolean; planned429?: boolean; url?: string } = {},
+): Promise<RpcAnswer> {
   const id = nextId++;
-  const headers: Record<string, string> = { accept: "application/json, text/event-stream", "content-type": "application/json", "mcp-protocol-version": PROTOCOL_VERSION };
+  const headers: Record<string, string> = {
+    accept: "application/json, text/event-stream",
+    "content-type": "application/json",
+    "mcp-protocol-version": PROTOCOL_VERSION,
+  };
   if (auth.bearer !== undefined) headers.authorization = `Bearer ${auth.bearer}`;
-  const msg = o.notify ? { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) } : { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
+  const msg = o.notify
+    ? { jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }
+    : { jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) };
   const url = o.url ?? mcpUrl(ctx);
   const ex = await ctx.req({
     method: "POST",
@@ -81,14 +93,24 @@ export async function rpc(ctx: CheckContext, method: string, params: unknown, au
   });
   if (o.notify || ex.status !== 200) return { ex };
   const message = messagesOf(ex).find((m: any) => m && typeof m === "object" && m.id === id) as any;
-  if (!message) return { ex, unreadable: `no JSON-RPC response with id ${id} in the ${ex.headers["content-type"] ?? "untyped"} body` };
-  if (!JSONRPCMessageSchema.safeParse(message).success) return { ex, message, unreadable: "the response is not a JSON-RPC 2.0 message" };
+  if (!message)
+    return {
+      ex,
+      unreadable: `no JSON-RPC response with id ${id} in the ${ex.headers["content-type"] ?? "untyped"} body`,
+    };
+  if (!JSONRPCMessageSchema.safeParse(message).success)
+    return { ex, message, unreadable: "the response is not a JSON-RPC 2.0 message" };
   return { ex, message, result: message.result, error: message.error };
 }
 
 /** initialize + notifications/initialized, as a client connects (stateless servers accept calls without it). */
 export async function initialize(ctx: CheckContext, auth: McpAuth = { key: "main" }): Promise<RpcAnswer> {
-  const init = await rpc(ctx, "initialize", { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "sl-conformance", version: "1" } }, auth);
+  const init = await rpc(
+    ctx,
+    "initialize",
+    { protocolVersion: PROTOCOL_VERSION, capabilities: {}, clientInfo: { name: "sl-conformance", version: "1" } },
+    auth,
+  );
   return init;
 }
 
@@ -107,7 +129,9 @@ export interface ToolCall {
 }
 
 function textJson(result: any): unknown {
-  const texts = Array.isArray(result?.content) ? result.content.filter((c: any) => c?.type === "text" && typeof c.text === "string") : [];
+  const texts = Array.isArray(result?.content)
+    ? result.content.filter((c: any) => c?.type === "text" && typeof c.text === "string")
+    : [];
   if (texts.length !== 1) return undefined;
   try {
     return JSON.parse(texts[0].text);
@@ -117,7 +141,13 @@ function textJson(result: any): unknown {
 }
 
 /** tools/call and its result, unpacked. */
-export async function callTool(ctx: CheckContext, name: string, args: Record<string, unknown> | undefined, auth: McpAuth = { key: "main" }, o: { burst?: boolean; planned429?: boolean } = {}): Promise<ToolCall> {
+export async function callTool(
+  ctx: CheckContext,
+  name: string,
+  args: Record<string, unknown> | undefined,
+  auth: McpAuth = { key: "main" },
+  o: { burst?: boolean; planned429?: boolean } = {},
+): Promise<ToolCall> {
   const answer = await rpc(ctx, "tools/call", { name, arguments: args ?? {} }, auth, o);
   const base = { ex: answer.ex, answer, isError: false };
   if (answer.ex.status !== 200) return { ...base, problem: `transport answered HTTP ${answer.ex.status}` };
@@ -133,14 +163,24 @@ export async function callTool(ctx: CheckContext, name: string, args: Record<str
   return { ...base, result, isError, payload, toolError };
 }
 
-export async function listTools(ctx: CheckContext, auth: McpAuth = { key: "main" }): Promise<{ answer: RpcAnswer; tools?: any[]; problem?: string }> {
+export async function listTools(
+  ctx: CheckContext,
+  auth: McpAuth = { key: "main" },
+): Promise<{ answer: RpcAnswer; tools?: any[]; problem?: string }> {
   const tools: any[] = [];
   let cursor: string | undefined;
   let answer: RpcAnswer | undefined;
   for (let i = 0; i < 10; i++) {
     answer = await rpc(ctx, "tools/list", cursor ? { cursor } : {}, auth);
-    if (answer.ex.status !== 200 || answer.unreadable || answer.error) return { answer, problem: answer.unreadable ?? (answer.error ? `JSON-RPC error ${answer.error.code}: ${answer.error.message}` : `HTTP ${answer.ex.status}`) };
-    if (!ListToolsResultSchema.safeParse(answer.result).success) return { answer, problem: "tools/list result is not an MCP ListToolsResult" };
+    if (answer.ex.status !== 200 || answer.unreadable || answer.error)
+      return {
+        answer,
+        problem:
+          answer.unreadable ??
+          (answer.error ? `JSON-RPC error ${answer.error.code}: ${answer.error.message}` : `HTTP ${answer.ex.status}`),
+      };
+    if (!ListToolsResultSchema.safeParse(answer.result).success)
+      return { answer, problem: "tools/list result is not an MCP ListToolsResult" };
     tools.push(...answer.result.tools);
     cursor = answer.result.nextCursor;
     if (!cursor) break;
@@ -156,7 +196,9 @@ export async function requireMcp(ctx: CheckContext): Promise<void> {
   const served = await ctx.shared("mcp-served", async () => {
     // unauthenticated, so the anonymous lane can ask too: a served endpoint answers 401, an unserved one 404
     const a = await rpc(ctx, "tools/list", {}, {});
-    return a.ex.status !== 404 && a.ex.status !== 405 ? undefined : `${mcpUrl(ctx)} answered ${a.ex.status}: the deployment serves no MCP endpoint there (set --mcp-url)`;
+    return a.ex.status !== 404 && a.ex.status !== 405
+      ? undefined
+      : `${mcpUrl(ctx)} answered ${a.ex.status}: the deployment serves no MCP endpoint there (set --mcp-url)`;
   });
   if (served) ctx.skip(served);
 }
@@ -164,7 +206,14 @@ export async function requireMcp(ctx: CheckContext): Promise<void> {
 /** A ToolError has {error: {code: string, message: string, status: 400-599}} (D-MCP-TOOL-ERROR). */
 export function isToolError(e: unknown): e is { code: string; message: string; status: number } {
   const x = e as any;
-  return !!x && typeof x.code === "string" && typeof x.message === "string" && Number.isInteger(x.status) && x.status >= 400 && x.status <= 599;
+  return (
+    !!x &&
+    typeof x.code === "string" &&
+    typeof x.message === "string" &&
+    Number.isInteger(x.status) &&
+    x.status >= 400 &&
+    x.status <= 599
+  );
 }
 
 /** A tool name with the service prefix stand-in replaced (a deployment may use its own prefix). */

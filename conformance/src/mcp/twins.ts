@@ -37,43 +37,117 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
     const missing: string[] = [];
     const page = { limit: 5 };
     out.push({ tool: "svc__get_me", args: {}, rest: { method: "GET", path: "/v1/me" }, list: false });
-    out.push({ tool: "svc__list_datasets", args: page, rest: { method: "GET", path: "/v1/datasets?limit=5" }, list: true });
+    out.push({
+      tool: "svc__list_datasets",
+      args: page,
+      rest: { method: "GET", path: "/v1/datasets?limit=5" },
+      list: true,
+    });
     // a dataset with a run: walk the first few datasets
     const dsList = data(await ctx.req({ method: "GET", path: "/v1/datasets?limit=10" }));
     let withRun: { ds: string; run: string } | undefined;
     for (const ds of Array.isArray(dsList) ? dsList.slice(0, 5) : []) {
-      const runs = data(await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs?limit=1` }));
+      const runs = data(
+        await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs?limit=1` }),
+      );
       if (Array.isArray(runs) && runs[0]?.id) {
         withRun = { ds: ds.id, run: runs[0].id };
         break;
       }
     }
-    if (Array.isArray(dsList) && dsList[0]) out.push({ tool: "svc__get_dataset", args: { dataset_id: dsList[0].id }, rest: { method: "GET", path: `/v1/datasets/${encodeURIComponent(dsList[0].id)}` }, list: false });
+    if (Array.isArray(dsList) && dsList[0])
+      out.push({
+        tool: "svc__get_dataset",
+        args: { dataset_id: dsList[0].id },
+        rest: { method: "GET", path: `/v1/datasets/${encodeURIComponent(dsList[0].id)}` },
+        list: false,
+      });
     else missing.push("svc__get_dataset: the account has no dataset");
-    if (withRun) out.push({ tool: "svc__get_dataset_run", args: { dataset_id: withRun.ds, run_id: withRun.run }, rest: { method: "GET", path: `/v1/datasets/${encodeURIComponent(withRun.ds)}/runs/${encodeURIComponent(withRun.run)}` }, list: false });
+    if (withRun)
+      out.push({
+        tool: "svc__get_dataset_run",
+        args: { dataset_id: withRun.ds, run_id: withRun.run },
+        rest: {
+          method: "GET",
+          path: `/v1/datasets/${encodeURIComponent(withRun.ds)}/runs/${encodeURIComponent(withRun.run)}`,
+        },
+        list: false,
+      });
     else missing.push("svc__get_dataset_run: no dataset of the account has a run");
-    out.push({ tool: "svc__list_mentions", args: { limit: 5, sort: "likes", order: "desc" }, rest: { method: "POST", path: "/v1/mentions", body: { limit: 5, sort: "likes", order: "desc" } }, list: true });
+    out.push({
+      tool: "svc__list_mentions",
+      args: { limit: 5, sort: "likes", order: "desc" },
+      rest: { method: "POST", path: "/v1/mentions", body: { limit: 5, sort: "likes", order: "desc" } },
+      list: true,
+    });
     if (ctx.contract.op("GET /v1/audience_datasets")) {
-      out.push({ tool: "svc__list_audience_datasets", args: page, rest: { method: "GET", path: "/v1/audience_datasets?limit=5" }, list: true });
-      out.push({ tool: "svc__list_audience_profiles", args: { limit: 5 }, rest: { method: "POST", path: "/v1/audience_profiles", body: { limit: 5 } }, list: true });
+      out.push({
+        tool: "svc__list_audience_datasets",
+        args: page,
+        rest: { method: "GET", path: "/v1/audience_datasets?limit=5" },
+        list: true,
+      });
+      out.push({
+        tool: "svc__list_audience_profiles",
+        args: { limit: 5 },
+        rest: { method: "POST", path: "/v1/audience_profiles", body: { limit: 5 } },
+        list: true,
+      });
       const ad = await firstId(ctx, "/v1/audience_datasets?limit=1");
       if (ad) {
-        out.push({ tool: "svc__get_audience_dataset", args: { audience_dataset_id: ad }, rest: { method: "GET", path: `/v1/audience_datasets/${encodeURIComponent(ad)}` }, list: false });
+        out.push({
+          tool: "svc__get_audience_dataset",
+          args: { audience_dataset_id: ad },
+          rest: { method: "GET", path: `/v1/audience_datasets/${encodeURIComponent(ad)}` },
+          list: false,
+        });
         const adr = await firstId(ctx, `/v1/audience_datasets/${encodeURIComponent(ad)}/runs?limit=1`);
-        if (adr) out.push({ tool: "svc__get_audience_dataset_run", args: { audience_dataset_id: ad, run_id: adr }, rest: { method: "GET", path: `/v1/audience_datasets/${encodeURIComponent(ad)}/runs/${encodeURIComponent(adr)}` }, list: false });
+        if (adr)
+          out.push({
+            tool: "svc__get_audience_dataset_run",
+            args: { audience_dataset_id: ad, run_id: adr },
+            rest: {
+              method: "GET",
+              path: `/v1/audience_datasets/${encodeURIComponent(ad)}/runs/${encodeURIComponent(adr)}`,
+            },
+            list: false,
+          });
         else missing.push("svc__get_audience_dataset_run: the audience dataset has no run");
       } else missing.push("svc__get_audience_dataset(_run): the account has no audience dataset");
     } else missing.push("audience tools: the REST twins are outside the contract scope");
     if (ctx.contract.op("GET /v1/tracking_agents")) {
-      out.push({ tool: "svc__list_tracking_agents", args: page, rest: { method: "GET", path: "/v1/tracking_agents?limit=5" }, list: true });
+      out.push({
+        tool: "svc__list_tracking_agents",
+        args: page,
+        rest: { method: "GET", path: "/v1/tracking_agents?limit=5" },
+        list: true,
+      });
       const ta = await firstId(ctx, "/v1/tracking_agents?limit=1");
-      if (ta) out.push({ tool: "svc__get_tracking_agent", args: { agent_id: ta }, rest: { method: "GET", path: `/v1/tracking_agents/${encodeURIComponent(ta)}` }, list: false });
+      if (ta)
+        out.push({
+          tool: "svc__get_tracking_agent",
+          args: { agent_id: ta },
+          rest: { method: "GET", path: `/v1/tracking_agents/${encodeURIComponent(ta)}` },
+          list: false,
+        });
       else missing.push("svc__get_tracking_agent: the account has no tracking agent");
     } else missing.push("tracking agent tools: the REST twins are outside the contract scope");
     // pattern detection runs cannot be listed: use the one the pattern checks started (standard profile)
-    const pdr = ctx.settings.profile !== "readonly" && ctx.contract.op("POST /v1/pattern_detections") ? await detectionRunId(ctx) : undefined;
-    if (pdr) out.push({ tool: "svc__get_pattern_detection_run", args: { run_id: pdr }, rest: { method: "GET", path: `/v1/pattern_detections/${encodeURIComponent(pdr)}` }, list: false });
-    else missing.push("svc__get_pattern_detection_run: no pattern detection run to read (readonly profile, or none could be started)");
+    const pdr =
+      ctx.settings.profile !== "readonly" && ctx.contract.op("POST /v1/pattern_detections")
+        ? await detectionRunId(ctx)
+        : undefined;
+    if (pdr)
+      out.push({
+        tool: "svc__get_pattern_detection_run",
+        args: { run_id: pdr },
+        rest: { method: "GET", path: `/v1/pattern_detections/${encodeURIComponent(pdr)}` },
+        list: false,
+      });
+    else
+      missing.push(
+        "svc__get_pattern_detection_run: no pattern detection run to read (readonly profile, or none could be started)",
+      );
     return { twins: out, missing };
   });
 }

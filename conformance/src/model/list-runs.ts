@@ -13,7 +13,13 @@ export class ListRunsCommand implements fc.AsyncCommand<RunModel, RealSystem> {
     const rows: any[] = (ex.json as any)?.data ?? [];
     for (const id of m.ids()) {
       const hits = rows.filter((x) => x?.id === id);
-      if (hits.length !== 1) throw new ModelViolation(`${m.kind.check}: run ${id} listed ${hits.length} times`, rows.map((x) => x?.id), `${id} exactly once`, ex);
+      if (hits.length !== 1)
+        throw new ModelViolation(
+          `${m.kind.check}: run ${id} listed ${hits.length} times`,
+          rows.map((x) => x?.id),
+          `${id} exactly once`,
+          ex,
+        );
       observe(m, id, hits[0], ex);
     }
     r.ctx.pass(ex);

@@ -12,7 +12,13 @@ export class PollRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
     const id = ids[this.pick % ids.length];
     const ex = await r.ctx.req({ method: "GET", path: r.runPath(id) });
     r.last = ex;
-    if (ex.status !== 200) throw new ModelViolation(`${m.kind.check}: a started run cannot be read`, { status: ex.status, body: ex.json }, { status: 200 }, ex);
+    if (ex.status !== 200)
+      throw new ModelViolation(
+        `${m.kind.check}: a started run cannot be read`,
+        { status: ex.status, body: ex.json },
+        { status: 200 },
+        ex,
+      );
     observe(m, id, (ex.json as any)?.data, ex);
     r.ctx.pass(ex);
   }

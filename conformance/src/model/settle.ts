@@ -46,7 +46,13 @@ export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions)
         const deadline = Date.now() + ctx.settings.runTimeoutMs;
         for (const id of model.ids()) {
           while (!model.isTerminal(model.runs.get(id)!.type)) {
-            if (Date.now() > deadline) throw new ModelViolation(`${o.kind.check}: run ${id} did not finish within ${ctx.settings.runTimeoutMs / 1000}s`, model.runs.get(id)!.type, `${o.kind.states.completed} | ${o.kind.states.failed}`, real.last);
+            if (Date.now() > deadline)
+              throw new ModelViolation(
+                `${o.kind.check}: run ${id} did not finish within ${ctx.settings.runTimeoutMs / 1000}s`,
+                model.runs.get(id)!.type,
+                `${o.kind.states.completed} | ${o.kind.states.failed}`,
+                real.last,
+              );
             await sleep(300);
             const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
             real.last = ex;
@@ -69,6 +75,16 @@ export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions)
   if (out.failed) {
     if (!violation) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
     const trace = out.counterexample?.[0]?.toString();
-    ctx.fail({ title: violation.title, received: violation.received, expected: violation.expected, message: `commands: StartRun(${o.variants[0]}), ${trace}`, seed, path: out.counterexamplePath ?? undefined }, violation.ex);
+    ctx.fail(
+      {
+        title: violation.title,
+        received: violation.received,
+        expected: violation.expected,
+        message: `commands: StartRun(${o.variants[0]}), ${trace}`,
+        seed,
+        path: out.counterexamplePath ?? undefined,
+      },
+      violation.ex,
+    );
   }
 }

@@ -12,10 +12,22 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
     const ex = await r.start(this.variant, n);
     r.last = ex;
     const { id, run } = r.created(ex);
-    if (ex.status < 200 || ex.status >= 300 || typeof id !== "string") throw new ModelViolation(`${m.kind.check}: starting a run did not succeed`, { status: ex.status, body: ex.json }, { status: 202 }, ex);
+    if (ex.status < 200 || ex.status >= 300 || typeof id !== "string")
+      throw new ModelViolation(
+        `${m.kind.check}: starting a run did not succeed`,
+        { status: ex.status, body: ex.json },
+        { status: 202 },
+        ex,
+      );
     if (run) {
       const type = m.kind.statusAt === "status" ? run.status : run.status?.type;
-      if (type !== m.kind.states.pending) throw new ModelViolation(`${m.kind.check}: a new run is not ${m.kind.states.pending}`, run.status, { type: m.kind.states.pending }, ex);
+      if (type !== m.kind.states.pending)
+        throw new ModelViolation(
+          `${m.kind.check}: a new run is not ${m.kind.states.pending}`,
+          run.status,
+          { type: m.kind.states.pending },
+          ex,
+        );
       observe(m, id, { ...run, ...Object.fromEntries(m.kind.counts.map((c) => [c, 0])) }, ex);
     } else {
       const read = await r.ctx.req({ method: "GET", path: r.runPath(id) });

@@ -7,17 +7,32 @@ import type { CheckResult, Failure } from "../types.ts";
 import { describeAttribution } from "../attribution.ts";
 import { countsLine, findingsOf, type Finding } from "../verdict.ts";
 
-const esc = (s: unknown) => String(s ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+const esc = (s: unknown) =>
+  String(s ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 const pretty = (v: unknown) => (typeof v === "string" ? v : (JSON.stringify(v, null, 2) ?? String(v)));
 
 /** A line diff of documented (−) against received (+), as HTML. */
 export function diffHtml(received: unknown, expected: unknown): string {
   const parts = diffLines(pretty(expected) + "\n", pretty(received) + "\n");
-  return parts.map((p) => `<span class="${p.added ? "add" : p.removed ? "del" : "same"}">${esc(p.value.replace(/\n$/, "").split("\n").map((l) => `${p.added ? "+ " : p.removed ? "- " : "  "}${l}`).join("\n"))}\n</span>`).join("");
+  return parts
+    .map(
+      (p) =>
+        `<span class="${p.added ? "add" : p.removed ? "del" : "same"}">${esc(
+          p.value
+            .replace(/\n$/, "")
+            .split("\n")
+            .map((l) => `${p.added ? "+ " : p.removed ? "- " : "  "}${l}`)
+            .join("\n"),
+        )}\n</span>`,
+    )
+    .join("");
 }
 
 function failureHtml(f: Failure): string {
-  return `<section class="failure ${f.deviation ? "accepted" : f.attribution?.kind ?? ""}"><h3>${esc(f.title)}</h3>
+  return `<section class="failure ${f.deviation ? "accepted" : (f.attribution?.kind ?? "")}"><h3>${esc(f.title)}</h3>
 ${f.attribution ? `<p class="rule"><b>${f.attribution.kind === "seed" ? "Seed rule" : `Contract decision ${esc(f.attribution.decision)}`}</b>: ${esc(describeAttribution(f.attribution, 400).replace(/^(seed rule|contract decision [A-Z0-9-]+): ?/, ""))}</p>` : ""}${f.deviation ? `<p class="rule">Accepted deviation (entry ${f.deviation.entry}, until ${esc(f.deviation.expires)}): ${esc(f.deviation.reason)}</p>` : ""}
 ${f.operation ? `<p class="op">${esc(f.operation)}${f.status ? ` → ${f.status}` : ""}</p>` : ""}${f.message ? `<p>${esc(f.message)}</p>` : ""}
 ${f.received !== undefined || f.expected !== undefined ? `<p class="legend"><span class="del">− documented</span> <span class="add">+ received</span></p><pre class="diff">${diffHtml(f.received, f.expected)}</pre>` : ""}
@@ -31,7 +46,10 @@ function findingSections(report: RunReport): string {
   const list = (fs: Finding[]) => (fs.length ? fs.map((f) => failureHtml(f.failure!)).join("\n") : "<p>None.</p>");
   const seed = all.filter((f) => f.level === "failure" && f.attribution.kind === "seed");
   const decision = all.filter((f) => f.level === "failure" && f.attribution.kind === "decision");
-  const crashed = report.results.filter((r) => r.error).map((r) => `<section class="failure"><h3>${esc(r.id)} crashed</h3><pre>${esc(r.error)}</pre></section>`).join("\n");
+  const crashed = report.results
+    .filter((r) => r.error)
+    .map((r) => `<section class="failure"><h3>${esc(r.id)} crashed</h3><pre>${esc(r.error)}</pre></section>`)
+    .join("\n");
   const v = report.verdict;
   const demoted = v.demotedDecisions.length
     ? `<h2>Warnings: contract decisions decided otherwise (${v.demotedDecisions.length}, --level seed)</h2><table><thead><tr><th>Decision</th><th>What the contract decided</th><th>What the seed says</th><th>Findings</th><th>Checks</th></tr></thead><tbody>${v.demotedDecisions
@@ -42,7 +60,15 @@ function findingSections(report: RunReport): string {
         .join("\n")}</tbody></table>`
     : "";
   const warned = all.filter((f) => f.level === "warning" && !f.failure);
-  const warnings = warned.length ? `<h2>Warnings: lenient rules and advisories (${warned.length})</h2><ul>${warned.slice(0, 100).map((w) => `<li><code>${esc(w.check)}</code> (${esc(w.attribution.kind === "decision" ? w.attribution.decision : "seed rule")}): ${esc(w.title)}</li>`).join("")}</ul>` : "";
+  const warnings = warned.length
+    ? `<h2>Warnings: lenient rules and advisories (${warned.length})</h2><ul>${warned
+        .slice(0, 100)
+        .map(
+          (w) =>
+            `<li><code>${esc(w.check)}</code> (${esc(w.attribution.kind === "decision" ? w.attribution.decision : "seed rule")}): ${esc(w.title)}</li>`,
+        )
+        .join("")}</ul>`
+    : "";
   const accepted = all.filter((f) => f.level === "accepted");
   const stale = v.deviations.filter((d) => d.stale);
   return `<h2>Failures: seed rules (${seed.length})</h2>

@@ -9,7 +9,10 @@ export function progressEnabled(quiet: boolean, env = process.env, tty = !!proce
   return !quiet && tty && !env.CI;
 }
 
-const fmt = (ms: number) => (ms >= 60_000 ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s` : `${Math.round(ms / 1000)}s`);
+const fmt = (ms: number) =>
+  ms >= 60_000
+    ? `${Math.floor(ms / 60_000)}m${String(Math.round((ms % 60_000) / 1000)).padStart(2, "0")}s`
+    : `${Math.round(ms / 1000)}s`;
 
 /** One progress line (no newline). */
 export function progressText(p: Progress): string {

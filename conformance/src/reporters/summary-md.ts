@@ -5,7 +5,10 @@ import type { Failure } from "../types.ts";
 import { describeAttribution } from "../attribution.ts";
 import { countsLine, findingsOf, type Finding } from "../verdict.ts";
 
-const cell = (s: unknown) => String(s ?? "").replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
+const cell = (s: unknown) =>
+  String(s ?? "")
+    .replace(/\|/g, "\\|")
+    .replace(/\r?\n/g, " ");
 const code = (s: string) => "`" + s.replace(/`/g, "'") + "`";
 const short = (v: unknown) => {
   const s = typeof v === "string" ? v : JSON.stringify(v);
@@ -15,7 +18,10 @@ const short = (v: unknown) => {
 function failureItem(f: Failure): string {
   const lines = [`- **${cell(f.title)}**${f.operation ? ` (${f.operation}${f.status ? ` → ${f.status}` : ""})` : ""}`];
   if (f.attribution) lines.push(`  - rule: ${cell(describeAttribution(f.attribution, 200))}`);
-  if (f.deviation) lines.push(`  - accepted deviation (entry ${f.deviation.entry}, until ${f.deviation.expires}): ${cell(f.deviation.reason)}`);
+  if (f.deviation)
+    lines.push(
+      `  - accepted deviation (entry ${f.deviation.entry}, until ${f.deviation.expires}): ${cell(f.deviation.reason)}`,
+    );
   if (f.received !== undefined) lines.push(`  - received: ${code(short(f.received))}`);
   if (f.expected !== undefined) lines.push(`  - documented: ${code(short(f.expected))}`);
   if (f.curl) lines.push(`  - reproduce: ${code(f.curl)}`);
@@ -35,7 +41,10 @@ export function summaryMarkdown(report: RunReport): string {
     "",
     "| Check | Result | Failures | Warnings | Requests | ms | Note |",
     "|---|---|---|---|---|---|---|",
-    ...report.results.map((r) => `| ${code(r.id)} | ${r.outcome} | ${r.failures.length} | ${r.warnings.length} | ${r.requests} | ${r.ms} | ${cell(r.skipReason ?? (r.unexercised?.length ? `not exercised: ${r.unexercised.join("; ")}` : r.error?.split("\n")[0] ?? ""))} |`),
+    ...report.results.map(
+      (r) =>
+        `| ${code(r.id)} | ${r.outcome} | ${r.failures.length} | ${r.warnings.length} | ${r.requests} | ${r.ms} | ${cell(r.skipReason ?? (r.unexercised?.length ? `not exercised: ${r.unexercised.join("; ")}` : (r.error?.split("\n")[0] ?? "")))} |`,
+    ),
   ];
   const all = findingsOf(report.results);
   const section = (title: string, list: Finding[]) => {
@@ -44,24 +53,44 @@ export function summaryMarkdown(report: RunReport): string {
     for (const f of list.slice(0, 60)) out.push(failureItem(f.failure!));
     if (list.length > 60) out.push(`- … and ${list.length - 60} more (results.json has them all)`);
   };
-  section("Failures: seed rules", all.filter((f) => f.level === "failure" && f.attribution.kind === "seed"));
-  section("Failures: contract decisions on points the seed leaves open", all.filter((f) => f.level === "failure" && f.attribution.kind === "decision"));
+  section(
+    "Failures: seed rules",
+    all.filter((f) => f.level === "failure" && f.attribution.kind === "seed"),
+  );
+  section(
+    "Failures: contract decisions on points the seed leaves open",
+    all.filter((f) => f.level === "failure" && f.attribution.kind === "decision"),
+  );
   for (const r of report.results) if (r.error) out.push(`- **${r.id} crashed**: ${code(r.error.split("\n")[0]!)}`);
   const v = report.verdict;
   if (v.demotedDecisions.length) {
-    out.push("", `## Warnings: contract decisions decided otherwise (--level seed) (${v.demotedDecisions.length})`, "", "| Decision | What the contract decided | What the seed says | Findings | Checks |", "|---|---|---|---|---|");
+    out.push(
+      "",
+      `## Warnings: contract decisions decided otherwise (--level seed) (${v.demotedDecisions.length})`,
+      "",
+      "| Decision | What the contract decided | What the seed says | Findings | Checks |",
+      "|---|---|---|---|---|",
+    );
     for (const d of v.demotedDecisions) {
       const a = all.find((f) => f.failure && f.attribution.decision === d.decision)!.attribution;
-      out.push(`| ${d.decision} | ${cell(a.decided)} | ${cell(a.seed)} | ${d.failures} | ${d.checks.map(code).join(", ")} |`);
+      out.push(
+        `| ${d.decision} | ${cell(a.decided)} | ${cell(a.seed)} | ${d.failures} | ${d.checks.map(code).join(", ")} |`,
+      );
     }
   }
   const warned = all.filter((f) => f.level === "warning" && !f.failure);
   if (warned.length) {
     out.push("", `## Warnings: lenient rules and advisories (${warned.length})`, "");
-    for (const w of warned.slice(0, 40)) out.push(`- ${code(w.check)} (${w.attribution.kind === "decision" ? w.attribution.decision : "seed rule"}): ${cell(w.title)}`);
+    for (const w of warned.slice(0, 40))
+      out.push(
+        `- ${code(w.check)} (${w.attribution.kind === "decision" ? w.attribution.decision : "seed rule"}): ${cell(w.title)}`,
+      );
     if (warned.length > 40) out.push(`- … and ${warned.length - 40} more`);
   }
-  section("Accepted deviations", all.filter((f) => f.level === "accepted"));
+  section(
+    "Accepted deviations",
+    all.filter((f) => f.level === "accepted"),
+  );
   const stale = v.deviations.filter((d) => d.stale);
   if (stale.length) {
     out.push("", `## Stale deviation entries (${stale.length}): they match no finding any more; remove them`, "");

@@ -28,7 +28,12 @@ export function metadataUrl(c: Context): string {
  */
 export function protectedResourceMetadata(c: Context): McpProtectedResourceMetadata {
   const origin = new URL(c.req.url).origin;
-  return { resource: `${origin}${MCP_PATH}`, authorization_servers: [origin], bearer_methods_supported: ["header"], scopes_supported: ["mcp"] };
+  return {
+    resource: `${origin}${MCP_PATH}`,
+    authorization_servers: [origin],
+    bearer_methods_supported: ["header"],
+    scopes_supported: ["mcp"],
+  };
 }
 
 export function mcpAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> {
@@ -43,7 +48,8 @@ export function mcpAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> 
       found = token ? directory.resolveBearer(token) : undefined;
     }
     if (!found) throw new UnauthorizedError("Missing or invalid x-api-key or bearer token.", challenge());
-    if (!hasFeature(found.account, "mcp")) throw new UnauthorizedError("The plan does not include MCP access.", challenge());
+    if (!hasFeature(found.account, "mcp"))
+      throw new UnauthorizedError("The plan does not include MCP access.", challenge());
     c.set("principal", { account: found.account, seat: found.seat, keyDigest: found.digest });
     return next();
   };

@@ -40,11 +40,15 @@ const CONTRACT_PREFIX = "svc__";
 const WRITING_TOOLS: ReadonlySet<ToolName> = new Set<ToolName>(["svc__ask"]);
 
 function loadDescriptions(): Record<string, string> {
-  const doc = JSON.parse(readFileSync(fileURLToPath(new URL("../../../generated/openapi.json", import.meta.url)), "utf8")) as {
+  const doc = JSON.parse(
+    readFileSync(fileURLToPath(new URL("../../../generated/openapi.json", import.meta.url)), "utf8"),
+  ) as {
     components: { schemas: Record<string, { properties?: Record<string, { description?: string }> }> };
   };
   const props = doc.components.schemas["Mcp.ToolCatalogue"]?.properties ?? {};
-  return Object.fromEntries(Object.entries(props).map(([name, p]) => [name, (p.description ?? "").replace(/\s*\n\s*/g, " ").trim()]));
+  return Object.fromEntries(
+    Object.entries(props).map(([name, p]) => [name, (p.description ?? "").replace(/\s*\n\s*/g, " ").trim()]),
+  );
 }
 
 function buildCatalogue(): CatalogueTool[] {
@@ -53,7 +57,13 @@ function buildCatalogue(): CatalogueTool[] {
     const entry = zMcpToolCatalogue.shape[name] as unknown as z.ZodObject<{ args: z.ZodType; result: z.ZodType }>;
     const description = descriptions[name];
     if (!description) throw new Error(`generated/openapi.json has no description for MCP tool ${name}`);
-    return { name, description, args: entry.shape.args, result: entry.shape.result, readOnly: !WRITING_TOOLS.has(name) };
+    return {
+      name,
+      description,
+      args: entry.shape.args,
+      result: entry.shape.result,
+      readOnly: !WRITING_TOOLS.has(name),
+    };
   });
 }
 
@@ -94,7 +104,9 @@ export function toolsList(prefix: string): { tools: PublishedTool[] } {
         description: t.description,
         inputSchema: jsonSchema(t.args, "input"),
         outputSchema: jsonSchema(t.result, "output"),
-        annotations: t.readOnly ? { readOnlyHint: true } : { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+        annotations: t.readOnly
+          ? { readOnlyHint: true }
+          : { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
       })),
     };
     published.set(prefix, list);

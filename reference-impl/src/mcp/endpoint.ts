@@ -50,7 +50,9 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
 
   // Stateless mode has no server-to-client stream to open and no session to
   // delete; the SDK would hold a GET stream open forever.
-  app.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, (c) => jsonRpcError(c, 405, "Method not allowed: this endpoint takes JSON-RPC over POST.", { Allow: "POST" }));
+  app.on(["GET", "DELETE", "PUT", "PATCH"], MCP_PATH, (c) =>
+    jsonRpcError(c, 405, "Method not allowed: this endpoint takes JSON-RPC over POST.", { Allow: "POST" }),
+  );
 
   app.post(MCP_PATH, bodyGuards(MAX_BODY_BYTES), async (c) => {
     const principal = c.get("principal");
@@ -61,7 +63,8 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     // get_message, whose stream carries keep-alives while it waits (a silent
     // 45 s JSON response looks dead to proxies and clients).
     const text = await c.req.text();
-    if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES) throw new ApiError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
+    if (Buffer.byteLength(text, "utf8") > MAX_BODY_BYTES)
+      throw new ApiError("payload_too_large", `Request body exceeds ${MAX_BODY_BYTES} bytes.`);
     let message: unknown;
     try {
       message = JSON.parse(text);
@@ -70,13 +73,20 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     }
     const longPollTool = `${deps.settings.toolPrefix}get_message`;
     if (deps.settings.quickCalls) {
-      const headers = { accept: requestHeader(c, "accept"), contentType: requestHeader(c, "content-type"), protocolVersion: requestHeader(c, "mcp-protocol-version") };
+      const headers = {
+        accept: requestHeader(c, "accept"),
+        contentType: requestHeader(c, "content-type"),
+        protocolVersion: requestHeader(c, "mcp-protocol-version"),
+      };
       const quick = asQuickCall(message, headers, longPollTool);
       if (quick) return c.json(await answerQuickCall(deps, caller, quick));
     }
     const streaming = callsTool(message, longPollTool);
     const server = createProtocolServer(deps, caller);
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: !streaming });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: !streaming,
+    });
     await server.connect(transport);
     // A client that goes away during the long poll ends it: closing the
     // server aborts the signal the poll listens to. Quick calls skip this:

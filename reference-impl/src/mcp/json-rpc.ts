@@ -4,7 +4,13 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 
-export function jsonRpcError(c: Context, status: ContentfulStatusCode, message: string, headers: Record<string, string> = {}, code = -32000): Response {
+export function jsonRpcError(
+  c: Context,
+  status: ContentfulStatusCode,
+  message: string,
+  headers: Record<string, string> = {},
+  code = -32000,
+): Response {
   for (const [k, v] of Object.entries(headers)) c.header(k, v);
   return c.json({ jsonrpc: "2.0", error: { code, message }, id: null }, status);
 }

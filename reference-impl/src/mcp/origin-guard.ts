@@ -30,7 +30,8 @@ export function originGuard(allowedHosts: string[]): MiddlewareHandler<AppEnv> {
       } catch {
         return jsonRpcError(c, 403, "Forbidden: malformed Origin header.");
       }
-      if (!allowed.has(originHost)) return jsonRpcError(c, 403, `Forbidden: origin ${origin} may not call this server.`);
+      if (!allowed.has(originHost))
+        return jsonRpcError(c, 403, `Forbidden: origin ${origin} may not call this server.`);
     }
     await next();
   };

@@ -33,15 +33,27 @@ export interface ToolCallDeps {
 }
 
 /** tools/call for one caller: find the tool, validate, run, wrap; never throws. */
-export async function callTool(deps: ToolCallDeps, caller: Caller, name: string, rawArgs: unknown, signal: AbortSignal): Promise<ToolResult> {
+export async function callTool(
+  deps: ToolCallDeps,
+  caller: Caller,
+  name: string,
+  rawArgs: unknown,
+  signal: AbortSignal,
+): Promise<ToolResult> {
   const tool = toolByPublishedName(deps.settings.toolPrefix, name);
   if (!tool) return toolError("not_found", `Unknown tool ${name}; tools/list names the available tools.`);
   const parsed = tool.args.safeParse(rawArgs ?? {});
   if (!parsed.success) {
-    return toolError("unprocessable_entity", `Invalid arguments: ${describeIssues(parsed.error.issues.map((i) => ({ loc: i.path.map(String), msg: i.message })))}`);
+    return toolError(
+      "unprocessable_entity",
+      `Invalid arguments: ${describeIssues(parsed.error.issues.map((i) => ({ loc: i.path.map(String), msg: i.message })))}`,
+    );
   }
   try {
-    const data = await HANDLERS[tool.name]({ services: deps.services, caller, signal, longPollMs: deps.settings.longPollMs }, parsed.data);
+    const data = await HANDLERS[tool.name](
+      { services: deps.services, caller, signal, longPollMs: deps.settings.longPollMs },
+      parsed.data,
+    );
     return toolSuccess(data);
   } catch (error) {
     return toToolError(error, deps.log, tool.name);
@@ -49,9 +61,15 @@ export async function callTool(deps: ToolCallDeps, caller: Caller, name: string,
 }
 
 export function createProtocolServer(deps: ToolCallDeps, caller: Caller): Server {
-  const server = new Server(SERVER_INFO, { capabilities: { tools: { listChanged: false } }, instructions: INSTRUCTIONS, jsonSchemaValidator: SHARED_VALIDATOR });
+  const server = new Server(SERVER_INFO, {
+    capabilities: { tools: { listChanged: false } },
+    instructions: INSTRUCTIONS,
+    jsonSchemaValidator: SHARED_VALIDATOR,
+  });
   const list = toolsList(deps.settings.toolPrefix);
   server.setRequestHandler(ListToolsRequestSchema, () => list);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) => callTool(deps, caller, request.params.name, request.params.arguments, extra.signal));
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    callTool(deps, caller, request.params.name, request.params.arguments, extra.signal),
+  );
   return server;
 }

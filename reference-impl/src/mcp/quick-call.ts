@@ -13,7 +13,12 @@
 // so every error keeps the SDK's own wording. The result goes through the
 // SDK's CallToolResultSchema as on the SDK path, so the bytes are the same;
 // test/mcp-quick-call.test.ts compares both paths message by message.
-import { CallToolResultSchema, ErrorCode, McpError, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  ErrorCode,
+  McpError,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Caller } from "../platform/env.ts";
 import { callTool, type ToolCallDeps } from "./protocol-server.ts";
 

@@ -3,11 +3,7 @@
 // with the caller's account and seat, so a tool and its twin cannot disagree
 // (same ids, fields, order and errors). Lists answer `{content, cursor}`
 // (D-MCP-PAGING): the service's page with a null cursor on the last page.
-import {
-  zAskAskBody,
-  zAudienceProfilesSearchBody,
-  zMentionsSearchBody,
-} from "../../../generated/client/zod.gen.ts";
+import { zAskAskBody, zAudienceProfilesSearchBody, zMentionsSearchBody } from "../../../generated/client/zod.gen.ts";
 import type { Services } from "../compose.ts";
 import type { Caller } from "../platform/env.ts";
 import type { PageResult } from "../platform/pagination.ts";
@@ -38,13 +34,19 @@ function pageQuery(args: { limit: number; cursor?: string }) {
 export const HANDLERS: Record<ToolName, Handler> = {
   svc__ask: ({ services, caller }, a) => {
     // The same turn as POST /v1/ask: the prompt is the message, the context flattened.
-    const context = a.dataset_ids !== undefined || a.post_refs !== undefined ? { dataset_ids: a.dataset_ids, post_refs: a.post_refs } : undefined;
+    const context =
+      a.dataset_ids !== undefined || a.post_refs !== undefined
+        ? { dataset_ids: a.dataset_ids, post_refs: a.post_refs }
+        : undefined;
     const body = parseWith(zAskAskBody, "body", { message: a.prompt, chat_id: a.chat_id, context });
     return services.assistant.ask(caller, body);
   },
 
   svc__get_message: async ({ services, caller, signal, longPollMs }, a) => {
-    const view = await services.assistant.waitForMessage(caller, a.chat_id, a.message_id, { timeoutMs: longPollMs, signal });
+    const view = await services.assistant.waitForMessage(caller, a.chat_id, a.message_id, {
+      timeoutMs: longPollMs,
+      signal,
+    });
     return services.assistant.mcpMessage(a.chat_id, view);
   },
 
@@ -60,7 +62,8 @@ export const HANDLERS: Record<ToolName, Handler> = {
 
   svc__get_audience_dataset: ({ services, caller }, a) => services.audiences.read(caller, a.audience_dataset_id),
 
-  svc__get_audience_dataset_run: ({ services, caller }, a) => services.audiences.readRun(caller, a.audience_dataset_id, a.run_id),
+  svc__get_audience_dataset_run: ({ services, caller }, a) =>
+    services.audiences.readRun(caller, a.audience_dataset_id, a.run_id),
 
   // The search tools take the REST search body's fields; the REST body schema
   // then applies the per-group bounds the tool schema cannot name
@@ -69,12 +72,15 @@ export const HANDLERS: Record<ToolName, Handler> = {
     toolList(services.audiences.searchProfiles(caller, parseWith(zAudienceProfilesSearchBody, "body", a))),
 
   // Sliced as REST is: a cold sort view at scale is built without holding the event loop (issue 18).
-  svc__list_mentions: async ({ services, caller }, a) => toolList(await services.mentionSearch.searchSliced(caller, parseWith(zMentionsSearchBody, "body", a))),
+  svc__list_mentions: async ({ services, caller }, a) =>
+    toolList(await services.mentionSearch.searchSliced(caller, parseWith(zMentionsSearchBody, "body", a))),
 
   svc__get_pattern_detection_run: ({ services, caller }, a) => {
     const run = services.patterns.read(caller, a.run_id);
     // D-MCP-PDR-RESULT: three fields of the REST run; pattern_id only once completed.
-    return run.pattern_id !== undefined ? { run_id: run.run_id, status: run.status, pattern_id: run.pattern_id } : { run_id: run.run_id, status: run.status };
+    return run.pattern_id !== undefined
+      ? { run_id: run.run_id, status: run.status, pattern_id: run.pattern_id }
+      : { run_id: run.run_id, status: run.status };
   },
 
   svc__list_tracking_agents: ({ services, caller }, a) => toolList(services.trackingAgents.list(caller, pageQuery(a))),

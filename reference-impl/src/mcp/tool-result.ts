@@ -17,7 +17,10 @@ export interface ToolResult {
 }
 
 export function toolSuccess(data: object): ToolResult {
-  return { content: [{ type: "text", text: JSON.stringify(data) }], structuredContent: data as Record<string, unknown> };
+  return {
+    content: [{ type: "text", text: JSON.stringify(data) }],
+    structuredContent: data as Record<string, unknown>,
+  };
 }
 
 export function toolError(code: ErrorCode, message: string): ToolResult {
@@ -39,14 +42,25 @@ export function describeIssues(issues: { loc: (string | number)[]; msg: string }
 export function toToolError(error: unknown, log: ErrorLogger, tool: string): ToolResult {
   if (error instanceof ApiError) {
     const detail = error.detail as { message?: unknown } | string;
-    const message = typeof detail === "string" ? detail : typeof detail?.message === "string" ? detail.message : error.errorCode;
+    const message =
+      typeof detail === "string" ? detail : typeof detail?.message === "string" ? detail.message : error.errorCode;
     return toolError(error.errorCode, message);
   }
   if (error instanceof ValidationFailed) {
     // REST locates the problem in `body`/`query`/`path`; a tool has only arguments.
-    return toolError("unprocessable_entity", `Invalid arguments: ${describeIssues(error.issues.map((i) => ({ ...i, loc: i.loc.slice(1) })))}`);
+    return toolError(
+      "unprocessable_entity",
+      `Invalid arguments: ${describeIssues(error.issues.map((i) => ({ ...i, loc: i.loc.slice(1) })))}`,
+    );
   }
   const err = error as Error | undefined;
-  log({ level: "error", msg: "unhandled tool error", tool, error: err?.name, message: err?.message, stack: err?.stack });
+  log({
+    level: "error",
+    msg: "unhandled tool error",
+    tool,
+    error: err?.name,
+    message: err?.message,
+    stack: err?.stack,
+  });
   return toolError("internal_server_error", "An unexpected error occurred; retry later.");
 }

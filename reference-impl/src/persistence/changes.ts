@@ -15,11 +15,16 @@ import { CHUNK, chunkName, type ChunkPlan } from "./state-file.ts";
  * every chunk is written — the ones unchanged since the reset from the
  * scenario's own serialized bytes, the changed ones (`plan`) serialized anew.
  */
-export function everyChunkFromPrebuilt(plan: ChunkPlan, image: StateImage, prebuilt: ReadonlyMap<string, Uint8Array>): { plan: ChunkPlan; prebuilt: Map<string, Uint8Array> } {
+export function everyChunkFromPrebuilt(
+  plan: ChunkPlan,
+  image: StateImage,
+  prebuilt: ReadonlyMap<string, Uint8Array>,
+): { plan: ChunkPlan; prebuilt: Map<string, Uint8Array> } {
   const usable = new Map(prebuilt);
   for (const { accountId, records } of image.mentions) {
     const changed = plan.get(accountId) ?? "all";
-    for (let c = 0; c * CHUNK < records.length; c++) if (changed === "all" || changed.has(c)) usable.delete(chunkName(accountId, c));
+    for (let c = 0; c * CHUNK < records.length; c++)
+      if (changed === "all" || changed.has(c)) usable.delete(chunkName(accountId, c));
   }
   return { plan: new Map(image.mentions.map((m) => [m.accountId, "all" as const])), prebuilt: usable };
 }
@@ -51,7 +56,8 @@ export class MentionChanges {
       }
       const set = chunksOf(accountId);
       // New posts joined at the end: from the chunk the saved size ended in.
-      if (records.length > savedSize) for (let c = Math.floor(savedSize / CHUNK); c * CHUNK < records.length; c++) set.add(c);
+      if (records.length > savedSize)
+        for (let c = Math.floor(savedSize / CHUNK); c * CHUNK < records.length; c++) set.add(c);
       plan.set(accountId, set);
     }
     const records = new Map(image.mentions.map((m) => [m.accountId, m.records]));
@@ -72,7 +78,8 @@ export class MentionChanges {
       const set = chunksOf(run.account_id);
       const all = records.get(run.account_id) ?? [];
       // The dataset's own member list, not a walk over the whole pool (a turn of its own at 1M).
-      for (const r of services.mentions(run.account_id).inDataset(run.dataset_id)) if (r.doc < all.length) set.add(Math.floor(r.doc / CHUNK));
+      for (const r of services.mentions(run.account_id).inDataset(run.dataset_id))
+        if (r.doc < all.length) set.add(Math.floor(r.doc / CHUNK));
     }
     return plan;
   }

@@ -10,7 +10,13 @@
 // timers and runs in flight (see restoreImage), rate-limit windows, caches
 // that rebuild themselves (sorted views, text indexes).
 import type { Services } from "../compose.ts";
-import { DatasetCoefficients, mentionKey, ParameterValues, preparePost, type MentionRecord } from "../domain/mentions/mention-index.ts";
+import {
+  DatasetCoefficients,
+  mentionKey,
+  ParameterValues,
+  preparePost,
+  type MentionRecord,
+} from "../domain/mentions/mention-index.ts";
 import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
 import { StoredAuthor, StoredPost } from "../domain/mentions/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
@@ -56,7 +62,8 @@ export function tablesOf(services: Services): Record<string, Table<Row>> {
 
 export function captureImage(services: Services): StateImage {
   const tables: Record<string, unknown[]> = {};
-  for (const [name, table] of Object.entries(tablesOf(services))) tables[name] = table.everyRow().map((row) => encode(row, name));
+  for (const [name, table] of Object.entries(tablesOf(services)))
+    tables[name] = table.everyRow().map((row) => encode(row, name));
   const accounts = services.directory.all();
   return {
     format: IMAGE_FORMAT,
@@ -68,7 +75,11 @@ export function captureImage(services: Services): StateImage {
     // The records themselves: the serializer copies them (structured clone
     // keeps shared sub-objects shared), and restoreImage gives their class
     // instances back their prototypes.
-    mentions: accounts.map((a) => ({ accountId: a.id, records: [...services.mentions(a.id).all()], assignments: assignmentsOf(services, a.id) })),
+    mentions: accounts.map((a) => ({
+      accountId: a.id,
+      records: [...services.mentions(a.id).all()],
+      assignments: assignmentsOf(services, a.id),
+    })),
   };
 }
 
@@ -78,7 +89,8 @@ export function captureImage(services: Services): StateImage {
  * tracking agents' timers are set again.
  */
 export function restoreImage(services: Services, image: StateImage): void {
-  if (image.format !== IMAGE_FORMAT) throw new Error(`state format ${image.format} is not the supported format ${IMAGE_FORMAT}`);
+  if (image.format !== IMAGE_FORMAT)
+    throw new Error(`state format ${image.format} is not the supported format ${IMAGE_FORMAT}`);
   for (const account of image.directory.accounts) services.directory.addAccount(account);
   for (const k of image.directory.keys) services.directory.addKey(k);
   for (const t of image.directory.bearerTokens) services.directory.addBearerToken(t);
@@ -138,7 +150,8 @@ function restoreMentions(services: Services, accountId: string, records: Mention
     const prepared = preparePost(saved.post, saved.analysis);
     const runs = typeof saved.runs === "string" ? [saved.runs] : saved.runs;
     const datasetId = (saved.datasets.keys().next().value as string | undefined) ?? "";
-    for (const runId of runs) index.upsertPrepared(prepared, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
+    for (const runId of runs)
+      index.upsertPrepared(prepared, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
     const live = index.get(saved.key);
     if (!live) throw new Error(`mention ${saved.key} did not land`);
     live.post = saved.post;
@@ -166,7 +179,8 @@ function reviveRecord(r: MentionRecord): void {
 /** A row as plain data. Anything that is not plain data fails loudly, naming the table and class. */
 function encode(value: unknown, table: string): unknown {
   if (value === null || typeof value !== "object") {
-    if (typeof value === "function" || typeof value === "symbol") throw new Error(`table ${table}: cannot save a ${typeof value}`);
+    if (typeof value === "function" || typeof value === "symbol")
+      throw new Error(`table ${table}: cannot save a ${typeof value}`);
     return value;
   }
   if (value instanceof Money) return { $money: value.toString() };
@@ -174,7 +188,8 @@ function encode(value: unknown, table: string): unknown {
   if (value instanceof Map) return { $map: [...value].map(([k, v]) => [encode(k, table), encode(v, table)]) };
   if (value instanceof Set) return { $set: [...value].map((v) => encode(v, table)) };
   const proto = Object.getPrototypeOf(value);
-  if (proto !== Object.prototype && proto !== null) throw new Error(`table ${table}: cannot save a ${proto?.constructor?.name ?? "class instance"}`);
+  if (proto !== Object.prototype && proto !== null)
+    throw new Error(`table ${table}: cannot save a ${proto?.constructor?.name ?? "class instance"}`);
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value)) out[k] = encode(v, table);
   return out;

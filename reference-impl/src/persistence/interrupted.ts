@@ -12,13 +12,17 @@ import type { Reservation } from "../platform/billing/ledger.ts";
 import type { LifecycleRow, RunKind } from "../platform/runs/lifecycle.ts";
 import type { Table } from "../platform/store.ts";
 
-export const INTERRUPTED_MESSAGE = "The server restarted while this run was in progress; it was stopped and its reservation refunded in full. Start it again.";
+export const INTERRUPTED_MESSAGE =
+  "The server restarted while this run was in progress; it was stopped and its reservation refunded in full. Start it again.";
 
 /** Holds are released by Ledger.restore; this stands in for the reservation lifecycle.fail would release. */
 const RELEASED = { state: "released" } as Reservation;
 
 export function failInterrupted(services: Services): void {
-  const kinds: [RunKind<string>, Table<LifecycleRow<string> & { id: string; account_id: string; created_ms: number; deleted_ms: number | null }>][] = [
+  const kinds: [
+    RunKind<string>,
+    Table<LifecycleRow<string> & { id: string; account_id: string; created_ms: number; deleted_ms: number | null }>,
+  ][] = [
     [DATASET_RUN as RunKind<string>, services.tables.datasetRuns as never],
     [AUDIENCE_RUN as RunKind<string>, services.tables.audienceRuns as never],
     [PATTERN_DETECTION as RunKind<string>, services.tables.patternDetections as never],
@@ -26,7 +30,8 @@ export function failInterrupted(services: Services): void {
   ];
   for (const [kind, table] of kinds) {
     for (const row of table.everyRow()) {
-      if (services.lifecycle.isInFlight(kind, row)) services.lifecycle.fail({ kind, row, reservation: RELEASED }, INTERRUPTED_MESSAGE);
+      if (services.lifecycle.isInFlight(kind, row))
+        services.lifecycle.fail({ kind, row, reservation: RELEASED }, INTERRUPTED_MESSAGE);
     }
   }
   const now = services.clock.now();

@@ -92,7 +92,8 @@ const threadCpuMs = (): number => {
 export type ChunkPlan = Map<string, "all" | Set<number>>;
 
 const SEP = "\u0000";
-export const chunkName = (accountId: string, chunk: number) => `mentions${SEP}${accountId}${SEP}${String(chunk).padStart(6, "0")}`;
+export const chunkName = (accountId: string, chunk: number) =>
+  `mentions${SEP}${accountId}${SEP}${String(chunk).padStart(6, "0")}`;
 
 export class StateFile {
   private constructor(
@@ -130,16 +131,24 @@ export class StateFile {
       // the file's pages in the next commit's turn, 34 ms of system CPU after a save of 300k mentions.
       db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 0;");
       // Mention chunks: `chunks` names them, `blobs` holds their bytes (see saveSteps). A file of the first layout gets both tables here.
-      db.exec("CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL); CREATE TABLE IF NOT EXISTS chunks (name TEXT PRIMARY KEY, blob INTEGER NOT NULL);");
+      db.exec(
+        "CREATE TABLE IF NOT EXISTS blobs (id INTEGER PRIMARY KEY, data BLOB NOT NULL); CREATE TABLE IF NOT EXISTS chunks (name TEXT PRIMARY KEY, blob INTEGER NOT NULL);",
+      );
       if (image) {
-        const cut = (db.prepare("SELECT value FROM meta WHERE key = 'chunk_records'").get() as { value: string } | undefined)?.value;
+        const cut = (
+          db.prepare("SELECT value FROM meta WHERE key = 'chunk_records'").get() as { value: string } | undefined
+        )?.value;
         const state = new StateFile(file, db, cut === undefined ? FIRST_CHUNK : Number(cut));
         // Blobs of a save cut short (a crash between its pieces and its commit).
-        state.garbage = (db.prepare("SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM chunks)").all() as { id: number }[]).map((r) => r.id);
+        state.garbage = (
+          db.prepare("SELECT id FROM blobs WHERE id NOT IN (SELECT blob FROM chunks)").all() as { id: number }[]
+        ).map((r) => r.id);
         return { state, image };
       }
       {
-        db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE sections (name TEXT PRIMARY KEY, data BLOB NOT NULL);");
+        db.exec(
+          "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); CREATE TABLE sections (name TEXT PRIMARY KEY, data BLOB NOT NULL);",
+        );
         const meta = db.prepare("INSERT INTO meta (key, value) VALUES (?, ?)");
         meta.run("application", APPLICATION);
         meta.run("format", String(IMAGE_FORMAT));
@@ -178,7 +187,10 @@ export class StateFile {
     }
     if (!this.checkpointer) {
       this.checkpointerClosed = new SharedArrayBuffer(4);
-      this.checkpointer = new Worker(CHECKPOINTER, { eval: true, workerData: { file: this.file, closed: this.checkpointerClosed } });
+      this.checkpointer = new Worker(CHECKPOINTER, {
+        eval: true,
+        workerData: { file: this.file, closed: this.checkpointerClosed },
+      });
       this.checkpointer.unref();
       this.checkpointer.on("message", () => {
         const again = this.checkpointState === "again";
@@ -240,7 +252,10 @@ export class StateFile {
       ["ledger", serialized("ledger", image.ledger)],
       ["tables", serialized("tables", image.tables)],
       ["profiles", serialized("profiles", image.profiles)],
-      ...image.mentions.map(({ accountId, assignments }): [string, Uint8Array] => [`assignments${SEP}${accountId}`, serialized(`assignments${SEP}${accountId}`, assignments)]),
+      ...image.mentions.map(({ accountId, assignments }): [string, Uint8Array] => [
+        `assignments${SEP}${accountId}`,
+        serialized(`assignments${SEP}${accountId}`, assignments),
+      ]),
     ];
     const written: [string, number][] = [];
     const insertBlob = this.db.prepare("INSERT INTO blobs (data) VALUES (?)");
@@ -254,7 +269,10 @@ export class StateFile {
           if (wanted !== "all" && !wanted.has(c)) continue;
           yield* piece();
           const name = chunkName(accountId, c);
-          written.push([name, Number(insertBlob.run(serialized(name, records.slice(c * CHUNK, (c + 1) * CHUNK))).lastInsertRowid)]);
+          written.push([
+            name,
+            Number(insertBlob.run(serialized(name, records.slice(c * CHUNK, (c + 1) * CHUNK))).lastInsertRowid),
+          ]);
           chunksWritten++;
         }
       }
@@ -293,7 +311,9 @@ export class StateFile {
     this.db.exec("DELETE FROM sections WHERE name LIKE 'mentions%'");
     const accounts = new Set(image.mentions.map((m) => m.accountId));
     // Pools of accounts no longer loaded (a reset to other fixtures) go.
-    for (const { name } of this.db.prepare("SELECT name FROM sections WHERE name LIKE 'assignments%'").all() as { name: string }[]) {
+    for (const { name } of this.db.prepare("SELECT name FROM sections WHERE name LIKE 'assignments%'").all() as {
+      name: string;
+    }[]) {
       if (!accounts.has(name.split(SEP)[1]!)) this.db.prepare("DELETE FROM sections WHERE name = ?").run(name);
     }
     const before = this.db.prepare("SELECT blob FROM chunks WHERE name = ?");
@@ -306,7 +326,10 @@ export class StateFile {
     // Chunks past each pool's end, and pools no longer loaded.
     const sizes = new Map(image.mentions.map((m) => [m.accountId, Math.ceil(m.records.length / CHUNK)]));
     const drop = this.db.prepare("DELETE FROM chunks WHERE name = ?");
-    for (const { name, blob } of this.db.prepare("SELECT name, blob FROM chunks").all() as { name: string; blob: number }[]) {
+    for (const { name, blob } of this.db.prepare("SELECT name, blob FROM chunks").all() as {
+      name: string;
+      blob: number;
+    }[]) {
       const [, accountId, chunk] = name.split(SEP);
       const size = sizes.get(accountId!);
       if (size === undefined || Number(chunk) >= size) {
@@ -340,7 +363,8 @@ export function toSections(image: StateImage): Map<string, Uint8Array> {
   out.set("profiles", serialize(image.profiles));
   for (const { accountId, records, assignments } of image.mentions) {
     out.set(`assignments${SEP}${accountId}`, serialize(assignments));
-    for (let c = 0; c * CHUNK < records.length; c++) out.set(chunkName(accountId, c), serialize(records.slice(c * CHUNK, (c + 1) * CHUNK)));
+    for (let c = 0; c * CHUNK < records.length; c++)
+      out.set(chunkName(accountId, c), serialize(records.slice(c * CHUNK, (c + 1) * CHUNK)));
   }
   return out;
 }
@@ -362,7 +386,8 @@ export function fromSections(sectionsIn: Iterable<[string, Uint8Array]>, savedAt
       let list = mentions.get(accountId!);
       if (!list) mentions.set(accountId!, (list = []));
       for (const r of value as typeof list) list.push(r);
-    } else if (kind === "assignments") assignments.set(accountId!, value as StateImage["mentions"][number]["assignments"]);
+    } else if (kind === "assignments")
+      assignments.set(accountId!, value as StateImage["mentions"][number]["assignments"]);
     else sections.set(name, value);
   }
   for (const name of ["directory", "ledger", "tables", "profiles"]) {
@@ -376,7 +401,11 @@ export function fromSections(sectionsIn: Iterable<[string, Uint8Array]>, savedAt
     ledger: sections.get("ledger") as StateImage["ledger"],
     tables: sections.get("tables") as StateImage["tables"],
     profiles: sections.get("profiles") as StateImage["profiles"],
-    mentions: [...accounts].map((accountId) => ({ accountId, records: mentions.get(accountId) ?? [], assignments: assignments.get(accountId) ?? [] })),
+    mentions: [...accounts].map((accountId) => ({
+      accountId,
+      records: mentions.get(accountId) ?? [],
+      assignments: assignments.get(accountId) ?? [],
+    })),
   };
 }
 
@@ -392,22 +421,44 @@ function readImage(file: string, db: DatabaseSync): StateImage {
   try {
     let meta: Map<string, string>;
     try {
-      meta = new Map((db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [r.key, r.value]));
+      meta = new Map(
+        (db.prepare("SELECT key, value FROM meta").all() as { key: string; value: string }[]).map((r) => [
+          r.key,
+          r.value,
+        ]),
+      );
     } catch (error) {
       throw new Error(`state file ${file} is not a reference-server state file (${(error as Error).message})`);
     }
-    if (meta.get("application") !== APPLICATION) throw new Error(`state file ${file} is not a reference-server state file`);
+    if (meta.get("application") !== APPLICATION)
+      throw new Error(`state file ${file} is not a reference-server state file`);
     if (meta.get("format") !== String(IMAGE_FORMAT)) {
-      throw new Error(`state file ${file} has format ${meta.get("format")}, this server reads format ${IMAGE_FORMAT}; move it away or start without --state`);
+      throw new Error(
+        `state file ${file} has format ${meta.get("format")}, this server reads format ${IMAGE_FORMAT}; move it away or start without --state`,
+      );
     }
-    const rows = db.prepare("SELECT name, data FROM sections ORDER BY name").iterate() as Iterable<{ name: string; data: Uint8Array }>;
+    const rows = db.prepare("SELECT name, data FROM sections ORDER BY name").iterate() as Iterable<{
+      name: string;
+      data: Uint8Array;
+    }>;
     // A file of the first layout has no `chunks` table (its chunks are rows of `sections`).
-    const layout2 = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunks'").get() !== undefined;
-    const chunks = layout2 ? (db.prepare("SELECT chunks.name AS name, blobs.data AS data FROM chunks JOIN blobs ON blobs.id = chunks.blob ORDER BY chunks.name").iterate() as Iterable<{ name: string; data: Uint8Array }>) : [];
-    return fromSections((function* () {
-      for (const { name, data } of rows) yield [name, data] as [string, Uint8Array];
-      for (const { name, data } of chunks) yield [name, data] as [string, Uint8Array];
-    })(), Number(meta.get("saved_at_ms")), `state file ${file}`);
+    const layout2 =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'chunks'").get() !== undefined;
+    const chunks = layout2
+      ? (db
+          .prepare(
+            "SELECT chunks.name AS name, blobs.data AS data FROM chunks JOIN blobs ON blobs.id = chunks.blob ORDER BY chunks.name",
+          )
+          .iterate() as Iterable<{ name: string; data: Uint8Array }>)
+      : [];
+    return fromSections(
+      (function* () {
+        for (const { name, data } of rows) yield [name, data] as [string, Uint8Array];
+        for (const { name, data } of chunks) yield [name, data] as [string, Uint8Array];
+      })(),
+      Number(meta.get("saved_at_ms")),
+      `state file ${file}`,
+    );
   } catch (error) {
     // A file SQLite itself rejects (garbage bytes) surfaces here too.
     const message = (error as Error).message;

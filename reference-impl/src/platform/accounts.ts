@@ -98,7 +98,10 @@ export class AccountDirectory {
     this.digests.set(presented, digest);
   }
 
-  private lookup(records: Map<string, ApiKeyRecord>, presented: string): { account: Account; seat: Seat; digest: string } | undefined {
+  private lookup(
+    records: Map<string, ApiKeyRecord>,
+    presented: string,
+  ): { account: Account; seat: Seat; digest: string } | undefined {
     const digest = this.digestOf(presented);
     // The record is found by its digest, so it matches exactly; comparing the
     // two equal digests again in constant time would protect nothing (the

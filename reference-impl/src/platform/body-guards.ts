@@ -40,7 +40,12 @@ export function bodyGuards(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv>
     // in `incoming.headers` exactly when the raw request does, so one look
     // there skips three Headers reads (issue 11: throughput).
     const incoming = nodeBindings(c).incoming;
-    if (incoming && incoming.headers["content-length"] === undefined && incoming.headers["transfer-encoding"] === undefined) return next();
+    if (
+      incoming &&
+      incoming.headers["content-length"] === undefined &&
+      incoming.headers["transfer-encoding"] === undefined
+    )
+      return next();
     const declared = requestHeader(c, "content-length");
     const chunked = requestHeader(c, "transfer-encoding") !== undefined;
     if (!chunked && declared !== undefined && Number(declared) > maxBytes) tooLarge(maxBytes);

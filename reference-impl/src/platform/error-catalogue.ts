@@ -16,7 +16,13 @@ export interface ErrorSpec {
 
 type Schema = Record<string, unknown>;
 interface OpenApiDoc {
-  paths: Record<string, Record<string, { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }>>;
+  paths: Record<
+    string,
+    Record<
+      string,
+      { operationId?: string; responses?: Record<string, { content?: Record<string, { schema?: Schema }> }> }
+    >
+  >;
   components: { schemas: Record<string, Schema> };
 }
 
@@ -27,7 +33,11 @@ function loadDocument(): OpenApiDoc {
 }
 
 /** Every (error_code, transient) an error body schema admits, walking refs and unions. */
-function errorBodies(doc: OpenApiDoc, schema: Schema | undefined, seen = new Set<string>()): { codes: string[]; transient: boolean | null }[] {
+function errorBodies(
+  doc: OpenApiDoc,
+  schema: Schema | undefined,
+  seen = new Set<string>(),
+): { codes: string[]; transient: boolean | null }[] {
   if (!schema) return [];
   const ref = schema.$ref as string | undefined;
   if (ref) {
@@ -76,7 +86,8 @@ function build(doc: OpenApiDoc) {
             if (known && known.status !== status) {
               throw new Error(`error_code ${code} is documented as ${known.status} and ${status}`);
             }
-            if (!known || (body.transient !== null && known.transient !== transient)) catalogue.set(code, { status, transient });
+            if (!known || (body.transient !== null && known.transient !== transient))
+              catalogue.set(code, { status, transient });
             documented.set(code, status);
           }
         }

@@ -39,11 +39,15 @@ export type FaultRates = Partial<Record<FaultKind, number>>;
 /** Parse `--faults 429:0.02,503:0.01,timeout:0.005` (kind:probability, probability 0-1). */
 export function parseFaults(text: string): { ok: true; rates: FaultRates } | { ok: false; error: string } {
   const rates: FaultRates = {};
-  for (const part of text.split(",").map((p) => p.trim()).filter((p) => p !== "")) {
+  for (const part of text
+    .split(",")
+    .map((p) => p.trim())
+    .filter((p) => p !== "")) {
     const m = part.match(/^([a-z0-9-]+):(\d*\.?\d+)$/i);
     if (!m) return { ok: false, error: `"${part}": expected KIND:PROBABILITY (e.g. 429:0.02)` };
     const kind = m[1]!.toLowerCase() as FaultKind;
-    if (!FAULT_KINDS.includes(kind)) return { ok: false, error: `"${part}": unknown kind ${m[1]} (accepted: ${FAULT_KINDS.join(", ")})` };
+    if (!FAULT_KINDS.includes(kind))
+      return { ok: false, error: `"${part}": unknown kind ${m[1]} (accepted: ${FAULT_KINDS.join(", ")})` };
     const p = Number(m[2]);
     if (!(p >= 0 && p <= 1)) return { ok: false, error: `"${part}": probability must be between 0 and 1` };
     rates[kind] = p;
@@ -83,7 +87,8 @@ export function injectedRunFailure(): string | undefined {
   return injected.getStore()?.failRun;
 }
 
-export const RUN_FAILURE_MESSAGE = "Injected fault (run-failed): this run failed on purpose; its reservation is refunded in full.";
+export const RUN_FAILURE_MESSAGE =
+  "Injected fault (run-failed): this run failed on purpose; its reservation is refunded in full.";
 
 /**
  * Run the rest of the request with `work` in force, and only the request:
@@ -160,7 +165,10 @@ export function faults(options: FaultOptions): MiddlewareHandler<AppEnv> {
   const timeoutMs = options.timeoutMs ?? 15_000;
   const always = new Map((options.always ?? []).map((a) => [a.operationId, a.kind]));
 
-  const choose = (c: Parameters<MiddlewareHandler<AppEnv>>[0], operationId: string): { kind: FaultKind; asked: boolean } | undefined => {
+  const choose = (
+    c: Parameters<MiddlewareHandler<AppEnv>>[0],
+    operationId: string,
+  ): { kind: FaultKind; asked: boolean } | undefined => {
     if (preferFaults) {
       const asked = preferences(c).fault?.toLowerCase() as FaultKind | undefined;
       // A preference the operation cannot honour is ignored (RFC 7240): the
@@ -179,7 +187,8 @@ export function faults(options: FaultOptions): MiddlewareHandler<AppEnv> {
 
   return function injectFaults(c, next) {
     // The common case (no rates, no Prefer header) costs one header read.
-    if (rated.length === 0 && always.size === 0 && (!preferFaults || requestHeader(c, "prefer") === undefined)) return next();
+    if (rated.length === 0 && always.size === 0 && (!preferFaults || requestHeader(c, "prefer") === undefined))
+      return next();
     const operationId = operationOf(c.req.method, c.req.path);
     if (!operationId) return next();
     const choice = choose(c, operationId);
@@ -189,7 +198,11 @@ export function faults(options: FaultOptions): MiddlewareHandler<AppEnv> {
     switch (kind) {
       case "429": {
         const limit = String(c.get("principal")?.account.rate_limit ?? options.rateLimitPerSecond ?? 5);
-        throw new TooManyRequestsError(1, { "RateLimit-Limit": limit, "RateLimit-Remaining": "0", "RateLimit-Reset": "1" });
+        throw new TooManyRequestsError(1, {
+          "RateLimit-Limit": limit,
+          "RateLimit-Remaining": "0",
+          "RateLimit-Reset": "1",
+        });
       }
       case "500":
       case "503":

@@ -30,9 +30,11 @@ export function parseLatency(text: string): { ok: true; spec: LatencySpec } | { 
   let m: RegExpMatchArray | null;
   if (/^\d+$/.test(t)) spec = { kind: "fixed", ms: whole(t) };
   else if ((m = t.match(/^(\d+)-(\d+)$/))) spec = { kind: "range", min: whole(m[1]!), max: whole(m[2]!) };
-  else if ((m = t.match(/^lognormal:(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)$/))) spec = { kind: "lognormal", median: Number(m[1]), sigma: Number(m[2]) };
+  else if ((m = t.match(/^lognormal:(\d+(?:\.\d+)?),(\d+(?:\.\d+)?)$/)))
+    spec = { kind: "lognormal", median: Number(m[1]), sigma: Number(m[2]) };
   if (!spec) return { ok: false, error: `"${text}": ${accepted}` };
-  if (spec.kind === "fixed" && spec.ms > MAX_DELAY_MS) return { ok: false, error: `"${text}": at most ${MAX_DELAY_MS} ms` };
+  if (spec.kind === "fixed" && spec.ms > MAX_DELAY_MS)
+    return { ok: false, error: `"${text}": at most ${MAX_DELAY_MS} ms` };
   if (spec.kind === "range" && (spec.min > spec.max || spec.max > MAX_DELAY_MS)) {
     return { ok: false, error: `"${text}": MIN must not exceed MAX, and MAX is at most ${MAX_DELAY_MS} ms` };
   }

@@ -11,7 +11,9 @@ interface Route {
   operationId: string;
 }
 
-const doc = JSON.parse(readFileSync(fileURLToPath(new URL("../../../generated/openapi.json", import.meta.url)), "utf8")) as {
+const doc = JSON.parse(
+  readFileSync(fileURLToPath(new URL("../../../generated/openapi.json", import.meta.url)), "utf8"),
+) as {
   paths: Record<string, Record<string, { operationId?: string }>>;
 };
 

@@ -240,6 +240,10 @@ class PageScan<T> {
 
   result(): PageResult<T> {
     const last = this.stoppedAt ?? this.items[this.items.length - 1];
-    return { items: this.items, hasNext: this.hasNext, cursor: this.hasNext && last ? encodeCursor(this.keyOf(last), this.scope) : null };
+    return {
+      items: this.items,
+      hasNext: this.hasNext,
+      cursor: this.hasNext && last ? encodeCursor(this.keyOf(last), this.scope) : null,
+    };
   }
 }

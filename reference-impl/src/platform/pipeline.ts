@@ -35,7 +35,12 @@ export function* runOffThread<T>(piece: OffThreadPiece<T>): Generator<OffThreadP
 export const SLICE_BUDGET_MS = 8;
 
 export function isSliced(value: unknown): value is Sliced {
-  return typeof value === "object" && value !== null && typeof (value as Sliced).next === "function" && typeof (value as Sliced)[Symbol.iterator] === "function";
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Sliced).next === "function" &&
+    typeof (value as Sliced)[Symbol.iterator] === "function"
+  );
 }
 
 /** Run sliced work to its end at once (fixtures seeded before the server listens, plain function callers). */

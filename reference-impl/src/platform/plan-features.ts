@@ -12,6 +12,9 @@ export function hasFeature(account: Account, feature: Feature): boolean {
 /** Throw `code` (status from the catalogue) unless the account's plan has `feature`. */
 export function requireFeature(account: Account, feature: Feature, code: ErrorCode, detail?: string): void {
   if (!hasFeature(account, feature)) {
-    throw new ApiError(code, detail ?? `The ${PLANS[account.plan].display_name} plan does not include ${feature.replace(/_/g, " ")}.`);
+    throw new ApiError(
+      code,
+      detail ?? `The ${PLANS[account.plan].display_name} plan does not include ${feature.replace(/_/g, " ")}.`,
+    );
   }
 }

@@ -18,7 +18,13 @@ export function parsePrefer(header: string | undefined): Record<string, string> 
     const eq = pref!.indexOf("=");
     const name = (eq < 0 ? pref! : pref!.slice(0, eq)).trim().toLowerCase();
     if (!name || name in out) continue;
-    out[name] = eq < 0 ? "" : pref!.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    out[name] =
+      eq < 0
+        ? ""
+        : pref!
+            .slice(eq + 1)
+            .trim()
+            .replace(/^"(.*)"$/, "$1");
   }
   return out;
 }

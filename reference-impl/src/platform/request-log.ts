@@ -19,7 +19,10 @@ export interface LoggerOptions {
 
 export function createLogger(options: LoggerOptions = {}): Logger {
   const destination = options.destination ?? batchedStdout();
-  return pino({ level: options.level ?? "info", base: undefined, timestamp: pino.stdTimeFunctions.epochTime }, destination);
+  return pino(
+    { level: options.level ?? "info", base: undefined, timestamp: pino.stdTimeFunctions.epochTime },
+    destination,
+  );
 }
 
 /**

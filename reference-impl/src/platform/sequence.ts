@@ -9,7 +9,8 @@ import type { AppEnv } from "./env.ts";
 
 export function sequence(...steps: MiddlewareHandler<AppEnv>[]): MiddlewareHandler<AppEnv> {
   return function runSequence(c, next) {
-    const run = (i: number): Promise<Response | void> => (i === steps.length ? next() : steps[i]!(c, () => run(i + 1) as Promise<void>));
+    const run = (i: number): Promise<Response | void> =>
+      i === steps.length ? next() : steps[i]!(c, () => run(i + 1) as Promise<void>);
     return run(0);
   };
 }

@@ -98,7 +98,9 @@ export class Table<T extends Row> {
     where: (row: T) => boolean = () => true,
     within?: { index: string; parentId: string },
   ): PageResult<T> {
-    const rows = within ? this.indexed(accountId, within.index, within.parentId) : (this.byAccount.get(accountId) ?? []);
+    const rows = within
+      ? this.indexed(accountId, within.index, within.parentId)
+      : (this.byAccount.get(accountId) ?? []);
     return paginate(rows, rowKey, request, (r) => r.deleted_ms === null && where(r));
   }
 }

@@ -48,7 +48,12 @@ export function transportAnswer(errorCode: string | undefined): TransportAnswer 
 }
 
 export function envelopeBytes(answer: TransportAnswer): string {
-  const body = JSON.stringify({ status: "client_error", error_code: answer.code, detail: answer.detail, transient: answer.transient });
+  const body = JSON.stringify({
+    status: "client_error",
+    error_code: answer.code,
+    detail: answer.detail,
+    transient: answer.transient,
+  });
   return (
     `HTTP/1.1 ${answer.status} ${answer.reason}\r\n` +
     "Content-Type: application/json\r\n" +
@@ -84,7 +89,11 @@ export function installTransportErrors(server: Server, log: Logger): void {
       transient: false,
     });
     log.warn({ status: 417, path: req.url?.split("?")[0] }, "transport error");
-    res.writeHead(417, { "content-type": "application/json", "content-length": Buffer.byteLength(body), connection: "close" });
+    res.writeHead(417, {
+      "content-type": "application/json",
+      "content-length": Buffer.byteLength(body),
+      connection: "close",
+    });
     res.end(body);
   });
 }

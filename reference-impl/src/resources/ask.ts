@@ -8,6 +8,8 @@ import { validBody } from "../platform/validation.ts";
 
 export function askResource(services: Services) {
   const app = new Hono<AppEnv>();
-  app.post("/", validBody(zAskAskBody), (c) => c.json(ok(services.assistant.ask(c.get("principal"), c.req.valid("json"))), 202));
+  app.post("/", validBody(zAskAskBody), (c) =>
+    c.json(ok(services.assistant.ask(c.get("principal"), c.req.valid("json"))), 202),
+  );
   return app;
 }

@@ -24,16 +24,24 @@ export function audienceDatasetsResource(services: Services) {
   const app = new Hono<AppEnv>();
   const audiences = services.audiences;
 
-  app.post("/", validBody(zAudienceDatasetsCreateBody), (c) => c.json(ok(audiences.create(c.get("principal"), c.req.valid("json").name)), 201));
+  app.post("/", validBody(zAudienceDatasetsCreateBody), (c) =>
+    c.json(ok(audiences.create(c.get("principal"), c.req.valid("json").name)), 201),
+  );
 
-  app.get("/", validQuery(zAudienceDatasetsListQuery, "AudienceDatasets_list"), (c) => c.json(list(audiences.list(c.get("principal"), c.req.valid("query")))));
+  app.get("/", validQuery(zAudienceDatasetsListQuery, "AudienceDatasets_list"), (c) =>
+    c.json(list(audiences.list(c.get("principal"), c.req.valid("query")))),
+  );
 
   app.get("/:audience_dataset_id", validPath(zAudienceDatasetsReadPath), (c) =>
     c.json(ok(audiences.read(c.get("principal"), c.req.valid("param").audience_dataset_id))),
   );
 
-  app.patch("/:audience_dataset_id", validPath(zAudienceDatasetsUpdatePath), validBody(zAudienceDatasetsUpdateBody), (c) =>
-    c.json(ok(audiences.update(c.get("principal"), c.req.valid("param").audience_dataset_id, c.req.valid("json")))),
+  app.patch(
+    "/:audience_dataset_id",
+    validPath(zAudienceDatasetsUpdatePath),
+    validBody(zAudienceDatasetsUpdateBody),
+    (c) =>
+      c.json(ok(audiences.update(c.get("principal"), c.req.valid("param").audience_dataset_id, c.req.valid("json")))),
   );
 
   app.delete("/:audience_dataset_id", validPath(zAudienceDatasetsDeletePath), (c) => {
@@ -41,12 +49,25 @@ export function audienceDatasetsResource(services: Services) {
     return c.body(null, 204);
   });
 
-  app.post("/:audience_dataset_id/runs", validPath(zAudienceDatasetsCreateRunPath), validBody(zAudienceDatasetsCreateRunBody), (c) =>
-    c.json(ok(audiences.createRun(c.get("principal"), c.req.valid("param").audience_dataset_id, c.req.valid("json"))), 202),
+  app.post(
+    "/:audience_dataset_id/runs",
+    validPath(zAudienceDatasetsCreateRunPath),
+    validBody(zAudienceDatasetsCreateRunBody),
+    (c) =>
+      c.json(
+        ok(audiences.createRun(c.get("principal"), c.req.valid("param").audience_dataset_id, c.req.valid("json"))),
+        202,
+      ),
   );
 
-  app.get("/:audience_dataset_id/runs", validPath(zAudienceDatasetsListRunsPath), validQuery(zAudienceDatasetsListRunsQuery, "AudienceDatasets_listRuns"), (c) =>
-    c.json(list(audiences.listRuns(c.get("principal"), c.req.valid("param").audience_dataset_id, c.req.valid("query")))),
+  app.get(
+    "/:audience_dataset_id/runs",
+    validPath(zAudienceDatasetsListRunsPath),
+    validQuery(zAudienceDatasetsListRunsQuery, "AudienceDatasets_listRuns"),
+    (c) =>
+      c.json(
+        list(audiences.listRuns(c.get("principal"), c.req.valid("param").audience_dataset_id, c.req.valid("query"))),
+      ),
   );
 
   app.get("/:audience_dataset_id/runs/:run_id", validPath(zAudienceDatasetsReadRunPath), (c) => {
@@ -59,6 +80,8 @@ export function audienceDatasetsResource(services: Services) {
 
 export function audienceProfilesResource(services: Services) {
   const app = new Hono<AppEnv>();
-  app.post("/", validBody(zAudienceProfilesSearchBody), (c) => c.json(list(services.audiences.searchProfiles(c.get("principal"), c.req.valid("json")))));
+  app.post("/", validBody(zAudienceProfilesSearchBody), (c) =>
+    c.json(list(services.audiences.searchProfiles(c.get("principal"), c.req.valid("json")))),
+  );
   return app;
 }

@@ -1,7 +1,12 @@
 // /v1/chats/{chat_id}: read a chat, list its messages, poll one message —
 // thin adapters over AssistantService (every read is seat-scoped).
 import { Hono } from "hono";
-import { zChatsListMessagesPath, zChatsListMessagesQuery, zChatsReadMessagePath, zChatsReadPath } from "../../../generated/client/zod.gen.ts";
+import {
+  zChatsListMessagesPath,
+  zChatsListMessagesQuery,
+  zChatsReadMessagePath,
+  zChatsReadPath,
+} from "../../../generated/client/zod.gen.ts";
 import type { Services } from "../compose.ts";
 import { list, ok } from "../platform/envelope.ts";
 import type { AppEnv } from "../platform/env.ts";
@@ -11,10 +16,15 @@ export function chatsResource(services: Services) {
   const app = new Hono<AppEnv>();
   const { assistant } = services;
 
-  app.get("/:chat_id", validPath(zChatsReadPath), (c) => c.json(ok(assistant.readChat(c.get("principal"), c.req.valid("param").chat_id))));
+  app.get("/:chat_id", validPath(zChatsReadPath), (c) =>
+    c.json(ok(assistant.readChat(c.get("principal"), c.req.valid("param").chat_id))),
+  );
 
-  app.get("/:chat_id/messages", validPath(zChatsListMessagesPath), validQuery(zChatsListMessagesQuery, "Chats_listMessages"), (c) =>
-    c.json(list(assistant.listMessages(c.get("principal"), c.req.valid("param").chat_id, c.req.valid("query")))),
+  app.get(
+    "/:chat_id/messages",
+    validPath(zChatsListMessagesPath),
+    validQuery(zChatsListMessagesQuery, "Chats_listMessages"),
+    (c) => c.json(list(assistant.listMessages(c.get("principal"), c.req.valid("param").chat_id, c.req.valid("query")))),
   );
 
   app.get("/:chat_id/messages/:message_id", validPath(zChatsReadMessagePath), (c) => {

@@ -25,7 +25,9 @@ export function customParametersResource(services: Services) {
   const app = new Hono<AppEnv>();
   const parameters = services.customParameters;
 
-  app.post("/", validBody(zCustomParametersCreateBody), (c) => c.json(ok(parameters.create(c.get("principal"), c.req.valid("json"))), 201));
+  app.post("/", validBody(zCustomParametersCreateBody), (c) =>
+    c.json(ok(parameters.create(c.get("principal"), c.req.valid("json"))), 201),
+  );
 
   app.get("/", validQuery(zCustomParametersListQuery, "CustomParameters_list"), (c) =>
     c.json(list(parameters.list(c.get("principal"), c.req.valid("query")))),
@@ -50,8 +52,11 @@ export function customParametersResource(services: Services) {
     c.json(ok(parameters.read(c.get("principal"), c.req.valid("param").parameter_id))),
   );
 
-  app.patch("/:parameter_id", validPath(zCustomParametersUpdatePath), validBody(zCustomParametersUpdateBody, { whenEmpty: {} }), (c) =>
-    c.json(ok(parameters.update(c.get("principal"), c.req.valid("param").parameter_id, c.req.valid("json")))),
+  app.patch(
+    "/:parameter_id",
+    validPath(zCustomParametersUpdatePath),
+    validBody(zCustomParametersUpdateBody, { whenEmpty: {} }),
+    (c) => c.json(ok(parameters.update(c.get("principal"), c.req.valid("param").parameter_id, c.req.valid("json")))),
   );
 
   app.delete("/:parameter_id", validPath(zCustomParametersDeletePath), (c) => {
@@ -59,12 +64,20 @@ export function customParametersResource(services: Services) {
     return c.body(null, 204);
   });
 
-  app.post("/:parameter_id/runs", validPath(zCustomParametersCreateRunPath), validBody(zCustomParametersCreateRunBody), (c) =>
-    c.json(ok(parameters.createRun(c.get("principal"), c.req.valid("param").parameter_id, c.req.valid("json"))), 202),
+  app.post(
+    "/:parameter_id/runs",
+    validPath(zCustomParametersCreateRunPath),
+    validBody(zCustomParametersCreateRunBody),
+    (c) =>
+      c.json(ok(parameters.createRun(c.get("principal"), c.req.valid("param").parameter_id, c.req.valid("json"))), 202),
   );
 
-  app.get("/:parameter_id/runs", validPath(zCustomParametersListRunsPath), validQuery(zCustomParametersListRunsQuery, "CustomParameters_listRuns"), (c) =>
-    c.json(list(parameters.listRuns(c.get("principal"), c.req.valid("param").parameter_id, c.req.valid("query")))),
+  app.get(
+    "/:parameter_id/runs",
+    validPath(zCustomParametersListRunsPath),
+    validQuery(zCustomParametersListRunsQuery, "CustomParameters_listRuns"),
+    (c) =>
+      c.json(list(parameters.listRuns(c.get("principal"), c.req.valid("param").parameter_id, c.req.valid("query")))),
   );
 
   app.get("/:parameter_id/runs/:run_id", validPath(zCustomParametersReadRunPath), (c) => {

@@ -20,8 +20,11 @@ export function datasetRunsResource(services: Services) {
     c.json(ok(runs.create(c.get("principal"), c.req.valid("param").dataset_id, c.req.valid("json"))), 202),
   );
 
-  app.get("/:dataset_id/runs", validPath(zDatasetRunsListPath), validQuery(zDatasetRunsListQuery, "DatasetRuns_list"), (c) =>
-    c.json(list(runs.list(c.get("principal"), c.req.valid("param").dataset_id, c.req.valid("query")))),
+  app.get(
+    "/:dataset_id/runs",
+    validPath(zDatasetRunsListPath),
+    validQuery(zDatasetRunsListQuery, "DatasetRuns_list"),
+    (c) => c.json(list(runs.list(c.get("principal"), c.req.valid("param").dataset_id, c.req.valid("query")))),
   );
 
   app.get("/:dataset_id/runs/:run_id", validPath(zDatasetRunsReadPath), (c) => {

@@ -17,11 +17,17 @@ export function datasetsResource(services: Services) {
   const app = new Hono<AppEnv>();
   const { datasets } = services;
 
-  app.post("/", validBody(zDatasetsCreateBody), (c) => c.json(ok(datasets.create(c.get("principal"), c.req.valid("json").name)), 201));
+  app.post("/", validBody(zDatasetsCreateBody), (c) =>
+    c.json(ok(datasets.create(c.get("principal"), c.req.valid("json").name)), 201),
+  );
 
-  app.get("/", validQuery(zDatasetsListQuery, "Datasets_list"), (c) => c.json(list(datasets.list(c.get("principal"), c.req.valid("query")))));
+  app.get("/", validQuery(zDatasetsListQuery, "Datasets_list"), (c) =>
+    c.json(list(datasets.list(c.get("principal"), c.req.valid("query")))),
+  );
 
-  app.get("/:dataset_id", validPath(zDatasetsReadPath), (c) => c.json(ok(datasets.read(c.get("principal"), c.req.valid("param").dataset_id))));
+  app.get("/:dataset_id", validPath(zDatasetsReadPath), (c) =>
+    c.json(ok(datasets.read(c.get("principal"), c.req.valid("param").dataset_id))),
+  );
 
   app.patch("/:dataset_id", validPath(zDatasetsUpdatePath), validBody(zDatasetsUpdateBody, { whenEmpty: {} }), (c) =>
     c.json(ok(datasets.update(c.get("principal"), c.req.valid("param").dataset_id, c.req.valid("json")))),

@@ -16,9 +16,13 @@ export function patternDetectionsResource(services: Services) {
   const app = new Hono<AppEnv>();
   const { patterns } = services;
 
-  app.post("/", validBody(zPatternDetectionsCreateBody), (c) => c.json(ok(patterns.create(c.get("principal"), c.req.valid("json"))), 202));
+  app.post("/", validBody(zPatternDetectionsCreateBody), (c) =>
+    c.json(ok(patterns.create(c.get("principal"), c.req.valid("json"))), 202),
+  );
 
-  app.get("/:run_id", validPath(zPatternDetectionsReadPath), (c) => c.json(ok(patterns.read(c.get("principal"), c.req.valid("param").run_id))));
+  app.get("/:run_id", validPath(zPatternDetectionsReadPath), (c) =>
+    c.json(ok(patterns.read(c.get("principal"), c.req.valid("param").run_id))),
+  );
 
   return app;
 }

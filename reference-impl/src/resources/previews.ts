@@ -10,7 +10,9 @@ export function previewsResource(services: Services) {
   const app = new Hono<AppEnv>();
   const { previews } = services;
 
-  app.post("/", validBody(zResearchPreviewsCreateBody), (c) => c.json(ok(previews.create(c.get("principal"), c.req.valid("json"))), 201));
+  app.post("/", validBody(zResearchPreviewsCreateBody), (c) =>
+    c.json(ok(previews.create(c.get("principal"), c.req.valid("json"))), 201),
+  );
 
   app.get("/:preview_id", validPath(zResearchPreviewsReadPath), (c) =>
     c.json(ok(previews.read(c.get("principal"), c.req.valid("param").preview_id))),

@@ -22,14 +22,23 @@ export function trackingAgentsResource(services: Services) {
   const app = new Hono<AppEnv>();
   const { trackingAgents: agents } = services;
 
-  app.post("/", validBody(zTrackingAgentsCreateBody), (c) => c.json(ok(agents.create(c.get("principal"), c.req.valid("json"))), 201));
+  app.post("/", validBody(zTrackingAgentsCreateBody), (c) =>
+    c.json(ok(agents.create(c.get("principal"), c.req.valid("json"))), 201),
+  );
 
-  app.get("/", validQuery(zTrackingAgentsListQuery, "TrackingAgents_list"), (c) => c.json(list(agents.list(c.get("principal"), c.req.valid("query")))));
+  app.get("/", validQuery(zTrackingAgentsListQuery, "TrackingAgents_list"), (c) =>
+    c.json(list(agents.list(c.get("principal"), c.req.valid("query")))),
+  );
 
-  app.get("/:agent_id", validPath(zTrackingAgentsReadPath), (c) => c.json(ok(agents.read(c.get("principal"), c.req.valid("param").agent_id))));
+  app.get("/:agent_id", validPath(zTrackingAgentsReadPath), (c) =>
+    c.json(ok(agents.read(c.get("principal"), c.req.valid("param").agent_id))),
+  );
 
-  app.patch("/:agent_id", validPath(zTrackingAgentsUpdatePath), validBody(zTrackingAgentsUpdateBody, { whenEmpty: {} }), (c) =>
-    c.json(ok(agents.update(c.get("principal"), c.req.valid("param").agent_id, c.req.valid("json")))),
+  app.patch(
+    "/:agent_id",
+    validPath(zTrackingAgentsUpdatePath),
+    validBody(zTrackingAgentsUpdateBody, { whenEmpty: {} }),
+    (c) => c.json(ok(agents.update(c.get("principal"), c.req.valid("param").agent_id, c.req.valid("json")))),
   );
 
   app.delete("/:agent_id", validPath(zTrackingAgentsDeletePath), (c) => {
@@ -51,8 +60,11 @@ export function trackingAgentsResource(services: Services) {
     c.json(ok(agents.trigger(c.get("principal"), c.req.valid("param").agent_id)), 202),
   );
 
-  app.get("/:agent_id/messages", validPath(zTrackingAgentsListMessagesPath), validQuery(zTrackingAgentsListMessagesQuery, "TrackingAgents_listMessages"), (c) =>
-    c.json(list(agents.messages(c.get("principal"), c.req.valid("param").agent_id, c.req.valid("query")))),
+  app.get(
+    "/:agent_id/messages",
+    validPath(zTrackingAgentsListMessagesPath),
+    validQuery(zTrackingAgentsListMessagesQuery, "TrackingAgents_listMessages"),
+    (c) => c.json(list(agents.messages(c.get("principal"), c.req.valid("param").agent_id, c.req.valid("query")))),
   );
 
   return app;

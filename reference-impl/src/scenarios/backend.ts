@@ -117,7 +117,8 @@ export class Backend {
     const method = request.method;
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
       this.dirty = true;
-      if (method === "POST" && request.url.endsWith(RESET_PATH) && new URL(request.url).pathname === RESET_PATH) return this.answerReset(request);
+      if (method === "POST" && request.url.endsWith(RESET_PATH) && new URL(request.url).pathname === RESET_PATH)
+        return this.answerReset(request);
     }
     return this.current.app.fetch(request, env);
   };
@@ -219,7 +220,13 @@ export class Backend {
       return undefined;
     }
     let settle!: (figures: SaveFigures | undefined) => void;
-    const saving: SaveInFlight = { work, image, prebuilt, captureMs: performance.now() - started, done: new Promise((resolve) => (settle = resolve)) };
+    const saving: SaveInFlight = {
+      work,
+      image,
+      prebuilt,
+      captureMs: performance.now() - started,
+      done: new Promise((resolve) => (settle = resolve)),
+    };
     this.inFlight = saving;
     void this.drive(saving).then(settle, () => settle(undefined));
     return saving;
@@ -292,12 +299,25 @@ export class Backend {
 
   private async answerReset(request: Request): Promise<Response> {
     const key = request.headers.get("x-api-key") ?? "";
-    const allowed = this.options.resetKey ? key === this.options.resetKey : key !== "" && this.current.directory.resolve(key) !== undefined;
+    const allowed = this.options.resetKey
+      ? key === this.options.resetKey
+      : key !== "" && this.current.directory.resolve(key) !== undefined;
     if (!allowed) {
-      const detail = this.options.resetKey ? "Send the server's RESET_KEY as x-api-key." : "Send an API key of the loaded accounts as x-api-key.";
-      return Response.json({ status: statusWord(401), error_code: "unauthorized", detail, transient: false }, { status: 401 });
+      const detail = this.options.resetKey
+        ? "Send the server's RESET_KEY as x-api-key."
+        : "Send an API key of the loaded accounts as x-api-key.";
+      return Response.json(
+        { status: statusWord(401), error_code: "unauthorized", detail, transient: false },
+        { status: 401 },
+      );
     }
     this.reset();
-    return Response.json({ status: "success", data: { scenario: scenarioLabel(this.options.scenario ?? {}), reset_at: new Date(this.clock.now()).toISOString() } });
+    return Response.json({
+      status: "success",
+      data: {
+        scenario: scenarioLabel(this.options.scenario ?? {}),
+        reset_at: new Date(this.clock.now()).toISOString(),
+      },
+    });
   }
 }

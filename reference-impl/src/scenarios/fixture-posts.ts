@@ -56,7 +56,19 @@ export function toPost(p: FixturePost): Post {
 }
 
 /** Every analysis the contract names, so the user's posts show every field. */
-const ALL_ANALYSES = ["sentiment", "emotions", "topics", "mentioned_brands", "entities", "content_category", "intent", "tone_of_voice", "hook", "cta", "questions"];
+const ALL_ANALYSES = [
+  "sentiment",
+  "emotions",
+  "topics",
+  "mentioned_brands",
+  "entities",
+  "content_category",
+  "intent",
+  "tone_of_voice",
+  "hook",
+  "cta",
+  "questions",
+];
 
 export function seedPosts(services: Services, account: Account, dataset: DatasetRow, posts: FixturePost[]): void {
   for (let i = 0; i < posts.length; i += POSTS_PER_RUN) {

@@ -49,7 +49,15 @@ export function buildLarge(services: Services): void {
         const want = Math.min(PER_RUN, d.mentions - seen.size);
         const query = `${d.topic} ${Math.floor(q / SOURCES.length)}`;
         const posts: Post[] = [];
-        for (const post of searchPosts({ source, query, count: PER_RUN, window, country: "US", language: null, numComments: 0 })) {
+        for (const post of searchPosts({
+          source,
+          query,
+          count: PER_RUN,
+          window,
+          country: "US",
+          language: null,
+          numComments: 0,
+        })) {
           const key = `${post.source}:${post.id}`;
           if (seen.has(key) || posts.length >= want) continue;
           seen.add(key);

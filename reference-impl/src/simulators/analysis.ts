@@ -36,15 +36,50 @@ function wink() {
 }
 
 const EMOTION_WORDS: Record<Exclude<Emotion, "neutral">, string[]> = {
-  joy: ["love", "happy", "amazing", "great", "fantastic", "brilliant", "excellent", "best", "impressive", "won", "adore", "encanta", "adorei", "liebe", "begeistert", "top", "thanks", "helpful", "agree", "favourite"],
-  sadness: ["disappointment", "disappointed", "sad", "miss", "unfortunately", "decepción", "decepção", "enttäuschung", "déception"],
+  joy: [
+    "love",
+    "happy",
+    "amazing",
+    "great",
+    "fantastic",
+    "brilliant",
+    "excellent",
+    "best",
+    "impressive",
+    "won",
+    "adore",
+    "encanta",
+    "adorei",
+    "liebe",
+    "begeistert",
+    "top",
+    "thanks",
+    "helpful",
+    "agree",
+    "favourite",
+  ],
+  sadness: [
+    "disappointment",
+    "disappointed",
+    "sad",
+    "miss",
+    "unfortunately",
+    "decepción",
+    "decepção",
+    "enttäuschung",
+    "déception",
+  ],
   anger: ["hate", "ruined", "frustrating", "ridiculous", "terrible", "worst", "scam", "awful"],
   surprise: ["surprise", "surprised", "skeptical", "wow", "unexpected", "sorpresa"],
   fear: ["worried", "afraid", "risk", "scared", "unsafe"],
   disgust: ["awful", "gross", "disgusting", "taste", "refund"],
 };
 
-const CTA_PATTERNS = [/^(check out|subscribe|follow|comment|link in bio|click|join|try|download|sign up|shop|use code)/i, /(link in (the )?bio|enlace en la bio|link na bio|link in der bio|lien dans la bio)/i, /^(sígueme|me segue|folgt mir|abonnez-vous)/i];
+const CTA_PATTERNS = [
+  /^(check out|subscribe|follow|comment|link in bio|click|join|try|download|sign up|shop|use code)/i,
+  /(link in (the )?bio|enlace en la bio|link na bio|link in der bio|lien dans la bio)/i,
+  /^(sígueme|me segue|folgt mir|abonnez-vous)/i,
+];
 const CATEGORY_RULES: [string, RegExp][] = [
   ["promotion", /(discount|code|sale|link in bio|link na bio|enlace)/i],
   ["tutorial", /(how to|guide|tips|breaking down|things to know|recipe)/i],
@@ -61,23 +96,51 @@ function distribution(pos: number, neg: number, neu: number): { positive: string
   const total = pos + neg + neu || 1;
   const p = Math.round((pos / total) * 1000);
   const n = Math.round((neg / total) * 1000);
-  return { positive: (p / 1000).toFixed(3), negative: (n / 1000).toFixed(3), neutral: ((1000 - p - n) / 1000).toFixed(3) };
+  return {
+    positive: (p / 1000).toFixed(3),
+    negative: (n / 1000).toFixed(3),
+    neutral: ((1000 - p - n) / 1000).toFixed(3),
+  };
 }
 
 export function analyse(text: string, actions: readonly AnalysisAction[]): Analysis {
   const want = new Set(actions);
   const out: Analysis = {};
-  const needsSentiment = want.has("sentiment") || want.has("emotions") || want.has("tone_of_voice") || want.has("intent") || want.has("narrative_structure") || want.has("signal");
+  const needsSentiment =
+    want.has("sentiment") ||
+    want.has("emotions") ||
+    want.has("tone_of_voice") ||
+    want.has("intent") ||
+    want.has("narrative_structure") ||
+    want.has("signal");
   const s = needsSentiment ? sentimentLib.analyze(text) : undefined;
-  const label: SentimentLabel = !s ? "neutral" : s.comparative > 0.05 ? "positive" : s.comparative < -0.05 ? "negative" : "neutral";
+  const label: SentimentLabel = !s
+    ? "neutral"
+    : s.comparative > 0.05
+      ? "positive"
+      : s.comparative < -0.05
+        ? "negative"
+        : "neutral";
 
   if (want.has("sentiment") && s) {
     const neutralMass = Math.max(1, (s.tokens.length - s.words.length) / 4);
-    out.sentiment = { label, score: Number(fixed3(Math.tanh(s.comparative))), ...distribution(s.positive.length, s.negative.length, neutralMass) };
+    out.sentiment = {
+      label,
+      score: Number(fixed3(Math.tanh(s.comparative))),
+      ...distribution(s.positive.length, s.negative.length, neutralMass),
+    };
   }
 
   if (want.has("emotions") && s) {
-    const counts: Record<Emotion, number> = { neutral: 0, joy: 0, sadness: 0, anger: 0, surprise: 0, fear: 0, disgust: 0 };
+    const counts: Record<Emotion, number> = {
+      neutral: 0,
+      joy: 0,
+      sadness: 0,
+      anger: 0,
+      surprise: 0,
+      fear: 0,
+      disgust: 0,
+    };
     for (const token of s.tokens) {
       for (const [emotion, words] of Object.entries(EMOTION_WORDS) as [Exclude<Emotion, "neutral">, string[]][]) {
         if (words.includes(token)) counts[emotion]++;
@@ -99,7 +162,18 @@ export function analyse(text: string, actions: readonly AnalysisAction[]): Analy
     out.emotions = { scores, dominant };
   }
 
-  const needsNlp = ["hook", "cta", "questions", "topics", "entities", "narrative_structure", "tone_of_voice", "intent", "content_category", "signal"].some((a) => want.has(a as AnalysisAction));
+  const needsNlp = [
+    "hook",
+    "cta",
+    "questions",
+    "topics",
+    "entities",
+    "narrative_structure",
+    "tone_of_voice",
+    "intent",
+    "content_category",
+    "signal",
+  ].some((a) => want.has(a as AnalysisAction));
   if (needsNlp) {
     const w = wink();
     const doc = w.readDoc(text);
@@ -117,7 +191,10 @@ export function analyse(text: string, actions: readonly AnalysisAction[]): Analy
         freq.set(normal, (freq.get(normal) ?? 0) + 1);
       }
     });
-    const topics = [...freq.entries()].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([k]) => k);
+    const topics = [...freq.entries()]
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 3)
+      .map(([k]) => k);
 
     if (want.has("hook")) out.hook = sentences[0] ?? text;
     if (want.has("cta")) out.cta = cta;
@@ -125,7 +202,8 @@ export function analyse(text: string, actions: readonly AnalysisAction[]): Analy
     if (want.has("topics")) out.content_topics = topics;
     if (want.has("entities")) {
       const entities = new Set<string>();
-      for (const e of doc.entities().out(its.detail) as unknown as { value: string; type: string }[]) entities.add(e.value);
+      for (const e of doc.entities().out(its.detail) as unknown as { value: string; type: string }[])
+        entities.add(e.value);
       for (const b of brandsIn(text)) entities.add(b);
       out.entities = [...entities].slice(0, 10);
     }
@@ -139,17 +217,40 @@ export function analyse(text: string, actions: readonly AnalysisAction[]): Analy
             : "statement";
     }
     if (want.has("tone_of_voice")) {
-      out.tone_of_voice = cta && !questions.length ? "promotional" : label === "negative" ? "critical" : text.includes("!") || label === "positive" ? "enthusiastic" : questions.length ? "inquisitive" : "informative";
+      out.tone_of_voice =
+        cta && !questions.length
+          ? "promotional"
+          : label === "negative"
+            ? "critical"
+            : text.includes("!") || label === "positive"
+              ? "enthusiastic"
+              : questions.length
+                ? "inquisitive"
+                : "informative";
     }
-    if (want.has("content_category")) out.category = CATEGORY_RULES.find(([, re]) => re.test(text))?.[0] ?? (questions.length ? "question" : "discussion");
-    if (want.has("intent")) out.content_intention = cta ? "promote" : label === "negative" ? "complain" : questions.length ? "ask" : label === "positive" ? "recommend" : "inform";
-    if (want.has("signal")) out.summary = `${label[0]!.toUpperCase()}${label.slice(1)} post about ${topics.join(", ") || "the topic"}${questions.length ? " that asks the audience a question" : ""}.`;
+    if (want.has("content_category"))
+      out.category =
+        CATEGORY_RULES.find(([, re]) => re.test(text))?.[0] ?? (questions.length ? "question" : "discussion");
+    if (want.has("intent"))
+      out.content_intention = cta
+        ? "promote"
+        : label === "negative"
+          ? "complain"
+          : questions.length
+            ? "ask"
+            : label === "positive"
+              ? "recommend"
+              : "inform";
+    if (want.has("signal"))
+      out.summary = `${label[0]!.toUpperCase()}${label.slice(1)} post about ${topics.join(", ") || "the topic"}${questions.length ? " that asks the audience a question" : ""}.`;
   }
   if (want.has("mentioned_brands")) out.mentioned_brands = brandsIn(text);
   return out;
 }
 
-const BRAND_PATTERNS = BRANDS.map((b) => [b, new RegExp(`(^|[^\\p{L}])${b.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "iu")] as const);
+const BRAND_PATTERNS = BRANDS.map(
+  (b) => [b, new RegExp(`(^|[^\\p{L}])${b.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}])`, "iu")] as const,
+);
 
 export function brandsIn(text: string): string[] {
   return BRAND_PATTERNS.filter(([, re]) => re.test(text)).map(([b]) => b);

@@ -2,9 +2,36 @@
 // opinion words, so the sentiment lexicon and the tokenizer have something to
 // read; nothing about the analysis is drawn at random.
 export const BRANDS = [
-  "Oatly", "Alpro", "Starbucks", "Nike", "Adidas", "Apple", "Samsung", "Google", "Tesla", "Sephora",
-  "Glossier", "Patagonia", "Trader Joe's", "Costco", "Whole Foods", "IKEA", "Spotify", "Netflix", "Notion", "Figma",
-  "Canva", "Shopify", "Amazon", "Lululemon", "Dyson", "Peloton", "Chobani", "Silk", "Califia", "Danone",
+  "Oatly",
+  "Alpro",
+  "Starbucks",
+  "Nike",
+  "Adidas",
+  "Apple",
+  "Samsung",
+  "Google",
+  "Tesla",
+  "Sephora",
+  "Glossier",
+  "Patagonia",
+  "Trader Joe's",
+  "Costco",
+  "Whole Foods",
+  "IKEA",
+  "Spotify",
+  "Netflix",
+  "Notion",
+  "Figma",
+  "Canva",
+  "Shopify",
+  "Amazon",
+  "Lululemon",
+  "Dyson",
+  "Peloton",
+  "Chobani",
+  "Silk",
+  "Califia",
+  "Danone",
 ];
 
 type Lang = "en" | "es" | "pt" | "de" | "fr";
@@ -59,10 +86,22 @@ export const CORPUS: Record<Lang, LangCorpus> = {
       "Follow for part two.",
       "Comment below with your favourite.",
     ],
-    titles: ["My honest take on {q}", "{q}: worth the hype?", "I tried {q} for 30 days", "{q} review", "Why everyone is talking about {q}"],
+    titles: [
+      "My honest take on {q}",
+      "{q}: worth the hype?",
+      "I tried {q} for 30 days",
+      "{q} review",
+      "Why everyone is talking about {q}",
+    ],
     comments: [
-      "Totally agree, love it!", "Mine broke too, awful.", "Where did you buy it?", "Great review, thanks!",
-      "Not worth the price imo.", "This is so helpful.", "I prefer the original.", "Can you compare it with {b}?",
+      "Totally agree, love it!",
+      "Mine broke too, awful.",
+      "Where did you buy it?",
+      "Great review, thanks!",
+      "Not worth the price imo.",
+      "This is so helpful.",
+      "I prefer the original.",
+      "Can you compare it with {b}?",
     ],
   },
   es: {
@@ -117,6 +156,45 @@ export function corpusFor(language: string): { lang: Lang; corpus: LangCorpus } 
   return { lang, corpus: CORPUS[lang] };
 }
 
-export const FIRST_NAMES = ["Maya", "Leo", "Priya", "Jonas", "Sofia", "Omar", "Chloe", "Kenji", "Ava", "Mateo", "Zara", "Noah", "Lena", "Ethan", "Ines", "Ravi"];
-export const LAST_NAMES = ["Chen", "Garcia", "Müller", "Okafor", "Rossi", "Kim", "Silva", "Novak", "Patel", "Dubois", "Larsen", "Haddad"];
-export const HEADLINES = ["Food blogger", "Product reviewer", "Barista", "Nutrition coach", "Marketing lead", "Tech enthusiast", "Home cook", "Founder"];
+export const FIRST_NAMES = [
+  "Maya",
+  "Leo",
+  "Priya",
+  "Jonas",
+  "Sofia",
+  "Omar",
+  "Chloe",
+  "Kenji",
+  "Ava",
+  "Mateo",
+  "Zara",
+  "Noah",
+  "Lena",
+  "Ethan",
+  "Ines",
+  "Ravi",
+];
+export const LAST_NAMES = [
+  "Chen",
+  "Garcia",
+  "Müller",
+  "Okafor",
+  "Rossi",
+  "Kim",
+  "Silva",
+  "Novak",
+  "Patel",
+  "Dubois",
+  "Larsen",
+  "Haddad",
+];
+export const HEADLINES = [
+  "Food blogger",
+  "Product reviewer",
+  "Barista",
+  "Nutrition coach",
+  "Marketing lead",
+  "Tech enthusiast",
+  "Home cook",
+  "Founder",
+];

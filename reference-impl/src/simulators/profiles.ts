@@ -18,8 +18,7 @@ export interface ResolvedProfile {
 }
 
 export type ProfileOutcome =
-  | { kind: "profile"; profile: ResolvedProfile }
-  | { kind: "failed" | "non_existing" | "private" };
+  { kind: "profile"; profile: ResolvedProfile } | { kind: "failed" | "non_existing" | "private" };
 
 // Audience sizes a profile is drawn from, per platform (log-uniform).
 const FOLLOWERS: Record<Source, [number, number]> = {
@@ -34,11 +33,27 @@ const FOLLOWERS: Record<Source, [number, number]> = {
 const VERIFIED_FROM = 500_000;
 
 // Path segments that are pages of the platform, not profile handles.
-const RESERVED = new Set(["p", "reel", "reels", "explore", "stories", "watch", "shorts", "feed", "search", "video", "comments", "r"]);
+const RESERVED = new Set([
+  "p",
+  "reel",
+  "reels",
+  "explore",
+  "stories",
+  "watch",
+  "shorts",
+  "feed",
+  "search",
+  "video",
+  "comments",
+  "r",
+]);
 
 /** The handle a profile URL names, or null when the path names none. */
 export function handleOf(source: Source, url: URL): string | null {
-  const seg = url.pathname.split("/").filter(Boolean).map((s) => decodeURIComponent(s));
+  const seg = url.pathname
+    .split("/")
+    .filter(Boolean)
+    .map((s) => decodeURIComponent(s));
   const clean = (h: string | undefined) => {
     const v = h?.replace(/^@/, "").trim();
     return v && /^[\p{L}\p{N}._-]{1,64}$/u.test(v) && !RESERVED.has(v.toLowerCase()) ? v : null;

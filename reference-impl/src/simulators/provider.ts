@@ -157,7 +157,9 @@ function postId(r: Random, source: Source): string {
     case "reddit":
       return `t3_${r.token(7)}`;
     case "tiktok":
-      return String(7_300_000_000_000_000_000n + BigInt(r.int(0, 2 ** 30)) * 1_000_000_000n + BigInt(r.int(0, 999_999_999)));
+      return String(
+        7_300_000_000_000_000_000n + BigInt(r.int(0, 2 ** 30)) * 1_000_000_000n + BigInt(r.int(0, 999_999_999)),
+      );
     case "youtube":
       return r.token(11, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
     case "instagram":
@@ -189,7 +191,8 @@ export function postUrl(source: Source, id: string, username: string): string {
  * two URL strings and three objects per post were 0.5 KB of every mention).
  */
 export function standardMedia(source: Source, id: string, type: "image" | "video"): MediaItem {
-  const [w, h] = type === "video" && source !== "youtube" ? [1080, 1920] : source === "youtube" ? [1280, 720] : [1080, 1080];
+  const [w, h] =
+    type === "video" && source !== "youtube" ? [1080, 1920] : source === "youtube" ? [1280, 720] : [1080, 1080];
   const base = `https://media.example.com/${source}/${encodeURIComponent(id)}`;
   return {
     type,
@@ -221,9 +224,19 @@ export function topicOf(query: string): string {
   return words.length <= 80 ? words : words.slice(0, 80).trimEnd();
 }
 
-function originRequest(source: Source, query: string, seedUrl: string | null, o: Omit<PromptRequest, "source" | "query" | "count">): OriginRequest {
+function originRequest(
+  source: Source,
+  query: string,
+  seedUrl: string | null,
+  o: Omit<PromptRequest, "source" | "query" | "count">,
+): OriginRequest {
   // A frozen copy: the caller's request object may change after the call.
-  const opts = Object.freeze({ window: o.window && Object.freeze({ ...o.window }), country: o.country, language: o.language, numComments: o.numComments });
+  const opts = Object.freeze({
+    window: o.window && Object.freeze({ ...o.window }),
+    country: o.country,
+    language: o.language,
+    numComments: o.numComments,
+  });
   return Object.freeze({ source, query, seedUrl, opts });
 }
 
@@ -234,10 +247,15 @@ function makePost(seed: number, origin: OriginRequest): Post {
   const language = opts.language ?? r.weighted(LANGS);
   const { corpus } = corpusFor(language);
   const brand = r.pick(BRANDS);
-  const mood = r.weighted([["positive", 45], ["negative", 25], ["neutral", 30]] as const);
+  const mood = r.weighted([
+    ["positive", 45],
+    ["negative", 25],
+    ["neutral", 30],
+  ] as const);
   const sentences: string[] = [];
   sentences.push(fill(r.pick(corpus[mood]), query, brand));
-  if (r.chance(0.5)) sentences.push(fill(r.pick(corpus[r.pick(["positive", "negative", "neutral"] as const)]), query, r.pick(BRANDS)));
+  if (r.chance(0.5))
+    sentences.push(fill(r.pick(corpus[r.pick(["positive", "negative", "neutral"] as const)]), query, r.pick(BRANDS)));
   if (r.chance(0.35)) sentences.push(fill(r.pick(corpus.questions), query, brand));
   if (source !== "reddit" && r.chance(0.4)) sentences.push(fill(r.pick(corpus.ctas), query, brand));
   const tag = `#${query.toLowerCase().replace(/[^a-z0-9]+/g, "")}`;
@@ -251,7 +269,8 @@ function makePost(seed: number, origin: OriginRequest): Post {
   const window = opts.window ?? { fromMs: Date.UTC(2025, 0, 1), toMs: Date.UTC(2026, 9, 1) };
   const created = Math.floor(window.fromMs + r.float() * Math.max(0, window.toMs - window.fromMs));
   const created_ms = created - (created % 1000);
-  const views = source === "reddit" ? Math.round(followers * (0.5 + r.float() * 4)) : Math.round(followers * (0.2 + r.float() * 3));
+  const views =
+    source === "reddit" ? Math.round(followers * (0.5 + r.float() * 4)) : Math.round(followers * (0.2 + r.float() * 3));
   const likes = Math.round(views * (0.005 + r.float() * 0.08));
   const commentsCount = Math.round(likes * (0.02 + r.float() * 0.15));
   const shares = Math.round(likes * r.float() * 0.2);
@@ -269,14 +288,16 @@ function makePost(seed: number, origin: OriginRequest): Post {
   const comments: PostComment[] = [];
   const nComments = Math.min(opts.numComments, commentsCount);
   for (let i = 0; i < nComments; i++) {
-    comments.push(Object.freeze({
-      id: `${source === "reddit" ? "t1_" : "c_"}${r.token(9)}`,
-      author_username: `${r.pick(FIRST_NAMES).toLowerCase()}_${r.int(10, 9999)}`,
-      body: fill(r.pick(corpus.comments), query, r.pick(BRANDS)),
-      num_likes: r.logInt(1, Math.max(2, Math.round(likes / 10))),
-      num_replies: r.int(0, 12),
-      created_ms: Math.min(created_ms + r.int(60, 7 * 86_400) * 1000, Math.max(created_ms, window.toMs)),
-    }));
+    comments.push(
+      Object.freeze({
+        id: `${source === "reddit" ? "t1_" : "c_"}${r.token(9)}`,
+        author_username: `${r.pick(FIRST_NAMES).toLowerCase()}_${r.int(10, 9999)}`,
+        body: fill(r.pick(corpus.comments), query, r.pick(BRANDS)),
+        num_likes: r.logInt(1, Math.max(2, Math.round(likes / 10))),
+        num_replies: r.int(0, 12),
+        created_ms: Math.min(created_ms + r.int(60, 7 * 86_400) * 1000, Math.max(created_ms, window.toMs)),
+      }),
+    );
   }
 
   const post: Post & { [ORIGIN]: PostOrigin } = {
@@ -349,6 +370,9 @@ export function resolveUrl(source: Source, url: string, text: string | undefined
   if (words.has("private")) return { ok: false, reason: "private" };
   const segments = parsed.pathname.split("/").filter(Boolean);
   const topic = text?.trim() || segments[segments.length - 1]?.replace(/[-_]+/g, " ") || source;
-  const post = makePost(seedOf("url", source, url), originRequest(source, topic, url, { window: null, country: "US", language: "en", numComments }));
+  const post = makePost(
+    seedOf("url", source, url),
+    originRequest(source, topic, url, { window: null, country: "US", language: "en", numComments }),
+  );
   return { ok: true, post };
 }

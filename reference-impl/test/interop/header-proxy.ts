@@ -15,7 +15,13 @@ export function startHeaderProxy(target: string, headers: Record<string, string>
   const to = new URL(target);
   const server: Server = createServer((req, res) => {
     const upstream = request(
-      { hostname: to.hostname, port: to.port, path: req.url, method: req.method, headers: { ...req.headers, ...headers } },
+      {
+        hostname: to.hostname,
+        port: to.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, ...headers },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

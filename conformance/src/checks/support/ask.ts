@@ -8,7 +8,8 @@ import { audienceSource } from "./audiences.ts";
 import { cpSource } from "./custom-parameters.ts";
 import { ASK_BUDGET_USD } from "../mcp-ask-flow.ts";
 
-export const messagePath = (chat: string, msg: string) => `/v1/chats/${encodeURIComponent(chat)}/messages/${encodeURIComponent(msg)}`;
+export const messagePath = (chat: string, msg: string) =>
+  `/v1/chats/${encodeURIComponent(chat)}/messages/${encodeURIComponent(msg)}`;
 
 export interface Turn {
   create: Exchange;
@@ -25,17 +26,44 @@ export function askTurn(ctx: CheckContext): Promise<Turn> {
     // a dataset with posts the answer can cite (the custom parameter source outlives the audience one)
     const src = ctx.contract.op("POST /v1/custom_parameters") ? await cpSource(ctx) : await audienceSource(ctx);
     ctx.charge(ASK_BUDGET_USD, "one assistant turn (token charge)");
-    const create = await ctx.req({ method: "POST", path: "/v1/ask", body: { message: "Which posts in this dataset talk about latte art? Cite the posts you use.", context: { dataset_ids: [src.id] } } });
+    const create = await ctx.req({
+      method: "POST",
+      path: "/v1/ask",
+      body: {
+        message: "Which posts in this dataset talk about latte art? Cite the posts you use.",
+        context: { dataset_ids: [src.id] },
+      },
+    });
     const d = data(create);
-    if (create.status !== 202 || typeof d?.chat_id !== "string" || typeof d?.message_id !== "string") return { create, datasetId: src.id, polls: 0 };
-    const obs = await pollUntil(ctx, messagePath(d.chat_id, d.message_id), (m) => m?.status === "completed" || m?.status === "failed");
-    return { create, chatId: d.chat_id, messageId: d.message_id, datasetId: src.id, final: obs.at(-1)!.d, finalEx: obs.at(-1)!.ex, polls: obs.length };
+    if (create.status !== 202 || typeof d?.chat_id !== "string" || typeof d?.message_id !== "string")
+      return { create, datasetId: src.id, polls: 0 };
+    const obs = await pollUntil(
+      ctx,
+      messagePath(d.chat_id, d.message_id),
+      (m) => m?.status === "completed" || m?.status === "failed",
+    );
+    return {
+      create,
+      chatId: d.chat_id,
+      messageId: d.message_id,
+      datasetId: src.id,
+      final: obs.at(-1)!.d,
+      finalEx: obs.at(-1)!.ex,
+      polls: obs.length,
+    };
   });
 }
 
 /** Fail the check (and stop it) when the shared turn did not start. */
 export function requireTurn(ctx: CheckContext, t: Turn): asserts t is Turn & { chatId: string; messageId: string } {
   if (t.chatId && t.messageId) return;
-  ctx.fail({ title: `POST /v1/ask answered ${t.create.status}`, received: seen(t.create), expected: { status: 202, data: { chat_id: "ch_…", message_id: "msg_…", status: "working" } } }, t.create);
+  ctx.fail(
+    {
+      title: `POST /v1/ask answered ${t.create.status}`,
+      received: seen(t.create),
+      expected: { status: 202, data: { chat_id: "ch_…", message_id: "msg_…", status: "working" } },
+    },
+    t.create,
+  );
   ctx.skip("the assistant turn could not be started");
 }

@@ -28,10 +28,21 @@ export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun>
     ctx.charge(price.mul(AUDIENCE_TARGET).toFixed(), `audience run of ${AUDIENCE_TARGET} profiles`);
     const { rows: rowsBefore } = await usageRows(ctx);
     const { balance: before } = await balanceOf(ctx);
-    const create = await ctx.req({ method: "POST", path: runsPath(ad), body: { source_dataset_id: src.id, total_profile_count: AUDIENCE_TARGET } });
+    const create = await ctx.req({
+      method: "POST",
+      path: runsPath(ad),
+      body: { source_dataset_id: src.id, total_profile_count: AUDIENCE_TARGET },
+    });
     const id = runIdOf(create);
     if (create.status !== 202 || !id) {
-      ctx.fail({ title: `an audience run of ${AUDIENCE_TARGET} profiles answered ${create.status}`, received: seen(create), expected: { status: 202 } }, create);
+      ctx.fail(
+        {
+          title: `an audience run of ${AUDIENCE_TARGET} profiles answered ${create.status}`,
+          received: seen(create),
+          expected: { status: 202 },
+        },
+        create,
+      );
       ctx.skip("the audience run could not be started");
     }
     const { balance: afterCreate } = await balanceOf(ctx);
@@ -39,6 +50,18 @@ export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun>
     const last = obs.at(-1)!;
     const { balance: after } = await balanceOf(ctx);
     const { rows: rowsAfter } = await usageRows(ctx);
-    return { ad, sourceId: src.id, price, before, afterCreate, after, create, final: last.d, finalEx: last.ex, rowsBefore, rowsAfter };
+    return {
+      ad,
+      sourceId: src.id,
+      price,
+      before,
+      afterCreate,
+      after,
+      create,
+      final: last.d,
+      finalEx: last.ex,
+      rowsBefore,
+      rowsAfter,
+    };
   });
 }

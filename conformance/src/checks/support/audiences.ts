@@ -20,13 +20,20 @@ export async function createAudienceDataset(ctx: CheckContext, label: string): P
   const id = data(ex)?.id;
   if (ex.status !== 201 || typeof id !== "string") {
     if (ex.status === 400) ctx.skip(`the account's plan has no audience research (POST ${AUD} answered 400)`);
-    ctx.fail({ title: `could not create an audience dataset (${ex.status})`, received: seen(ex), expected: { status: 201 } }, ex);
+    ctx.fail(
+      { title: `could not create an audience dataset (${ex.status})`, received: seen(ex), expected: { status: 201 } },
+      ex,
+    );
     ctx.skip("audience dataset creation failed");
   }
   ctx.track("audience dataset", `${AUD}/${encodeURIComponent(id)}`);
   return id;
 }
 
-export async function pollAudienceRun(ctx: CheckContext, ad: string, run: string): Promise<Array<{ ex: Exchange; d: any }>> {
+export async function pollAudienceRun(
+  ctx: CheckContext,
+  ad: string,
+  run: string,
+): Promise<Array<{ ex: Exchange; d: any }>> {
   return pollUntil(ctx, runPath(ad, run), terminalType);
 }

@@ -19,19 +19,38 @@ export function authCheck(id: string, rule: string, key: "none" | { invalid: str
       const secured = ctx.contract.operations.filter((o) => o.secured);
       // readonly keeps a run within ~300 requests: one operation per group and method (every operation otherwise)
       const sampled = new Set<string>();
-      const ops = ctx.settings.profile !== "readonly" ? secured : secured.filter((o) => {
-        const k = `${groupForPath(ctx.contract, o.path)?.id ?? o.path}|${o.method}`;
-        if (sampled.has(k)) return false;
-        sampled.add(k);
-        return true;
-      });
-      if (ops.length < secured.length) ctx.notExercised(`readonly profile: ${secured.length - ops.length} of ${secured.length} operations not sent (one per group and method)`);
+      const ops =
+        ctx.settings.profile !== "readonly"
+          ? secured
+          : secured.filter((o) => {
+              const k = `${groupForPath(ctx.contract, o.path)?.id ?? o.path}|${o.method}`;
+              if (sampled.has(k)) return false;
+              sampled.add(k);
+              return true;
+            });
+      if (ops.length < secured.length)
+        ctx.notExercised(
+          `readonly profile: ${secured.length - ops.length} of ${secured.length} operations not sent (one per group and method)`,
+        );
       for (const op of ops) {
-        const path = op.path.replace(/\{([^}]+)\}/g, (_, n: string) => (n === "dataset_id" ? "ds_slkmissing000000000000" : `slk_missing_${n}`));
+        const path = op.path.replace(/\{([^}]+)\}/g, (_, n: string) =>
+          n === "dataset_id" ? "ds_slkmissing000000000000" : `slk_missing_${n}`,
+        );
         const body = op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined;
         const ex = await ctx.req({ method: op.method, path, key, body });
         const b = ex.json;
-        ctx.expect(ex.status === 401 && isObj(b) && b.error_code === "unauthorized", { title: `${id}: ${op.operationId} did not answer 401 unauthorized`, received: seen(ex), expected: { status: 401, body: { status: "client_error", error_code: "unauthorized", detail: "…", transient: false } } }, ex);
+        ctx.expect(
+          ex.status === 401 && isObj(b) && b.error_code === "unauthorized",
+          {
+            title: `${id}: ${op.operationId} did not answer 401 unauthorized`,
+            received: seen(ex),
+            expected: {
+              status: 401,
+              body: { status: "client_error", error_code: "unauthorized", detail: "…", transient: false },
+            },
+          },
+          ex,
+        );
       }
     },
   };

@@ -15,7 +15,10 @@ export function dec(v: unknown): Decimal | undefined {
   return undefined;
 }
 
-export async function mentionPrice(ctx: CheckContext, key: KeyRole = "main"): Promise<{ price: Decimal; ex: Exchange }> {
+export async function mentionPrice(
+  ctx: CheckContext,
+  key: KeyRole = "main",
+): Promise<{ price: Decimal; ex: Exchange }> {
   return ctx.shared(`price-${key}`, async () => {
     const ex = await ctx.req({ method: "GET", path: "/v1/prices", key });
     const price = dec((data(ex) as any)?.prices?.mention);
@@ -43,12 +46,21 @@ export interface RunObservation {
 }
 
 /** Poll a run until it is terminal (or the timeout passes); every observation is returned. */
-export async function pollRun(ctx: CheckContext, datasetId: string, runId: string, key: KeyRole = "main"): Promise<RunObservation[]> {
+export async function pollRun(
+  ctx: CheckContext,
+  datasetId: string,
+  runId: string,
+  key: KeyRole = "main",
+): Promise<RunObservation[]> {
   const seen: RunObservation[] = [];
   const deadline = Date.now() + ctx.settings.runTimeoutMs;
   let wait = 200;
   while (Date.now() < deadline) {
-    const ex = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(runId)}`, key });
+    const ex = await ctx.req({
+      method: "GET",
+      path: `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(runId)}`,
+      key,
+    });
     const run = data(ex);
     seen.push({ ex, run });
     if (ex.status !== 200 || TERMINAL.has(run?.status?.type)) return seen;
@@ -83,28 +95,63 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
   const create = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`, body });
   const run = data(create);
   if (create.status !== 202 || typeof run?.id !== "string") {
-    ctx.fail({ title: `billing: starting a ${RUN_COUNT}-mention run answered ${create.status}`, received: create.json, expected: { status: 202, data: { id: "<run id>", status: { type: "pending" } } } }, create);
+    ctx.fail(
+      {
+        title: `billing: starting a ${RUN_COUNT}-mention run answered ${create.status}`,
+        received: create.json,
+        expected: { status: 202, data: { id: "<run id>", status: { type: "pending" } } },
+      },
+      create,
+    );
     ctx.skip("the run could not be started");
   }
   const { balance: afterCreate, ex: meCreate } = await balance(ctx);
   const observations = await pollRun(ctx, ds.id, run.id);
   const final = observations.at(-1)?.run;
-  if (!TERMINAL.has(final?.status?.type)) ctx.skip(`the run did not finish within ${ctx.settings.runTimeoutMs / 1000}s (raise --run-timeout)`);
+  if (!TERMINAL.has(final?.status?.type))
+    ctx.skip(`the run did not finish within ${ctx.settings.runTimeoutMs / 1000}s (raise --run-timeout)`);
   const { balance: after, ex: meAfter } = await balance(ctx);
   const { rows: rowsAfter, ex: usageAfter } = await usageRows(ctx);
-  return { price, before, afterCreate, after, create, meCreate, meAfter, observations, final, rowsBefore, rowsAfter, usageAfter, datasetId: ds.id };
+  return {
+    price,
+    before,
+    afterCreate,
+    after,
+    create,
+    meCreate,
+    meAfter,
+    observations,
+    final,
+    rowsBefore,
+    rowsAfter,
+    usageAfter,
+    datasetId: ds.id,
+  };
 }
 
 /** A keyword run of the minimum size that collects mentions. */
 export function successfulRun(ctx: CheckContext): Promise<ChargedRun> {
-  return ctx.shared("billing-successful-run", () => chargedRun(ctx, "keyword", { search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk latte art" }, count: RUN_COUNT }));
+  return ctx.shared("billing-successful-run", () =>
+    chargedRun(ctx, "keyword", {
+      search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk latte art" },
+      count: RUN_COUNT,
+    }),
+  );
 }
 
 /** A URL run whose every URL is gone: it fails (or completes empty); either way nothing is charged. */
 export function emptyRun(ctx: CheckContext): Promise<ChargedRun> {
   return ctx.shared("billing-empty-run", () =>
     chargedRun(ctx, "unretrievable URLs", {
-      search_query: { type: "url", source_urls: [{ source: "reddit", url: `https://www.reddit.com/r/slk_conformance/comments/deleted_${ctx.runId}/missing_post/` }] },
+      search_query: {
+        type: "url",
+        source_urls: [
+          {
+            source: "reddit",
+            url: `https://www.reddit.com/r/slk_conformance/comments/deleted_${ctx.runId}/missing_post/`,
+          },
+        ],
+      },
       count: RUN_COUNT,
     }),
   );
@@ -129,12 +176,18 @@ export function refusedRun(ctx: CheckContext): Promise<RefusedRun> {
     const { price } = await mentionPrice(ctx, "poor");
     const { balance: before } = await balance(ctx, "poor");
     const count = 1000;
-    if (price.mul(count).lte(before)) ctx.skip(`the --poor-key account can fund ${count} mentions ($${before.toFixed()} available)`);
+    if (price.mul(count).lte(before))
+      ctx.skip(`the --poor-key account can fund ${count} mentions ($${before.toFixed()} available)`);
     const ds = await createDataset(ctx, "poor", "poor");
     const runsPath = `/v1/datasets/${encodeURIComponent(ds.id)}/runs`;
     const { rows: rowsBefore } = await usageRows(ctx, "poor");
     const runsBefore = await ctx.req({ method: "GET", path: runsPath, key: "poor" });
-    const create = await ctx.req({ method: "POST", path: runsPath, key: "poor", body: { search_query: { type: "prompt", sources: ["tiktok"], search_query: "oat milk barista foam" }, count } });
+    const create = await ctx.req({
+      method: "POST",
+      path: runsPath,
+      key: "poor",
+      body: { search_query: { type: "prompt", sources: ["tiktok"], search_query: "oat milk barista foam" }, count },
+    });
     const runsAfter = await ctx.req({ method: "GET", path: runsPath, key: "poor" });
     const { balance: after } = await balance(ctx, "poor");
     const { rows: rowsAfter } = await usageRows(ctx, "poor");

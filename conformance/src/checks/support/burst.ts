@@ -15,13 +15,17 @@ export interface BurstOutcome {
 
 /** The cheapest authenticated GET of the contract: a served group's list with limit=1 (datasets first). */
 export function probePath(ctx: CheckContext): string | undefined {
-  const lists = groupsOf(ctx.contract).map((g) => g.ops.list).filter((o) => o && !o.path.includes("{") && o.params.some((p) => p.name === "limit"));
+  const lists = groupsOf(ctx.contract)
+    .map((g) => g.ops.list)
+    .filter((o) => o && !o.path.includes("{") && o.params.some((p) => p.name === "limit"));
   const op = lists[0] ?? ctx.contract.operations.find((o) => o.method === "GET" && !o.path.includes("{") && o.secured);
   return op ? op.path + (op.params.some((p) => p.name === "limit") ? "?limit=1" : "") : undefined;
 }
 
 async function send(ctx: CheckContext, path: string, n: number): Promise<Exchange[]> {
-  return Promise.all(Array.from({ length: n }, () => ctx.req({ method: "GET", path, burst: true, meta: { planned429: true } })));
+  return Promise.all(
+    Array.from({ length: n }, () => ctx.req({ method: "GET", path, burst: true, meta: { planned429: true } })),
+  );
 }
 
 /** One planned burst per kit run: the only 429s the kit provokes on purpose. */

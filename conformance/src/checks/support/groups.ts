@@ -25,7 +25,12 @@ export async function balanceOf(ctx: CheckContext, key: KeyRole = "main"): Promi
 }
 
 /** Poll `path` until `done(data)` or the run timeout; returns every observation. */
-export async function pollUntil(ctx: CheckContext, path: string, done: (d: any) => boolean, key: KeyRole = "main"): Promise<Array<{ ex: Exchange; d: any }>> {
+export async function pollUntil(
+  ctx: CheckContext,
+  path: string,
+  done: (d: any) => boolean,
+  key: KeyRole = "main",
+): Promise<Array<{ ex: Exchange; d: any }>> {
   const out: Array<{ ex: Exchange; d: any }> = [];
   const deadline = Date.now() + ctx.settings.runTimeoutMs;
   let wait = 100;
@@ -34,7 +39,8 @@ export async function pollUntil(ctx: CheckContext, path: string, done: (d: any) 
     const d = data(ex);
     out.push({ ex, d });
     if (ex.status !== 200 || done(d)) return out;
-    if (Date.now() > deadline) ctx.skip(`${path} did not settle within ${ctx.settings.runTimeoutMs / 1000}s (raise --run-timeout)`);
+    if (Date.now() > deadline)
+      ctx.skip(`${path} did not settle within ${ctx.settings.runTimeoutMs / 1000}s (raise --run-timeout)`);
     await sleep(wait);
     wait = Math.min(wait * 1.5, 3000);
   }
@@ -58,25 +64,64 @@ export interface SourceDataset {
 }
 
 /** URLs the reference and real platforms both treat as one post each (seeded by the URL). */
-export function postUrls(ctx: CheckContext, source: "reddit" | "youtube" | "tiktok", n: number, label: string): Array<{ source: string; url: string }> {
-  const host = source === "reddit" ? "https://www.reddit.com/r/slk_conformance/comments" : source === "youtube" ? "https://www.youtube.com/watch?v=" : "https://www.tiktok.com/@slk_conformance/video";
-  return Array.from({ length: n }, (_, i) => ({ source, url: source === "youtube" ? `${host}slk${ctx.runId.replace(/-/g, "")}${label}${i}` : `${host}/${ctx.runId}_${label}_${i}/oat_milk_latte_art_${i}` }));
+export function postUrls(
+  ctx: CheckContext,
+  source: "reddit" | "youtube" | "tiktok",
+  n: number,
+  label: string,
+): Array<{ source: string; url: string }> {
+  const host =
+    source === "reddit"
+      ? "https://www.reddit.com/r/slk_conformance/comments"
+      : source === "youtube"
+        ? "https://www.youtube.com/watch?v="
+        : "https://www.tiktok.com/@slk_conformance/video";
+  return Array.from({ length: n }, (_, i) => ({
+    source,
+    url:
+      source === "youtube"
+        ? `${host}slk${ctx.runId.replace(/-/g, "")}${label}${i}`
+        : `${host}/${ctx.runId}_${label}_${i}/oat_milk_latte_art_${i}`,
+  }));
 }
 
 /** A dataset whose one completed URL run collected these posts (cost: at most one mention per URL). */
-export async function sourceDataset(ctx: CheckContext, label: string, urls: Array<{ source: string; url: string }>, key: KeyRole = "main"): Promise<SourceDataset> {
+export async function sourceDataset(
+  ctx: CheckContext,
+  label: string,
+  urls: Array<{ source: string; url: string }>,
+  key: KeyRole = "main",
+): Promise<SourceDataset> {
   const price = await priceOf(ctx, "mention", key);
   ctx.charge(price.mul(Math.max(urls.length, 20)).toFixed(), `source dataset ${label} (${urls.length} URLs)`);
   const ds = await createDataset(ctx, label, key);
-  const create = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`, key, body: { search_query: { type: "url", source_urls: urls }, count: 20, num_comments_per_post: 2 } });
+  const create = await ctx.req({
+    method: "POST",
+    path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`,
+    key,
+    body: { search_query: { type: "url", source_urls: urls }, count: 20, num_comments_per_post: 2 },
+  });
   const runId = data(create)?.id;
   if (create.status !== 202 || typeof runId !== "string") {
-    ctx.fail({ title: `could not start the URL run of source dataset ${label} (${create.status})`, received: seen(create), expected: { status: 202 } }, create);
+    ctx.fail(
+      {
+        title: `could not start the URL run of source dataset ${label} (${create.status})`,
+        received: seen(create),
+        expected: { status: 202 },
+      },
+      create,
+    );
     ctx.skip("the source dataset could not be filled");
   }
-  const obs = await pollUntil(ctx, `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(runId)}`, terminalType, key);
+  const obs = await pollUntil(
+    ctx,
+    `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(runId)}`,
+    terminalType,
+    key,
+  );
   const run = obs.at(-1)!.d;
-  if (run?.status?.type !== "completed") ctx.skip(`the URL run of source dataset ${label} ended ${run?.status?.type ?? obs.at(-1)!.ex.status}`);
+  if (run?.status?.type !== "completed")
+    ctx.skip(`the URL run of source dataset ${label} ended ${run?.status?.type ?? obs.at(-1)!.ex.status}`);
   return { id: ds.id, runId, run };
 }
 

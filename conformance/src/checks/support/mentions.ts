@@ -31,7 +31,9 @@ const has = (hay: unknown, needle: string) => lc(hay).includes(lc(needle));
 /** The label with the highest score (all tied labels: a server may pick any of them). */
 function topLabels(scores: Record<string, unknown> | null | undefined): string[] {
   if (!scores) return [];
-  const entries = Object.entries(scores).map(([k, v]) => [k, Number(v)] as const).filter(([, v]) => Number.isFinite(v));
+  const entries = Object.entries(scores)
+    .map(([k, v]) => [k, Number(v)] as const)
+    .filter(([, v]) => Number.isFinite(v));
   const max = Math.max(...entries.map(([, v]) => v));
   return entries.filter(([, v]) => v === max).map(([k]) => k);
 }
@@ -49,21 +51,63 @@ export interface FilterProbe {
  * (D-REF-KEYWORD, not checked): a result must at least contain the value.
  */
 export const FILTER_PROBES: Record<string, FilterProbe> = {
-  source: { make: (m) => m?.source && { type: "source", values: [m.source] }, holds: (f, m) => f.values.includes(m?.source) },
-  has_media: { make: (m) => Array.isArray(m?.media) && { type: "has_media", value: m.media.length > 0 }, holds: (f, m) => (Array.isArray(m?.media) && m.media.length > 0) === f.value },
-  sentiment: { make: (m) => (topLabels(m?.sentiment).length === 1 ? { type: "sentiment", values: topLabels(m.sentiment) } : undefined), holds: (f, m) => topLabels(m?.sentiment).some((l) => f.values.includes(l)) },
-  dominant_emotion: { make: (m) => (topLabels(m?.emotions).length === 1 ? { type: "dominant_emotion", values: topLabels(m.emotions) } : undefined), holds: (f, m) => topLabels(m?.emotions).some((l) => f.values.includes(l)) },
+  source: {
+    make: (m) => m?.source && { type: "source", values: [m.source] },
+    holds: (f, m) => f.values.includes(m?.source),
+  },
+  has_media: {
+    make: (m) => Array.isArray(m?.media) && { type: "has_media", value: m.media.length > 0 },
+    holds: (f, m) => (Array.isArray(m?.media) && m.media.length > 0) === f.value,
+  },
+  sentiment: {
+    make: (m) =>
+      topLabels(m?.sentiment).length === 1 ? { type: "sentiment", values: topLabels(m.sentiment) } : undefined,
+    holds: (f, m) => topLabels(m?.sentiment).some((l) => f.values.includes(l)),
+  },
+  dominant_emotion: {
+    make: (m) =>
+      topLabels(m?.emotions).length === 1 ? { type: "dominant_emotion", values: topLabels(m.emotions) } : undefined,
+    holds: (f, m) => topLabels(m?.emotions).some((l) => f.values.includes(l)),
+  },
   keyword: {
     make: (m) => {
-      const word = String(m?.title ?? "").split(/[^\p{L}\p{N}]+/u).find((w) => w.length >= 5);
+      const word = String(m?.title ?? "")
+        .split(/[^\p{L}\p{N}]+/u)
+        .find((w) => w.length >= 5);
       return word ? { type: "keyword", operator: "is", value: word.toLowerCase() } : undefined;
     },
     holds: (f, m) => has(`${m?.title ?? ""} ${m?.text ?? ""}`, f.value),
   },
-  content_topic: { make: (m) => m?.content_topics?.[0]?.text && { type: "content_topic", operator: "any_of", values: [m.content_topics[0].text] }, holds: (f, m) => (m?.content_topics ?? []).some((t: any) => f.values.some((v: string) => has(t?.text, v))) },
-  content_intention: { make: (m) => m?.content_intention && { type: "content_intention", operator: "any_of", values: [m.content_intention] }, holds: (f, m) => f.values.some((v: string) => has(m?.content_intention, v)) },
-  tone_of_voice: { make: (m) => m?.tone_of_voice?.text && { type: "tone_of_voice", operator: "any_of", values: [m.tone_of_voice.text] }, holds: (f, m) => f.values.some((v: string) => has(m?.tone_of_voice?.text, v)) },
-  hook: { make: (m) => m?.hook?.text && { type: "hook", operator: "any_of", values: [m.hook.text] }, holds: (f, m) => f.values.some((v: string) => has(m?.hook?.text, v)) },
-  cta: { make: (m) => m?.cta?.text && { type: "cta", operator: "any_of", values: [m.cta.text] }, holds: (f, m) => f.values.some((v: string) => has(m?.cta?.text, v)) },
-  mentioned_brands: { make: (m) => m?.mentioned_brands?.[0] && { type: "mentioned_brands", operator: { type: "any_of", values: [m.mentioned_brands[0]] } }, holds: (f, m) => (m?.mentioned_brands ?? []).some((b: string) => f.operator.values.some((v: string) => lc(b) === lc(v))) },
+  content_topic: {
+    make: (m) =>
+      m?.content_topics?.[0]?.text && { type: "content_topic", operator: "any_of", values: [m.content_topics[0].text] },
+    holds: (f, m) => (m?.content_topics ?? []).some((t: any) => f.values.some((v: string) => has(t?.text, v))),
+  },
+  content_intention: {
+    make: (m) =>
+      m?.content_intention && { type: "content_intention", operator: "any_of", values: [m.content_intention] },
+    holds: (f, m) => f.values.some((v: string) => has(m?.content_intention, v)),
+  },
+  tone_of_voice: {
+    make: (m) =>
+      m?.tone_of_voice?.text && { type: "tone_of_voice", operator: "any_of", values: [m.tone_of_voice.text] },
+    holds: (f, m) => f.values.some((v: string) => has(m?.tone_of_voice?.text, v)),
+  },
+  hook: {
+    make: (m) => m?.hook?.text && { type: "hook", operator: "any_of", values: [m.hook.text] },
+    holds: (f, m) => f.values.some((v: string) => has(m?.hook?.text, v)),
+  },
+  cta: {
+    make: (m) => m?.cta?.text && { type: "cta", operator: "any_of", values: [m.cta.text] },
+    holds: (f, m) => f.values.some((v: string) => has(m?.cta?.text, v)),
+  },
+  mentioned_brands: {
+    make: (m) =>
+      m?.mentioned_brands?.[0] && {
+        type: "mentioned_brands",
+        operator: { type: "any_of", values: [m.mentioned_brands[0]] },
+      },
+    holds: (f, m) =>
+      (m?.mentioned_brands ?? []).some((b: string) => f.operator.values.some((v: string) => lc(b) === lc(v))),
+  },
 };

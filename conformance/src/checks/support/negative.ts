@@ -38,14 +38,25 @@ export function boundCases(s0: JsonSchema): Array<{ why: string; value: unknown 
   const out: Array<{ why: string; value: unknown }> = [];
   const wrong = wrongValue(types);
   if (wrong !== undefined && types.length) out.push({ why: `wrong type (${types.join("|")} expected)`, value: wrong });
-  if (typeof merged.minLength === "number" && merged.minLength > 0) out.push({ why: `minLength ${merged.minLength} - 1`, value: "x".repeat(merged.minLength - 1) });
-  if (typeof merged.maxLength === "number") out.push({ why: `maxLength ${merged.maxLength} + 1`, value: "x".repeat(merged.maxLength + 1) });
+  if (typeof merged.minLength === "number" && merged.minLength > 0)
+    out.push({ why: `minLength ${merged.minLength} - 1`, value: "x".repeat(merged.minLength - 1) });
+  if (typeof merged.maxLength === "number")
+    out.push({ why: `maxLength ${merged.maxLength} + 1`, value: "x".repeat(merged.maxLength + 1) });
   if (typeof merged.minimum === "number") out.push({ why: `minimum ${merged.minimum} - 1`, value: merged.minimum - 1 });
   if (typeof merged.maximum === "number") out.push({ why: `maximum ${merged.maximum} + 1`, value: merged.maximum + 1 });
-  if (types.includes("integer") && !types.includes("number")) out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5 });
+  if (types.includes("integer") && !types.includes("number"))
+    out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5 });
   if (Array.isArray(merged.enum)) out.push({ why: "unknown enum value", value: "zz_unknown_value" });
-  if (typeof merged.maxItems === "number") out.push({ why: `maxItems ${merged.maxItems} + 1`, value: Array.from({ length: merged.maxItems + 1 }, () => merged.items?.enum?.[0] ?? merged.items?.examples?.[0] ?? "x") });
-  if (typeof merged.minItems === "number" && merged.minItems > 0) out.push({ why: `minItems ${merged.minItems} - 1`, value: [] });
+  if (typeof merged.maxItems === "number")
+    out.push({
+      why: `maxItems ${merged.maxItems} + 1`,
+      value: Array.from(
+        { length: merged.maxItems + 1 },
+        () => merged.items?.enum?.[0] ?? merged.items?.examples?.[0] ?? "x",
+      ),
+    });
+  if (typeof merged.minItems === "number" && merged.minItems > 0)
+    out.push({ why: `minItems ${merged.minItems} - 1`, value: [] });
   if (typeof merged.pattern === "string") out.push({ why: `does not match ${merged.pattern}`, value: "~~invalid~~" });
   return out;
 }
@@ -65,14 +76,20 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
       delete body[name];
       cases.push({ label: `${name}: missing required field`, loc: ["body", name], body });
     }
-    for (const c of boundCases(prop)) cases.push({ label: `${name}: ${c.why}`, loc: ["body", name], body: { ...(base as object), [name]: c.value } });
+    for (const c of boundCases(prop))
+      cases.push({ label: `${name}: ${c.why}`, loc: ["body", name], body: { ...(base as object), [name]: c.value } });
     // one level down: nested objects (a discriminated union keeps its tag)
     const inner = prop.properties ? prop : undefined;
     if (inner) {
       const baseInner = (base as any)[name];
       if (baseInner && typeof baseInner === "object") {
         for (const [sub, sp] of Object.entries<any>(inner.properties)) {
-          for (const c of boundCases(sp)) cases.push({ label: `${name}.${sub}: ${c.why}`, loc: ["body", name, sub], body: { ...(base as object), [name]: { ...baseInner, [sub]: c.value } } });
+          for (const c of boundCases(sp))
+            cases.push({
+              label: `${name}.${sub}: ${c.why}`,
+              loc: ["body", name, sub],
+              body: { ...(base as object), [name]: { ...baseInner, [sub]: c.value } },
+            });
         }
       }
     }
@@ -98,7 +115,14 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
   const out = cases.filter((c) => !zod.safeParse(c.body).success);
   for (const c of inner) {
     const r = zod.safeParse(c.body);
-    if (!r.success) out.push({ ...c, loc: closestLoc(c.loc, r.error.issues.map((i) => ["body", ...i.path.map(String)])) });
+    if (!r.success)
+      out.push({
+        ...c,
+        loc: closestLoc(
+          c.loc,
+          r.error.issues.map((i) => ["body", ...i.path.map(String)]),
+        ),
+      });
   }
   return out;
 }
@@ -106,10 +130,17 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
 /** How deep into nested arrays the sweep goes. */
 const ITEM_DEPTH = 3;
 
-const mergedOf = (s: any): any => ({ ...s, ...Object.assign({}, ...((s.anyOf ?? s.oneOf ?? []) as any[]).filter((a) => a.type !== "null")) });
+const mergedOf = (s: any): any => ({
+  ...s,
+  ...Object.assign({}, ...((s.anyOf ?? s.oneOf ?? []) as any[]).filter((a) => a.type !== "null")),
+});
 
 /** Bound-crossing cases inside the first item of an array value: the item, its fields, and arrays within them. */
-function itemCases(s0: any, value: unknown, depth: number): Array<{ at: string; loc: string[]; why: string; value: unknown }> {
+function itemCases(
+  s0: any,
+  value: unknown,
+  depth: number,
+): Array<{ at: string; loc: string[]; why: string; value: unknown }> {
   if (depth === 0 || !Array.isArray(value) || value.length === 0 || !s0) return [];
   const items: any = mergedOf(s0).items;
   if (!items) return [];
@@ -117,7 +148,8 @@ function itemCases(s0: any, value: unknown, depth: number): Array<{ at: string; 
   const put = (v: unknown) => [v, ...value.slice(1)];
   const out: Array<{ at: string; loc: string[]; why: string; value: unknown }> = [];
   for (const c of boundCases(items)) out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value) });
-  for (const c of itemCases(items, first, depth - 1)) out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value) });
+  for (const c of itemCases(items, first, depth - 1))
+    out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value) });
   if (first && typeof first === "object" && !Array.isArray(first)) {
     // every variant of a union item offers its fields; the example's item decides which exist
     const variants = [items, ...((items.anyOf ?? items.oneOf ?? []) as any[])].filter((v) => v?.properties);
@@ -125,8 +157,10 @@ function itemCases(s0: any, value: unknown, depth: number): Array<{ at: string; 
       for (const [sub, sp] of Object.entries<any>(variant.properties)) {
         if (!(sub in first)) continue;
         const field = (v: unknown) => put({ ...first, [sub]: v });
-        for (const c of boundCases(sp)) out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value) });
-        for (const c of itemCases(sp, (first as any)[sub], depth - 1)) out.push({ at: `[0].${sub}${c.at}`, loc: ["0", sub, ...c.loc], why: c.why, value: field(c.value) });
+        for (const c of boundCases(sp))
+          out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value) });
+        for (const c of itemCases(sp, (first as any)[sub], depth - 1))
+          out.push({ at: `[0].${sub}${c.at}`, loc: ["0", sub, ...c.loc], why: c.why, value: field(c.value) });
       }
     }
   }
@@ -172,13 +206,41 @@ export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<
   for (const [name, p0] of Object.entries<any>(schema.properties)) {
     const alts: any[] = p0.anyOf ?? p0.oneOf ?? [];
     const p: any = { ...p0, ...Object.assign({}, ...alts.filter((a) => a.type !== "null")) };
-    const mk = (why: string) => (value: unknown): NegCase => ({ label: `${name}: ${why} (${JSON.stringify(value)?.slice(0, 40)})`, loc: ["body", name], body: { ...(base as object), [name]: value } });
-    if (typeof p.maxLength === "number") arbs.push(fc.string({ minLength: p.maxLength + 1, maxLength: p.maxLength + 64 }).map(mk(`longer than ${p.maxLength}`)));
-    if (typeof p.maximum === "number") arbs.push(fc.integer({ min: p.maximum + 1, max: p.maximum + 1_000_000 }).map(mk(`above ${p.maximum}`)));
-    if (typeof p.minimum === "number") arbs.push(fc.integer({ min: p.minimum - 1_000_000, max: p.minimum - 1 }).map(mk(`below ${p.minimum}`)));
-    if (Array.isArray(p.enum)) arbs.push(fc.string({ minLength: 1, maxLength: 20 }).filter((s) => !p.enum.includes(s)).map(mk("unknown enum value")));
+    const mk =
+      (why: string) =>
+      (value: unknown): NegCase => ({
+        label: `${name}: ${why} (${JSON.stringify(value)?.slice(0, 40)})`,
+        loc: ["body", name],
+        body: { ...(base as object), [name]: value },
+      });
+    if (typeof p.maxLength === "number")
+      arbs.push(
+        fc.string({ minLength: p.maxLength + 1, maxLength: p.maxLength + 64 }).map(mk(`longer than ${p.maxLength}`)),
+      );
+    if (typeof p.maximum === "number")
+      arbs.push(fc.integer({ min: p.maximum + 1, max: p.maximum + 1_000_000 }).map(mk(`above ${p.maximum}`)));
+    if (typeof p.minimum === "number")
+      arbs.push(fc.integer({ min: p.minimum - 1_000_000, max: p.minimum - 1 }).map(mk(`below ${p.minimum}`)));
+    if (Array.isArray(p.enum))
+      arbs.push(
+        fc
+          .string({ minLength: 1, maxLength: 20 })
+          .filter((s) => !p.enum.includes(s))
+          .map(mk("unknown enum value")),
+      );
     const wrong = wrongValue(typeOf(p0));
-    if (wrong !== undefined) arbs.push(fc.oneof(fc.boolean(), fc.array(fc.integer(), { maxLength: 3 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.string()).filter((v) => !zod || !zod.safeParse({ ...(base as object), [name]: v }).success).map(mk("wrong type")));
+    if (wrong !== undefined)
+      arbs.push(
+        fc
+          .oneof(
+            fc.boolean(),
+            fc.array(fc.integer(), { maxLength: 3 }),
+            fc.double({ noNaN: true, noDefaultInfinity: true }),
+            fc.string(),
+          )
+          .filter((v) => !zod || !zod.safeParse({ ...(base as object), [name]: v }).success)
+          .map(mk("wrong type")),
+      );
   }
   if (!arbs.length) return undefined;
   const arb = fc.oneof(...arbs);

@@ -30,7 +30,13 @@ export function paginationFixture(ctx: CheckContext): Promise<string[]> {
 export function smallPageWalk(ctx: CheckContext): Promise<{ ids: string[]; walk: Walk }> {
   return ctx.shared("pagination-walk-desc", async () => {
     const ids = await paginationFixture(ctx);
-    const w = await walk(ctx, DATASETS, { limit: PAGE, order: "desc", maxPages: 40, stopWhen: (items) => ids.length > 0 && ids.every((id) => items.some((x) => x?.id === id)) && items.length >= ids.length + PAGE });
+    const w = await walk(ctx, DATASETS, {
+      limit: PAGE,
+      order: "desc",
+      maxPages: 40,
+      stopWhen: (items) =>
+        ids.length > 0 && ids.every((id) => items.some((x) => x?.id === id)) && items.length >= ids.length + PAGE,
+    });
     if (ids.length === 0 && w.items.length < 3) ctx.skip("readonly profile and fewer than 3 datasets on the account");
     return { ids, walk: w };
   });
@@ -41,7 +47,8 @@ export async function firstPage(ctx: CheckContext, order = "desc"): Promise<{ ex
   await paginationFixture(ctx);
   const ex = await ctx.req({ method: "GET", path: `${DATASETS}?limit=${PAGE}&order=${order}` });
   const cursor = (ex.json as any)?.cursor;
-  if (ex.status !== 200 || typeof cursor !== "string") ctx.skip(`no second page to reach (first page answered ${ex.status}, cursor ${JSON.stringify(cursor)})`);
+  if (ex.status !== 200 || typeof cursor !== "string")
+    ctx.skip(`no second page to reach (first page answered ${ex.status}, cursor ${JSON.stringify(cursor)})`);
   return { ex, cursor };
 }
 
@@ -57,10 +64,18 @@ export function ts(x: any): number {
 export function orderBreak(items: any[], dir: "asc" | "desc"): { index: number; why: string } | undefined {
   for (let i = 0; i < items.length; i++) {
     const t = when(items[i]);
-    if (Number.isNaN(t)) return { index: i, why: `item ${items[i]?.id ?? i} has no readable created_at (${JSON.stringify(items[i]?.created_at)})` };
+    if (Number.isNaN(t))
+      return {
+        index: i,
+        why: `item ${items[i]?.id ?? i} has no readable created_at (${JSON.stringify(items[i]?.created_at)})`,
+      };
     if (i === 0) continue;
     const prev = when(items[i - 1]);
-    if (dir === "desc" ? t > prev : t < prev) return { index: i, why: `created_at ${JSON.stringify(items[i - 1]?.created_at)} then ${JSON.stringify(items[i]?.created_at)}` };
+    if (dir === "desc" ? t > prev : t < prev)
+      return {
+        index: i,
+        why: `created_at ${JSON.stringify(items[i - 1]?.created_at)} then ${JSON.stringify(items[i]?.created_at)}`,
+      };
   }
   return undefined;
 }
@@ -73,7 +88,10 @@ export function itemsHaveCreatedAt(contract: Contract, op: Operation): boolean {
 
 /** Every parameterless list of the contract other than datasets (grows with the contract). */
 export function otherLists(ctx: CheckContext): Operation[] {
-  return ctx.contract.operations.filter((o) => o.method === "GET" && !o.path.includes("{") && o.path !== DATASETS && o.params.some((p) => p.name === "limit"));
+  return ctx.contract.operations.filter(
+    (o) =>
+      o.method === "GET" && !o.path.includes("{") && o.path !== DATASETS && o.params.some((p) => p.name === "limit"),
+  );
 }
 
 /** Comparable time of an item: ISO strings and Unix seconds alike. */

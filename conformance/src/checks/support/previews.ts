@@ -40,9 +40,25 @@ export function chargedPreview(ctx: CheckContext, kind: "prompt" | "url"): Promi
     const { balance: after } = await balanceOf(ctx);
     const { rows: rowsAfter } = await usageRows(ctx);
     // stored with another 2xx: a finding of the create status (D-CREATE-201), and the check goes on with the preview
-    if (create.status >= 200 && create.status < 300 && create.status !== 201 && typeof data(create)?.preview_id === "string") ctx.fail({ title: `a ${kind} preview answered ${create.status}, not 201`, received: create.status, expected: 201 }, create);
+    if (
+      create.status >= 200 &&
+      create.status < 300 &&
+      create.status !== 201 &&
+      typeof data(create)?.preview_id === "string"
+    )
+      ctx.fail(
+        { title: `a ${kind} preview answered ${create.status}, not 201`, received: create.status, expected: 201 },
+        create,
+      );
     else if (create.status !== 201 || typeof data(create)?.preview_id !== "string") {
-      ctx.fail({ title: `a ${kind} preview from the contract's example answered ${create.status}`, received: create.json, expected: { status: 201, data: { preview_id: "…", type: kind } } }, create);
+      ctx.fail(
+        {
+          title: `a ${kind} preview from the contract's example answered ${create.status}`,
+          received: create.json,
+          expected: { status: 201, data: { preview_id: "…", type: kind } },
+        },
+        create,
+      );
       ctx.skip(`the ${kind} preview could not be created`);
     }
     return { body, create, price, before, after, rowsBefore, rowsAfter };

@@ -11,15 +11,37 @@ export const TA = "/v1/tracking_agents";
 export const agentPath = (id: string) => `${TA}/${encodeURIComponent(id)}`;
 export const AGENT_COUNT = 20;
 
-export async function createAgent(ctx: CheckContext, label: string, datasetIds: string[]): Promise<{ id: string; ex: Exchange }> {
+export async function createAgent(
+  ctx: CheckContext,
+  label: string,
+  datasetIds: string[],
+): Promise<{ id: string; ex: Exchange }> {
   ctx.mutates(`tracking agent ${label}`);
-  const ex = await ctx.req({ method: "POST", path: TA, body: { name: ctx.name(label), instructions: "Flag shifts in sentiment about oat milk latte art.", dataset_ids: datasetIds, count: AGENT_COUNT, num_comments_per_post: 0, schedule: { frequency: "daily", time: "09:00" } } });
+  const ex = await ctx.req({
+    method: "POST",
+    path: TA,
+    body: {
+      name: ctx.name(label),
+      instructions: "Flag shifts in sentiment about oat milk latte art.",
+      dataset_ids: datasetIds,
+      count: AGENT_COUNT,
+      num_comments_per_post: 0,
+      schedule: { frequency: "daily", time: "09:00" },
+    },
+  });
   const id = data(ex)?.id;
   // created with another 2xx: a finding of the create status (D-CREATE-201), and the check goes on with the agent
-  if (ex.status >= 200 && ex.status < 300 && ex.status !== 201 && typeof id === "string") ctx.fail({ title: `creating a tracking agent answered ${ex.status}, not 201`, received: ex.status, expected: 201 }, ex);
+  if (ex.status >= 200 && ex.status < 300 && ex.status !== 201 && typeof id === "string")
+    ctx.fail(
+      { title: `creating a tracking agent answered ${ex.status}, not 201`, received: ex.status, expected: 201 },
+      ex,
+    );
   else if (ex.status !== 201 || typeof id !== "string") {
     if (ex.status === 409) ctx.skip("the account is at its tracking agent cap (409 tracking_agent_limit_reached)");
-    ctx.fail({ title: `could not create a tracking agent (${ex.status})`, received: seen(ex), expected: { status: 201 } }, ex);
+    ctx.fail(
+      { title: `could not create a tracking agent (${ex.status})`, received: seen(ex), expected: { status: 201 } },
+      ex,
+    );
     ctx.skip("tracking agent creation failed");
   }
   ctx.track("tracking agent", agentPath(id));
@@ -29,7 +51,16 @@ export async function createAgent(ctx: CheckContext, label: string, datasetIds: 
 /** Poll every dataset run a cycle started until it ends. */
 export async function settleCycle(ctx: CheckContext, datasetId: string, run: any): Promise<any[]> {
   const out: any[] = [];
-  for (const rid of Array.isArray(run?.dataset_run_ids) ? run.dataset_run_ids : []) out.push((await pollUntil(ctx, `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(rid)}`, terminalType)).at(-1)!.d);
+  for (const rid of Array.isArray(run?.dataset_run_ids) ? run.dataset_run_ids : [])
+    out.push(
+      (
+        await pollUntil(
+          ctx,
+          `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(rid)}`,
+          terminalType,
+        )
+      ).at(-1)!.d,
+    );
   return out;
 }
 
@@ -64,7 +95,12 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     let secondInFlight = true;
     if (second.status === 202 && first.status === 202) {
       const rid = data(first)?.dataset_run_ids?.[0];
-      const now = rid ? await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}` }) : undefined;
+      const now = rid
+        ? await ctx.req({
+            method: "GET",
+            path: `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}`,
+          })
+        : undefined;
       secondInFlight = !now || !terminalType(data(now));
     }
     const firstRuns = first.status === 202 ? await settleCycle(ctx, src.id, data(first)) : [];
@@ -78,6 +114,20 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
       await new Promise((r) => setTimeout(r, 200));
     }
     const thirdRuns = third?.status === 202 ? await settleCycle(ctx, src.id, data(third)) : [];
-    return { agent: agent.id, datasetId: src.id, mentionPrice, before, afterTrigger, afterSettle, first, second, secondInFlight, firstRuns, secondRuns, third, thirdRuns };
+    return {
+      agent: agent.id,
+      datasetId: src.id,
+      mentionPrice,
+      before,
+      afterTrigger,
+      afterSettle,
+      first,
+      second,
+      secondInFlight,
+      firstRuns,
+      secondRuns,
+      third,
+      thirdRuns,
+    };
   });
 }

@@ -23,13 +23,24 @@ export function seen(ex: Exchange): unknown {
   return { status: ex.status, body: ex.json ?? (ex.text.length > 300 ? ex.text.slice(0, 300) + "…" : ex.text) };
 }
 
-export async function createDataset(ctx: CheckContext, label: string, key: KeyRole = "main"): Promise<{ id: string; name: string; ex: Exchange }> {
+export async function createDataset(
+  ctx: CheckContext,
+  label: string,
+  key: KeyRole = "main",
+): Promise<{ id: string; name: string; ex: Exchange }> {
   ctx.mutates(`create dataset ${label}`);
   const name = ctx.name(label);
   const ex = await ctx.req({ method: "POST", path: DATASETS, key, body: { name } });
   const id = data(ex)?.id;
   if (ex.status >= 300 || typeof id !== "string") {
-    ctx.fail({ title: `could not create a dataset (${label})`, received: seen(ex), expected: { status: 201, body: "{status: success, data: {id, name, created_at}}" } }, ex);
+    ctx.fail(
+      {
+        title: `could not create a dataset (${label})`,
+        received: seen(ex),
+        expected: { status: 201, body: "{status: success, data: {id, name, created_at}}" },
+      },
+      ex,
+    );
     ctx.skip("dataset creation failed; the rest of the check cannot run");
   }
   ctx.track("dataset", `${DATASETS}/${encodeURIComponent(id)}`, key);
@@ -49,7 +60,11 @@ export interface Walk {
 }
 
 /** Follow `cursor` until `has_next` is false (or maxPages). */
-export async function walk(ctx: CheckContext, base: string, o: { limit?: number; order?: string; key?: KeyRole; maxPages?: number; stopWhen?: (items: any[]) => boolean } = {}): Promise<Walk> {
+export async function walk(
+  ctx: CheckContext,
+  base: string,
+  o: { limit?: number; order?: string; key?: KeyRole; maxPages?: number; stopWhen?: (items: any[]) => boolean } = {},
+): Promise<Walk> {
   const items: any[] = [];
   const pages: Exchange[] = [];
   let cursor: string | null = null;
@@ -62,10 +77,12 @@ export async function walk(ctx: CheckContext, base: string, o: { limit?: number;
     const ex = await ctx.req({ method: "GET", path: base + (qs ? `?${qs}` : ""), key: o.key });
     pages.push(ex);
     const body = ex.json as any;
-    if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data)) return { items, pages, complete: false, error: ex };
+    if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data))
+      return { items, pages, complete: false, error: ex };
     items.push(...body.data);
     if (!body.has_next) return { items, pages, complete: true };
-    if (typeof body.cursor !== "string" || body.cursor.length === 0) return { items, pages, complete: false, error: ex };
+    if (typeof body.cursor !== "string" || body.cursor.length === 0)
+      return { items, pages, complete: false, error: ex };
     cursor = body.cursor;
     if (o.stopWhen?.(items)) return { items, pages, complete: false };
   }
@@ -122,11 +139,16 @@ export async function createBodyFor(ctx: CheckContext, path: string, label: stri
 }
 
 /** Create one resource of a generic collection (tracked for cleanup), or skip the collection with a reason. */
-export async function createIn(ctx: CheckContext, c: Collection, label: string): Promise<{ id?: string; ex: Exchange }> {
+export async function createIn(
+  ctx: CheckContext,
+  c: Collection,
+  label: string,
+): Promise<{ id?: string; ex: Exchange }> {
   ctx.mutates(`create in ${c.list}`);
   const ex = await ctx.req({ method: "POST", path: c.list, body: await createBodyFor(ctx, c.list, label) });
   const id = data(ex)?.id;
   // anything created is deleted at the end, also when it was created with another 2xx than the contract's 201
-  if (ex.status >= 200 && ex.status < 300 && typeof id === "string") ctx.track(c.list, `${c.list}/${encodeURIComponent(id)}`);
+  if (ex.status >= 200 && ex.status < 300 && typeof id === "string")
+    ctx.track(c.list, `${c.list}/${encodeURIComponent(id)}`);
   return { id: ex.status === 201 && typeof id === "string" ? id : undefined, ex };
 }

@@ -78,7 +78,12 @@ export class AccountService {
   /** Account-wide (every seat sees the same feed), newest first (D-USAGE-ORDER). */
   usageHistory(caller: Caller, q: { limit: number; cursor?: string }): PageResult<AccountUsageHistoryRow> {
     const rows = this.services.ledger.rows(caller.account.id);
-    const page = paginate(rows, usageKey, { limit: q.limit, order: "desc", cursor: q.cursor, scope: { r: "usage_history" } });
+    const page = paginate(rows, usageKey, {
+      limit: q.limit,
+      order: "desc",
+      cursor: q.cursor,
+      scope: { r: "usage_history" },
+    });
     return { ...page, items: page.items.map(usageRowView) };
   }
 

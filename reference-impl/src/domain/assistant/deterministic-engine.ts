@@ -19,7 +19,9 @@ export function requestedWork(question: string): { preview: boolean; patterns: b
   return {
     preview: /\b(research )?preview\b|\bestimate (the )?volume\b/.test(q),
     patterns: /\b(detect|find|run|cluster)\b[^.?!]*\bpatterns?\b|\bpattern detection\b/.test(q),
-    run: /\b(new run|re-?run|refresh|collect (new|more|fresh)|fetch (new|more|fresh)|scrape (again|new|more))\b/.test(q),
+    run: /\b(new run|re-?run|refresh|collect (new|more|fresh)|fetch (new|more|fresh)|scrape (again|new|more))\b/.test(
+      q,
+    ),
   };
 }
 
@@ -59,12 +61,16 @@ export class DeterministicEngine implements AssistantEngine {
       startedLines.push(describeStart("research preview", started));
     }
     if (work.patterns) {
-      const started = firstDataset ? tools.startPatternDetection(firstDataset.id, turn.question) : ({ ok: false, reason: "there is no dataset in scope." } as const);
+      const started = firstDataset
+        ? tools.startPatternDetection(firstDataset.id, turn.question)
+        : ({ ok: false, reason: "there is no dataset in scope." } as const);
       if (started.ok) entities.push(started.entity);
       startedLines.push(describeStart("pattern detection", started));
     }
     if (work.run) {
-      const started = firstDataset ? tools.startDatasetRun(firstDataset.id) : ({ ok: false, reason: "there is no dataset in scope." } as const);
+      const started = firstDataset
+        ? tools.startDatasetRun(firstDataset.id)
+        : ({ ok: false, reason: "there is no dataset in scope." } as const);
       if (started.ok) entities.push(started.entity);
       startedLines.push(describeStart("dataset run", started));
     }
@@ -76,7 +82,10 @@ export class DeterministicEngine implements AssistantEngine {
       out.push(...summaryLines(s), "");
     }
     if (turn.missingRefs.length) {
-      out.push(`I could not find ${turn.missingRefs.length} of the attached posts in your datasets (${turn.missingRefs.map((r) => `${r.source} ${r.id}`).join(", ")}).`, "");
+      out.push(
+        `I could not find ${turn.missingRefs.length} of the attached posts in your datasets (${turn.missingRefs.map((r) => `${r.source} ${r.id}`).join(", ")}).`,
+        "",
+      );
     }
 
     let matches = tools.search(words).filter(bySource);
@@ -93,13 +102,20 @@ export class DeterministicEngine implements AssistantEngine {
     const onWhat = words.length ? ` about **${words.join(" ")}**` : "";
     const platforms = named.length ? ` on ${named.map(sourceName).join(" and ")}` : "";
     if (turn.datasets.length === 0) {
-      out.push("There are no datasets to read yet. Create a dataset and run a search, or ask me for a research preview.");
+      out.push(
+        "There are no datasets to read yet. Create a dataset and run a search, or ask me for a research preview.",
+      );
     } else if (matches.length === 0) {
       out.push(`I found no posts${platforms} ${where} yet.`);
     } else {
       const s = summarisePosts(matches, QUOTES);
       const focus = sentimentFocus(turn.question);
-      const focused = focus ? summarisePosts(matches.filter((r) => r.analysis.sentiment?.label === focus), QUOTES) : null;
+      const focused = focus
+        ? summarisePosts(
+            matches.filter((r) => r.analysis.sentiment?.label === focus),
+            QUOTES,
+          )
+        : null;
       out.push(
         broadened
           ? `No post${platforms} ${where} mentions ${words.map((w) => `"${w}"`).join(" or ")}, so here is what the ${s.count} posts there say overall.`
@@ -112,7 +128,8 @@ export class DeterministicEngine implements AssistantEngine {
       );
       for (const r of focused && focused.count > 0 ? focused.top : s.top) out.push(quoteLine(r), "");
     }
-    if (turn.unknownDatasetIds.length) out.push(`These dataset ids are not in your account and were skipped: ${turn.unknownDatasetIds.join(", ")}.`, "");
+    if (turn.unknownDatasetIds.length)
+      out.push(`These dataset ids are not in your account and were skipped: ${turn.unknownDatasetIds.join(", ")}.`, "");
 
     if (startedLines.length) out.push("**Work started**", "", ...startedLines, "");
 

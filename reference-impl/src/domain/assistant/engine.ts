@@ -8,7 +8,8 @@
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
 import type { MentionRecord } from "../mentions/mention-index.ts";
 
-export type EntityType = "pattern" | "research_preview" | "dataset" | "audience_dataset" | "custom_parameter_run" | "pattern_detection_run";
+export type EntityType =
+  "pattern" | "research_preview" | "dataset" | "audience_dataset" | "custom_parameter_run" | "pattern_detection_run";
 
 export interface EntityUse {
   type: EntityType;

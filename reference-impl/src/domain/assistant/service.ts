@@ -77,13 +77,19 @@ export class AssistantService {
     const chat = this.chat(caller, chatId);
     const m = this.messages.get(caller.account.id, messageId);
     // D-MESSAGE-404: an unknown message of a visible chat is also `chat_not_found`.
-    if (!m || m.chat_id !== chat.id) throw new NotFoundError("chat_not_found", `Message ${messageId} not found in chat ${chatId}.`);
+    if (!m || m.chat_id !== chat.id)
+      throw new NotFoundError("chat_not_found", `Message ${messageId} not found in chat ${chatId}.`);
     return m;
   }
 
   private checkAvailable(message: string): void {
     const fault =
-      this.settings.fault ?? (message.includes(FAULT_PHRASES.unavailable) ? "unavailable" : message.includes(FAULT_PHRASES.timeout) ? "timeout" : undefined);
+      this.settings.fault ??
+      (message.includes(FAULT_PHRASES.unavailable)
+        ? "unavailable"
+        : message.includes(FAULT_PHRASES.timeout)
+          ? "timeout"
+          : undefined);
     // The same answers as `Prefer: fault=503` / `fault=504` (platform/faults.ts).
     if (fault === "unavailable") throw faultError("Ask_ask", "503");
     if (fault === "timeout") throw faultError("Ask_ask", "504");
@@ -109,7 +115,14 @@ export class AssistantService {
         tracking_agent_id: null,
       });
     const history = this.messages.childrenOf(accountId, "byChat", chat.id);
-    const base = { account_id: accountId, user_id: caller.seat.user_id, chat_id: chat.id, deleted_ms: null, final: null, tokens: 0 };
+    const base = {
+      account_id: accountId,
+      user_id: caller.seat.user_id,
+      chat_id: chat.id,
+      deleted_ms: null,
+      final: null,
+      tokens: 0,
+    };
     const context: MessageRow["context"] = {};
     if (body.context?.dataset_ids) context.dataset_ids = body.context.dataset_ids;
     if (body.context?.post_refs) context.post_refs = body.context.post_refs;
@@ -125,7 +138,15 @@ export class AssistantService {
       final: body.message,
     });
     // One millisecond later, so lists order the question before its reply.
-    const reply = this.messages.insert({ ...base, id: newId("msg_"), created_ms: now + 1, role: "assistant", text: "", status: "working", stop_reason: null });
+    const reply = this.messages.insert({
+      ...base,
+      id: newId("msg_"),
+      created_ms: now + 1,
+      role: "assistant",
+      text: "",
+      status: "working",
+      stop_reason: null,
+    });
     this.turns.start({
       caller,
       chat,
@@ -142,12 +163,21 @@ export class AssistantService {
     return chatView(this.chat(caller, chatId));
   }
 
-  listMessages(caller: Caller, chatId: string, q: { limit: number; order: "asc" | "desc"; cursor?: string | undefined }): PageResult<AssistantChatMessage> {
+  listMessages(
+    caller: Caller,
+    chatId: string,
+    q: { limit: number; order: "asc" | "desc"; cursor?: string | undefined },
+  ): PageResult<AssistantChatMessage> {
     const chat = this.chat(caller, chatId);
-    const page = this.messages.page(caller.account.id, { ...q, scope: { r: "chat_messages", chat: chat.id, order: q.order } }, undefined, {
-      index: "byChat",
-      parentId: chat.id,
-    });
+    const page = this.messages.page(
+      caller.account.id,
+      { ...q, scope: { r: "chat_messages", chat: chat.id, order: q.order } },
+      undefined,
+      {
+        index: "byChat",
+        parentId: chat.id,
+      },
+    );
     return { ...page, items: page.items.map(messageView) };
   }
 
@@ -168,7 +198,12 @@ export class AssistantService {
    * `timeoutMs` of clock time or when `signal` aborts (the MCP long poll).
    * Unknown chats and messages reject with 404 `chat_not_found` at once.
    */
-  waitForMessage(caller: Caller, chatId: string, messageId: string, options: { timeoutMs: number; signal?: AbortSignal }): Promise<AssistantChatMessageStatus> {
+  waitForMessage(
+    caller: Caller,
+    chatId: string,
+    messageId: string,
+    options: { timeoutMs: number; signal?: AbortSignal },
+  ): Promise<AssistantChatMessageStatus> {
     let m: MessageRow;
     try {
       m = this.message(caller, chatId, messageId);
@@ -201,14 +236,21 @@ export class AssistantService {
   blocks(m: MessageRow): McpBlock[] {
     if (m.status === "working") return [];
     const out: McpBlock[] = [{ block_id: `${m.id}.text`, type: "text", render: false, text: m.text }];
-    if ((m.references ?? []).some((r) => r.type === "post")) out.push({ block_id: `${m.id}.posts`, type: "openui", render: true });
+    if ((m.references ?? []).some((r) => r.type === "post"))
+      out.push({ block_id: `${m.id}.posts`, type: "openui", render: true });
     return out;
   }
 
   /** `svc__get_message` result for a message state. */
   mcpMessage(chatId: string, view: AssistantChatMessageStatus, row?: MessageRow): McpGetMessageResult {
     const m = row ?? this.messages.raw(view.id)!;
-    return { chat_id: chatId, message_id: view.id, status: view.status, stop_reason: view.stop_reason, blocks: this.blocks(m) };
+    return {
+      chat_id: chatId,
+      message_id: view.id,
+      status: view.status,
+      stop_reason: view.stop_reason,
+      blocks: this.blocks(m),
+    };
   }
 
   /** `svc__render`: the widget payload of a `render: true` block of one of the caller's messages. */
@@ -221,7 +263,16 @@ export class AssistantService {
     const posts = (m.references ?? []).flatMap((r) => {
       if (r.type !== "post") return [];
       const rec = index.get(mentionKey(r.source, r.id));
-      return [{ citation: r.citation, source: r.source, id: r.id, title: rec?.post.title ?? null, url: rec?.post.url ?? null, author: rec?.post.author.display_name ?? null }];
+      return [
+        {
+          citation: r.citation,
+          source: r.source,
+          id: r.id,
+          title: rec?.post.title ?? null,
+          url: rec?.post.url ?? null,
+          author: rec?.post.author.display_name ?? null,
+        },
+      ];
     });
     return { block_id: block.block_id, content: JSON.stringify({ widget: "cited_posts", posts }) };
   }

@@ -52,7 +52,12 @@ export function toolsFor(services: ToolNeeds, caller: Caller, datasetIds: string
     },
     startPreview(query, sources: CommonSource[]) {
       try {
-        const preview = services.previews.create(caller, { type: "prompt", search_query: query.slice(0, 5000), sources, time_filter: "past_month" });
+        const preview = services.previews.create(caller, {
+          type: "prompt",
+          search_query: query.slice(0, 5000),
+          sources,
+          time_filter: "past_month",
+        });
         return {
           ok: true,
           entity: { type: "research_preview", id: preview.preview_id },
@@ -64,8 +69,16 @@ export function toolsFor(services: ToolNeeds, caller: Caller, datasetIds: string
     },
     startPatternDetection(datasetId, question) {
       try {
-        const run = services.patterns.create(caller, { dataset_id: datasetId, name: `Assistant: ${question.slice(0, 60)}`, research_question: question.slice(0, 1000) });
-        return { ok: true, entity: { type: "pattern_detection_run", id: run.run_id }, note: `Pattern detection ${run.run_id} started on ${datasetId}; poll it under /v1/pattern_detections.` };
+        const run = services.patterns.create(caller, {
+          dataset_id: datasetId,
+          name: `Assistant: ${question.slice(0, 60)}`,
+          research_question: question.slice(0, 1000),
+        });
+        return {
+          ok: true,
+          entity: { type: "pattern_detection_run", id: run.run_id },
+          note: `Pattern detection ${run.run_id} started on ${datasetId}; poll it under /v1/pattern_detections.`,
+        };
       } catch (error) {
         return refused(error);
       }
@@ -76,7 +89,11 @@ export function toolsFor(services: ToolNeeds, caller: Caller, datasetIds: string
         const latest = services.datasetRuns.repeatableQuery(accountId, dataset);
         if (!latest) return { ok: false, reason: "the dataset has no query to repeat yet." };
         const run = services.datasetRuns.create(caller, datasetId, latest);
-        return { ok: true, entity: { type: "dataset", id: datasetId }, note: `Dataset run ${run.id} started on ${datasetId}, repeating its latest query (up to ${run.count} mentions).` };
+        return {
+          ok: true,
+          entity: { type: "dataset", id: datasetId },
+          note: `Dataset run ${run.id} started on ${datasetId}, repeating its latest query (up to ${run.count} mentions).`,
+        };
       } catch (error) {
         return refused(error);
       }

@@ -164,11 +164,20 @@ export class TurnRunner {
         attached,
         missingRefs,
       },
-      toolsFor(services, req.caller, datasets.map((d) => d.id)),
+      toolsFor(
+        services,
+        req.caller,
+        datasets.map((d) => d.id),
+      ),
     );
     // Every cited post must resolve through POST /v1/mentions post_refs: only posts of the account keep their link.
-    const { text, posts } = rewriteCitations(draft.markdown, { accept: (source, id) => index.get(mentionKey(source, id)) !== undefined });
-    req.reply.tokens = countTokens(req.question.text) + req.history.reduce((n, m) => n + countTokens(m.final ?? m.text), 0) + countTokens(draft.markdown);
+    const { text, posts } = rewriteCitations(draft.markdown, {
+      accept: (source, id) => index.get(mentionKey(source, id)) !== undefined,
+    });
+    req.reply.tokens =
+      countTokens(req.question.text) +
+      req.history.reduce((n, m) => n + countTokens(m.final ?? m.text), 0) +
+      countTokens(draft.markdown);
     return { text, references: [...posts, ...uniqueEntities(draft.entities)] };
   }
 

@@ -78,7 +78,18 @@ function collectFrom(post: Post, people: Map<string, Person>, order: Person[]): 
     const key = personKey(source, username);
     let p = people.get(key);
     if (!p) {
-      p = { key, source, username, creator: false, displayName: null, followers: null, headline: null, avatarUrl: null, country: null, writings: [] };
+      p = {
+        key,
+        source,
+        username,
+        creator: false,
+        displayName: null,
+        followers: null,
+        headline: null,
+        avatarUrl: null,
+        country: null,
+        writings: [],
+      };
       people.set(key, p);
       order.push(p);
     }

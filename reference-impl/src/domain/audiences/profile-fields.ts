@@ -12,7 +12,6 @@ import { analyseWritings, type TextProfile } from "./text-profile.ts";
 
 export type ProfileFields = Omit<AudiencesAudienceProfile, "id" | "run_id" | "created_at">;
 
-
 export function creatorTier(followers: number): string {
   if (followers < 10_000) return "nano";
   if (followers < 100_000) return "micro";
@@ -35,19 +34,37 @@ const round2 = (x: number) => Math.round(x * 100) / 100;
 function displayNameOf(person: Person): string {
   if (person.displayName) return person.displayName;
   // Commenter handles look like `sofia_1234`: the name part, capitalised.
-  const name = person.username.replace(/[_\d]+$/, "").replace(/[_.]+/g, " ").trim() || person.username;
+  const name =
+    person.username
+      .replace(/[_\d]+$/, "")
+      .replace(/[_.]+/g, " ")
+      .trim() || person.username;
   return name.charAt(0).toUpperCase() + name.slice(1);
 }
 
 /** Authenticity from signals a fake audience distorts; the reason names the weakest one. */
-function authenticity(creator: boolean, engagement: number, followers: number, following: number, text: TextProfile, duplicateShare: number): { score: number; reason: string } {
+function authenticity(
+  creator: boolean,
+  engagement: number,
+  followers: number,
+  following: number,
+  text: TextProfile,
+  duplicateShare: number,
+): { score: number; reason: string } {
   const penalties: [number, string][] = [];
   if (!creator) {
     // A commenter's engagement is measured against the thread, not followers.
-    if (engagement > 0.05) penalties.push([0.2, "Comments draw far more likes than the threads they answer usually give, a sign of boosted replies."]);
-  } else if (engagement > 0.25) penalties.push([0.3, "Engagement far above what the follower count supports suggests bought interactions."]);
-  else if (followers >= 1_000 && engagement < 0.002) penalties.push([0.25, "Very low engagement for the follower count suggests inactive or bought followers."]);
-  if (followers >= 500 && following / followers > 1.5) penalties.push([0.2, "Follows far more accounts than follow back, a follow-for-follow pattern."]);
+    if (engagement > 0.05)
+      penalties.push([
+        0.2,
+        "Comments draw far more likes than the threads they answer usually give, a sign of boosted replies.",
+      ]);
+  } else if (engagement > 0.25)
+    penalties.push([0.3, "Engagement far above what the follower count supports suggests bought interactions."]);
+  else if (followers >= 1_000 && engagement < 0.002)
+    penalties.push([0.25, "Very low engagement for the follower count suggests inactive or bought followers."]);
+  if (followers >= 500 && following / followers > 1.5)
+    penalties.push([0.2, "Follows far more accounts than follow back, a follow-for-follow pattern."]);
   if (duplicateShare > 0.3) penalties.push([0.2, "Repeats the same text across posts and comments."]);
   if (text.features.promo >= 0.75) penalties.push([0.1, "Most writing is promotional calls to action."]);
   const score = round2(Math.max(0.05, 0.95 - penalties.reduce((s, [p]) => s + p, 0)));
@@ -76,14 +93,29 @@ export function profileFields(person: Person): ProfileFields {
   // comments drew relative to the views of the threads they answered, since
   // that audience, not their own followers, saw them.
   const engagement = person.creator
-    ? round4(posts.reduce((s, w) => s + w.likes + w.replies + w.shares, 0) / Math.max(1, posts.length) / Math.max(1, followers))
-    : round4(comments.reduce((s, w) => s + w.likes + w.replies, 0) / Math.max(1, comments.reduce((s, w) => s + w.views, 0)));
+    ? round4(
+        posts.reduce((s, w) => s + w.likes + w.replies + w.shares, 0) /
+          Math.max(1, posts.length) /
+          Math.max(1, followers),
+      )
+    : round4(
+        comments.reduce((s, w) => s + w.likes + w.replies, 0) /
+          Math.max(
+            1,
+            comments.reduce((s, w) => s + w.views, 0),
+          ),
+      );
   const distinct = new Set(person.writings.map((w) => w.text.toLowerCase())).size;
   const duplicateShare = person.writings.length ? 1 - distinct / person.writings.length : 0;
   const auth = authenticity(person.creator, engagement, followers, following, text, duplicateShare);
   const tier = creatorTier(followers);
   const reach = Math.min(1, Math.log10(Math.max(10, followers)) / 7);
-  const score = round2(0.35 * reach + 0.25 * Math.min(1, engagement / 0.08) + 0.25 * auth.score + 0.15 * Math.min(1, person.writings.length / 3));
+  const score = round2(
+    0.35 * reach +
+      0.25 * Math.min(1, engagement / 0.08) +
+      0.25 * auth.score +
+      0.15 * Math.min(1, person.writings.length / 3),
+  );
 
   const videos = posts.filter((p) => p.media.includes("video")).length;
   const images = posts.filter((p) => p.media.includes("image")).length;
@@ -105,8 +137,15 @@ export function profileFields(person: Person): ProfileFields {
         : "independent reviewer"
       : "consumer";
   const name = displayNameOf(person);
-  const link = person.creator && person.writings.some((w) => LINK_IN_BIO.test(w.text)) ? `https://links.example.com/${person.username}` : null;
-  const niche = text.niches.length ? text.niches : text.interests.length ? text.interests.slice(0, 1) : ["general interest"];
+  const link =
+    person.creator && person.writings.some((w) => LINK_IN_BIO.test(w.text))
+      ? `https://links.example.com/${person.username}`
+      : null;
+  const niche = text.niches.length
+    ? text.niches
+    : text.interests.length
+      ? text.interests.slice(0, 1)
+      : ["general interest"];
   const brandText = text.brands.length ? `; mentions ${text.brands.slice(0, 3).join(", ")}` : "";
   const summary =
     `${name} is a ${tier} ${person.source} ${person.creator ? "creator" : "commenter"} writing about ${niche.join(" and ")} in a ${text.tone} tone` +
@@ -154,4 +193,3 @@ export function profileFields(person: Person): ProfileFields {
       : null,
   };
 }
-

@@ -33,7 +33,10 @@ export function matchesProfileFilter(row: ProfileRow, f: ProfileFilter): boolean
   return false;
 }
 
-export function matchesProfileGroups(row: ProfileRow, groups: readonly (readonly ProfileFilter[])[] | undefined): boolean {
+export function matchesProfileGroups(
+  row: ProfileRow,
+  groups: readonly (readonly ProfileFilter[])[] | undefined,
+): boolean {
   if (!groups || groups.length === 0) return true;
   return groups.some((group) => group.every((f) => matchesProfileFilter(row, f)));
 }

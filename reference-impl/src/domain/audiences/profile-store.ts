@@ -25,7 +25,9 @@ class AccountProfiles {
     if (!rows) {
       const keyOf = profileSortKey(sort);
       const decorated = [...this.byPerson.values()].map((r) => ({ r, k: keyOf(r) }));
-      decorated.sort((a, b) => (a.k[0] !== b.k[0] ? (a.k[0] < b.k[0] ? -1 : 1) : a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0));
+      decorated.sort((a, b) =>
+        a.k[0] !== b.k[0] ? (a.k[0] < b.k[0] ? -1 : 1) : a.k[1] < b.k[1] ? -1 : a.k[1] > b.k[1] ? 1 : 0,
+      );
       rows = decorated.map((d) => d.r);
       this.sorted.set(sort, rows);
     }
@@ -60,7 +62,13 @@ export class ProfileStore {
    * Store what a run collected, all at once: new people get a row, people
    * already in the audience dataset are refreshed and move to this run.
    */
-  save(accountId: string, audienceDatasetId: string, run: { id: string; created_ms: number }, collected: readonly CollectedProfile[], nowMs: number): void {
+  save(
+    accountId: string,
+    audienceDatasetId: string,
+    run: { id: string; created_ms: number },
+    collected: readonly CollectedProfile[],
+    nowMs: number,
+  ): void {
     const a = this.of(accountId);
     let added = 0;
     for (const c of collected) {
@@ -97,7 +105,11 @@ export class ProfileStore {
 
   /** Every profile row by account (state snapshots, --state). */
   snapshot(): { accountId: string; rows: ProfileRow[]; counts: [string, number][] }[] {
-    return [...this.accounts].map(([accountId, a]) => ({ accountId, rows: [...a.byPerson.values()], counts: [...a.countByDataset] }));
+    return [...this.accounts].map(([accountId, a]) => ({
+      accountId,
+      rows: [...a.byPerson.values()],
+      counts: [...a.countByDataset],
+    }));
   }
 
   /** Load what `snapshot` returned (into an empty store). */

@@ -81,7 +81,10 @@ export interface AudienceNeeds extends MentionPools {
   readonly clock: Clock;
   readonly lifecycle: RunLifecycle;
   readonly datasets: Pick<DatasetService, "find" | "completedRuns">;
-  readonly tables: { readonly audienceDatasets: Table<AudienceDatasetRow>; readonly audienceRuns: Table<AudienceRunRow> };
+  readonly tables: {
+    readonly audienceDatasets: Table<AudienceDatasetRow>;
+    readonly audienceRuns: Table<AudienceRunRow>;
+  };
 }
 
 export class AudienceService {
@@ -115,7 +118,14 @@ export class AudienceService {
   /** Insert without the plan gate (fixtures). */
   insert(accountId: string, name: string): AudienceDatasetRow {
     const now = this.services.clock.now();
-    return this.datasets.insert({ id: newId("ad_"), account_id: accountId, created_ms: now, updated_ms: now, deleted_ms: null, name });
+    return this.datasets.insert({
+      id: newId("ad_"),
+      account_id: accountId,
+      created_ms: now,
+      updated_ms: now,
+      deleted_ms: null,
+      name,
+    });
   }
 
   create(caller: Caller, name: string): AudiencesAudienceDatasetCreated {
@@ -173,7 +183,9 @@ export class AudienceService {
     // Lazily, a run at a time: a source of a million posts is walked in
     // slices by the run and only as far as it needs by the checks (issue 18).
     for (const runId of this.services.datasets.completedRuns(source)) {
-      const records = [...index.byRun(runId)].sort((a, b) => b.post.created_ms - a.post.created_ms || (a.key < b.key ? -1 : 1));
+      const records = [...index.byRun(runId)].sort(
+        (a, b) => b.post.created_ms - a.post.created_ms || (a.key < b.key ? -1 : 1),
+      );
       for (const r of records) {
         if (seen.has(r.key)) continue;
         seen.add(r.key);
@@ -188,7 +200,11 @@ export class AudienceService {
    * each completed run are read as they are and the count stops once it is
    * enough (a check before a run, in the request's turn: issue 18).
    */
-  private eligibleSourcePosts(accountId: string, source: DatasetRow, enough: number): { any: boolean; eligible: number } {
+  private eligibleSourcePosts(
+    accountId: string,
+    source: DatasetRow,
+    enough: number,
+  ): { any: boolean; eligible: number } {
     const index = this.services.mentions(accountId);
     const eligible = new Set<string>();
     let any = false;
@@ -210,17 +226,28 @@ export class AudienceService {
    * posts (400), run in flight (409), then the reservation (402), so a
    * refused request creates and charges nothing.
    */
-  createRun(caller: Caller, audienceDatasetId: string, body: RunBody, options: { inline?: boolean } = {}): AudiencesAudienceRunCreated {
+  createRun(
+    caller: Caller,
+    audienceDatasetId: string,
+    body: RunBody,
+    options: { inline?: boolean } = {},
+  ): AudiencesAudienceRunCreated {
     const accountId = caller.account.id;
     const audience = this.find(accountId, audienceDatasetId);
     requireFeature(caller.account, "audience_research", "bad_request", NOT_IN_PLAN);
     const source = this.services.datasets.find(accountId, body.source_dataset_id);
     if (this.services.datasets.completedRuns(source).length === 0) {
-      throw new ApiError("source_dataset_has_no_completed_run", `Dataset ${source.id} has no completed run yet; wait for a run to complete.`);
+      throw new ApiError(
+        "source_dataset_has_no_completed_run",
+        `Dataset ${source.id} has no completed run yet; wait for a run to complete.`,
+      );
     }
     const { any, eligible } = this.eligibleSourcePosts(accountId, source, MIN_ELIGIBLE_POSTS);
     if (any && eligible === 0) {
-      throw new ApiError("audience_youtube_only_source", `Dataset ${source.id} holds only YouTube posts, which do not support audience profiling.`);
+      throw new ApiError(
+        "audience_youtube_only_source",
+        `Dataset ${source.id} holds only YouTube posts, which do not support audience profiling.`,
+      );
     }
     if (eligible < MIN_ELIGIBLE_POSTS) {
       throw new ApiError(
@@ -228,9 +255,14 @@ export class AudienceService {
         `Dataset ${source.id} has ${eligible} posts from platforms that support audience profiling; at least ${MIN_ELIGIBLE_POSTS} are needed (YouTube posts do not count).`,
       );
     }
-    const blocking = this.runs.childrenOf(accountId, "byAudienceDataset", audience.id).find((r) => this.services.lifecycle.isInFlight(AUDIENCE_RUN, r));
+    const blocking = this.runs
+      .childrenOf(accountId, "byAudienceDataset", audience.id)
+      .find((r) => this.services.lifecycle.isInFlight(AUDIENCE_RUN, r));
     if (blocking) {
-      throw new ConflictError("audience_dataset_run_already_in_flight", `Run ${blocking.id} is still ${blocking.status.type} on this audience dataset; poll it until it ends, then retry.`);
+      throw new ConflictError(
+        "audience_dataset_run_already_in_flight",
+        `Run ${blocking.id} is still ${blocking.status.type} on this audience dataset; poll it until it ends, then retry.`,
+      );
     }
     const target = body.total_profile_count ?? DEFAULT_PROFILE_COUNT;
     const reservation = this.services.lifecycle.reserve(AUDIENCE_RUN, accountId, target);
@@ -323,7 +355,8 @@ export class AudienceService {
   readRun(caller: Caller, audienceDatasetId: string, runId: string): AudiencesAudienceRun {
     const audience = this.find(caller.account.id, audienceDatasetId);
     const run = this.runs.get(caller.account.id, runId);
-    if (!run || run.audience_dataset_id !== audience.id) throw new NotFoundError("not_found", `Run ${runId} not found in audience dataset ${audience.id}.`);
+    if (!run || run.audience_dataset_id !== audience.id)
+      throw new NotFoundError("not_found", `Run ${runId} not found in audience dataset ${audience.id}.`);
     return audienceRunView(run);
   }
 
@@ -339,7 +372,9 @@ export class AudienceService {
     const accountId = caller.account.id;
     const total = (body.filters ?? []).reduce((n, g) => n + g.length, 0);
     if (total > MAX_FILTERS) {
-      throw new ValidationFailed([{ loc: ["body", "filters"], msg: `At most ${MAX_FILTERS} filters in total; got ${total}.`, type: "too_big" }]);
+      throw new ValidationFailed([
+        { loc: ["body", "filters"], msg: `At most ${MAX_FILTERS} filters in total; got ${total}.`, type: "too_big" },
+      ]);
     }
     let scope: Set<string>;
     if (body.audience_dataset_ids) {

@@ -35,7 +35,16 @@ import winkNLP, { type ItemToken } from "wink-nlp";
 import model from "wink-eng-lite-web-model";
 import { brandsIn } from "../../simulators/analysis.ts";
 import {
-  AGREEMENT, BRAND_INDUSTRY, FIRST_PERSON, NEGATIONS, NICHE_INDUSTRY, NICHES, PROMO_PATTERNS, SOCIAL_WORDS, STRUCTURE, TENTATIVE,
+  AGREEMENT,
+  BRAND_INDUSTRY,
+  FIRST_PERSON,
+  NEGATIONS,
+  NICHE_INDUSTRY,
+  NICHES,
+  PROMO_PATTERNS,
+  SOCIAL_WORDS,
+  STRUCTURE,
+  TENTATIVE,
 } from "./lexicons.ts";
 import type { Writing } from "./people.ts";
 

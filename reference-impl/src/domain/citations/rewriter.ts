@@ -67,7 +67,14 @@ export function rewriteCitations(markdown: string, options: RewriteOptions = {})
       numbers.set(key, n);
       const start = out.length;
       out += marker();
-      posts.push({ type: "post", source: source as CommonSource, id, citation: n, start_index: start, end_index: out.length });
+      posts.push({
+        type: "post",
+        source: source as CommonSource,
+        id,
+        citation: n,
+        start_index: start,
+        end_index: out.length,
+      });
     } else {
       out += marker();
     }

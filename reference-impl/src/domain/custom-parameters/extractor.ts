@@ -61,21 +61,81 @@ const LANGUAGES: Record<string, string> = {
 
 const EMOTIONS: readonly Emotion[] = ["joy", "sadness", "anger", "surprise", "fear", "disgust", "neutral"];
 const EMOTION_ALIASES: Record<string, Emotion> = {
-  happy: "joy", happiness: "joy", joyful: "joy", sad: "sadness", angry: "anger", anger: "anger",
-  surprised: "surprise", afraid: "fear", scared: "fear", disgusted: "disgust",
+  happy: "joy",
+  happiness: "joy",
+  joyful: "joy",
+  sad: "sadness",
+  angry: "anger",
+  anger: "anger",
+  surprised: "surprise",
+  afraid: "fear",
+  scared: "fear",
+  disgusted: "disgust",
 };
 
 // Words that say how prices are perceived, in the languages the provider writes.
-const PRICE_COMPLAINT = /\b(too expensive|expensive|overpriced|pricey|price is ridiculous|ridiculous price|rip-?off|caro|caro demais|demasiado caro|teuer|zu teuer|trop cher|cher)\b/i;
-const PRICE_WORDS = /\b(price|prices|priced|cost|costs|paid|cheap|expensive|overpriced|pricey|discount|precio|preço|preis|prix|caro|teuer|cher)\b|[$€£]/i;
-const MONEY_RE = /(?:[$€£]\s?\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks|[$€£]))/gi;
+const PRICE_COMPLAINT =
+  /\b(too expensive|expensive|overpriced|pricey|price is ridiculous|ridiculous price|rip-?off|caro|caro demais|demasiado caro|teuer|zu teuer|trop cher|cher)\b/i;
+const PRICE_WORDS =
+  /\b(price|prices|priced|cost|costs|paid|cheap|expensive|overpriced|pricey|discount|precio|preço|preis|prix|caro|teuer|cher)\b|[$€£]/i;
+const MONEY_RE =
+  /(?:[$€£]\s?\d+(?:[.,]\d{1,2})?|\d+(?:[.,]\d{1,2})?\s?(?:usd|eur|gbp|dollars?|euros?|pounds?|bucks|[$€£]))/gi;
 
 // Instruction words that frame the question rather than say what to look for.
 const BOILERPLATE = new Set([
-  "answer", "true", "false", "return", "returns", "otherwise", "author", "post", "posts", "text", "say", "says", "said",
-  "mention", "mentions", "mentioned", "whether", "value", "extract", "nothing", "null", "yes", "no", "if", "when", "be",
-  "do", "does", "discuss", "discussed", "talk", "talks", "write", "writes", "written", "state", "states", "give", "name",
-  "which", "what", "any", "one", "the", "is", "are", "they", "their", "user", "creator", "content", "being", "about",
+  "answer",
+  "true",
+  "false",
+  "return",
+  "returns",
+  "otherwise",
+  "author",
+  "post",
+  "posts",
+  "text",
+  "say",
+  "says",
+  "said",
+  "mention",
+  "mentions",
+  "mentioned",
+  "whether",
+  "value",
+  "extract",
+  "nothing",
+  "null",
+  "yes",
+  "no",
+  "if",
+  "when",
+  "be",
+  "do",
+  "does",
+  "discuss",
+  "discussed",
+  "talk",
+  "talks",
+  "write",
+  "writes",
+  "written",
+  "state",
+  "states",
+  "give",
+  "name",
+  "which",
+  "what",
+  "any",
+  "one",
+  "the",
+  "is",
+  "are",
+  "they",
+  "their",
+  "user",
+  "creator",
+  "content",
+  "being",
+  "about",
 ]);
 
 // A few verbs whose forms or near-synonyms a criterion should also accept.
@@ -112,7 +172,12 @@ function read(text: string): ReadText {
         const pos = all.out(its.pos) as string[];
         const stop = all.out(its.stopWordFlag) as unknown as boolean[];
         const normal = all.out(its.normal) as string[];
-        tokens = lemmas.map((l, i) => ({ lemma: String(l).toLowerCase(), pos: pos[i]!, stop: stop[i]!, normal: String(normal[i]) }));
+        tokens = lemmas.map((l, i) => ({
+          lemma: String(l).toLowerCase(),
+          pos: pos[i]!,
+          stop: stop[i]!,
+          normal: String(normal[i]),
+        }));
       }
       return tokens;
     },
@@ -145,7 +210,8 @@ export function parseAmount(s: string): number | null {
 function moneyIn(text: string, doc?: ReadText): string[] {
   const found = (doc ?? read(text)).entities.filter((e) => e.type === "MONEY").map((e) => e.value);
   // wink's English model misses amounts written the European way ("4,50 €").
-  for (const m of text.matchAll(MONEY_RE)) if (!found.some((f) => f.includes(m[0].trim()) || m[0].includes(f))) found.push(m[0].trim());
+  for (const m of text.matchAll(MONEY_RE))
+    if (!found.some((f) => f.includes(m[0].trim()) || m[0].includes(f))) found.push(m[0].trim());
   return found;
 }
 
@@ -155,7 +221,14 @@ function criterionTerms(instructions: string): { actions: string[]; things: stri
   const actions = new Set<string>();
   const things = new Set<string>();
   for (const t of doc.tokens) {
-    if (t.stop || BOILERPLATE.has(t.lemma) || BOILERPLATE.has(t.normal) || t.lemma.length < 3 || !/^\p{L}/u.test(t.lemma)) continue;
+    if (
+      t.stop ||
+      BOILERPLATE.has(t.lemma) ||
+      BOILERPLATE.has(t.normal) ||
+      t.lemma.length < 3 ||
+      !/^\p{L}/u.test(t.lemma)
+    )
+      continue;
     if (t.pos === "VERB" || t.pos === "ADJ") for (const s of SYNONYMS[t.lemma] ?? [t.lemma]) actions.add(s);
     else if (t.pos === "NOUN" || t.pos === "PROPN") things.add(t.lemma);
   }
@@ -177,14 +250,29 @@ function affirmed(tokens: ReadText["tokens"], lemma: string): boolean {
 export function classify(instructions: string, valueType: ValueType): InstructionKind {
   const s = instructions.toLowerCase();
   if (/\blanguage\b|\bwritten in\b/.test(s)) return "language";
-  if (/\b(price|prices|priced|cost|costs|paid|pay|pays|how much|usd|dollars?|euros?|expensive|cheap|overpriced)\b|[$€£]/.test(s)) return "price";
-  if (/\b(number|count|how many) of (likes|views|comments|shares)\b|\bhow many (likes|views|comments|shares)\b/.test(s)) return "engagement";
+  if (
+    /\b(price|prices|priced|cost|costs|paid|pay|pays|how much|usd|dollars?|euros?|expensive|cheap|overpriced)\b|[$€£]/.test(
+      s,
+    )
+  )
+    return "price";
+  if (/\b(number|count|how many) of (likes|views|comments|shares)\b|\bhow many (likes|views|comments|shares)\b/.test(s))
+    return "engagement";
   if (/\bquestions?\b|\basks?\b|\basking\b/.test(s)) return "questions";
   if (/\b(emotions?|feelings?|mood)\b/.test(s)) return "emotion";
-  if (/\b(sentiment|positive|negative|satisf\w*|dissatisf\w*|happy|unhappy|complain\w*|opinion|favou?rable|unfavou?rable)\b/.test(s)) return "sentiment";
-  if (/\b(brands?|compan(y|ies)|competitors?|competing|compares?|manufacturers?|rivals?)\b/.test(s) || brandsIn(instructions).length) {
+  if (
+    /\b(sentiment|positive|negative|satisf\w*|dissatisf\w*|happy|unhappy|complain\w*|opinion|favou?rable|unfavou?rable)\b/.test(
+      s,
+    )
+  )
+    return "sentiment";
+  if (
+    /\b(brands?|compan(y|ies)|competitors?|competing|compares?|manufacturers?|rivals?)\b/.test(s) ||
+    brandsIn(instructions).length
+  ) {
     // A yes/no question about an action ("bought or plans to buy the brand") is a criterion, not a brand lookup.
-    if (valueType === "boolean" && criterionTerms(instructions).actions.some((a) => !/^compar/.test(a))) return "criteria";
+    if (valueType === "boolean" && criterionTerms(instructions).actions.some((a) => !/^compar/.test(a)))
+      return "criteria";
     return "brands";
   }
   if (/\b(products?|items?)\b/.test(s)) return "product";
@@ -199,7 +287,8 @@ export function compileInstructions(instructions: string, valueType: ValueType):
   const kind = classify(instructions, valueType);
   const lower = instructions.toLowerCase();
   const namedBrands = brandsIn(instructions);
-  const englishOnly = kind === "sentiment" || kind === "emotion" || kind === "product" || kind === "criteria" || kind === "passage";
+  const englishOnly =
+    kind === "sentiment" || kind === "emotion" || kind === "product" || kind === "criteria" || kind === "passage";
   const answer = answerer(kind, valueType, instructions, lower, namedBrands);
   return {
     kind,
@@ -214,7 +303,13 @@ export function compileInstructions(instructions: string, valueType: ValueType):
   };
 }
 
-function answerer(kind: InstructionKind, type: ValueType, instructions: string, lower: string, namedBrands: string[]): (p: ExtractablePost) => ParameterValue {
+function answerer(
+  kind: InstructionKind,
+  type: ValueType,
+  instructions: string,
+  lower: string,
+  namedBrands: string[],
+): (p: ExtractablePost) => ParameterValue {
   switch (kind) {
     case "language": {
       const wanted = Object.entries(LANGUAGES).find(([name]) => lower.includes(name))?.[1];
@@ -227,11 +322,16 @@ function answerer(kind: InstructionKind, type: ValueType, instructions: string, 
     }
     case "price": {
       const perception = /\b(expensive|overpriced|pricey|cheap|too much|complain\w*)\b/.test(lower);
-      const pick = /\b(highest|max\w*|most)\b/.test(lower) ? "max" : /\b(lowest|min\w*|cheapest|least)\b/.test(lower) ? "min" : "first";
+      const pick = /\b(highest|max\w*|most)\b/.test(lower)
+        ? "max"
+        : /\b(lowest|min\w*|cheapest|least)\b/.test(lower)
+          ? "min"
+          : "first";
       return (p) => {
         const text = postText(p);
         const amounts = moneyIn(text);
-        if (type === "boolean") return perception ? PRICE_COMPLAINT.test(text) : amounts.length > 0 || PRICE_WORDS.test(text);
+        if (type === "boolean")
+          return perception ? PRICE_COMPLAINT.test(text) : amounts.length > 0 || PRICE_WORDS.test(text);
         if (!amounts.length) return type === "string" && perception && PRICE_COMPLAINT.test(text) ? "expensive" : null;
         if (type === "string") return amounts[0]!;
         const values = amounts.map(parseAmount).filter((v): v is number => v !== null);
@@ -249,14 +349,18 @@ function answerer(kind: InstructionKind, type: ValueType, instructions: string, 
     }
     case "questions": {
       return (p) => {
-        const questions = read(postText(p)).sentences.map((s) => s.trim()).filter((s) => s.endsWith("?"));
+        const questions = read(postText(p))
+          .sentences.map((s) => s.trim())
+          .filter((s) => s.endsWith("?"));
         if (type === "boolean") return questions.length > 0;
         if (type === "number") return questions.length;
         return questions[0] ?? null;
       };
     }
     case "emotion": {
-      const named = EMOTIONS.find((e) => new RegExp(`\\b${e}\\b`).test(lower)) ?? Object.entries(EMOTION_ALIASES).find(([w]) => new RegExp(`\\b${w}\\b`).test(lower))?.[1];
+      const named =
+        EMOTIONS.find((e) => new RegExp(`\\b${e}\\b`).test(lower)) ??
+        Object.entries(EMOTION_ALIASES).find(([w]) => new RegExp(`\\b${w}\\b`).test(lower))?.[1];
       return (p) => {
         const e = analyse(postText(p), ["emotions"]).emotions!;
         if (type === "boolean") return named ? e.dominant === named : e.dominant !== "neutral";
@@ -265,7 +369,9 @@ function answerer(kind: InstructionKind, type: ValueType, instructions: string, 
       };
     }
     case "sentiment": {
-      const wantsNegative = /\b(negative|unhappy|dissatisf\w*|complain\w*|dislike\w*|unfavou?rable|critic\w*)\b/.test(lower);
+      const wantsNegative = /\b(negative|unhappy|dissatisf\w*|complain\w*|dislike\w*|unfavou?rable|critic\w*)\b/.test(
+        lower,
+      );
       return (p) => {
         // With a brand named, only the sentences about that brand count.
         let text = postText(p);
@@ -285,7 +391,10 @@ function answerer(kind: InstructionKind, type: ValueType, instructions: string, 
       return (p) => {
         const found = brandsIn(postText(p));
         const brands = competitorsOnly ? found.filter((b) => !namedBrands.includes(b)) : found;
-        if (type === "boolean") return namedBrands.length && !competitorsOnly ? found.some((b) => namedBrands.includes(b)) : brands.length > 0;
+        if (type === "boolean")
+          return namedBrands.length && !competitorsOnly
+            ? found.some((b) => namedBrands.includes(b))
+            : brands.length > 0;
         if (type === "number") return brands.length;
         return brands.length ? brands.join(", ") : null;
       };
@@ -295,7 +404,8 @@ function answerer(kind: InstructionKind, type: ValueType, instructions: string, 
       return (p) => {
         const products = productsIn(read(postText(p)));
         if (type === "number") return products.length;
-        if (type === "boolean") return things.length ? products.some((x) => things.some((t) => x.includes(t))) : products.length > 0;
+        if (type === "boolean")
+          return things.length ? products.some((x) => things.some((t) => x.includes(t))) : products.length > 0;
         return products[0] ?? null;
       };
     }
@@ -336,10 +446,46 @@ function answerer(kind: InstructionKind, type: ValueType, instructions: string, 
 }
 
 const GENERIC_NOUNS = new Set([
-  "review", "take", "quality", "price", "experience", "week", "month", "day", "days", "routine", "thing", "things", "part",
-  "hype", "store", "stores", "country", "note", "notes", "use", "surprise", "upgrade", "formula", "purchase", "year",
-  "refund", "channel", "bio", "link", "code", "discount", "comment", "favourite", "ingredient", "ingredients", "packaging",
-  "availability", "money", "disappointment", "way",
+  "review",
+  "take",
+  "quality",
+  "price",
+  "experience",
+  "week",
+  "month",
+  "day",
+  "days",
+  "routine",
+  "thing",
+  "things",
+  "part",
+  "hype",
+  "store",
+  "stores",
+  "country",
+  "note",
+  "notes",
+  "use",
+  "surprise",
+  "upgrade",
+  "formula",
+  "purchase",
+  "year",
+  "refund",
+  "channel",
+  "bio",
+  "link",
+  "code",
+  "discount",
+  "comment",
+  "favourite",
+  "ingredient",
+  "ingredients",
+  "packaging",
+  "availability",
+  "money",
+  "disappointment",
+  "way",
 ]);
 
 /** Noun phrases of a text that are not brands, most frequent first (what a post is about). */
@@ -366,5 +512,7 @@ function productsIn(doc: ReadText): string[] {
     else flush(i);
   });
   flush(doc.tokens.length);
-  return [...counts.entries()].sort((a, b) => b[1].n - a[1].n || b[0].split(" ").length - a[0].split(" ").length || a[1].first - b[1].first).map(([k]) => k);
+  return [...counts.entries()]
+    .sort((a, b) => b[1].n - a[1].n || b[0].split(" ").length - a[0].split(" ").length || a[1].first - b[1].first)
+    .map(([k]) => k);
 }

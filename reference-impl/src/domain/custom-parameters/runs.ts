@@ -61,7 +61,8 @@ export class ParameterRuns {
     }
     const index = services.mentions(accountId);
     const keys = mentionKeysOf(index, datasetId);
-    if (keys.length === 0) throw new BadRequestError("nothing_to_analyze", `Dataset ${datasetId} holds no mentions to analyse.`);
+    if (keys.length === 0)
+      throw new BadRequestError("nothing_to_analyze", `Dataset ${datasetId} holds no mentions to analyse.`);
     const reservation = services.lifecycle.reserve(PARAMETER_RUN, accountId, keys.length);
 
     const now = services.clock.now();
@@ -84,7 +85,11 @@ export class ParameterRuns {
     const steps = [];
     for (let i = 0; i < keys.length; i += MENTIONS_PER_STEP) {
       const chunk = keys.slice(i, i + MENTIONS_PER_STEP);
-      steps.push({ name: `extract_${steps.length + 1}`, record: false, run: () => this.visit(row, index, extractor, chunk) });
+      steps.push({
+        name: `extract_${steps.length + 1}`,
+        record: false,
+        run: () => this.visit(row, index, extractor, chunk),
+      });
     }
     const settled = () => this.active.delete(parameter.id);
     services.lifecycle.start({
@@ -112,7 +117,10 @@ export class ParameterRuns {
   find(parameter: ParameterRow, runId: string): ParameterRunRow {
     const row = this.table.get(parameter.account_id, runId);
     if (!row || row.parameter_id !== parameter.id) {
-      throw new NotFoundError("custom_parameter_not_found", `Run ${runId} of custom parameter ${parameter.id} was not found.`);
+      throw new NotFoundError(
+        "custom_parameter_not_found",
+        `Run ${runId} of custom parameter ${parameter.id} was not found.`,
+      );
     }
     return row;
   }
@@ -125,7 +133,10 @@ export class ParameterRuns {
   dropParameter(parameter: ParameterRow, atMs: number): void {
     const active = this.active.get(parameter.id);
     if (active) {
-      this.services.lifecycle.fail({ kind: PARAMETER_RUN, row: active.row, reservation: active.reservation }, "The custom parameter was deleted.");
+      this.services.lifecycle.fail(
+        { kind: PARAMETER_RUN, row: active.row, reservation: active.reservation },
+        "The custom parameter was deleted.",
+      );
       this.active.delete(parameter.id);
     }
     // Values exist only on posts of the datasets its runs visited: those are
@@ -136,14 +147,20 @@ export class ParameterRuns {
       this.table.softDelete(run, atMs);
     }
     const index = this.services.mentions(parameter.account_id);
-    for (const datasetId of datasets) for (const record of index.inDataset(datasetId)) record.parameters?.delete(parameter.id);
+    for (const datasetId of datasets)
+      for (const record of index.inDataset(datasetId)) record.parameters?.delete(parameter.id);
   }
 
   /**
    * Sliced (platform/pipeline.ts): one step's MENTIONS_PER_STEP mentions are
    * about 80 ms of extraction, so the step yields every MENTIONS_PER_PIECE.
    */
-  private *visit(row: ParameterRunRow, index: MentionIndex, extractor: CompiledInstructions, keys: readonly string[]): Sliced<void> {
+  private *visit(
+    row: ParameterRunRow,
+    index: MentionIndex,
+    extractor: CompiledInstructions,
+    keys: readonly string[],
+  ): Sliced<void> {
     const now = this.services.clock.now();
     const computedAt = unixSeconds(now);
     for (const [i, key] of keys.entries()) {
@@ -151,10 +168,19 @@ export class ParameterRuns {
       const record = index.get(key);
       const result = record ? extractor.extract({ ...record.post, metrics: record.metrics }) : ({ ok: false } as const);
       if (result.ok) {
-        (record!.parameters ??= new ParameterValues()).set(row.parameter_id, { value: result.value, status: "completed", computed_at: computedAt });
+        (record!.parameters ??= new ParameterValues()).set(row.parameter_id, {
+          value: result.value,
+          status: "completed",
+          computed_at: computedAt,
+        });
         row.mentions_done++;
       } else {
-        if (record) (record.parameters ??= new ParameterValues()).set(row.parameter_id, { value: null, status: "failed", computed_at: computedAt });
+        if (record)
+          (record.parameters ??= new ParameterValues()).set(row.parameter_id, {
+            value: null,
+            status: "failed",
+            computed_at: computedAt,
+          });
         row.mentions_error++;
       }
     }

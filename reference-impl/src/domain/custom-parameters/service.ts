@@ -91,7 +91,10 @@ export class CustomParameterService {
   }
 
   list(caller: ParameterCaller, request: ListRequest): PageResult<CustomParametersCustomParameter> {
-    const page = this.parameters.page(caller.account.id, { ...request, scope: { r: "custom_parameters", order: request.order } });
+    const page = this.parameters.page(caller.account.id, {
+      ...request,
+      scope: { r: "custom_parameters", order: request.order },
+    });
     return { ...page, items: page.items.map(parameterView) };
   }
 
@@ -137,7 +140,11 @@ export class CustomParameterService {
     return { run_id: this.runs.create(parameter, body.scope.id).id };
   }
 
-  listRuns(caller: ParameterCaller, parameterId: string, request: ListRequest): PageResult<CustomParametersCustomParameterRun> {
+  listRuns(
+    caller: ParameterCaller,
+    parameterId: string,
+    request: ListRequest,
+  ): PageResult<CustomParametersCustomParameterRun> {
     const parameter = this.find(caller.account.id, parameterId);
     const page = this.runs.page(parameter, request);
     return { ...page, items: page.items.map(parameterRunView) };
@@ -157,12 +164,18 @@ export class CustomParameterService {
   /** Blank is 400; a clash with another live parameter of the account is 409. */
   private checkName(accountId: string, name: string, selfId: string | null): void {
     if (name.trim() === "") {
-      throw new BadRequestError("custom_parameter_empty_name", "The custom parameter name must contain at least one non-blank character.");
+      throw new BadRequestError(
+        "custom_parameter_empty_name",
+        "The custom parameter name must contain at least one non-blank character.",
+      );
     }
     const key = nameKey(name);
     const clash = this.parameters.live(accountId, (r) => r.id !== selfId && nameKey(r.name) === key)[0];
     if (clash) {
-      throw new ConflictError("custom_parameter_duplicate_name", `A custom parameter named '${clash.name}' already exists (${clash.id}).`);
+      throw new ConflictError(
+        "custom_parameter_duplicate_name",
+        `A custom parameter named '${clash.name}' already exists (${clash.id}).`,
+      );
     }
   }
 }

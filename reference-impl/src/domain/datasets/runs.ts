@@ -102,12 +102,17 @@ function windowOf(body: RunBody, account: Account, nowMs: number): { fromMs: num
   if (!body.date_range) return { fromMs: nowMs - 365 * DAY, toMs: nowMs };
   // A plan without `custom_date_filter` keeps the default window (D-PLAN-DATE-FILTER).
   if (!hasFeature(account, "custom_date_filter")) {
-    throw new ApiError("date_filter_unavailable", `The ${PLANS[account.plan].display_name} plan does not include custom date filters.`);
+    throw new ApiError(
+      "date_filter_unavailable",
+      `The ${PLANS[account.plan].display_name} plan does not include custom date filters.`,
+    );
   }
   const fromMs = parseDay(body.date_range.from, ["body", "date_range", "from"]);
   const toMs = parseDay(body.date_range.to, ["body", "date_range", "to"]);
   if (fromMs >= toMs) {
-    throw new ValidationFailed([{ loc: ["body", "date_range"], msg: "`from` must precede `to`.", type: "value_error" }]);
+    throw new ValidationFailed([
+      { loc: ["body", "date_range"], msg: "`from` must precede `to`.", type: "value_error" },
+    ]);
   }
   const maxDays = PLANS[account.plan].max_date_range_days;
   if ((toMs - fromMs) / DAY > maxDays) {
@@ -159,7 +164,8 @@ export class DatasetRunService {
     const now = clock.now();
     const window = windowOf(body, account, now);
     const requested = body.count;
-    const count = body.search_query.type === "url" ? Math.min(requested, body.search_query.source_urls.length) : requested;
+    const count =
+      body.search_query.type === "url" ? Math.min(requested, body.search_query.source_urls.length) : requested;
     // Reserve first: a 402 creates nothing.
     const reservation = options.reservation ?? lifecycle.reserve(DATASET_RUN, account.id, count);
     const run: RunRow = {
@@ -272,7 +278,12 @@ export class DatasetRunService {
             for (const [i, p] of posts.entries()) {
               if (i > 0 && i % POSTS_PER_ANALYSIS_PIECE === 0) yield;
               // Nothing to change (the usual run): no copy of the post (issue 18, garbage while loading).
-              if (!body.enable_visual_recognition && !body.enable_transcribing && p.post.comments.length <= body.num_comments_per_post) continue;
+              if (
+                !body.enable_visual_recognition &&
+                !body.enable_transcribing &&
+                p.post.comments.length <= body.num_comments_per_post
+              )
+                continue;
               p.post = {
                 ...p.post,
                 comments: p.post.comments.slice(0, body.num_comments_per_post),
@@ -299,7 +310,9 @@ export class DatasetRunService {
             for (let i = 0; i < posts.length; i++) {
               const post = posts[i]!.post;
               prepared.push(preparePost(post, analyse(`${post.text}`, actions)));
-              media[i] = (post.media.some((m) => m.type === "image") ? IMAGES : 0) | (post.media.some((m) => m.type === "video") ? VIDEOS : 0);
+              media[i] =
+                (post.media.some((m) => m.type === "image") ? IMAGES : 0) |
+                (post.media.some((m) => m.type === "video") ? VIDEOS : 0);
               posts[i]!.post = undefined as unknown as Post;
               if ((i + 1) % POSTS_PER_ANALYSIS_PIECE === 0) yield;
             }
@@ -324,7 +337,8 @@ export class DatasetRunService {
                 if (images) dataset.images_count++;
                 if (videos) dataset.videos_count++;
               }
-              if (coefficient > result.previousCoefficient) dataset.estimated_sum += coefficient - result.previousCoefficient;
+              if (coefficient > result.previousCoefficient)
+                dataset.estimated_sum += coefficient - result.previousCoefficient;
             }
             dataset.updated_ms = at;
           },
@@ -337,7 +351,11 @@ export class DatasetRunService {
 const IMAGES = 1;
 const VIDEOS = 2;
 
-function* scrape(body: RunBody, count: number, window: { fromMs: number; toMs: number } | null): Sliced<{ post: Post; coefficient: number }[]> {
+function* scrape(
+  body: RunBody,
+  count: number,
+  window: { fromMs: number; toMs: number } | null,
+): Sliced<{ post: Post; coefficient: number }[]> {
   const sq = body.search_query;
   if (sq.type === "url") {
     const out: { post: Post; coefficient: number }[] = [];

@@ -73,7 +73,10 @@ export interface ListQuery {
 export interface DatasetNeeds {
   readonly clock: Clock;
   /** The runs only to soft-delete them with their dataset. */
-  readonly tables: { readonly datasets: Table<DatasetRow>; readonly datasetRuns: Pick<Table<Row>, "childrenOf" | "softDelete"> };
+  readonly tables: {
+    readonly datasets: Table<DatasetRow>;
+    readonly datasetRuns: Pick<Table<Row>, "childrenOf" | "softDelete">;
+  };
 }
 
 export class DatasetService {
@@ -123,7 +126,9 @@ export class DatasetService {
     const dataset = this.find(caller.account.id, id);
     if (body.name !== undefined) {
       if (body.name !== null && body.name.length > 255) {
-        throw new ValidationFailed([{ loc: ["body", "name"], msg: "Too big: expected string to have <=255 characters", type: "too_big" }]);
+        throw new ValidationFailed([
+          { loc: ["body", "name"], msg: "Too big: expected string to have <=255 characters", type: "too_big" },
+        ]);
       }
       dataset.name = body.name === "" ? null : body.name;
       dataset.updated_ms = this.services.clock.now();

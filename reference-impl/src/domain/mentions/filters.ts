@@ -25,7 +25,11 @@ const anyEqual = (have: readonly string[] | undefined | null, want: ReadonlySet<
   return have.some((h) => want.has(lower(h)));
 };
 
-function metricValue(r: MentionRecord, metric: "likes" | "views" | "comments" | "engagement_rate", which: "now" | "before"): number {
+function metricValue(
+  r: MentionRecord,
+  metric: "likes" | "views" | "comments" | "engagement_rate",
+  which: "now" | "before",
+): number {
   const m = which === "now" ? r.metrics : r.previous;
   if (!m) return 0;
   return metric === "engagement_rate" ? engagementRate(m) : m[metric];
@@ -65,7 +69,10 @@ export function matchesFilter(r: MentionRecord, f: Filter): boolean {
   switch (f.type) {
     case "keyword": {
       // Whole-word (or two-word phrase) match on title and text.
-      const hit = keywordHit(r, once(f, () => keywordOf(f.value)));
+      const hit = keywordHit(
+        r,
+        once(f, () => keywordOf(f.value)),
+      );
       return f.operator === "is" ? hit : !hit;
     }
     case "sentiment":
@@ -93,11 +100,20 @@ export function matchesFilter(r: MentionRecord, f: Filter): boolean {
     case "source":
       return f.values.includes(r.post.source);
     case "content_topic":
-      return anyEqual(a.content_topics, once(f, () => lowerSet(f.values)));
+      return anyEqual(
+        a.content_topics,
+        once(f, () => lowerSet(f.values)),
+      );
     case "content_intention":
-      return anyEqual(a.content_intention ? [a.content_intention] : undefined, once(f, () => lowerSet(f.values)));
+      return anyEqual(
+        a.content_intention ? [a.content_intention] : undefined,
+        once(f, () => lowerSet(f.values)),
+      );
     case "tone_of_voice":
-      return anyEqual(a.tone_of_voice ? [a.tone_of_voice] : undefined, once(f, () => lowerSet(f.values)));
+      return anyEqual(
+        a.tone_of_voice ? [a.tone_of_voice] : undefined,
+        once(f, () => lowerSet(f.values)),
+      );
     case "hook":
       return !!a.hook && once(f, () => lowerList(f.values)).some((v) => lower(a.hook!).includes(v));
     case "cta":
@@ -106,7 +122,11 @@ export function matchesFilter(r: MentionRecord, f: Filter): boolean {
       const brands = a.mentioned_brands;
       if (!brands) return false;
       const op = f.operator;
-      if (op.type === "any_of") return anyEqual(brands, once(op, () => lowerSet(op.values)));
+      if (op.type === "any_of")
+        return anyEqual(
+          brands,
+          once(op, () => lowerSet(op.values)),
+        );
       const wanted = once(op, () => lower(op.value));
       if (op.type === "equals") return brands.some((b) => lower(b) === wanted);
       return brands.some((b) => lower(b).includes(wanted));

@@ -52,7 +52,8 @@ export class DatasetCoefficients {
     if (!one) {
       one = new DatasetCoefficients().set(id, coefficient);
       one.shared = true;
-      if (DatasetCoefficients.sharedOnes.size < DatasetCoefficients.SHARED_LIMIT) DatasetCoefficients.sharedOnes.set(key, one);
+      if (DatasetCoefficients.sharedOnes.size < DatasetCoefficients.SHARED_LIMIT)
+        DatasetCoefficients.sharedOnes.set(key, one);
     }
     return one;
   }
@@ -99,7 +100,11 @@ export class DatasetCoefficients {
   }
 }
 
-export type ParameterValue = { value: string | number | boolean | null; status: "completed" | "failed"; computed_at: number };
+export type ParameterValue = {
+  value: string | number | boolean | null;
+  status: "completed" | "failed";
+  computed_at: number;
+};
 
 /**
  * Custom parameter values of a post, keyed by parameter id. The Map is made
@@ -168,7 +173,10 @@ export function mentionKey(source: string, id: string): string {
 }
 
 export function normalizeWords(text: string): string {
-  return ` ${text.toLowerCase().replace(/[^\p{L}\p{N}']+/gu, " ").trim()} `;
+  return ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}']+/gu, " ")
+    .trim()} `;
 }
 
 export function engagementRate(m: Metrics): number {
@@ -363,7 +371,9 @@ function* mergeInto(
       outValues[n++] = addedValues[j]!;
     }
   }
-  return n === outDocs.length ? { docs: outDocs, values: outValues } : { docs: outDocs.slice(0, n), values: outValues.slice(0, n) };
+  return n === outDocs.length
+    ? { docs: outDocs, values: outValues }
+    : { docs: outDocs.slice(0, n), values: outValues.slice(0, n) };
 }
 
 /** Posts added to the text index per event-loop turn while catching up. */
@@ -439,12 +449,19 @@ export class MentionIndex {
    * Add or refresh a post for a dataset. Returns whether the post is new to
    * that dataset and the coefficient it had there before.
    */
-  upsert(post: Post, analysis: Analysis, ctx: UpsertContext): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
+  upsert(
+    post: Post,
+    analysis: Analysis,
+    ctx: UpsertContext,
+  ): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
     return this.upsertPrepared(preparePost(post, analysis), ctx);
   }
 
   /** `upsert` of a post prepared beforehand (`preparePost`). */
-  upsertPrepared(prepared: PreparedPost, ctx: UpsertContext): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
+  upsertPrepared(
+    prepared: PreparedPost,
+    ctx: UpsertContext,
+  ): { record: MentionRecord; newToDataset: boolean; previousCoefficient: number } {
     const post = prepared.post;
     const key = mentionKey(post.source, post.id);
     let record = this.byKey.get(key);
@@ -596,7 +613,14 @@ export class MentionIndex {
       }
       const current = this.sorted.get(sort);
       // Another reader may have installed a newer view meanwhile (the sync path).
-      if (!current || current.applied <= pin.at) this.sorted.set(sort, { docs, rows: new ViewRows(docs, this.byDoc), values: rowValues, applied: pin.at, covers: n });
+      if (!current || current.applied <= pin.at)
+        this.sorted.set(sort, {
+          docs,
+          rows: new ViewRows(docs, this.byDoc),
+          values: rowValues,
+          applied: pin.at,
+          covers: n,
+        });
     } finally {
       this.pins.delete(pin);
     }
@@ -643,7 +667,8 @@ export class MentionIndex {
       }
       const merged = yield* mergeInto(view, changed, added, addedValues, this.byDoc);
       // Installed only over the view it started from (a sync reader may have moved on).
-      if (this.sorted.get(sort) === view) this.sorted.set(sort, { ...merged, rows: new ViewRows(merged.docs, this.byDoc), applied: upto, covers });
+      if (this.sorted.get(sort) === view)
+        this.sorted.set(sort, { ...merged, rows: new ViewRows(merged.docs, this.byDoc), applied: upto, covers });
     } finally {
       this.pins.delete(pin);
     }
@@ -689,7 +714,9 @@ export class MentionIndex {
       // to about 32 times the final size; a cold build merges the rest.
       const behind = this.byDoc.length - this.keyOrder.covers;
       const due = behind >= Math.max(KEY_ORDER_BATCH, this.keyOrder.covers / 32);
-      void (due ? this.keyOrderReady() : Promise.resolve()).then(() => (this.text ? this.catchUpTextIndex() : undefined));
+      void (due ? this.keyOrderReady() : Promise.resolve()).then(() =>
+        this.text ? this.catchUpTextIndex() : undefined,
+      );
     }).unref();
   }
 
@@ -763,7 +790,8 @@ export class MentionIndex {
   /** The text index, created on first use and fed what landed since. */
   private textIndex(): TextIndex<MentionRecord> {
     const text = this.ensureTextIndex();
-    for (let i = this.unindexedFrom; i < this.unindexed.length; i++) text.add(this.unindexed[i]!, textFields(this.unindexed[i]!));
+    for (let i = this.unindexedFrom; i < this.unindexed.length; i++)
+      text.add(this.unindexed[i]!, textFields(this.unindexed[i]!));
     this.unindexed = [];
     this.unindexedFrom = 0;
     return text;

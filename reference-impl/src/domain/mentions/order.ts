@@ -184,7 +184,18 @@ export function* sortByValue(values: Float64Array): Sliced<Uint32Array> {
   let positionsOut = new Uint32Array(n);
   let lowOut = new Uint32Array(n);
   let highOut = high ? new Uint32Array(n) : undefined;
-  const passes: [word: 0 | 1, shift: 0 | 16][] = words === 1 ? [[0, 0], [0, 16]] : [[0, 0], [0, 16], [1, 0], [1, 16]];
+  const passes: [word: 0 | 1, shift: 0 | 16][] =
+    words === 1
+      ? [
+          [0, 0],
+          [0, 16],
+        ]
+      : [
+          [0, 0],
+          [0, 16],
+          [1, 0],
+          [1, 16],
+        ];
   for (const [word, shift] of passes) {
     count.fill(0);
     let src = word === 0 ? low : high!;

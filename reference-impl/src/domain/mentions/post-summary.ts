@@ -33,7 +33,8 @@ export function summarisePosts(records: Iterable<MentionRecord>, topN = 3): Post
   let count = 0;
   // Keep only the topN most engaged while walking, so 100k posts cost one pass.
   const top: MentionRecord[] = [];
-  const better = (a: MentionRecord, b: MentionRecord) => interactions(a) > interactions(b) || (interactions(a) === interactions(b) && a.key < b.key);
+  const better = (a: MentionRecord, b: MentionRecord) =>
+    interactions(a) > interactions(b) || (interactions(a) === interactions(b) && a.key < b.key);
   for (const r of records) {
     count++;
     const s = r.analysis.sentiment;
@@ -61,7 +62,13 @@ export function summarisePosts(records: Iterable<MentionRecord>, topN = 3): Post
   return { count, sentiment, topics: topCounts(topics, 5), brands: topCounts(brands, 5), engagement, top };
 }
 
-const SOURCE_NAMES: Record<string, string> = { reddit: "Reddit", tiktok: "TikTok", youtube: "YouTube", instagram: "Instagram", linkedin: "LinkedIn" };
+const SOURCE_NAMES: Record<string, string> = {
+  reddit: "Reddit",
+  tiktok: "TikTok",
+  youtube: "YouTube",
+  instagram: "Instagram",
+  linkedin: "LinkedIn",
+};
 
 export function sourceName(source: string): string {
   return SOURCE_NAMES[source] ?? source;
@@ -81,7 +88,9 @@ export function summaryLines(s: PostSummary): string[] {
   const { sentiment: st } = s;
   if (st.analysed) {
     const mood = st.average > 0.05 ? "leans positive" : st.average < -0.05 ? "leans negative" : "is mixed to neutral";
-    lines.push(`**Sentiment** ${mood}: ${st.positive} positive, ${st.neutral} neutral, ${st.negative} negative (average score ${st.average.toFixed(2)} over ${st.analysed} analysed posts).`);
+    lines.push(
+      `**Sentiment** ${mood}: ${st.positive} positive, ${st.neutral} neutral, ${st.negative} negative (average score ${st.average.toFixed(2)} over ${st.analysed} analysed posts).`,
+    );
   } else {
     lines.push("**Sentiment**: these posts were collected without sentiment analysis.");
   }
@@ -91,7 +100,9 @@ export function summaryLines(s: PostSummary): string[] {
   const best = s.top[0];
   lines.push(
     `**Engagement**: ${fmt(e.views)} views, ${fmt(e.likes)} likes, ${fmt(e.comments)} comments and ${fmt(e.shares)} shares in total` +
-      (best ? `; the most engaged post is by ${best.post.author.display_name} on ${sourceName(best.post.source)} ${postLink("top post", best.post.source, best.post.id)}.` : "."),
+      (best
+        ? `; the most engaged post is by ${best.post.author.display_name} on ${sourceName(best.post.source)} ${postLink("top post", best.post.source, best.post.id)}.`
+        : "."),
   );
   return lines;
 }

@@ -58,7 +58,11 @@ export class MentionSearchService {
   }
 }
 
-export function searchMentions(services: MentionSearchNeeds, accountId: string, body: SearchBody): PageResult<MentionsMention> {
+export function searchMentions(
+  services: MentionSearchNeeds,
+  accountId: string,
+  body: SearchBody,
+): PageResult<MentionsMention> {
   const plan = planSearch(services, accountId, body);
   const rows = plan.rows ?? services.mentions(accountId).sortedBy(body.sort);
   return plan.finish(paginate(rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET));
@@ -82,7 +86,12 @@ function checkSearch(services: MentionSearchNeeds, accountId: string, body: Sear
  * the page. `rows` is the narrowed set when post_refs or a text query with
  * few hits decide it, undefined when the search walks the sort's view.
  */
-function planSearch(services: MentionSearchNeeds, accountId: string, body: SearchBody, precomputedHits?: TextHits<MentionRecord>) {
+function planSearch(
+  services: MentionSearchNeeds,
+  accountId: string,
+  body: SearchBody,
+  precomputedHits?: TextHits<MentionRecord>,
+) {
   checkSearch(services, accountId, body);
   let scope: Set<string>;
   if (body.dataset_ids) {
@@ -121,7 +130,9 @@ function planSearch(services: MentionSearchNeeds, accountId: string, body: Searc
   const byRefs = refs && (!textHits || refs.size <= textHits.size);
   const byText = !byRefs && textHits && (refs || textHits.size <= 5000);
   if (byRefs || byText) {
-    const narrowest = byRefs ? [...refs!].map((k) => index.get(k)).filter((r): r is MentionRecord => !!r) : [...textHits!];
+    const narrowest = byRefs
+      ? [...refs!].map((k) => index.get(k)).filter((r): r is MentionRecord => !!r)
+      : [...textHits!];
     rows = narrowest.sort((a, b) => {
       const ka = keyOf(a);
       const kb = keyOf(b);

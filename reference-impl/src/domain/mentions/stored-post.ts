@@ -15,7 +15,21 @@
 // stored fields: readers that need `url`, `media` or `avatar_url` read them
 // as properties.
 import type { Analysis } from "../../simulators/analysis.ts";
-import { areGeneratedComments, avatarUrl, isGeneratedMedia, originOf, postUrl, regenerate, standardMedia, type MediaItem, type Post, type PostComment, type OriginRequest, type PostOrigin, type Source } from "../../simulators/provider.ts";
+import {
+  areGeneratedComments,
+  avatarUrl,
+  isGeneratedMedia,
+  originOf,
+  postUrl,
+  regenerate,
+  standardMedia,
+  type MediaItem,
+  type Post,
+  type PostComment,
+  type OriginRequest,
+  type PostOrigin,
+  type Source,
+} from "../../simulators/provider.ts";
 
 /**
  * Distinct strings the intern table holds at most. Past this the table stops
@@ -160,7 +174,10 @@ export class StoredPost implements Post {
     const origin = p instanceof StoredPost ? p.origin : originOf(p);
     if (comments.length === 0) {
       this.commentsStored = 0;
-    } else if (origin && (areGeneratedComments(origin, comments) || sameComments(regenerate(origin).comments, comments))) {
+    } else if (
+      origin &&
+      (areGeneratedComments(origin, comments) || sameComments(regenerate(origin).comments, comments))
+    ) {
       this.commentsStored = comments.length;
       this.originSeed = origin.seed;
       this.originRequest = origin.request;
@@ -231,7 +248,10 @@ export function compactAnalysis(a: Analysis): Analysis {
         out.sentiment = internRecord({ ...a.sentiment! });
         break;
       case "emotions":
-        out.emotions = internRecord({ scores: internRecord({ ...a.emotions!.scores }), dominant: a.emotions!.dominant });
+        out.emotions = internRecord({
+          scores: internRecord({ ...a.emotions!.scores }),
+          dominant: a.emotions!.dominant,
+        });
         break;
       case "content_topics":
       case "questions":

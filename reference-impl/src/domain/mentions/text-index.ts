@@ -275,7 +275,8 @@ export class TextIndex<T extends Numbered> {
         this.postingCount++;
         if (p === undefined) this.vocabulary.set(term, doc);
         else if (typeof p === "number") this.vocabulary.set(term, [p, doc]);
-        else if (Array.isArray(p)) this.vocabulary.set(term, p.length < SMALL_POSTINGS ? [...p, doc] : new PackedPostings([...p, doc]));
+        else if (Array.isArray(p))
+          this.vocabulary.set(term, p.length < SMALL_POSTINGS ? [...p, doc] : new PackedPostings([...p, doc]));
         else p.push(doc);
       }
     }

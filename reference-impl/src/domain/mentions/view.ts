@@ -22,7 +22,11 @@ export function mentionView(
     source: p.source,
     id: p.id,
     author: {
-      avatar: { type: "image", version_list: [{ url: p.author.avatar_url, width: 256, height: 256 }], description: null },
+      avatar: {
+        type: "image",
+        version_list: [{ url: p.author.avatar_url, width: 256, height: 256 }],
+        description: null,
+      },
       title: p.author.display_name,
       title_url: authorUrl(p.source, p.author.username),
       headline: p.author.headline,
@@ -43,7 +47,9 @@ export function mentionView(
     are_views_estimated: p.views_estimated,
     engagement_rate: r.engagementRate.toFixed(4),
     sentiment_score: a.sentiment ? a.sentiment.score.toFixed(3) : null,
-    sentiment: a.sentiment ? { negative: a.sentiment.negative, neutral: a.sentiment.neutral, positive: a.sentiment.positive } : null,
+    sentiment: a.sentiment
+      ? { negative: a.sentiment.negative, neutral: a.sentiment.neutral, positive: a.sentiment.positive }
+      : null,
     emotions: a.emotions ? a.emotions.scores : null,
     tone_of_voice: a.tone_of_voice ? { text: a.tone_of_voice } : null,
     narrative_structure: a.narrative_structure ? { text: a.narrative_structure } : null,

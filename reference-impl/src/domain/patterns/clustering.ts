@@ -25,7 +25,11 @@ const require = createRequire(import.meta.url);
 const bm25Vectorizer = require("wink-nlp/utilities/bm25-vectorizer") as typeof bm25VectorizerType;
 // `stopword` ships no types; its lists are plain string arrays per ISO 639-3 code.
 const stopLists = require("stopword") as Record<"eng" | "spa" | "por" | "deu" | "fra", string[]>;
-const STOP_WORDS = new Set([...stopLists.eng, ...stopLists.spa, ...stopLists.por, ...stopLists.deu, ...stopLists.fra].map((w) => w.toLowerCase()));
+const STOP_WORDS = new Set(
+  [...stopLists.eng, ...stopLists.spa, ...stopLists.por, ...stopLists.deu, ...stopLists.fra].map((w) =>
+    w.toLowerCase(),
+  ),
+);
 
 /** Upper bound on vocabulary terms (vector dimensions). */
 export const MAX_TERMS = 256;
@@ -113,7 +117,10 @@ function vocabulary(docs: string[][], questionTerms: Set<string>): Set<string> {
   const maxDf = Math.max(2, Math.floor(docs.length * MAX_DOC_SHARE));
   const eligible = [...df].filter(([, n]) => n >= 2 && n <= maxDf);
   // Question terms go first so the cap never drops what the question asks about.
-  eligible.sort((a, b) => Number(questionTerms.has(b[0])) - Number(questionTerms.has(a[0])) || b[1] - a[1] || (a[0] < b[0] ? -1 : 1));
+  eligible.sort(
+    (a, b) =>
+      Number(questionTerms.has(b[0])) - Number(questionTerms.has(a[0])) || b[1] - a[1] || (a[0] < b[0] ? -1 : 1),
+  );
   return new Set(eligible.slice(0, MAX_TERMS).map(([t]) => t));
 }
 
@@ -189,7 +196,10 @@ export function* clusterPostsSliced(posts: readonly ClusterInput[], researchQues
     for (const i of indices) for (let j = 0; j < terms.length; j++) centroid[j]! += vectors[i]![j]!;
     const unit = normalise(centroid.map((x) => x / indices.length));
     const members = indices
-      .map((index) => ({ index, confidence: Math.round(Math.max(0, Math.min(1, dot(vectors[index]!, unit))) * 1000) / 1000 }))
+      .map((index) => ({
+        index,
+        confidence: Math.round(Math.max(0, Math.min(1, dot(vectors[index]!, unit))) * 1000) / 1000,
+      }))
       .sort((a, b) => b.confidence - a.confidence || a.index - b.index);
     const ranked = terms
       .map((t, j) => ({ t, w: unit[j]! }))

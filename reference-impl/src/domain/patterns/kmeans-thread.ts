@@ -72,7 +72,13 @@ function thread(): Worker {
  * and `points` are flattened buffers (see flatten) so this thread does not
  * spend time copying rows.
  */
-export function fitOffThread(sample: Float64Array, points: Float64Array | null, dims: number, k: number, options: KMeansOptions): Promise<number[]> {
+export function fitOffThread(
+  sample: Float64Array,
+  points: Float64Array | null,
+  dims: number,
+  k: number,
+  options: KMeansOptions,
+): Promise<number[]> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     pending.set(id, { resolve, reject });

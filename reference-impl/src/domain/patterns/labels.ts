@@ -77,11 +77,18 @@ export function itemLabel(cluster: Cluster, posts: readonly LabelInput[], total:
  * Top-level summary: the question, how many posts and items, the largest
  * items with their shares, and where the question's own terms concentrate.
  */
-export function patternSummary(question: string, clustering: Clustering, titles: string[], posts: readonly LabelInput[]): string {
+export function patternSummary(
+  question: string,
+  clustering: Clustering,
+  titles: string[],
+  posts: readonly LabelInput[],
+): string {
   const total = posts.length;
   const { clusters, questionTerms } = clustering;
   const parts: string[] = [];
-  parts.push(`Asked “${excerpt(question, 200)}”, the ${total} posts of the latest completed run fall into ${clusters.length} pattern${clusters.length === 1 ? "" : "s"}.`);
+  parts.push(
+    `Asked “${excerpt(question, 200)}”, the ${total} posts of the latest completed run fall into ${clusters.length} pattern${clusters.length === 1 ? "" : "s"}.`,
+  );
   const top = clusters.slice(0, 3).map((c, i) => `“${titles[i]}” (${percent(c.members.length, total)}%)`);
   if (top.length) parts.push(`Largest: ${listOf(top)}.`);
   if (!questionTerms.length) {

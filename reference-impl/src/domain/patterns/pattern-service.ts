@@ -145,7 +145,9 @@ export class PatternService {
     if (!runId || records.length === 0) {
       throw new BadRequestError(
         "nothing_to_analyze",
-        runId ? `The most recent completed run of dataset ${dataset.id} collected no posts.` : `Dataset ${dataset.id} has no completed run to analyse.`,
+        runId
+          ? `The most recent completed run of dataset ${dataset.id} collected no posts.`
+          : `Dataset ${dataset.id} has no completed run to analyse.`,
       );
     }
     const reservation = services.lifecycle.reserve(PATTERN_DETECTION, accountId, records.length);
@@ -193,7 +195,12 @@ export class PatternService {
     return { ...itemSummary(item), post_refs: item.post_refs.map((r) => ({ ...r })) };
   }
 
-  private execute(row: PatternDetectionRow, reservation: ReturnType<RunLifecycle["reserve"]>, inline: boolean, patternId: string): void {
+  private execute(
+    row: PatternDetectionRow,
+    reservation: ReturnType<RunLifecycle["reserve"]>,
+    inline: boolean,
+    patternId: string,
+  ): void {
     const { services } = this;
     let records: MentionRecord[] = [];
     let clustering: Clustering | undefined;
@@ -230,7 +237,11 @@ export class PatternService {
             inputs = [];
             for (let i = 0; i < records.length; i++) {
               const r = records[i]!;
-              inputs.push({ text: r.post.text, sentiment: r.analysis.sentiment?.label ?? null, terms: new Set(c.postTerms[i]) });
+              inputs.push({
+                text: r.post.text,
+                sentiment: r.analysis.sentiment?.label ?? null,
+                terms: new Set(c.postTerms[i]),
+              });
               if ((i + 1) % POSTS_PER_PIECE === 0) yield;
             }
             labels = [];
@@ -238,7 +249,12 @@ export class PatternService {
               labels.push(itemLabel(cluster, inputs, records.length));
               yield;
             }
-            summary = patternSummary(row.research_question, c, labels.map((l) => l.title), inputs);
+            summary = patternSummary(
+              row.research_question,
+              c,
+              labels.map((l) => l.title),
+              inputs,
+            );
           },
         },
         {
@@ -249,13 +265,18 @@ export class PatternService {
               const itemId = `pti_${String(i + 1).padStart(2, "0")}`;
               const title = labels[i]!.title;
               for (const m of cluster.members) {
-                assignToPattern(records[m.index]!, patternId, [{ pattern_item_id: itemId, name: title, confidence: m.confidence }]);
+                assignToPattern(records[m.index]!, patternId, [
+                  { pattern_item_id: itemId, name: title, confidence: m.confidence },
+                ]);
               }
               return {
                 item_id: itemId,
                 title,
                 synopsis: labels[i]!.synopsis,
-                post_refs: cluster.members.map((m) => ({ id: records[m.index]!.post.id, source: records[m.index]!.post.source })),
+                post_refs: cluster.members.map((m) => ({
+                  id: records[m.index]!.post.id,
+                  source: records[m.index]!.post.source,
+                })),
               };
             });
             this.patterns.insert({

@@ -57,7 +57,9 @@ function dayStart(day: string): number {
 /** `from` must not be after `to` (D-PREVIEW-DATES); the schema already checked each is a date. */
 function checkOrder(from: string | undefined | null, to: string | undefined | null, loc: string): void {
   if (from && to && dayStart(from) > dayStart(to)) {
-    throw new ValidationFailed([{ loc: ["body", loc], msg: `\`${loc}\` must not be after the end of the window.`, type: "value_error" }]);
+    throw new ValidationFailed([
+      { loc: ["body", loc], msg: `\`${loc}\` must not be after the end of the window.`, type: "value_error" },
+    ]);
   }
 }
 
@@ -106,7 +108,13 @@ export class PreviewService {
   create(caller: Caller, body: PreviewBody): PreviewsResearchPreview {
     const result = body.type === "prompt" ? this.prompt(caller, body) : this.urls(caller, body);
     const now = this.services.clock.now();
-    this.table.insert({ id: result.preview_id, account_id: caller.account.id, created_ms: now, deleted_ms: null, result });
+    this.table.insert({
+      id: result.preview_id,
+      account_id: caller.account.id,
+      created_ms: now,
+      deleted_ms: null,
+      result,
+    });
     return result;
   }
 
@@ -132,7 +140,9 @@ export class PreviewService {
       // D-PREVIEW-FUTURE: no post exists after now, so a window starting in
       // the future is a client mistake and one ending in the future stops now.
       if (fromMs > now) {
-        throw new ValidationFailed([{ loc: ["body", "date_since"], msg: "`date_since` must not be in the future.", type: "value_error" }]);
+        throw new ValidationFailed([
+          { loc: ["body", "date_since"], msg: "`date_since` must not be in the future.", type: "value_error" },
+        ]);
       }
       window = { fromMs, toMs: Math.min(now, dayStart(body.date_until!) + DAY - 1000) };
     }
@@ -215,6 +225,9 @@ export class PreviewService {
   private scrapeFailed(reservation: Parameters<Ledger["release"]>[0], error: unknown): ApiError {
     this.services.ledger.release(reservation);
     const why = error instanceof Error ? `: ${error.message}` : "";
-    return new ApiError("internal_server_error", `The provider could not be scraped${why}. Nothing was charged; retry later.`);
+    return new ApiError(
+      "internal_server_error",
+      `The provider could not be scraped${why}. Nothing was charged; retry later.`,
+    );
   }
 }

@@ -53,17 +53,25 @@ export function composeAlert(o: CycleOutcome, postExists: (source: string, id: s
     lines.push("Every dataset run of this cycle failed, so nothing was collected or charged:");
   } else if (n === 0) {
     preview = "No new mentions since the last cycle.";
-    lines.push(`No new mentions since the last cycle across ${o.datasets.length} dataset${o.datasets.length === 1 ? "" : "s"}.`);
+    lines.push(
+      `No new mentions since the last cycle across ${o.datasets.length} dataset${o.datasets.length === 1 ? "" : "s"}.`,
+    );
   } else {
     const mood = summary.sentiment.analysed ? `, sentiment ${sentiment_score.toFixed(2)}` : "";
     preview = `${n} new mention${n === 1 ? "" : "s"}, ${comment_count} comment${comment_count === 1 ? "" : "s"}${mood}.`;
-    lines.push(`${n} new mention${n === 1 ? "" : "s"} with ${comment_count} comment${comment_count === 1 ? "" : "s"} in ${o.datasets.map((d) => `*${d.name ?? d.id}*`).join(", ")}.`, "");
+    lines.push(
+      `${n} new mention${n === 1 ? "" : "s"} with ${comment_count} comment${comment_count === 1 ? "" : "s"} in ${o.datasets.map((d) => `*${d.name ?? d.id}*`).join(", ")}.`,
+      "",
+    );
     lines.push(...summaryLines(summary), "", "**Most engaged new posts**", "");
     for (const r of summary.top) lines.push(quoteLine(r), "");
   }
   for (const f of o.failures) lines.push(`- Dataset ${f.datasetId}: ${f.message}`);
   if (lines[lines.length - 1] !== "") lines.push("");
-  if (o.pattern) lines.push(`${o.pattern.matched} of the posts this cycle collected belong to the detected pattern **${o.pattern.name}**.`);
+  if (o.pattern)
+    lines.push(
+      `${o.pattern.matched} of the posts this cycle collected belong to the detected pattern **${o.pattern.name}**.`,
+    );
 
   const { text, posts } = rewriteCitations(lines.join("\n").trim(), { accept: postExists });
   const entities: CommonReference[] = [];

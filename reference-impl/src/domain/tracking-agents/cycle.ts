@@ -28,7 +28,12 @@ export function cycleBody(latest: RunBody, agent: AgentRow): RunBody {
   const actions = new Set(latest.content_analysis_actions ?? []);
   actions.add("sentiment");
   const { date_range: _fixedWindow, ...rest } = latest;
-  return { ...rest, count: agent.count, num_comments_per_post: agent.num_comments_per_post, content_analysis_actions: [...actions] };
+  return {
+    ...rest,
+    count: agent.count,
+    num_comments_per_post: agent.num_comments_per_post,
+    content_analysis_actions: [...actions],
+  };
 }
 
 /** Results a dataset run of this body can deliver (a url run is capped by its URLs). */
@@ -62,7 +67,10 @@ export class AgentCycles {
   start(account: Account, agent: AgentRow, origin: AgentRunRow["origin"]): AgentRunRow {
     const { services } = this;
     if (this.inProgress(agent)) {
-      throw new ConflictError("tracking_agent_run_in_progress", "A cycle of this agent is in progress; poll its dataset runs until they finish, then retry.");
+      throw new ConflictError(
+        "tracking_agent_run_in_progress",
+        "A cycle of this agent is in progress; poll its dataset runs until they finish, then retry.",
+      );
     }
     const plan: { dataset: DatasetRow; body: RunBody }[] = [];
     for (const id of agent.dataset_ids) {
@@ -72,7 +80,10 @@ export class AgentCycles {
       if (latest) plan.push({ dataset, body: cycleBody(latest, agent) });
     }
     if (plan.length === 0) {
-      throw new BadRequestError("dataset_has_no_queries", "None of the agent's datasets has a query to repeat; run a search on one of them first.");
+      throw new BadRequestError(
+        "dataset_has_no_queries",
+        "None of the agent's datasets has a query to repeat; run a search on one of them first.",
+      );
     }
     const reservations = services.ledger.reserveAll(
       account.id,
@@ -114,7 +125,9 @@ export class AgentCycles {
     for (const record of index.byRun(datasetRun.id)) {
       const runs = collectingRuns(record);
       const at = runs.indexOf(datasetRun.id);
-      const seenBefore = runs.slice(0, at).some((id) => this.services.tables.datasetRuns.raw(id)?.dataset_id === datasetRun.dataset_id);
+      const seenBefore = runs
+        .slice(0, at)
+        .some((id) => this.services.tables.datasetRuns.raw(id)?.dataset_id === datasetRun.dataset_id);
       if (!seenBefore) out.push(record);
     }
     return out;

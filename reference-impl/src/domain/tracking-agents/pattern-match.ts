@@ -11,11 +11,19 @@ export interface PatternMatchNeeds {
 }
 
 /** Patterns detected on a dataset, newest first, with the post keys of their items. */
-export function patternsOfDataset(services: PatternMatchNeeds, accountId: string, datasetId: string): { id: string; name: string; postKeys: Set<string> }[] {
+export function patternsOfDataset(
+  services: PatternMatchNeeds,
+  accountId: string,
+  datasetId: string,
+): { id: string; name: string; postKeys: Set<string> }[] {
   return services.tables.patterns
     .live(accountId, (p) => p.dataset_id === datasetId)
     .reverse()
-    .map((p) => ({ id: p.id, name: p.name, postKeys: new Set(p.items.flatMap((i) => i.post_refs.map((r) => mentionKey(r.source, r.id)))) }));
+    .map((p) => ({
+      id: p.id,
+      name: p.name,
+      postKeys: new Set(p.items.flatMap((i) => i.post_refs.map((r) => mentionKey(r.source, r.id)))),
+    }));
 }
 
 export function findMatchingPattern(

@@ -78,7 +78,10 @@ export class TrackingAgentService {
     const integrationIds = this.checkIntegrations(accountId, body.integration_ids ?? []);
     const cap = PLANS[caller.account.plan].limits.tracking_agents;
     if (this.tables.agents.live(accountId).length >= cap) {
-      throw new ConflictError("tracking_agent_limit_reached", `The plan allows ${cap} tracking agents; delete one or upgrade.`);
+      throw new ConflictError(
+        "tracking_agent_limit_reached",
+        `The plan allows ${cap} tracking agents; delete one or upgrade.`,
+      );
     }
     const now = this.services.clock.now();
     const agent: AgentRow = {
@@ -169,7 +172,11 @@ export class TrackingAgentService {
   }
 
   /** The alert feed, newest first (D-TA-MESSAGES-ORDER). */
-  messages(caller: Caller, id: string, q: { limit: number; cursor?: string | undefined }): PageResult<TrackingAgentsAgentMessage> {
+  messages(
+    caller: Caller,
+    id: string,
+    q: { limit: number; cursor?: string | undefined },
+  ): PageResult<TrackingAgentsAgentMessage> {
     const agent = this.find(caller.account.id, id);
     const page = this.tables.messages.page(
       caller.account.id,

@@ -148,7 +148,8 @@ export class Ledger {
   /** Throw the 402 unless the balance holds at least `minimum` dollars. */
   requireBalance(accountId: string, minimum: Money, errorCode: ErrorCode): void {
     const b = this.book(accountId);
-    if (b.balance.lt(minimum) || b.balance.isZero() || shortfallForced()) throw this.shortfall(errorCode, minimum, b.balance);
+    if (b.balance.lt(minimum) || b.balance.isZero() || shortfallForced())
+      throw this.shortfall(errorCode, minimum, b.balance);
   }
 
   private shortfall(errorCode: ErrorCode, required: Money, available: Money): InsufficientCreditsError {
@@ -202,7 +203,13 @@ export class Ledger {
     return this.record(b, accountId, category, charged, PLANS[b.plan].rate);
   }
 
-  private record(b: AccountBook, accountId: string, category: Category, charged: Money, rate: Money): UsageRow | undefined {
+  private record(
+    b: AccountBook,
+    accountId: string,
+    category: Category,
+    charged: Money,
+    rate: Money,
+  ): UsageRow | undefined {
     b.periodCharged = b.periodCharged.add(charged);
     if (charged.isZero()) return undefined;
     const row: UsageRow = {

@@ -34,7 +34,12 @@ export interface LifecycleRow<S extends string = string> {
 }
 
 /** The seed's four run states, used as they are by dataset, audience and pattern detection runs. */
-export const SEED_RUN_STATES = { pending: "pending", working: "working", completed: "completed", failed: "failed" } as const;
+export const SEED_RUN_STATES = {
+  pending: "pending",
+  working: "working",
+  completed: "completed",
+  failed: "failed",
+} as const;
 
 export interface RunKind<S extends string = string> {
   /** For messages and logs, e.g. "dataset run". */
@@ -141,7 +146,12 @@ export class RunLifecycle {
       steps,
       onFailure: async (error: unknown) => {
         if (plan.reservation.state === "held") this.ledger.release(plan.reservation);
-        this.setStatus(kind, row, kind.states.failed, error instanceof Error ? error.message : `The ${kind.label} failed.`);
+        this.setStatus(
+          kind,
+          row,
+          kind.states.failed,
+          error instanceof Error ? error.message : `The ${kind.label} failed.`,
+        );
         await plan.onFailed?.(error);
       },
     };
