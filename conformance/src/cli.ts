@@ -6,7 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import { runKit, selectChecks, type RunHooks, type RunReport } from "./runner.ts";
 import { UsageError, checkBaseUrl } from "./preflight.ts";
 import { progressEnabled, progressWriter } from "./reporters/progress.ts";
-import { allChecks } from "./checks/index.ts";
+import { allChecks } from "./registry.ts";
 import { catalogueMarkdown } from "./catalogue.ts";
 import { Contract } from "./contract.ts";
 import { progressLine, summary } from "./reporters/console.ts";

@@ -6,7 +6,7 @@ import { Decimal } from "decimal.js";
 import { Contract } from "./contract.ts";
 import { HttpClient, TransportError, curlOf, type Exchange, type KeyRole, type RequestOptions } from "./http.ts";
 import { Ledger } from "./ledger.ts";
-import { allChecks, trafficDriver } from "./checks/index.ts";
+import { allChecks, trafficDriver } from "./registry.ts";
 import type { Check, CheckContext, CheckResult, Failure, InspectContext, Settings } from "./types.ts";
 
 import { SkipError } from "./skip.ts";
@@ -472,5 +472,5 @@ async function cleanUp(
 
 /** Every failure title starts with the id of the rule it enforces. */
 function titled(id: string, title: string): string {
-  return title.startsWith(`${id}:`) ? title : `${id}: ${title.replace(/^[a-z0-9-]+: /, "")}`;
+  return `${id}: ${title}`;
 }

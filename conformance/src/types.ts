@@ -123,6 +123,35 @@ export interface CheckResult {
   accepted?: Failure[];
 }
 
+export interface Match {
+  /** the failure title (or a warning's text) */
+  title?: RegExp;
+  /** operationId of the failure */
+  ops?: RegExp;
+  /** the status the deployment answered */
+  status?: (s: number) => boolean;
+  /** response-level checks: the check that sent the exchange */
+  sentBy?: string[];
+  /** what the deployment answered (JSON of `received`) */
+  received?: RegExp;
+}
+
+export interface DecisionRule {
+  decision: string;
+  /** absent: the check's default rule when it has no seed rule */
+  when?: Match;
+}
+
+export interface CheckRules {
+  /** the seed's words for the rule the check enforces; absent when the check only enforces contract decisions */
+  seed?: string;
+  decisions?: DecisionRule[];
+  /** failures that break the seed rule even where a decision rule below would match (checked first) */
+  seedWhen?: Match[];
+  /** the check sends requests a conformant deployment refuses: a 2xx there is the refusal missing, not a success status of STATUS_DECISIONS (set on every check whose requests must be refused) */
+  refusals?: boolean;
+}
+
 export interface CheckMeta {
   /** the rule id: file name, failure title prefix, catalogue row and report name */
   id: string;
@@ -142,12 +171,38 @@ export interface CheckMeta {
   lane?: "anonymous";
   /** keys that must be configured */
   keys?: KeyRole[];
+  /** which rule each finding of the check enforces: the seed's words, or a decision (attribution.ts applies them) */
+  rules?: CheckRules;
   /** ids of the spec/DECISIONS.md rows this check enforces (strict) or tolerates (lenient) */
   decisions?: string[];
 }
 
+/**
+ * The phases active checks run in, in this order. Each phase names what its
+ * checks do to the deployment, which is why the order matters: requests that
+ * create nothing first, the resource and list rules next, money and the
+ * groups' runs after them, then the checks that look across keys, and last the
+ * bursts that spend the rate limit (REST, then MCP) so that no other check
+ * meets their 429s.
+ */
+export const PHASES = [
+  "requests",
+  "resources",
+  "lists",
+  "billing",
+  "groups",
+  "isolation",
+  "rate-limit",
+  "mcp",
+] as const;
+export type Phase = (typeof PHASES)[number];
+
 export interface ActiveCheck extends CheckMeta {
   kind: "active";
+  /** when the check runs (PHASES); within a phase, by id unless `after` says otherwise */
+  phase: Phase;
+  /** ids of checks of the same phase that must run before this one */
+  after?: string[];
   run(ctx: CheckContext): Promise<void>;
 }
 

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import {
   CHECK_RULES,
   STATUS_DECISIONS,

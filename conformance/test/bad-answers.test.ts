@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import { runKit } from "../src/runner.ts";
 import type { ActiveCheck } from "../src/types.ts";
 import { writeReports } from "../src/reporters/files.ts";
@@ -75,6 +75,7 @@ describe("a deployment that times out, answers HTML or closes connections", () =
     const naive: ActiveCheck = {
       kind: "active",
       id: "naive-reader",
+      phase: "requests",
       rule: "reads data.length of the list",
       section: "test",
       severity: "minor",

@@ -11,7 +11,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { settle } from "../src/verdict.ts";
 import { loadDeviations, writeDeviations, type DeviationEntry } from "../src/deviations.ts";

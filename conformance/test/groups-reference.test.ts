@@ -1,7 +1,7 @@
 // The group-rule checks against the reference: each must pass (or be skipped
 // with a reason), never fail, and the run prints what each one exercised.
 import { describe, expect, it } from "vitest";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import { runKit } from "../src/runner.ts";
 import { settings, startReference, unexpectedFailures } from "./helpers.ts";
 

@@ -8,7 +8,7 @@ import { serve } from "@hono/node-server";
 import { createApp } from "../../reference-impl/src/app.ts";
 import type { Settings } from "../src/types.ts";
 import type { RunReport } from "../src/runner.ts";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import type { Contract } from "../src/contract.ts";
 import type { Exchange } from "../src/http.ts";
 import { LENIENT } from "../src/lenient.ts";

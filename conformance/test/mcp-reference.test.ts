@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import { runKit } from "../src/runner.ts";
 import { settings, startReference, unexpectedFailures } from "./helpers.ts";
 

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { Contract, zodNameOf } from "../src/contract.ts";
 import { KeyLimiter, curlOf } from "../src/http.ts";
-import { allChecks } from "../src/checks/index.ts";
+import { allChecks } from "../src/registry.ts";
 import { bodyCases, queryCases } from "../src/checks/support/negative.ts";
 import { buildProgram, settingsFrom } from "../src/cli.ts";
 import { catalogueMarkdown } from "../src/catalogue.ts";

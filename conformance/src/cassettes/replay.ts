@@ -4,7 +4,7 @@
 // from the recorded answers to the new ones, so a recorded create followed by
 // a read of that id reads the new resource; what the replay creates is deleted.
 import { randomBytes } from "node:crypto";
-import { allChecks } from "../checks/index.ts";
+import { allChecks } from "../registry.ts";
 import { Contract } from "../contract.ts";
 import { HttpClient, TransportError, keyEnv, type Exchange, type KeyRole, type RequestOptions } from "../http.ts";
 import { LENIENT, type LenientId } from "../lenient.ts";

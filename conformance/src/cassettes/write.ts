@@ -2,7 +2,7 @@
 // of the check that sent the failing request, up to and including it.
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { allChecks } from "../checks/index.ts";
+import { allChecks } from "../registry.ts";
 import type { Exchange } from "../http.ts";
 import type { RunReport } from "../runner.ts";
 import type { Failure } from "../types.ts";

@@ -1,16 +1,24 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { askTurn, messagePath, requireTurn } from "./support/ask.ts";
 
 /** POST /v1/ask answers 202 {chat_id, message_id, status: working} with no text; the message is polled to completed/failed; the chat holds both turns. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "ask-202-polls-to-completion",
+  phase: "groups",
   rule: "POST /v1/ask answers 202 {chat_id, message_id, status: working} without reply text; GET the chat message moves working → completed | failed and a completed one carries markdown text and references[]; the chat reads 200 and lists the user and assistant messages with order=asc; an unknown chat_id is 404 chat_not_found and creates nothing",
   section:
     "Endpoints › Ask and chats; States › Assistant turn; decisions D-ASYNC-202, D-MESSAGE-POLL, D-MESSAGE-404, D-ASK-UNKNOWN-CHAT, D-CHAT-ORDER",
   severity: "critical",
+  rules: {
+    seed: "202 `{chat_id, message_id, status: working}`; no reply text",
+    decisions: [
+      decision("D-ASK-UNKNOWN-CHAT", { title: /unknown chat_id/ }),
+      decision("D-MESSAGE-404", { title: /unknown message/ }),
+      decision("D-MESSAGE-POLL", { title: /D-MESSAGE-POLL/ }),
+    ],
+  },
   decisions: [
     "D-ASYNC-202",
     "D-MESSAGE-POLL",
@@ -19,8 +27,6 @@ const check: ActiveCheck = {
     "D-CHAT-ORDER",
     "D-MESSAGE-CONTEXT",
   ],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/ask",
     "GET /v1/chats/{chat_id}/messages/{message_id}",
@@ -34,7 +40,7 @@ const check: ActiveCheck = {
     ctx.expect(
       c.status === "working" && c.text === undefined,
       {
-        title: "ask-202-polls-to-completion: the 202 answer is not {chat_id, message_id, status: working} without text",
+        title: "the 202 answer is not {chat_id, message_id, status: working} without text",
         received: c,
         expected: { chat_id: t.chatId, message_id: t.messageId, status: "working" },
       },
@@ -45,7 +51,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         ["completed", "failed"].includes(f?.status),
         {
-          title: `ask-202-polls-to-completion: the message ended ${f?.status}`,
+          title: `the message ended ${f?.status}`,
           received: f,
           expected: { status: "completed | failed" },
         },
@@ -57,7 +63,7 @@ const check: ActiveCheck = {
       ctx.expect(
         typeof f.text === "string" && f.text.length > 0 && Array.isArray(f.references) && f.role === "assistant",
         {
-          title: "ask-202-polls-to-completion: a completed message lacks role assistant, text or references[]",
+          title: "a completed message lacks role assistant, text or references[]",
           received: f,
           expected: { role: "assistant", status: "completed", text: "<markdown>", references: [] },
         },
@@ -67,7 +73,7 @@ const check: ActiveCheck = {
     ctx.expect(
       chat.status === 200 && data(chat)?.id === t.chatId,
       {
-        title: `ask-202-polls-to-completion: the chat reads ${chat.status}`,
+        title: `the chat reads ${chat.status}`,
         received: seen(chat),
         expected: { status: 200, data: { id: t.chatId } },
       },
@@ -82,7 +88,7 @@ const check: ActiveCheck = {
     ctx.expect(
       list.status === 200 && roles[0] === "user" && roles.includes("assistant") && ids.includes(t.messageId),
       {
-        title: `ask-202-polls-to-completion: the chat lists roles ${JSON.stringify(roles)}`,
+        title: `the chat lists roles ${JSON.stringify(roles)}`,
         received: seen(list),
         expected: "user message first, then the assistant message (order=asc)",
       },
@@ -94,7 +100,7 @@ const check: ActiveCheck = {
     ctx.expect(
       missingMsg.status === 404,
       {
-        title: `ask-202-polls-to-completion: an unknown message id answered ${missingMsg.status}`,
+        title: `an unknown message id answered ${missingMsg.status}`,
         received: seen(missingMsg),
         expected: { status: 404, error_code: "chat_not_found" },
       },
@@ -108,12 +114,11 @@ const check: ActiveCheck = {
     ctx.expect(
       unknownChat.status === 404 && errorCode(unknownChat) === "chat_not_found",
       {
-        title: `ask-202-polls-to-completion: ask with an unknown chat_id answered ${unknownChat.status} ${errorCode(unknownChat) ?? ""}`,
+        title: `ask with an unknown chat_id answered ${unknownChat.status} ${errorCode(unknownChat) ?? ""}`,
         received: seen(unknownChat),
         expected: { status: 404, error_code: "chat_not_found" },
       },
       unknownChat,
     );
   },
-};
-export default check;
+});

@@ -1,18 +1,19 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { usageRows } from "./support/billing.ts";
 import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
 
 /** With a spent balance ask is refused before any turn starts: 402 insufficient_credits_ask, no chat, no charge. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "ask-402-creates-nothing",
+  phase: "groups",
   rule: "When the --poor-key balance cannot pay one block of inference (below one post_processing price), POST /v1/ask gets 402 insufficient_credits_ask with the 402 body; no chat is created and balance and usage history are unchanged",
   section: "Endpoints › Ask and chats (402 before any turn starts; nothing created or charged); Limits › Charges (4)",
   severity: "critical",
+  rules: {
+    seed: "402 `insufficient_credits_ask` (before any turn starts; nothing created or charged)",
+  },
   decisions: ["D-MONEY-STRING"],
-  profiles: ["standard", "full"],
-  mock: false,
   keys: ["poor"],
   requires: ["POST /v1/ask", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
@@ -34,7 +35,7 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 402 && errorCode(ex) === "insufficient_credits_ask" && typeof b?.detail?.available === "string",
       {
-        title: `ask-402-creates-nothing: ask with a spent balance answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        title: `ask with a spent balance answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),
         expected: { status: 402, error_code: "insufficient_credits_ask" },
       },
@@ -45,12 +46,11 @@ const check: ActiveCheck = {
     ctx.expect(
       after.equals(before) && rowsAfter.length === rowsBefore.length && b?.data?.chat_id === undefined,
       {
-        title: "ask-402-creates-nothing: a refused ask charged, wrote usage or returned a chat",
+        title: "a refused ask charged, wrote usage or returned a chat",
         received: { balance: after.toFixed(), rows: rowsAfter.length },
         expected: { balance: before.toFixed(), rows: rowsBefore.length },
       },
       me,
     );
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, isObj } from "./support/util.ts";
 import { askTurn, requireTurn } from "./support/ask.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
@@ -66,15 +66,20 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
  * reference per post, every post reference resolvable through post_refs,
  * entity references of the allowed types.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "ask-citation-invariants",
+  phase: "groups",
   rule: "In a completed assistant message (and agent alert messages) markers [N] first appear as 1, 2, 3… (a re-cited post reuses its N); each post reference {type: post, source, id, citation, start_index, end_index} is unique per post and text.slice(start, end) is exactly the first [citation]; a bracketed number no post reference cites warns (D-CITE-ESCAPE: strays are escaped as [N\\]); every post reference resolves through POST /v1/mentions post_refs; entity references are {type, id} of the six allowed types (more than 3 warns)",
   section: "Resources › References (assistant and agent messages)",
   severity: "major",
+  rules: {
+    seed: "`start_index` and `end_index` are a half-open range locating the first `[N]` in the rewritten text; slicing the text with them yields exactly that marker.",
+    decisions: [
+      decision("D-CITE-UNITS", { title: /code unit|UTF/ }),
+      decision("D-CITE-ESCAPE", { title: /D-CITE-ESCAPE|stray/ }),
+    ],
+  },
   decisions: ["D-TA-MESSAGE", "D-CITE-UNITS", "D-CITE-ESCAPE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/ask", "GET /v1/chats/{chat_id}/messages/{message_id}", "POST /v1/mentions"],
   async run(ctx) {
     const t = await askTurn(ctx);
@@ -105,7 +110,7 @@ const check: ActiveCheck = {
       ctx.expect(
         problems.length === 0,
         {
-          title: `ask-citation-invariants: ${m.label}: ${problems[0] ?? ""}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ""}`,
+          title: `${m.label}: ${problems[0] ?? ""}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ""}`,
           received: { text: m.text.slice(0, 400), references: m.refs },
           expected: problems,
         },
@@ -133,7 +138,7 @@ const check: ActiveCheck = {
       ctx.expect(
         res.status === 200 && missing.length === 0,
         {
-          title: `ask-citation-invariants: ${m.label}: ${missing.length} post reference(s) do not resolve via post_refs`,
+          title: `${m.label}: ${missing.length} post reference(s) do not resolve via post_refs`,
           received: missing,
           expected: "every cited post returned by POST /v1/mentions",
         },
@@ -143,5 +148,4 @@ const check: ActiveCheck = {
     if (cited === 0)
       ctx.notExercised("no message cited a post: the marker/slice rules were checked on texts without citations");
   },
-};
-export default check;
+});

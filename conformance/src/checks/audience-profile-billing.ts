@@ -1,19 +1,21 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { newUsageRows } from "./support/groups.ts";
 import { AUDIENCE_TARGET, billedAudienceRun } from "./support/audience-billing.ts";
 import { dec } from "./support/billing.ts";
 
 /** 3 units per profile: total_profile_count × price reserved at create, settled to profile_count × price at the end. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "audience-profile-billing",
+  phase: "groups",
   rule: "Starting an audience run reserves total_profile_count × the audience_profile price at once; at completion the charge is profile_count × price exactly (the rest refunded) and usage history gains one audience_profile row of that amount",
   section:
     "Limits › Charges (audience_profile: 3 units, reservation sized by total_profile_count); States › Dataset run (reservation, refund)",
   severity: "critical",
+  rules: {
+    seed: "audience_profile | 3 | each profile collected (reservation sized by total_profile_count, default 300)",
+    decisions: [decision("D-USAGE-SIGN", { title: /negative|sign/ })],
+  },
   decisions: ["D-AUD-CHARGE", "D-REF-RUN-LIFECYCLE", "D-USAGE-SIGN"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/audience_datasets/{audience_dataset_id}/runs",
     "GET /v1/me",
@@ -26,7 +28,7 @@ const check: ActiveCheck = {
     ctx.expect(
       r.before.minus(r.afterCreate).equals(reserved),
       {
-        title: "audience-profile-billing: the reservation at create is not total_profile_count × price",
+        title: "the reservation at create is not total_profile_count × price",
         received: r.before.minus(r.afterCreate).toFixed(),
         expected: reserved.toFixed(),
       },
@@ -39,7 +41,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         Number.isInteger(profiles) && profiles >= 0 && profiles <= AUDIENCE_TARGET,
         {
-          title: `audience-profile-billing: profile_count ${profiles} is outside 0..total_profile_count`,
+          title: `profile_count ${profiles} is outside 0..total_profile_count`,
           received: profiles,
           expected: `0..${AUDIENCE_TARGET}`,
         },
@@ -51,7 +53,7 @@ const check: ActiveCheck = {
     ctx.expect(
       r.before.minus(r.after).equals(charged),
       {
-        title: `audience-profile-billing: a run of ${profiles} profiles charged $${r.before.minus(r.after).toFixed()}`,
+        title: `a run of ${profiles} profiles charged $${r.before.minus(r.after).toFixed()}`,
         received: r.before.minus(r.after).toFixed(),
         expected: charged.toFixed(),
       },
@@ -60,10 +62,9 @@ const check: ActiveCheck = {
     const rows = newUsageRows(r.rowsBefore, r.rowsAfter).filter((x) => x?.category === "audience_profile");
     if (profiles > 0)
       ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(charged) === true, {
-        title: "audience-profile-billing: usage history has no single audience_profile row of the settled charge",
+        title: "usage history has no single audience_profile row of the settled charge",
         received: rows,
         expected: [{ category: "audience_profile", quantity: Number(charged.toFixed(6)) }],
       });
   },
-};
-export default check;
+});

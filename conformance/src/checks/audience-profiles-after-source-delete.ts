@@ -1,19 +1,28 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, DATASETS, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { runsPath } from "./support/audiences.ts";
 import { billedAudienceRun } from "./support/audience-billing.ts";
 
 /** Profiles outlive their source: after the source dataset is soft-deleted they are still served, and no new run can target it. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "audience-profiles-after-source-delete",
+  phase: "groups",
+  // it deletes the source dataset the other audience checks share, so it runs after them
+  after: ["audience-*"],
   rule: "After the source dataset of a completed audience run is deleted, POST /v1/audience_profiles still returns the same profiles of that audience dataset, and a new run targeting the deleted source gets 404 dataset_not_found",
   section: "Endpoints › Audience datasets (run-creation rule 7); decision D-AUD-RUN-SOURCE-404",
   severity: "major",
+  rules: {
+    seed: "Profiles stay readable after the source dataset is soft-deleted; new runs can no longer target it.",
+    decisions: [
+      decision("D-AUD-RUN-SOURCE-404", {
+        title: /run on the deleted source answered/,
+        status: (s) => s >= 400 && s < 500,
+      }),
+    ],
+  },
   decisions: ["D-AUD-RUN-SOURCE-404"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/audience_profiles", "DELETE /v1/datasets/{dataset_id}"],
   async run(ctx) {
     const r = await billedAudienceRun(ctx);
@@ -28,7 +37,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         before.status === 200 && ids(before).length === r.final.profile_count,
         {
-          title: `audience-profiles-after-source-delete: the audience dataset serves ${ids(before).length} profiles, its run reports ${r.final.profile_count}`,
+          title: `the audience dataset serves ${ids(before).length} profiles, its run reports ${r.final.profile_count}`,
           received: seen(before),
           expected: `${r.final.profile_count} profiles`,
         },
@@ -43,7 +52,7 @@ const check: ActiveCheck = {
     ctx.expect(
       after.status === 200 && JSON.stringify(ids(after)) === JSON.stringify(ids(before)),
       {
-        title: "audience-profiles-after-source-delete: profiles changed after the source dataset was deleted",
+        title: "profiles changed after the source dataset was deleted",
         received: ids(after),
         expected: ids(before),
       },
@@ -57,12 +66,11 @@ const check: ActiveCheck = {
     ctx.expect(
       rerun.status === 404 && errorCode(rerun) === "dataset_not_found",
       {
-        title: `audience-profiles-after-source-delete: a run on the deleted source answered ${rerun.status} ${errorCode(rerun) ?? ""}`,
+        title: `a run on the deleted source answered ${rerun.status} ${errorCode(rerun) ?? ""}`,
         received: seen(rerun),
         expected: { status: 404, error_code: "dataset_not_found" },
       },
       rerun,
     );
   },
-};
-export default check;
+});

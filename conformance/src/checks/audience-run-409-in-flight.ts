@@ -1,19 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { errorCode, priceOf, runIdOf } from "./support/groups.ts";
 import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
 
 /** One run in flight per audience dataset: a second start while the first is pending/working is 409; after it ends a new run is accepted. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "audience-run-409-in-flight",
+  phase: "groups",
   rule: "While an audience run is pending or working, another run on the same audience dataset gets 409 audience_dataset_run_already_in_flight (transient false); once it is terminal a new run is accepted",
   section:
     "States › Dataset run (audience runs: 409 while pending or working); Limits › Concurrency; Errors (409 body)",
   severity: "major",
+  rules: {
+    seed: "Another run pending or working on the same audience dataset: 409 `audience_dataset_run_already_in_flight`.",
+  },
   decisions: ["D-409"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/audience_datasets/{audience_dataset_id}/runs",
     "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}",
@@ -33,7 +34,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         first.status === 202 && !!firstId,
         {
-          title: `audience-run-409-in-flight: the first run answered ${first.status}`,
+          title: `the first run answered ${first.status}`,
           received: seen(first),
           expected: { status: 202 },
         },
@@ -57,7 +58,7 @@ const check: ActiveCheck = {
           errorCode(second) === "audience_dataset_run_already_in_flight" &&
           b?.transient === false,
         {
-          title: `audience-run-409-in-flight: a second run while one was in flight answered ${second.status} ${errorCode(second) ?? ""}`,
+          title: `a second run while one was in flight answered ${second.status} ${errorCode(second) ?? ""}`,
           received: seen(second),
           expected: {
             status: 409,
@@ -77,7 +78,7 @@ const check: ActiveCheck = {
     ctx.expect(
       third.status === 202,
       {
-        title: `audience-run-409-in-flight: a run after the first ended answered ${third.status}`,
+        title: `a run after the first ended answered ${third.status}`,
         received: seen(third),
         expected: { status: 202 },
       },
@@ -86,5 +87,4 @@ const check: ActiveCheck = {
     const thirdId = runIdOf(third);
     if (thirdId) await pollAudienceRun(ctx, ad, thirdId);
   },
-};
-export default check;
+});

@@ -1,5 +1,5 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { createDataset, data, MISSING_DATASET_ID, seen } from "./support/util.ts";
 import { errorCode, postUrls, sourceDataset } from "./support/groups.ts";
 import { createAudienceDataset, runPath, runsPath } from "./support/audiences.ts";
@@ -9,16 +9,22 @@ import { createAudienceDataset, runPath, runsPath } from "./support/audiences.ts
  * order: unknown source 404, no completed run, YouTube-only, too few eligible
  * posts (each source here also fails every later rule, so the order shows).
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "audience-run-codes-in-order",
+  phase: "groups",
   rule: "POST audience run: unknown source 404 dataset_not_found; a source without a completed run 400 source_dataset_has_no_completed_run; a YouTube-only source (also under 5 posts) 400 audience_youtube_only_source; under 5 eligible posts 400 audience_insufficient_source_mentions; each refused before a run exists; an unknown run id of a visible audience dataset is 404",
   section:
     "Endpoints › Audience datasets (run-creation rules 1-3); decisions D-AUD-RUN-400, D-AUD-RUN-SOURCE-404, D-AUD-RUN-404",
   severity: "major",
+  rules: {
+    seed: "A YouTube-only source: 400 `audience_youtube_only_source`. Other sources below the minimum: 400 `audience_insufficient_source_mentions`. … Source dataset without a completed run: 400 `source_dataset_has_no_completed_run`.",
+    decisions: [
+      decision("D-AUD-RUN-SOURCE-404", { title: /unknown source|deleted source/ }),
+      decision("D-AUD-RUN-404", { title: /unknown audience dataset|unknown run/ }),
+      decision("D-AUD-RUN-ORDER", { title: /order/ }),
+    ],
+  },
   decisions: ["D-AUD-RUN-ORDER", "D-AUD-ELIGIBLE", "D-AUD-RUN-400", "D-AUD-RUN-SOURCE-404", "D-AUD-RUN-404"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/audience_datasets",
     "POST /v1/audience_datasets/{audience_dataset_id}/runs",
@@ -76,7 +82,7 @@ const check: ActiveCheck = {
         ctx.expect(
           ok,
           {
-            title: `audience-run-codes-in-order: ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
+            title: `${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
             received: seen(ex),
             expected: { status: c.status, error_code: c.code },
           },
@@ -87,7 +93,7 @@ const check: ActiveCheck = {
     ctx.expect(
       runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 0,
       {
-        title: "audience-run-codes-in-order: refused run requests left runs behind",
+        title: "refused run requests left runs behind",
         received: seen(runs),
         expected: { status: 200, data: [] },
       },
@@ -102,12 +108,11 @@ const check: ActiveCheck = {
     ctx.expect(
       unknown.status === 404,
       {
-        title: `audience-run-codes-in-order: an unknown run id answered ${unknown.status}`,
+        title: `an unknown run id answered ${unknown.status}`,
         received: seen(unknown),
         expected: { status: 404, error_code: "not_found" },
       },
       unknown,
     );
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
@@ -11,16 +11,18 @@ import { audienceSource, createAudienceDataset } from "./support/audiences.ts";
  * descriptor): each start uses a fresh audience dataset, so the one-in-flight
  * rule (409) does not refuse the sequence's starts.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "audience-run-state-machine",
+  phase: "groups",
   rule: "Audience runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; profile_count never shrinks and never exceeds target_profile_count",
   section:
     "States and transitions › Dataset run (an audience run has the same four status types); Resources › Audience run",
   severity: "critical",
+  rules: {
+    seed: "An audience run is asynchronous in the same way as a dataset run and has the same four status types",
+    decisions: [decision("D-TIMESTAMPS", { title: /timestamp|ISO|Unix/ })],
+  },
   decisions: ["D-RUN-TRANSITIONS", "D-TIMESTAMPS"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/audience_datasets/{audience_dataset_id}/runs",
     "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}",
@@ -32,10 +34,7 @@ const check: ActiveCheck = {
     const src = await audienceSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
-    ctx.charge(
-      price.mul(5 * maxStarts * runs).toFixed(),
-      `audience-run-state-machine: up to ${maxStarts * runs} runs of 5 profiles`,
-    );
+    ctx.charge(price.mul(5 * maxStarts * runs).toFixed(), `up to ${maxStarts * runs} runs of 5 profiles`);
     const parent = new Map<string, string>();
     const kind: RunKindModel = {
       check: "audience-run-state-machine",
@@ -66,5 +65,4 @@ const check: ActiveCheck = {
       }),
     });
   },
-};
-export default check;
+});

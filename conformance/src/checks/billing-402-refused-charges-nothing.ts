@@ -1,17 +1,18 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { isObj, seen } from "./support/util.ts";
 import { refusedRun } from "./support/billing.ts";
 
 /** An unfundable run: 402 with the documented body; nothing created, nothing charged. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "billing-402-refused-charges-nothing",
+  phase: "billing",
   rule: "A run the balance cannot fund gets 402 insufficient_credits_dataset_run with detail {message, required = count × price, available = balance, top_up_url}, transient false; no run is created and nothing is charged",
   section: "Errors (402 body); Endpoints › Datasets (POST runs 402); Limits › Charges",
   severity: "critical",
+  rules: {
+    seed: "402 body: `detail` is an object `{message, required, available, top_up_url}`; `required` and `available` are US-dollar decimal strings; `transient` false. Requests are never partially charged.",
+  },
   decisions: ["D-MONEY-STRING"],
-  profiles: ["standard", "full"],
-  mock: false,
   keys: ["poor"],
   requires: [
     "POST /v1/datasets/{dataset_id}/runs",
@@ -34,7 +35,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         ok402,
         {
-          title: `billing-402-refused-charges-nothing: an unfundable run answered ${r.create.status}`,
+          title: `an unfundable run answered ${r.create.status}`,
           received: seen(r.create),
           expected: {
             status: 402,
@@ -59,7 +60,7 @@ const check: ActiveCheck = {
         typeof d.top_up_url === "string" &&
         typeof d.message === "string",
       {
-        title: "billing-402-refused-charges-nothing: 402 detail does not state required/available as decimal strings",
+        title: "402 detail does not state required/available as decimal strings",
         received: d,
         expected: {
           required: required.toFixed(6),
@@ -75,22 +76,21 @@ const check: ActiveCheck = {
     ctx.expect(
       before === after,
       {
-        title: "billing-402-refused-charges-nothing: a refused request created a run",
+        title: "a refused request created a run",
         received: `${after} runs`,
         expected: `${before} runs`,
       },
       r.runsAfter,
     );
     ctx.expect(r.after.equals(r.before), {
-      title: "billing-402-refused-charges-nothing: a refused request changed the balance",
+      title: "a refused request changed the balance",
       received: r.after.toFixed(),
       expected: r.before.toFixed(),
     });
     ctx.expect(r.rowsAfter.length === r.rowsBefore.length, {
-      title: "billing-402-refused-charges-nothing: a refused request wrote usage history",
+      title: "a refused request wrote usage history",
       received: r.rowsAfter.length,
       expected: r.rowsBefore.length,
     });
   },
-};
-export default check;
+});

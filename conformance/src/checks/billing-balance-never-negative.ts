@@ -1,14 +1,13 @@
-import type { ResponseCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { dec } from "./support/billing.ts";
 
 /** Every balance the deployment reports is >= 0. */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "billing-balance-never-negative",
   rule: "usage.balance in every GET /v1/me response, and 402 detail.available, are never negative",
   section: "Limits › Charges (requests are never partially charged; reservation before work)",
   severity: "critical",
-  profiles: ["readonly", "standard", "full"],
+  rules: { seed: "Requests are never partially charged." },
   mock: true,
   inspect(ex, ctx) {
     const b = ex.json as any;
@@ -19,11 +18,10 @@ const check: ResponseCheck = {
     const d = dec(v);
     if (d && d.isNegative())
       return ctx.fail(ex, {
-        title: "billing-balance-never-negative: a negative balance was reported",
+        title: "a negative balance was reported",
         received: v,
         expected: ">= 0",
       });
     ctx.pass(ex);
   },
-};
-export default check;
+});

@@ -1,15 +1,14 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { emptyRun } from "./support/billing.ts";
 
 /** A failed run leaves the balance where it was; without a failed run the rule is not exercised. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "billing-refund-on-failure",
+  phase: "billing",
   rule: "A run that fails releases its whole reservation: the balance returns to its starting value; a failed status carries error_message (skipped unless a failed run was observed)",
   section: "States › Dataset run (pending|working → failed: full reservation refunded; error_message set)",
   severity: "critical",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: { seed: "failed work releases its whole reservation" },
   requires: [
     "POST /v1/datasets/{dataset_id}/runs",
     "GET /v1/datasets/{dataset_id}/runs/{run_id}",
@@ -27,7 +26,7 @@ const check: ActiveCheck = {
     ctx.expect(
       typeof st.error_message === "string" && st.error_message.length > 0,
       {
-        title: "billing-refund-on-failure: a failed run has no error_message",
+        title: "a failed run has no error_message",
         received: st,
         expected: { type: "failed", error_message: "<text>" },
       },
@@ -36,12 +35,11 @@ const check: ActiveCheck = {
     ctx.expect(
       r.after.equals(r.before),
       {
-        title: "billing-refund-on-failure: the balance after a failed run is not its starting value",
+        title: "the balance after a failed run is not its starting value",
         received: r.after.toFixed(),
         expected: r.before.toFixed(),
       },
       r.meAfter,
     );
   },
-};
-export default check;
+});

@@ -1,15 +1,14 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { RUN_COUNT, successfulRun } from "./support/billing.ts";
 
 /** Starting a run reserves count × price at once. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "billing-reservation-at-create",
+  phase: "billing",
   rule: "Starting a dataset run (202, status pending) reserves count × mention price from the balance immediately",
   section: "States › Dataset run ((none) → pending: reservation taken); Limits › Charges (1)",
   severity: "critical",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: { seed: "Reservation: the upper bound is reserved before work starts" },
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const r = await successfulRun(ctx);
@@ -17,7 +16,7 @@ const check: ActiveCheck = {
     ctx.expect(
       run?.status?.type === "pending",
       {
-        title: "billing-reservation-at-create: a new run is not pending",
+        title: "a new run is not pending",
         received: run?.status,
         expected: { type: "pending" },
       },
@@ -27,12 +26,11 @@ const check: ActiveCheck = {
     ctx.expect(
       r.afterCreate.equals(expected),
       {
-        title: "billing-reservation-at-create: balance after starting the run is not balance − count × price",
+        title: "balance after starting the run is not balance − count × price",
         received: r.afterCreate.toFixed(),
         expected: `${r.before.toFixed()} − ${RUN_COUNT} × ${r.price.toFixed()} = ${expected.toFixed()}`,
       },
       r.meCreate,
     );
   },
-};
-export default check;
+});

@@ -1,15 +1,14 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { successfulRun } from "./support/billing.ts";
 
 /** On completion the charge is exactly collected mentions × price; the rest is refunded. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "billing-settlement-exact",
+  phase: "billing",
   rule: "When a run completes, the balance is the starting balance − mentions_count × mention price, exactly (decimal arithmetic); unused reservation is refunded",
   section: "States › Dataset run (working → completed: charge for collected mentions only); Limits › Charges (1)",
   severity: "critical",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: { seed: "charge is for collected mentions only; unused reservation refunded" },
   requires: [
     "POST /v1/datasets/{dataset_id}/runs",
     "GET /v1/datasets/{dataset_id}/runs/{run_id}",
@@ -25,12 +24,11 @@ const check: ActiveCheck = {
     ctx.expect(
       r.after.equals(expected),
       {
-        title: "billing-settlement-exact: settled balance is not balance − mentions_count × price",
+        title: "settled balance is not balance − mentions_count × price",
         received: r.after.toFixed(),
         expected: `${r.before.toFixed()} − ${n} × ${r.price.toFixed()} = ${expected.toFixed()}`,
       },
       r.meAfter,
     );
   },
-};
-export default check;
+});

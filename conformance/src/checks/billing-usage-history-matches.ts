@@ -1,17 +1,19 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { newRows, successfulRun, emptyRun } from "./support/billing.ts";
 import { dec } from "./support/billing.ts";
 
 /** Usage history shows the settled charge: one mention row of mentions_count × price. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "billing-usage-history-matches",
+  phase: "billing",
   rule: "After a completed run, usage history gains a `mention` row whose quantity equals the settled charge (mentions_count × price); quantities are never negative; an uncharged run adds no charge",
   section: "Resources › Usage history row; Endpoints › Account and prices",
   severity: "major",
+  rules: {
+    seed: "`quantity` (non-negative US dollars charged in the credit-era revision; earlier text states charges positive and refunds negative)",
+    decisions: [decision("D-USAGE-SIGN", { title: /negative|sign|refund row/ })],
+  },
   decisions: ["D-USAGE-SIGN"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/me/usage_history", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const r = await successfulRun(ctx);
@@ -22,7 +24,7 @@ const check: ActiveCheck = {
     ctx.expect(
       charge.isZero() ? true : match.length === 1,
       {
-        title: "billing-usage-history-matches: no single usage row matches the settled charge",
+        title: "no single usage row matches the settled charge",
         received: added,
         expected: [{ category: "mention", quantity: Number(charge.toFixed()) }],
       },
@@ -32,7 +34,7 @@ const check: ActiveCheck = {
     ctx.expect(
       !negative,
       {
-        title: "billing-usage-history-matches: a usage row has a negative quantity",
+        title: "a usage row has a negative quantity",
         received: negative,
         expected: "quantity >= 0",
       },
@@ -46,7 +48,7 @@ const check: ActiveCheck = {
         ctx.expect(
           extra.length === 0,
           {
-            title: "billing-usage-history-matches: a run that collected nothing wrote a charge row",
+            title: "a run that collected nothing wrote a charge row",
             received: extra,
             expected: "no new non-zero rows",
           },
@@ -54,5 +56,4 @@ const check: ActiveCheck = {
         );
     }
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
 import { createBodyFor, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
@@ -11,15 +11,14 @@ const LIMIT_BYTES = 1_048_576;
 const PADDING_BYTES = 2 * LIMIT_BYTES;
 
 /** A request body over 1 MiB is 413 payload_too_large with the error envelope, before it is parsed. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "body-limit-413",
+  phase: "requests",
   rule: "A 2 MiB request body (a valid POST /v1/datasets padded with whitespace) gets 413 with the error envelope and error_code payload_too_large; nothing is created",
   section: "Endpoints (request bodies); decision D-BODY-LIMIT",
   severity: "major",
+  rules: { refusals: true, decisions: [decision("D-BODY-LIMIT")] },
   decisions: ["D-BODY-LIMIT"],
-  profiles: ["standard", "full"],
-  mock: false,
   invalidRequests: true,
   requires: ["POST /v1/datasets"],
   async run(ctx) {
@@ -36,12 +35,11 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 413 && errorCode(ex) === "payload_too_large",
       {
-        title: `body-limit-413: a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        title: `a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),
         expected: { status: 413, body: { error_code: "payload_too_large" } },
       },
       ex,
     );
   },
-};
-export default check;
+});

@@ -1,19 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { askTurn, messagePath, requireTurn } from "./support/ask.ts";
 
 /** Chats are private to the seat that created them: another seat of the same account, or another account, gets 404 everywhere. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "chats-private-to-seat",
+  phase: "groups",
   rule: "A chat created by one seat answers 404 chat_not_found to another seat of the same account and to another account on GET chat, GET messages, GET message and POST /v1/ask continuing it",
   section:
     "Endpoints › Ask and chats (rule 5: chats are private to the creating seat); Authentication › REST (3); decision D-ASK-UNKNOWN-CHAT",
   severity: "critical",
+  rules: {
+    seed: "Chats are private to the creating seat: another seat, including the owner, receives 404.",
+  },
   decisions: ["D-ASK-UNKNOWN-CHAT"],
-  profiles: ["standard", "full"],
-  mock: false,
   keys: ["second"],
   requires: ["POST /v1/ask", "GET /v1/chats/{chat_id}", "GET /v1/chats/{chat_id}/messages"],
   async run(ctx) {
@@ -33,7 +34,7 @@ const check: ActiveCheck = {
         ctx.expect(
           ex.status === 404 && errorCode(ex) === "chat_not_found",
           {
-            title: `chats-private-to-seat: ${key === "second" ? "another seat" : "another account"} got ${ex.status} on ${method} ${path.split("?")[0]}`,
+            title: `${key === "second" ? "another seat" : "another account"} got ${ex.status} on ${method} ${path.split("?")[0]}`,
             received: seen(ex),
             expected: { status: 404, error_code: "chat_not_found" },
           },
@@ -45,12 +46,11 @@ const check: ActiveCheck = {
     ctx.expect(
       own.status === 200,
       {
-        title: `chats-private-to-seat: the creating seat reads its chat as ${own.status}`,
+        title: `the creating seat reads its chat as ${own.status}`,
         received: seen(own),
         expected: { status: 200 },
       },
       own,
     );
   },
-};
-export default check;
+});

@@ -1,18 +1,17 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
 import { createBodyFor, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 
 /** A JSON body declared as text/plain is 415 unsupported_media_type with the error envelope. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "content-type-415",
+  phase: "requests",
   rule: "A valid JSON body for POST /v1/datasets sent with Content-Type: text/plain gets 415 with the error envelope and error_code unsupported_media_type; nothing is created",
   section: 'Endpoints ("Send Content-Type: application/json on requests with a body"); decision D-CONTENT-TYPE',
   severity: "major",
+  rules: { refusals: true, decisions: [decision("D-CONTENT-TYPE")] },
   decisions: ["D-CONTENT-TYPE"],
-  profiles: ["standard", "full"],
-  mock: false,
   invalidRequests: true,
   requires: ["POST /v1/datasets"],
   async run(ctx) {
@@ -30,12 +29,11 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 415 && errorCode(ex) === "unsupported_media_type",
       {
-        title: `content-type-415: a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        title: `a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),
         expected: { status: 415, body: { error_code: "unsupported_media_type" } },
       },
       ex,
     );
   },
-};
-export default check;
+});

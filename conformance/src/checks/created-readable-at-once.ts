@@ -1,29 +1,24 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { collections, createDataset, createIn, seen, walk } from "./support/util.ts";
 
 /** A created resource is readable and listed immediately, with the fields the create response promised. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "created-readable-at-once",
+  phase: "resources",
   rule: "A create answers 201; the new resource is readable by id and listed at once with the same values (datasets: the create response carries id, name, created_at)",
   section: "Endpoints › Datasets (and every collection with a 201 create); Resources › Dataset (create response)",
   severity: "critical",
+  rules: { seed: "The create response carries only `id`, `name`, `created_at`." },
   decisions: ["D-CREATE-201"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/datasets", "GET /v1/datasets/{dataset_id}", "GET /v1/datasets"],
   async run(ctx) {
     const { id, name, ex } = await createDataset(ctx, "lifecycle-read");
     const created = (ex.json as any)?.data ?? {};
-    ctx.expect(
-      ex.status === 201,
-      { title: `created-readable-at-once: create answered ${ex.status}`, received: ex.status, expected: 201 },
-      ex,
-    );
+    ctx.expect(ex.status === 201, { title: `create answered ${ex.status}`, received: ex.status, expected: 201 }, ex);
     ctx.expect(
       created.name === name && typeof created.created_at === "string",
       {
-        title: "created-readable-at-once: create response does not echo the name and created_at",
+        title: "create response does not echo the name and created_at",
         received: created,
         expected: { id: "<id>", name, created_at: "<ISO 8601>" },
       },
@@ -34,7 +29,7 @@ const check: ActiveCheck = {
     ctx.expect(
       read.status === 200 && d.id === id && d.name === name && d.created_at === created.created_at,
       {
-        title: "created-readable-at-once: the new dataset is not readable as created",
+        title: "the new dataset is not readable as created",
         received: seen(read),
         expected: { status: 200, data: { id, name, created_at: created.created_at } },
       },
@@ -48,7 +43,7 @@ const check: ActiveCheck = {
     ctx.expect(
       w.items.some((x) => x?.id === id),
       {
-        title: "created-readable-at-once: the new dataset is missing from the list",
+        title: "the new dataset is missing from the list",
         received: `${w.items.length} items without ${id}`,
         expected: `list contains ${id}`,
       },
@@ -65,7 +60,7 @@ const check: ActiveCheck = {
         else
           ctx.fail(
             {
-              title: `created-readable-at-once: POST ${c.list} with the contract's example answered ${made.ex.status}`,
+              title: `POST ${c.list} with the contract's example answered ${made.ex.status}`,
               received: seen(made.ex),
               expected: { status: 201, data: { id: "<id>" } },
             },
@@ -77,7 +72,7 @@ const check: ActiveCheck = {
       ctx.expect(
         r.status === 200 && (r.json as any)?.data?.id === made.id,
         {
-          title: `created-readable-at-once: a new ${c.list} resource is not readable at once`,
+          title: `a new ${c.list} resource is not readable at once`,
           received: seen(r),
           expected: { status: 200, data: { id: made.id } },
         },
@@ -91,7 +86,7 @@ const check: ActiveCheck = {
       ctx.expect(
         lw.items.some((x) => x?.id === made.id),
         {
-          title: `created-readable-at-once: a new ${c.list} resource is missing from the list`,
+          title: `a new ${c.list} resource is missing from the list`,
           received: lw.error ? seen(lw.error) : `${lw.items.length} items without it`,
           expected: `list contains ${made.id}`,
         },
@@ -99,5 +94,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,17 +1,19 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { CP, createParameter } from "./support/custom-parameters.ts";
 
 /** Deleting a parameter answers 204, hides it (404, not listed) and frees its name for a new parameter. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-delete-frees-name",
+  phase: "groups",
   rule: "DELETE /v1/custom_parameters/{id} answers 204; the parameter then reads 404 custom_parameter_not_found, leaves the list, and its name can be used by a new parameter (201)",
   section: "Endpoints › Custom parameters (DELETE); decisions D-CP-DELETE, D-CP-LIST, D-EMPTY-204",
   severity: "major",
+  rules: {
+    seed: "DELETE /v1/custom_parameters/{parameter_id} | | empty body",
+    decisions: [decision("D-CP-LIST", { ops: /^CustomParameters_list$/ })],
+  },
   decisions: ["D-CP-DELETE", "D-CP-LIST"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/custom_parameters", "DELETE /v1/custom_parameters/{parameter_id}", "GET /v1/custom_parameters"],
   async run(ctx) {
     const cp = await createParameter(ctx, "cp-delete");
@@ -20,7 +22,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         del.status === 204 && del.text.length === 0,
         {
-          title: `custom-parameter-delete-frees-name: DELETE answered ${del.status}`,
+          title: `DELETE answered ${del.status}`,
           received: seen(del),
           expected: { status: 204, body: "" },
         },
@@ -33,7 +35,7 @@ const check: ActiveCheck = {
     ctx.expect(
       read.status === 404 && (read.json as any)?.error_code === "custom_parameter_not_found",
       {
-        title: `custom-parameter-delete-frees-name: a deleted parameter reads ${read.status}`,
+        title: `a deleted parameter reads ${read.status}`,
         received: seen(read),
         expected: { status: 404, error_code: "custom_parameter_not_found" },
       },
@@ -43,7 +45,7 @@ const check: ActiveCheck = {
     ctx.expect(
       list.status === 200 && Array.isArray(data(list)) && !data(list).some((p: any) => p?.id === cp.id),
       {
-        title: "custom-parameter-delete-frees-name: the deleted parameter is still listed",
+        title: "the deleted parameter is still listed",
         received: Array.isArray(data(list)) ? data(list).map((p: any) => p?.id) : seen(list),
         expected: `no ${cp.id}`,
       },
@@ -59,12 +61,11 @@ const check: ActiveCheck = {
     ctx.expect(
       again.status === 201,
       {
-        title: `custom-parameter-delete-frees-name: reusing a deleted parameter's name answered ${again.status}`,
+        title: `reusing a deleted parameter's name answered ${again.status}`,
         received: seen(again),
         expected: { status: 201 },
       },
       again,
     );
   },
-};
-export default check;
+});

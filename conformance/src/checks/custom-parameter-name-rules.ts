@@ -1,19 +1,26 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { CP, createParameter } from "./support/custom-parameters.ts";
 
 /** Names are required, not blank, and unique per account, on create and on rename. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-name-rules",
+  phase: "groups",
   rule: "Creating or renaming a custom parameter to an empty or blank name gets 400 custom_parameter_empty_name; to a name the account already uses gets 409 custom_parameter_duplicate_name (transient false); nothing is created or renamed",
   section:
     "Endpoints › Custom parameters (create, PATCH errors); Resources › Custom parameter (name unique per account); decisions D-CP-NAME, D-400, D-409",
   severity: "major",
+  rules: {
+    seed: "`name` (string, required non-empty, unique per account)",
+    decisions: [
+      decision("D-409", { title: /duplicate|taken|already/, status: (s) => s >= 400 && s < 500 && s !== 409 }),
+      decision("D-400", { title: /empty|blank/, status: (s) => s >= 400 && s < 500 && s !== 400 }),
+      decision("D-CP-NAME", { title: /256|characters/ }),
+      decision("D-CP-PATCH", { ops: /^CustomParameters_update$/ }),
+    ],
+  },
   decisions: ["D-CP-NAME", "D-400", "D-409", "D-CP-PATCH"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/custom_parameters",
     "PATCH /v1/custom_parameters/{parameter_id}",
@@ -82,7 +89,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === c.status && errorCode(ex) === c.code && (ex.json as any)?.transient === false,
         {
-          title: `custom-parameter-name-rules: ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
+          title: `${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
           received: seen(ex),
           expected: { status: c.status, error_code: c.code, transient: false },
         },
@@ -93,12 +100,11 @@ const check: ActiveCheck = {
     ctx.expect(
       still.status === 200 && (still.json as any)?.data?.name === b.name,
       {
-        title: "custom-parameter-name-rules: a refused rename changed the name",
+        title: "a refused rename changed the name",
         received: seen(still),
         expected: { name: b.name },
       },
       still,
     );
   },
-};
-export default check;
+});

@@ -1,20 +1,22 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { usageRows } from "./support/billing.ts";
 import { balanceOf } from "./support/groups.ts";
 import { CP, cpSource } from "./support/custom-parameters.ts";
 
 /** The preview extracts one value per post_ref and costs nothing. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-preview-free",
+  phase: "groups",
   rule: "POST /v1/custom_parameters/preview with 1-5 post_refs answers one result {post_id, source, value} per ref and leaves the balance and usage history unchanged",
   section:
     "Endpoints › Custom parameters (preview: free); Limits › Charges (3: custom parameter preview is free); decision D-CP-PREVIEW-MISS",
   severity: "critical",
+  rules: {
+    seed: "Free: custom parameter preview",
+    decisions: [decision("D-CP-PREVIEW-MISS", { title: /null|miss/ })],
+  },
   decisions: ["D-CP-PREVIEW-MISS"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/custom_parameters/preview", "POST /v1/mentions", "GET /v1/me"],
   async run(ctx) {
     const src = await cpSource(ctx);
@@ -37,7 +39,7 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 200 && JSON.stringify(keys) === JSON.stringify(refs.map((r: any) => `${r.source}:${r.id}`).sort()),
       {
-        title: `custom-parameter-preview-free: a preview of ${refs.length} posts answered ${ex.status} with ${keys.length} results`,
+        title: `a preview of ${refs.length} posts answered ${ex.status} with ${keys.length} results`,
         received: seen(ex),
         expected: {
           status: 200,
@@ -51,12 +53,11 @@ const check: ActiveCheck = {
     ctx.expect(
       after.equals(before) && rowsAfter.length === rowsBefore.length,
       {
-        title: "custom-parameter-preview-free: a preview charged or wrote usage",
+        title: "a preview charged or wrote usage",
         received: { balance: after.toFixed(), usage_rows: rowsAfter.length },
         expected: { balance: before.toFixed(), usage_rows: rowsBefore.length },
       },
       me,
     );
   },
-};
-export default check;
+});

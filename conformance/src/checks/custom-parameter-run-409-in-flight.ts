@@ -1,18 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { errorCode, pollUntil, priceOf } from "./support/groups.ts";
 import { cpRuns, cpSource, createParameter } from "./support/custom-parameters.ts";
 
 /** One run per parameter at a time: a second run while the first is processing is 409 custom_parameter_run_in_flight. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-run-409-in-flight",
+  phase: "groups",
   rule: "While a custom parameter run is processing, another run of the same parameter gets 409 custom_parameter_run_in_flight (transient false) and starts nothing",
   section: "Limits › Concurrency (custom parameter runs); Endpoints › Custom parameters (runs errors); decision D-409",
   severity: "major",
+  rules: {
+    seed: "`custom_parameter_run_in_flight` when one is running for the parameter",
+    decisions: [decision("D-409", { title: /answered|second run/, status: (s) => s >= 400 && s < 500 && s !== 409 })],
+  },
   decisions: ["D-409"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/custom_parameters/{parameter_id}/runs",
     "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}",
@@ -30,7 +32,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         first.status === 202 && typeof firstId === "string",
         {
-          title: `custom-parameter-run-409-in-flight: the first run answered ${first.status}`,
+          title: `the first run answered ${first.status}`,
           received: seen(first),
           expected: { status: 202 },
         },
@@ -52,7 +54,7 @@ const check: ActiveCheck = {
         errorCode(second) === "custom_parameter_run_in_flight" &&
         (second.json as any)?.transient === false,
       {
-        title: `custom-parameter-run-409-in-flight: a second run while one was processing answered ${second.status} ${errorCode(second) ?? ""}`,
+        title: `a second run while one was processing answered ${second.status} ${errorCode(second) ?? ""}`,
         received: seen(second),
         expected: { status: 409, error_code: "custom_parameter_run_in_flight", transient: false },
       },
@@ -62,12 +64,11 @@ const check: ActiveCheck = {
     ctx.expect(
       runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 1,
       {
-        title: `custom-parameter-run-409-in-flight: the parameter has ${Array.isArray(data(runs)) ? data(runs).length : "?"} runs after one refused start`,
+        title: `the parameter has ${Array.isArray(data(runs)) ? data(runs).length : "?"} runs after one refused start`,
         received: seen(runs),
         expected: "exactly 1 run",
       },
       runs,
     );
   },
-};
-export default check;
+});

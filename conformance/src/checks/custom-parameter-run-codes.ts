@@ -1,19 +1,28 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { createDataset, MISSING_DATASET_ID, seen } from "./support/util.ts";
 import { balanceOf, errorCode } from "./support/groups.ts";
 import { cpRuns, createParameter } from "./support/custom-parameters.ts";
 
 /** Refused custom parameter runs: unknown parameter, unknown scope dataset, empty dataset; none creates a run or charges. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-run-codes",
+  phase: "groups",
   rule: "A run of an unknown parameter is 404 custom_parameter_not_found; a run scoped to an unknown dataset is 404 dataset_not_found; a run on a dataset without mentions is 400 nothing_to_analyze; none creates a run or changes the balance",
   section: "Endpoints › Custom parameters (runs errors); decisions D-CPR-SCOPE-404, D-CPR-CHECK-ORDER, D-400",
   severity: "major",
+  rules: {
+    seed: "`insufficient_credits_content_analysis`, `custom_parameter_not_found`, `custom_parameter_run_in_flight`, `nothing_to_analyze`",
+    decisions: [
+      decision("D-400", {
+        title: /nothing_to_analyze|without mentions|empty dataset/,
+        status: (s) => s >= 400 && s < 500 && s !== 400,
+      }),
+      decision("D-CPR-SCOPE-404", { title: /scope|unknown dataset/ }),
+      decision("D-CPR-CHECK-ORDER", { title: /order/ }),
+    ],
+  },
   decisions: ["D-CPR-SCOPE-404", "D-CPR-CHECK-ORDER"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/custom_parameters/{parameter_id}/runs",
     "GET /v1/custom_parameters/{parameter_id}/runs",
@@ -56,7 +65,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === c.status && errorCode(ex) === c.code,
         {
-          title: `custom-parameter-run-codes: a run on ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
+          title: `a run on ${c.label} answered ${ex.status} ${errorCode(ex) ?? ""}`,
           received: seen(ex),
           expected: { status: c.status, error_code: c.code },
         },
@@ -67,7 +76,7 @@ const check: ActiveCheck = {
     ctx.expect(
       runs.status === 200 && Array.isArray((runs.json as any)?.data) && (runs.json as any).data.length === 0,
       {
-        title: "custom-parameter-run-codes: refused runs left runs behind",
+        title: "refused runs left runs behind",
         received: seen(runs),
         expected: { data: [] },
       },
@@ -77,12 +86,11 @@ const check: ActiveCheck = {
     ctx.expect(
       after.equals(before),
       {
-        title: "custom-parameter-run-codes: refused runs changed the balance",
+        title: "refused runs changed the balance",
         received: after.toFixed(),
         expected: before.toFixed(),
       },
       me,
     );
   },
-};
-export default check;
+});

@@ -1,18 +1,24 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { parameterRun } from "./support/custom-parameters.ts";
 
 /** A run visits the dataset's mentions; counters only grow, and done + error = total at completion; it is sized (reserved) by the dataset's mention count. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-run-counters",
+  phase: "groups",
   rule: "POST custom parameter run answers 202 {run_id} and reserves the dataset's mentions_count × the post_processing price; mentions_total is the dataset's mention count, mentions_done and mentions_error never shrink, and a run whose status is completed has done + error = total; the final charge is mentions_done × price (errors refunded)",
   section:
     "Resources › Custom parameter run (done plus error equals total); States › Custom parameter run; Limits › Charges (custom parameter run sized by the dataset's mention count); decisions D-CPR-ACCEPTED, D-RUN-STATES",
   severity: "critical",
+  rules: {
+    seed: "The run is complete when done plus error equals total.",
+    decisions: [
+      decision("D-CPR-STATES", { title: /state|status/ }),
+      decision("D-CPR-VISIT", { title: /visit/ }),
+      decision("D-CPR-ERROR-CHARGE", { title: /error.*charge|charged/ }),
+    ],
+  },
   decisions: ["D-CPR-ACCEPTED", "D-RUN-STATES", "D-CPR-VISIT", "D-CPR-ERROR-CHARGE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/custom_parameters/{parameter_id}/runs",
     "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}",
@@ -24,7 +30,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         r.create.status === 202 && typeof r.runId === "string",
         {
-          title: `custom-parameter-run-counters: starting a run answered ${r.create.status}`,
+          title: `starting a run answered ${r.create.status}`,
           received: seen(r.create),
           expected: { status: 202, data: { run_id: "cpr_…" } },
         },
@@ -36,7 +42,7 @@ const check: ActiveCheck = {
     ctx.expect(
       r.before.minus(r.afterCreate).equals(reserved),
       {
-        title: `custom-parameter-run-counters: the reservation is $${r.before.minus(r.afterCreate).toFixed()}`,
+        title: `the reservation is $${r.before.minus(r.afterCreate).toFixed()}`,
         received: r.before.minus(r.afterCreate).toFixed(),
         expected: `${reserved.toFixed()} (${r.datasetMentions} mentions × ${r.price.toFixed()})`,
       },
@@ -53,7 +59,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ok,
         {
-          title: "custom-parameter-run-counters: counters shrank or exceed mentions_total",
+          title: "counters shrank or exceed mentions_total",
           received: {
             previous: prev,
             now: { done: d?.mentions_done, error: d?.mentions_error, total: d?.mentions_total },
@@ -69,7 +75,7 @@ const check: ActiveCheck = {
     ctx.expect(
       f?.mentions_total === r.datasetMentions,
       {
-        title: `custom-parameter-run-counters: mentions_total is ${f?.mentions_total}, the dataset holds ${r.datasetMentions}`,
+        title: `mentions_total is ${f?.mentions_total}, the dataset holds ${r.datasetMentions}`,
         received: f?.mentions_total,
         expected: r.datasetMentions,
       },
@@ -79,7 +85,7 @@ const check: ActiveCheck = {
       ctx.expect(
         f.mentions_done + f.mentions_error === f.mentions_total,
         {
-          title: "custom-parameter-run-counters: a completed run has done + error ≠ total",
+          title: "a completed run has done + error ≠ total",
           received: { done: f.mentions_done, error: f.mentions_error, total: f.mentions_total },
           expected: "done + error = total",
         },
@@ -91,12 +97,11 @@ const check: ActiveCheck = {
     ctx.expect(
       charged.equals(due),
       {
-        title: `custom-parameter-run-counters: a ${f?.status?.type} run with mentions_done ${f?.mentions_done} charged $${charged.toFixed()}`,
+        title: `a ${f?.status?.type} run with mentions_done ${f?.mentions_done} charged $${charged.toFixed()}`,
         received: charged.toFixed(),
         expected: `${due.toFixed()} (mentions_done × price; errors and failed runs are refunded)`,
       },
       last,
     );
   },
-};
-export default check;
+});

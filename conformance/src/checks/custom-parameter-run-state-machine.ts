@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
@@ -12,15 +12,20 @@ import { cpSource, createParameter } from "./support/custom-parameters.ts";
  * per-parameter rule does not refuse it. The 202 answer is only {run_id}, so
  * the first observation is a read.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-run-state-machine",
+  phase: "groups",
   rule: "Custom parameter runs move only processing → completed | failed; terminal states never change; mentions_done and mentions_error never shrink and their sum never exceeds mentions_total",
   section: "States and transitions › Custom parameter run; Resources › Custom parameter run; decision D-RUN-STATES",
   severity: "critical",
+  rules: {
+    seed: "State seen: `processing`. Completion is derived from counters (done plus error equals total).",
+    decisions: [
+      decision("D-CPR-STATES", { title: /state|status/ }),
+      decision("D-CPR-UNKNOWN-RUN", { title: /unknown run/ }),
+    ],
+  },
   decisions: ["D-RUN-STATES", "D-CPR-UNKNOWN-RUN"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/custom_parameters/{parameter_id}/runs",
     "GET /v1/custom_parameters/{parameter_id}/runs/{run_id}",
@@ -32,10 +37,7 @@ const check: ActiveCheck = {
     const src = await cpSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
-    ctx.charge(
-      price.mul(10 * maxStarts * runs).toFixed(),
-      `custom-parameter-run-state-machine: up to ${maxStarts * runs} runs`,
-    );
+    ctx.charge(price.mul(10 * maxStarts * runs).toFixed(), `up to ${maxStarts * runs} runs`);
     const parent = new Map<string, string>();
     const kind: RunKindModel = {
       check: "custom-parameter-run-state-machine",
@@ -78,7 +80,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 404,
         {
-          title: `custom-parameter-run-state-machine: an unknown run id answered ${ex.status}`,
+          title: `an unknown run id answered ${ex.status}`,
           received: { status: ex.status, body: ex.json },
           expected: { status: 404 },
         },
@@ -87,5 +89,4 @@ const check: ActiveCheck = {
       if (ex.status === 404) ctx.lenient("D-CPR-UNKNOWN-RUN", ex); // the code not_found: lenient through the registry
     }
   },
-};
-export default check;
+});

@@ -1,18 +1,23 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, isObj, seen } from "./support/util.ts";
 import { parameterRun } from "./support/custom-parameters.ts";
 
 /** Extracted values are read through POST /v1/mentions with parameter_ids, under `parameters[<id>]`; without parameter_ids the map is empty. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "custom-parameter-values-via-parameter-ids",
+  phase: "groups",
   rule: "After a completed custom parameter run, POST /v1/mentions {dataset_ids, parameter_ids: [id]} gives every mention parameters[id] = {value, status completed|failed, computed_at}, as many completed as mentions_done; without parameter_ids parameters is {}",
   section:
     "Endpoints › Custom parameters (read extracted values via POST /v1/mentions with parameter_ids); Resources › Mention (parameters); decisions D-MENTION-PARAMETERS, D-PARAM-VALUE-STATUS",
   severity: "major",
+  rules: {
+    seed: "Read extracted values afterwards via `POST /v1/mentions` with `parameter_ids`.",
+    decisions: [
+      decision("D-MENTION-PARAMETERS", { title: /custom_parameters|unasked|not asked/ }),
+      decision("D-PARAM-VALUE-STATUS", { title: /status/ }),
+    ],
+  },
   decisions: ["D-MENTION-PARAMETERS", "D-PARAM-VALUE-STATUS"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/mentions", "POST /v1/custom_parameters/{parameter_id}/runs"],
   async run(ctx) {
     const r = await parameterRun(ctx);
@@ -36,7 +41,7 @@ const check: ActiveCheck = {
     ctx.expect(
       withIds.status === 200 && ms.length > 0 && shaped,
       {
-        title: `custom-parameter-values-via-parameter-ids: ${entries.filter((e: any) => !isObj(e)).length} of ${ms.length} mentions lack parameters.${r.cp} or carry a malformed value`,
+        title: `${entries.filter((e: any) => !isObj(e)).length} of ${ms.length} mentions lack parameters.${r.cp} or carry a malformed value`,
         received: seen(withIds),
         expected: {
           parameters: { [r.cp]: { value: "…", status: "completed | failed", computed_at: "<unix seconds>" } },
@@ -48,7 +53,7 @@ const check: ActiveCheck = {
     ctx.expect(
       completed === r.final.mentions_done,
       {
-        title: `custom-parameter-values-via-parameter-ids: ${completed} completed values, the run reports mentions_done ${r.final.mentions_done}`,
+        title: `${completed} completed values, the run reports mentions_done ${r.final.mentions_done}`,
         received: completed,
         expected: r.final.mentions_done,
       },
@@ -65,12 +70,11 @@ const check: ActiveCheck = {
     ctx.expect(
       without.status === 200 && leaked.length === 0,
       {
-        title: "custom-parameter-values-via-parameter-ids: mentions carry parameters that were not asked for",
+        title: "mentions carry parameters that were not asked for",
         received: leaked.slice(0, 2).map((m: any) => m?.parameters),
         expected: {},
       },
       without,
     );
   },
-};
-export default check;
+});

@@ -1,17 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { isObj, fixtureDataset, seen } from "./support/util.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
 /** A reversed date_range is request validation (422 validation body at body.date_range), not a run. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "date-range-order-422",
+  phase: "requests",
   rule: "A dataset run whose date_range.from is not before date_range.to gets 422 with the validation body pointing at [body, date_range]; nothing starts",
   section: "Endpoints › Datasets (run body: from must precede to); decision D-DATE-RANGE-ORDER",
   severity: "major",
+  rules: {
+    refusals: true,
+    seed: "`from` must precede `to`",
+    decisions: [decision("D-DATE-RANGE-ORDER", { status: (s) => s >= 400 && s < 500 })],
+  },
   decisions: ["D-DATE-RANGE-ORDER"],
-  profiles: ["standard", "full"],
-  mock: false,
   invalidRequests: false, // the generated schema cannot express the cross-field rule: Prism forwards it
   requires: ["POST /v1/datasets/{dataset_id}/runs"],
   async run(ctx) {
@@ -49,7 +52,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
         {
-          title: `date-range-order-422: date_range ${range.from}..${range.to} answered ${ex.status}`,
+          title: `date_range ${range.from}..${range.to} answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 422, body: { detail: [{ loc: ["body", "date_range"], msg: "…", type: "…" }] } },
         },
@@ -57,5 +60,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

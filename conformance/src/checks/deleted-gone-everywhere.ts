@@ -1,16 +1,15 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { DATASETS, collections, createDataset, createIn, isObj, seen, walk } from "./support/util.ts";
 
 /** After DELETE (204) a resource is 404 on every by-id operation and gone from lists. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "deleted-gone-everywhere",
+  phase: "resources",
   rule: "DELETE answers 204; afterwards every by-id operation answers 404 (datasets: dataset_not_found) and lists no longer show it",
   section: "Endpoints › Datasets (DELETE: soft delete) and every collection with a delete; decision D-EMPTY-204",
   severity: "critical",
+  rules: { seed: "soft delete; dataset and its runs disappear from lists and by-id reads" },
   decisions: ["D-EMPTY-204"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/datasets",
     "DELETE /v1/datasets/{dataset_id}",
@@ -24,7 +23,7 @@ const check: ActiveCheck = {
     ctx.expect(
       del.status === 204,
       {
-        title: `deleted-gone-everywhere: DELETE answered ${del.status}`,
+        title: `DELETE answered ${del.status}`,
         received: seen(del),
         expected: { status: 204, body: "" },
       },
@@ -44,7 +43,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 404 && isObj(ex.json) && ex.json.error_code === "dataset_not_found",
         {
-          title: `deleted-gone-everywhere: ${op.operationId} on a deleted dataset answered ${ex.status}`,
+          title: `${op.operationId} on a deleted dataset answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 404, error_code: "dataset_not_found" },
         },
@@ -55,7 +54,7 @@ const check: ActiveCheck = {
     ctx.expect(
       !w.items.some((x) => x?.id === id),
       {
-        title: "deleted-gone-everywhere: the deleted dataset is still listed",
+        title: "the deleted dataset is still listed",
         received: w.items.find((x) => x?.id === id),
         expected: "absent",
       },
@@ -73,7 +72,7 @@ const check: ActiveCheck = {
       ctx.expect(
         d.status === 204 && d.text === "",
         {
-          title: `deleted-gone-everywhere: DELETE ${c.item} answered ${d.status}`,
+          title: `DELETE ${c.item} answered ${d.status}`,
           received: seen(d),
           expected: { status: 204, body: "" },
         },
@@ -89,7 +88,7 @@ const check: ActiveCheck = {
         ctx.expect(
           ex.status === 404,
           {
-            title: `deleted-gone-everywhere: ${op.operationId} on a deleted resource answered ${ex.status}`,
+            title: `${op.operationId} on a deleted resource answered ${ex.status}`,
             received: seen(ex),
             expected: { status: 404 },
           },
@@ -100,7 +99,7 @@ const check: ActiveCheck = {
       ctx.expect(
         !lw.items.some((x) => x?.id === made.id),
         {
-          title: `deleted-gone-everywhere: a deleted ${c.list} resource is still listed`,
+          title: `a deleted ${c.list} resource is still listed`,
           received: made.id,
           expected: "absent",
         },
@@ -108,5 +107,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,14 +1,35 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 
 /** A deployment answers only statuses its operation documents. */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "documented-status-only",
   rule: "Every response status is one the operation documents in the contract",
   section: "Endpoints (per-operation responses); Errors",
   severity: "critical",
+  rules: {
+    seed: "Every endpoint that takes a path id can return 404 for an unknown or foreign id, and every endpoint with a body or query can return 422 with the validation body.",
+    decisions: [
+      decision("D-409", {
+        status: (s) => s === 400,
+        sentBy: [
+          "custom-parameter-name-rules",
+          "custom-parameter-run-409-in-flight",
+          "tracking-agent-trigger-202-then-409",
+        ],
+      }),
+      decision("D-400", {
+        status: (s) => s === 422,
+        sentBy: ["custom-parameter-name-rules", "custom-parameter-run-codes", "tracking-agent-no-queries-400"],
+      }),
+      decision("D-CURSOR", { sentBy: ["pagination-garbage-cursor-400", "pagination-sort-change-cursor-400"] }),
+      decision("D-DATE-RANGE-ORDER", { sentBy: ["date-range-order-422"] }),
+      decision("D-BODY-LIMIT", { sentBy: ["body-limit-413"] }),
+      decision("D-AUD-RUN-SOURCE-404", { sentBy: ["audience-profiles-after-source-delete"] }),
+      decision("D-CREDIT-PRICES", { sentBy: ["credit-prices-removed-404"] }),
+      decision("D-CONTENT-TYPE", { sentBy: ["content-type-415"] }),
+    ],
+  },
   decisions: ["D-CREATE-201", "D-ASYNC-202", "D-409", "D-400", "D-EMPTY-204", "D-CREDIT-PRICES"],
-  profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {
     if (!ex.op) return;
@@ -19,11 +40,10 @@ const check: ResponseCheck = {
     )
       return ctx.pass(ex);
     ctx.fail(ex, {
-      title: `documented-status-only: ${ex.op.operationId} answered undocumented ${ex.status}`,
+      title: `${ex.op.operationId} answered undocumented ${ex.status}`,
       received: ex.status,
       expected: [...ex.op.responses.keys()].join(" | "),
       message: ex.meta.negative ? `negative case: ${ex.meta.negative}` : undefined,
     });
   },
-};
-export default check;
+});

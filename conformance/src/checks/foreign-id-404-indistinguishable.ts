@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen } from "./support/util.ts";
 import { groupOf, groupsOf } from "../groups/index.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
@@ -12,15 +12,17 @@ const missingIdFor = (prefix: string | undefined) => `${prefix ?? ""}slkmissing$
  * resource answers 404, with the same body as for an id that does not exist,
  * and changes nothing.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "foreign-id-404-indistinguishable",
+  phase: "isolation",
   rule: "A by-id operation on another account's resource (datasets, dataset runs and every other collection) gets 404 with the same body as a missing id (existence hidden, never 403) and changes nothing; a run id that does not exist under the caller's own dataset gets 404 too (its error_code other than dataset_not_found only warns, D-RUN-404)",
   section: "What the service does › Cross-cutting facts; Endpoints (404 for unknown or foreign id)",
   severity: "critical",
+  rules: {
+    seed: "A resource of another account, or one that does not exist, yields 404 (existence is hidden, never 403).",
+    decisions: [decision("D-RUN-404", { title: /D-RUN-404|unknown run/ })],
+  },
   decisions: ["D-RUN-404"],
-  profiles: ["standard", "full"],
-  mock: false,
   keys: ["foreign"],
   requires: ["GET /v1/datasets/{dataset_id}"],
   async run(ctx) {
@@ -79,7 +81,7 @@ const check: ActiveCheck = {
         !ctx.expect(
           foreign.status === 404,
           {
-            title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`,
+            title: `${op.operationId} with a foreign key answered ${foreign.status}`,
             received: seen(foreign),
             expected: { status: 404, body: missing.json },
           },
@@ -92,7 +94,7 @@ const check: ActiveCheck = {
       ctx.expect(
         sameJson(isObj(a) ? a : a, isObj(b) ? b : b) && missing.status === 404,
         {
-          title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`,
+          title: `${op.operationId} foreign 404 differs from missing-id 404`,
           received: { foreign: a },
           expected: { missing: b },
         },
@@ -110,7 +112,7 @@ const check: ActiveCheck = {
         ctx.expect(
           ex.status === 404,
           {
-            title: `foreign-id-404-indistinguishable: a run id that does not exist, under the caller's own dataset, answered ${ex.status}`,
+            title: `a run id that does not exist, under the caller's own dataset, answered ${ex.status}`,
             received: seen(ex),
             expected: { status: 404, error_code: "dataset_not_found" },
           },
@@ -149,7 +151,7 @@ const check: ActiveCheck = {
           !ctx.expect(
             foreign.status === 404,
             {
-              title: `foreign-id-404-indistinguishable: ${op.operationId} with a foreign key answered ${foreign.status}`,
+              title: `${op.operationId} with a foreign key answered ${foreign.status}`,
               received: seen(foreign),
               expected: { status: 404, body: missing.json },
             },
@@ -162,7 +164,7 @@ const check: ActiveCheck = {
         ctx.expect(
           sameJson(a, b),
           {
-            title: `foreign-id-404-indistinguishable: ${op.operationId} foreign 404 differs from missing-id 404`,
+            title: `${op.operationId} foreign 404 differs from missing-id 404`,
             received: { foreign: a },
             expected: { missing: b },
           },
@@ -173,7 +175,7 @@ const check: ActiveCheck = {
       ctx.expect(
         own.status === 200,
         {
-          title: `foreign-id-404-indistinguishable: a foreign request deleted the owner's ${c.list} resource`,
+          title: `a foreign request deleted the owner's ${c.list} resource`,
           received: seen(own),
           expected: { status: 200 },
         },
@@ -185,12 +187,11 @@ const check: ActiveCheck = {
     ctx.expect(
       own.status === 200 && (own.json as any)?.data?.name === ds.name,
       {
-        title: "foreign-id-404-indistinguishable: a foreign request changed or deleted the owner's dataset",
+        title: "a foreign request changed or deleted the owner's dataset",
         received: seen(own),
         expected: { status: 200, data: { id: ds.id, name: ds.name } },
       },
       own,
     );
   },
-};
-export default check;
+});

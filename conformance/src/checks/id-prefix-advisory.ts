@@ -1,4 +1,4 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import type { Contract } from "../contract.ts";
 import { groupsOf } from "../groups/index.ts";
 import { isObj } from "./support/util.ts";
@@ -20,14 +20,13 @@ function prefixTable(contract: Contract): Array<[RegExp, string[]]> {
   return rows.map(([p, prefixes]) => [new RegExp("^" + p.replace(/\{[^}]+\}/g, "[^/]+") + "$"), prefixes]);
 }
 
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "id-prefix-advisory",
   rule: "Resource ids carry their documented prefix (advisory: a mismatch is a warning only)",
   section: "Resources › Conventions › Id prefixes; decision D-ID-PREFIX (advisory)",
   severity: "advisory",
+  rules: { decisions: [decision("D-ID-PREFIX")] },
   decisions: ["D-ID-PREFIX"],
-  profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {
     if (ex.status < 200 || ex.status >= 300 || !isObj(ex.json)) return;
@@ -37,11 +36,10 @@ const check: ResponseCheck = {
     for (const it of items) {
       if (isObj(it) && typeof it.id === "string" && !rule[1].some((p) => it.id.startsWith(p))) {
         ctx.lenient("D-ID-PREFIX", ex);
-        ctx.warn(`id-prefix-advisory: id ${it.id} lacks prefix ${rule[1].join(" or ")}`, ex);
+        ctx.warn(`id ${it.id} lacks prefix ${rule[1].join(" or ")}`, ex);
         return;
       }
     }
     ctx.pass(ex);
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { isObj, fixtureDataset, seen } from "./support/util.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
@@ -11,15 +11,14 @@ import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
  */
 const IMPOSSIBLE = ["2026-02-30", "2026-04-31", "2025-02-29"];
 
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "impossible-date-422",
+  phase: "requests",
   rule: "A dataset run whose date_range.from is a well-formed date that does not exist (2026-02-30, 2026-04-31, 2025-02-29) gets 422 with the validation body pointing into [body, date_range]; nothing starts",
   section: "Endpoints › Datasets (run body: date_range); decision D-BOUND-DATE",
   severity: "minor",
+  rules: { refusals: true, decisions: [decision("D-BOUND-DATE")] },
   decisions: ["D-BOUND-DATE"],
-  profiles: ["standard", "full"],
-  mock: false,
   invalidRequests: true, // a validating proxy checks `format: date` itself
   requires: ["POST /v1/datasets/{dataset_id}/runs"],
   async run(ctx) {
@@ -54,7 +53,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
         {
-          title: `impossible-date-422: date_range.from ${from} answered ${ex.status}`,
+          title: `date_range.from ${from} answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 422, body: { detail: [{ loc: ["body", "date_range", "from"], msg: "…", type: "…" }] } },
         },
@@ -62,5 +61,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { Operation } from "../contract.ts";
-import type { ActiveCheck, CheckContext } from "../types.ts";
+import type { CheckContext } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
 import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./support/negative.ts";
 import { collections, createIn, data, fillPath, fixtureDataset, isObj, seen } from "./support/util.ts";
@@ -12,12 +13,40 @@ import { SkipError } from "../skip.ts";
  * crossed once (deterministic sweep), then fast-check generates more invalid
  * bodies. Each must get 422 with the validation body (never 2xx, never 5xx).
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "invalid-request-rejected",
+  phase: "requests",
   rule: "An invalid body or query (a bound crossed, also inside array items; wrong type; unknown enum value; missing required field) gets 422 with the validation body",
   section: "Endpoints (bounds per operation); Limits; decision D-422",
   severity: "critical",
+  rules: {
+    refusals: true,
+    seed: "every endpoint with a body or query can return 422 with the validation body",
+    // bounds the seed states itself: names 1-255, search_query 1-5000, count 20-1000, comments 0-100, profiles 1-2000, limit 1-100, 100 URLs, 50 ask post_refs, 1-5 preview post_refs
+    seedWhen: [
+      {
+        title:
+          /^(Datasets_(create|update)|AudienceDatasets_create) name: |search_query|\bcount: |num_comments_per_post|total_profile_count|\blimit: |source_urls|^Ask_ask post_refs|^CustomParameters_preview post_refs/,
+        status: (s) => s < 400,
+      },
+    ],
+    decisions: [
+      decision("D-SEARCH-MODE", { title: /search_mode/ }),
+      decision("D-MENTIONS-OPERATION", { title: /Mentions_search operation\b|\boperation:/ }),
+      decision("D-TIME-FILTER", { title: /time_filter/ }),
+      decision("D-CP-VALUE-TYPE", { title: /value_type/ }),
+      decision("D-FILTER-TOTAL", { title: /filters.*(more than 10|total)/ }),
+      decision("D-PDR-BODY", { title: /PatternDetections_create/ }),
+      decision("D-TA-SCHEDULE", { title: /schedule/ }),
+      decision("D-PREVIEW-URL-CAP", { title: /ResearchPreviews_create source_urls/ }),
+      decision("D-PREVIEW-DATES", { title: /date_since|date_until/ }),
+      decision("D-AUD-PATCH", { title: /AudienceDatasets_update/ }),
+      decision("D-BOUND-ARRAYS", { title: /maxItems|too many items/ }),
+      decision("D-BOUND-STRINGS", { title: /maxLength|too long/ }),
+      // refused, but not with the validation body's 422
+      decision("D-422", { status: (s) => s >= 400 && s < 500 && s !== 422 }),
+    ],
+  },
   decisions: [
     "D-422",
     "D-UNPROCESSABLE",
@@ -42,7 +71,6 @@ const check: ActiveCheck = {
     "D-BOUND-ARRAYS",
   ],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   invalidRequests: true,
   async run(ctx) {
     const ops = ctx.contract.operations.filter((o) => o.bodySchema || o.params.some((p) => p.in === "query"));
@@ -53,9 +81,7 @@ const check: ActiveCheck = {
       const path = await pathFor(ctx, op);
       if (!path) {
         if (ctx.settings.profile !== "readonly")
-          ctx.warn(
-            `invalid-request-rejected: ${op.operationId} not exercised (no resource of this account to put in ${op.path})`,
-          );
+          ctx.warn(`${op.operationId} not exercised (no resource of this account to put in ${op.path})`);
         continue;
       }
       any = true;
@@ -75,7 +101,7 @@ const check: ActiveCheck = {
             : undefined;
           ctx.fail(
             {
-              title: `invalid-request-rejected: ${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
+              title: `${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
               received: ex ? seen(ex) : String(out.errorInstance),
               expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } },
               seed,
@@ -89,7 +115,7 @@ const check: ActiveCheck = {
     }
     if (!any) ctx.skip("no operation with a body or query applies in this profile");
   },
-};
+});
 
 export async function pathFor(ctx: CheckContext, op: Operation): Promise<string | undefined> {
   if (!op.path.includes("{")) return op.path;
@@ -129,7 +155,7 @@ async function sendCase(
       );
     } catch (e) {
       if (!(e instanceof SkipError) || ctx.settings.profile === "readonly") throw e;
-      ctx.warn(`invalid-request-rejected: case not sent: ${e.message}`);
+      ctx.warn(`case not sent: ${e.message}`);
       return { ok: true, ex: undefined };
     }
   }
@@ -147,7 +173,7 @@ async function sendCase(
     ctx.expect(
       ok,
       {
-        title: `invalid-request-rejected: ${op.operationId} ${c.label} → ${ex.status}`,
+        title: `${op.operationId} ${c.label} → ${ex.status}`,
         received: seen(ex),
         expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } },
         replay: o.replay,
@@ -167,7 +193,6 @@ export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: st
     if (typeof id === "string") ctx.track("accidental", `${path.split("?")[0]}/${encodeURIComponent(id)}`);
   }
 }
-export default check;
 
 /** What a wrongly accepted run could cost: its count (default 200) × the mention price. */
 async function worstCase(ctx: CheckContext, body: unknown): Promise<string> {

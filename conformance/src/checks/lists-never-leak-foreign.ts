@@ -1,4 +1,5 @@
-import type { ActiveCheck, CheckContext } from "../types.ts";
+import type { CheckContext } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { RUN_COUNT, mentionPrice, pollRun } from "./support/billing.ts";
 import { createDataset, data, fixtureDataset, isObj, seen, walk } from "./support/util.ts";
 
@@ -53,14 +54,13 @@ const carries = (m: any, datasetId: string) =>
   Array.isArray(m?.datasets) && m.datasets.some((d: any) => d?.id === datasetId || d === datasetId);
 
 /** Account-wide lists and mention searches never show another account's data. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "lists-never-leak-foreign",
+  phase: "isolation",
   rule: "Lists (datasets) and mention searches never include another account's resources (checked against a foreign dataset that holds mentions)",
   section: "What the service does › Cross-cutting facts (every resource is scoped to the account)",
   severity: "critical",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: { seed: "Every resource is scoped to the account that owns the API key." },
   keys: ["foreign"],
   requires: ["GET /v1/datasets", "POST /v1/datasets"],
   async run(ctx) {
@@ -71,7 +71,7 @@ const check: ActiveCheck = {
     ctx.expect(
       !leakA,
       {
-        title: "lists-never-leak-foreign: another account's dataset appears in this account's list",
+        title: "another account's dataset appears in this account's list",
         received: leakA,
         expected: "absent",
       },
@@ -82,7 +82,7 @@ const check: ActiveCheck = {
     ctx.expect(
       !leakB,
       {
-        title: "lists-never-leak-foreign: this account's dataset appears in another account's list",
+        title: "this account's dataset appears in another account's list",
         received: leakB,
         expected: "absent",
       },
@@ -97,7 +97,7 @@ const check: ActiveCheck = {
     ctx.expect(
       scoped.status === 404,
       {
-        title: "lists-never-leak-foreign: a mention search scoped to a foreign dataset did not answer 404",
+        title: "a mention search scoped to a foreign dataset did not answer 404",
         received: seen(scoped),
         expected: { status: 404, error_code: "dataset_not_found" },
       },
@@ -117,7 +117,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 200 && !leak,
         {
-          title: `lists-never-leak-foreign: a mention search${ex === byRef ? " by post_refs" : ""} returned a post of a foreign dataset`,
+          title: `a mention search${ex === byRef ? " by post_refs" : ""} returned a post of a foreign dataset`,
           received: leak ?? seen(ex),
           expected: "200 without any post of another account's dataset",
         },
@@ -125,5 +125,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

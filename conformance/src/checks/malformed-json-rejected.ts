@@ -1,19 +1,22 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { pathFor, trackAccidentalCreate } from "./invalid-request-rejected.ts";
 import { isObj, seen } from "./support/util.ts";
 
 const MALFORMED = ['{"name": "unterminated', "{name: 'single quotes'}", "[1, 2,", "not json at all", '{"name": "x",}'];
 
 /** A body that is not JSON gets 422 with the validation body pointing at `body`. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "malformed-json-rejected",
+  phase: "requests",
   rule: "A request body that is not valid JSON gets 422 with the validation body (loc starts with body), never 2xx or 5xx",
   section: "Endpoints (422 on every body); decision D-422",
   severity: "major",
+  rules: {
+    refusals: true,
+    seed: "every endpoint with a body or query can return 422 with the validation body",
+    decisions: [decision("D-422", { status: (s) => s < 500 && s !== 422 })],
+  },
   decisions: ["D-422", "D-UNPROCESSABLE"],
-  profiles: ["standard", "full"],
-  mock: false,
   invalidRequests: true,
   async run(ctx) {
     const ops = ctx.contract.operations.filter((o) => o.bodySchema);
@@ -33,7 +36,7 @@ const check: ActiveCheck = {
       ctx.expect(
         lenient || (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)),
         {
-          title: `malformed-json-rejected: ${op.operationId} answered ${ex.status} to malformed JSON`,
+          title: `${op.operationId} answered ${ex.status} to malformed JSON`,
           received: seen(ex),
           expected: { status: 422, body: { detail: [{ loc: ["body", "…"], msg: "…", type: "json_invalid" }] } },
         },
@@ -41,5 +44,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

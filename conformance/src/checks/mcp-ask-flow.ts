@@ -1,5 +1,5 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { sleep } from "../http.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
 import { data, fixtureDataset } from "./support/util.ts";
@@ -13,16 +13,22 @@ export const ASK_BUDGET_USD = 0.5;
  * while working and blocks only once settled; every render: true block renders,
  * a render: false block carries its text; the turn is visible over REST too.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-ask-flow",
+  phase: "mcp",
   rule: "svc__ask returns {chat_id, message_id, status: working}; svc__get_message reaches completed or failed with stop_reason null exactly while working and blocks empty while working; render: false blocks carry text, render: true blocks render through svc__render; the chat is readable over REST",
   section:
     "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn; decisions D-MCP-BLOCK, D-MCP-STOP-REASON, D-MCP-RENDER",
   severity: "critical",
+  rules: {
+    seed: "`svc__ask` … `{chat_id, message_id, status: working}` immediately; `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles",
+    decisions: [
+      decision("D-MCP-BLOCK", { title: /openui/ }),
+      decision("D-MCP-RENDER", { title: /D-MCP-RENDER/ }),
+      decision("D-MCP-ASK-AUTH", { title: /D-MCP-ASK-AUTH/ }),
+    ],
+  },
   decisions: ["D-MCP-BLOCK", "D-MCP-STOP-REASON", "D-MCP-RENDER", "D-MCP-ASK-AUTH"],
-  profiles: ["standard", "full"],
-  mock: false,
   async run(ctx) {
     await requireMcp(ctx);
     ctx.charge(ASK_BUDGET_USD, "svc__ask: one assistant turn (token charge)");
@@ -45,7 +51,7 @@ const check: ActiveCheck = {
           typeof a?.message_id === "string" &&
           a?.status === "working",
         {
-          title: `mcp-ask-flow: svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`,
+          title: `svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`,
           received: ask.payload ?? { status: ask.ex.status },
           expected: { chat_id: "ch_…", message_id: "msg_…", status: "working" },
         },
@@ -65,7 +71,7 @@ const check: ActiveCheck = {
             ["working", "completed", "failed"].includes(last?.status) &&
             Array.isArray(last?.blocks),
           {
-            title: `mcp-ask-flow: svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? last)}`,
+            title: `svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? last)}`,
             received: poll.payload ?? { status: poll.ex.status },
             expected: { status: "working | completed | failed", stop_reason: "null | string", blocks: [] },
           },
@@ -77,7 +83,7 @@ const check: ActiveCheck = {
         ctx.expect(
           last.stop_reason === null && last.blocks.length === 0,
           {
-            title: "mcp-ask-flow: a working turn has a stop_reason or blocks",
+            title: "a working turn has a stop_reason or blocks",
             received: { stop_reason: last.stop_reason, blocks: last.blocks.length },
             expected: { stop_reason: null, blocks: 0 },
           },
@@ -90,7 +96,7 @@ const check: ActiveCheck = {
       ctx.expect(
         typeof last.stop_reason === "string",
         {
-          title: `mcp-ask-flow: a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}`,
+          title: `a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}`,
           received: last.stop_reason,
           expected: "a string",
         },
@@ -100,14 +106,14 @@ const check: ActiveCheck = {
     }
     if (last.status !== "completed") return ctx.notExercised(`the turn ended ${last.status}: no blocks to render`);
     ctx.expect(last.blocks.length > 0, {
-      title: "mcp-ask-flow: a completed turn has no blocks",
+      title: "a completed turn has no blocks",
       received: last.blocks,
       expected: "at least one block",
     });
     for (const b of last.blocks) {
       if (b.render === false) {
         ctx.expect(typeof b.text === "string", {
-          title: `mcp-ask-flow: render: false block ${b.block_id} has no text`,
+          title: `render: false block ${b.block_id} has no text`,
           received: b,
           expected: { render: false, text: "<markdown>" },
         });
@@ -132,7 +138,7 @@ const check: ActiveCheck = {
         ctx.expect(
           !r.problem && !r.isError && r.payload !== undefined,
           {
-            title: `mcp-ask-flow: svc__render of block ${b.block_id} ${r.problem ?? JSON.stringify(r.toolError)}`,
+            title: `svc__render of block ${b.block_id} ${r.problem ?? JSON.stringify(r.toolError)}`,
             received: r.result ?? { status: r.ex.status },
             expected: { block_id: b.block_id, content: "<widget payload>" },
           },
@@ -153,7 +159,7 @@ const check: ActiveCheck = {
       ctx.expect(
         rest.status === 200 && data(rest)?.status === last.status,
         {
-          title: `mcp-ask-flow: the MCP turn reads over REST as ${rest.status} ${data(rest)?.status ?? ""}`,
+          title: `the MCP turn reads over REST as ${rest.status} ${data(rest)?.status ?? ""}`,
           received: { status: rest.status, data: data(rest) },
           expected: { status: 200, data: { status: last.status } },
         },
@@ -161,5 +167,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

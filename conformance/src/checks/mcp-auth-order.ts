@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { callTool, requireMcp, type McpAuth } from "../mcp/client.ts";
 import { data } from "./support/util.ts";
 
@@ -9,15 +9,21 @@ const BAD_BEARER = "slk-invalid-access-token";
  * x-api-key is checked first; when it is missing or invalid the bearer token is
  * tried; both resolve to the same account (svc__get_me answers the key's account).
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-auth-order",
+  phase: "mcp",
   rule: "MCP accepts x-api-key, or a bearer token when the key is missing or invalid; a valid key wins over a bad bearer; both methods resolve to the same account as REST; a bad key alone is 401",
   section: "Authentication › MCP (2, 3: key first, then bearer)",
   severity: "critical",
+  rules: {
+    seed: "the server checks `x-api-key` first; if missing or invalid, falls back to the bearer token",
+    decisions: [
+      decision("D-MCP-ASK-AUTH", { title: /D-MCP-ASK-AUTH/ }),
+      decision("D-MCP-BEARER-SEAT", { title: /seat/ }),
+    ],
+  },
   decisions: ["D-MCP-ASK-AUTH", "D-MCP-BEARER-SEAT"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/me"],
   async run(ctx) {
     await requireMcp(ctx);
@@ -47,7 +53,7 @@ const check: ActiveCheck = {
         ctx.expect(
           call.ex.status === 401,
           {
-            title: `mcp-auth-order: ${c.label} answered ${call.ex.status}`,
+            title: `${c.label} answered ${call.ex.status}`,
             received: { status: call.ex.status },
             expected: { status: 401 },
           },
@@ -59,7 +65,7 @@ const check: ActiveCheck = {
       ctx.expect(
         call.ex.status === 200 && !call.problem && !call.isError && got === account,
         {
-          title: `mcp-auth-order: svc__get_me with ${c.label} ${call.problem ?? (call.isError ? "returned a tool error" : `answered account ${got}`)}`,
+          title: `svc__get_me with ${c.label} ${call.problem ?? (call.isError ? "returned a tool error" : `answered account ${got}`)}`,
           received: { status: call.ex.status, problem: call.problem, account_id: got, toolError: call.toolError },
           expected: { status: 200, account_id: account },
         },
@@ -67,5 +73,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,5 +1,5 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
 import { MISSING_DATASET_ID } from "./support/util.ts";
 
@@ -10,16 +10,23 @@ const postRefs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `slk_
  * the SDK's argument error, tolerated), never as an HTTP 5xx or a result that
  * pretends the call worked. The over-long post_refs of svc__ask starts nothing.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-bad-arguments-tool-error",
+  phase: "mcp",
   rule: "Invalid tool arguments (wrong type, missing required, out-of-range limit, 51 post_refs on svc__ask, garbage cursor) answer a tool error (isError, ToolError unprocessable_entity/422 or invalid_cursor/400), never a transport 5xx or a success",
   section:
     "Endpoints › MCP tool surface (post_refs at most 50; tool errors); Limits › Ask; decisions D-MCP-TOOL-ERROR, D-MCP-PAGING",
   severity: "major",
+  rules: {
+    seed: "tool errors surface inside the tool result",
+    decisions: [
+      decision("D-MCP-TOOL-ERROR", { title: /unprocessable_entity|422/ }),
+      decision("D-MCP-PAGING", { title: /cursor|limit/ }),
+      decision("D-MCP-FILTER-GROUPS", { title: /filter/ }),
+    ],
+  },
   decisions: ["D-MCP-TOOL-ERROR", "D-MCP-PAGING", "D-MCP-FILTER-GROUPS"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     await requireMcp(ctx);
     const cases: Array<{ label: string; tool: string; args: Record<string, unknown>; code: string; status: number }> = [
@@ -87,7 +94,7 @@ const check: ActiveCheck = {
       if (call.ex.status >= 500 || (call.problem && !sdkArgError)) {
         ctx.fail(
           {
-            title: `mcp-bad-arguments-tool-error: ${c.tool} with ${c.label}: ${call.problem ?? `HTTP ${call.ex.status}`}`,
+            title: `${c.tool} with ${c.label}: ${call.problem ?? `HTTP ${call.ex.status}`}`,
             received: { status: call.ex.status, body: call.ex.text.slice(0, 300) },
             expected: { isError: true, error: { code: c.code, status: c.status } },
           },
@@ -106,7 +113,7 @@ const check: ActiveCheck = {
           call.toolError.code === c.code &&
           call.toolError.status === c.status,
         {
-          title: `mcp-bad-arguments-tool-error: ${c.tool} with ${c.label} ${call.isError ? `returned ${JSON.stringify(call.toolError ?? call.result?.content)}` : "succeeded"}`,
+          title: `${c.tool} with ${c.label} ${call.isError ? `returned ${JSON.stringify(call.toolError ?? call.result?.content)}` : "succeeded"}`,
           received: call.result,
           expected: {
             isError: true,
@@ -119,5 +126,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 
 const LIST_TOOLS: Array<{ tool: string; needs: string; args?: Record<string, unknown> }> = [
@@ -10,15 +10,18 @@ const LIST_TOOLS: Array<{ tool: string; needs: string; args?: Record<string, unk
 ];
 
 /** Following each list tool's cursor returns every item once and ends on a null cursor; a garbage cursor is invalid_cursor. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-list-cursor-walk",
+  phase: "mcp",
   rule: "Each list tool, walked with limit 2 by passing cursor back, returns {content, cursor} pages with at most 2 items, no item twice, and ends with cursor null; a garbage cursor is ToolError invalid_cursor/400",
   section: "Endpoints › MCP tool surface (lists return cursor; null means the end); decision D-MCP-PAGING",
   severity: "major",
+  rules: {
+    seed: "Lists return `cursor`; a null cursor means the end",
+    decisions: [decision("D-MCP-PAGING", { title: /^a garbage cursor/ })],
+  },
   decisions: ["D-MCP-PAGING"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     await requireMcp(ctx);
     for (const l of LIST_TOOLS) {
@@ -41,7 +44,7 @@ const check: ActiveCheck = {
               content.length <= 2 &&
               (call.payload.cursor === null || typeof call.payload.cursor === "string"),
             {
-              title: `mcp-list-cursor-walk: ${l.tool} page ${pages + 1} ${call.problem ?? (call.isError ? `returned ${JSON.stringify(call.toolError)}` : "is not {content (≤ 2 items), cursor}")}`,
+              title: `${l.tool} page ${pages + 1} ${call.problem ?? (call.isError ? `returned ${JSON.stringify(call.toolError)}` : "is not {content (≤ 2 items), cursor}")}`,
               received: call.result ?? { status: call.ex.status },
               expected: { content: "≤ 2 items", cursor: "string | null" },
             },
@@ -54,7 +57,7 @@ const check: ActiveCheck = {
           if (seen.has(id))
             ctx.fail(
               {
-                title: `mcp-list-cursor-walk: ${l.tool} returned ${id} twice (pages ${seen.get(id)} and ${pages + 1})`,
+                title: `${l.tool} returned ${id} twice (pages ${seen.get(id)} and ${pages + 1})`,
                 received: id,
                 expected: "each item once",
               },
@@ -75,12 +78,11 @@ const check: ActiveCheck = {
     ctx.expect(
       bad.isError && bad.toolError?.code === "invalid_cursor" && bad.toolError?.status === 400,
       {
-        title: `mcp-list-cursor-walk: a garbage cursor returned ${bad.problem ?? JSON.stringify(bad.toolError ?? bad.payload)}`,
+        title: `a garbage cursor returned ${bad.problem ?? JSON.stringify(bad.toolError ?? bad.payload)}`,
         received: bad.result ?? { status: bad.ex.status },
         expected: { isError: true, error: { code: "invalid_cursor", status: 400 } },
       },
       bad.ex,
     );
   },
-};
-export default check;
+});

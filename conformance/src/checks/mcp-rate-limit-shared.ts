@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { sleep } from "../http.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 
@@ -7,15 +7,20 @@ import { callTool, requireMcp } from "../mcp/client.ts";
  * very next MCP call is an HTTP 429 transport error (not a tool error) with
  * Retry-After; after that wait MCP works again.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-rate-limit-shared",
+  phase: "mcp",
+  // its burst spends the key's rate limit, so it runs after the other MCP checks
+  after: ["mcp-*"],
   rule: "After a REST burst exhausts the key's bucket, an MCP tools/call with the same key answers HTTP 429 (a transport error, not a tool result) with Retry-After; after Retry-After seconds the call succeeds",
   section: "Limits › Request rate (1: shared by REST and MCP); Authentication › MCP (6: 429 is a transport error)",
   severity: "major",
+  rules: {
+    seed: "5 requests per second per API key, shared by REST and MCP",
+    decisions: [decision("D-MCP-RATE-HEADERS", { title: /header/ }), decision("D-RATE-WINDOW", { title: /window/ })],
+  },
   decisions: ["D-RATE-WINDOW", "D-MCP-RATE-HEADERS"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/me"],
   async run(ctx) {
     await requireMcp(ctx);
@@ -50,7 +55,7 @@ const check: ActiveCheck = {
     ctx.expect(
       call!.ex.status === 429 && Number.isInteger(retry) && retry >= 0,
       {
-        title: `mcp-rate-limit-shared: an MCP call right after REST exhausted the key's bucket answered HTTP ${call!.ex.status}${call!.isError ? " (a tool error)" : ""}`,
+        title: `an MCP call right after REST exhausted the key's bucket answered HTTP ${call!.ex.status}${call!.isError ? " (a tool error)" : ""}`,
         received: {
           status: call!.ex.status,
           "retry-after": call!.ex.headers["retry-after"] ?? "(absent)",
@@ -66,12 +71,11 @@ const check: ActiveCheck = {
     ctx.expect(
       again.ex.status === 200 && !again.problem,
       {
-        title: `mcp-rate-limit-shared: after Retry-After the MCP call answered ${again.ex.status}`,
+        title: `after Retry-After the MCP call answered ${again.ex.status}`,
         received: { status: again.ex.status },
         expected: { status: 200 },
       },
       again.ex,
     );
   },
-};
-export default check;
+});

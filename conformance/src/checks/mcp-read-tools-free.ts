@@ -1,18 +1,18 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 import { twins } from "../mcp/twins.ts";
 import { MISSING_CASES } from "./mcp-tool-error-shape.ts";
 import { balance, usageRows } from "./support/billing.ts";
 
 /** Read tools never create or charge: the balance and the usage feed are unchanged after calling every one of them. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-read-tools-free",
+  phase: "mcp",
   rule: "Calling every read tool (successful and failing calls) leaves usage.balance and the usage history unchanged",
   section: "Endpoints › MCP tool surface (read tools never create or charge); Limits › Charges (3: reads are free)",
   severity: "critical",
+  rules: { seed: "Read tools never create or charge" },
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/me", "GET /v1/me/usage_history"],
   async run(ctx) {
     await requireMcp(ctx);
@@ -33,7 +33,7 @@ const check: ActiveCheck = {
     ctx.expect(
       after.equals(before),
       {
-        title: `mcp-read-tools-free: ${calls} read tool calls changed the balance`,
+        title: `${calls} read tool calls changed the balance`,
         received: after.toFixed(),
         expected: before.toFixed(),
       },
@@ -42,7 +42,7 @@ const check: ActiveCheck = {
     ctx.expect(
       JSON.stringify(rowsAfter.map((r) => r?.id)) === JSON.stringify(rowsBefore.map((r) => r?.id)),
       {
-        title: `mcp-read-tools-free: ${calls} read tool calls wrote usage history`,
+        title: `${calls} read tool calls wrote usage history`,
         received: rowsAfter.slice(0, 3),
         expected: rowsBefore.slice(0, 3),
       },
@@ -50,5 +50,4 @@ const check: ActiveCheck = {
     );
     void meBefore;
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 import { twins } from "../mcp/twins.ts";
 import { data, isObj } from "./support/util.ts";
@@ -29,15 +29,18 @@ export function canonical(v: unknown): string {
 }
 
 /** REST↔MCP agreement: the same key sees the same data through a read tool as through its REST twin. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-rest-agreement",
+  phase: "mcp",
   rule: "Every read tool returns the same data as its REST twin for the same key: the same items in the same order for list tools (cursor null exactly when has_next is false), the same object for get tools",
   section: "Endpoints › MCP tool surface (mirrors REST); What the service does (9)",
   severity: "critical",
+  rules: {
+    seed: "The same capabilities are reachable through an MCP tool server",
+    decisions: [decision("D-MCP-SEARCH-ARGS", { title: /svc__list_(mentions|audience_profiles).*default/ })],
+  },
   decisions: ["D-MCP-PAGING", "D-MCP-SEARCH-ARGS", "D-MCP-PDR-RESULT"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/me", "GET /v1/datasets"],
   async run(ctx) {
     await requireMcp(ctx);
@@ -50,7 +53,7 @@ const check: ActiveCheck = {
         !ctx.expect(
           !call.problem && !call.isError,
           {
-            title: `mcp-rest-agreement: ${t.tool} ${call.problem ?? `returned a tool error ${JSON.stringify(call.toolError)}`}`,
+            title: `${t.tool} ${call.problem ?? `returned a tool error ${JSON.stringify(call.toolError)}`}`,
             received: call.result ?? { status: call.ex.status },
             expected: `the data of ${t.rest.method} ${t.rest.path} (${rest.status})`,
           },
@@ -69,7 +72,7 @@ const check: ActiveCheck = {
         ctx.expect(
           Array.isArray(content) && canonical(content) === canonical(restData),
           {
-            title: `mcp-rest-agreement: ${t.tool} content differs from ${t.rest.method} ${t.rest.path}`,
+            title: `${t.tool} content differs from ${t.rest.method} ${t.rest.path}`,
             received: Array.isArray(content) ? content.map((x: any) => x?.id ?? x) : call.payload,
             expected: Array.isArray(restData) ? restData.map((x: any) => x?.id ?? x) : restData,
           },
@@ -78,7 +81,7 @@ const check: ActiveCheck = {
         ctx.expect(
           (call.payload?.cursor === null) === !restHasNext,
           {
-            title: `mcp-rest-agreement: ${t.tool} cursor ${call.payload?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`,
+            title: `${t.tool} cursor ${call.payload?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`,
             received: call.payload?.cursor,
             expected: restHasNext ? "a cursor" : null,
           },
@@ -88,7 +91,7 @@ const check: ActiveCheck = {
         ctx.expect(
           canonical(comparable(t.tool, call.payload)) === canonical(comparable(t.tool, restData)),
           {
-            title: `mcp-rest-agreement: ${t.tool} differs from ${t.rest.method} ${t.rest.path}`,
+            title: `${t.tool} differs from ${t.rest.method} ${t.rest.path}`,
             received: comparable(t.tool, call.payload),
             expected: comparable(t.tool, restData),
           },
@@ -97,5 +100,4 @@ const check: ActiveCheck = {
       }
     }
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { listTools, requireMcp } from "../mcp/client.ts";
 
 /** Tool name → the Args component of the contract (svc__get_dataset_run → Mcp.GetDatasetRunArgs). */
@@ -20,22 +20,29 @@ export function toolNames(doc: Record<string, any>): string[] {
  * arguments (same required set), read tools annotated readOnlyHint, no
  * create/update/delete tools.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-tool-catalogue",
+  phase: "mcp",
   rule: "tools/list returns exactly the fifteen documented tools; each inputSchema requires exactly the documented arguments and declares every documented one; every tool but svc__ask is annotated readOnlyHint true and none destructiveHint",
   section: "Endpoints › MCP tool surface; decisions D-MCP-CATALOGUE, D-MCP-COMPONENTS, D-MCP-NO-ARGS",
   severity: "critical",
+  rules: {
+    seed: "Fifteen tools. Read tools never create or charge; there are no create, update or delete tools.",
+    decisions: [
+      decision("D-MCP-NO-ARGS", { title: /svc__get_me/ }),
+      decision("D-MCP-PAGING", { title: /limit|cursor|order/ }),
+      decision("D-MCP-SEARCH-ARGS", { title: /svc__list_mentions|svc__list_audience_profiles/ }),
+    ],
+  },
   decisions: ["D-MCP-CATALOGUE", "D-MCP-COMPONENTS", "D-MCP-NO-ARGS", "D-MCP-PAGING", "D-MCP-SEARCH-ARGS"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     await requireMcp(ctx);
     const { answer, tools, problem } = await listTools(ctx);
     if (!tools) {
       ctx.fail(
         {
-          title: `mcp-tool-catalogue: tools/list failed (${problem})`,
+          title: `tools/list failed (${problem})`,
           received: { status: answer.ex.status, body: answer.ex.text.slice(0, 300) },
           expected: "a ListToolsResult",
         },
@@ -50,7 +57,7 @@ const check: ActiveCheck = {
     ctx.expect(
       extra.length === 0 && missing.length === 0 && served.length === documented.length,
       {
-        title: `mcp-tool-catalogue: tools/list served ${served.length} tools${extra.length ? `; undocumented ${extra.join(", ")}` : ""}${missing.length ? `; missing ${missing.join(", ")}` : ""}`,
+        title: `tools/list served ${served.length} tools${extra.length ? `; undocumented ${extra.join(", ")}` : ""}${missing.length ? `; missing ${missing.join(", ")}` : ""}`,
         received: served,
         expected: documented,
       },
@@ -62,7 +69,7 @@ const check: ActiveCheck = {
       const got = [...(t.inputSchema?.required ?? [])].sort();
       ctx.expect(
         JSON.stringify(want) === JSON.stringify(got),
-        { title: `mcp-tool-catalogue: ${t.name} requires ${JSON.stringify(got)}`, received: got, expected: want },
+        { title: `${t.name} requires ${JSON.stringify(got)}`, received: got, expected: want },
         answer.ex,
       );
       const props = Object.keys(t.inputSchema?.properties ?? {});
@@ -70,7 +77,7 @@ const check: ActiveCheck = {
       ctx.expect(
         undeclared.length === 0,
         {
-          title: `mcp-tool-catalogue: ${t.name} does not declare ${undeclared.join(", ")}`,
+          title: `${t.name} does not declare ${undeclared.join(", ")}`,
           received: props,
           expected: Object.keys(args.properties ?? {}),
         },
@@ -79,7 +86,7 @@ const check: ActiveCheck = {
       if (t.annotations?.destructiveHint === true)
         ctx.fail(
           {
-            title: `mcp-tool-catalogue: ${t.name} is annotated destructiveHint`,
+            title: `${t.name} is annotated destructiveHint`,
             received: t.annotations,
             expected: "no destructive tools",
           },
@@ -89,7 +96,7 @@ const check: ActiveCheck = {
       ctx.expect(
         t.annotations?.readOnlyHint === true,
         {
-          title: `mcp-tool-catalogue: read tool ${t.name} is not annotated readOnlyHint: true`,
+          title: `read tool ${t.name} is not annotated readOnlyHint: true`,
           received: t.annotations ?? "(no annotations)",
           expected: { readOnlyHint: true },
         },
@@ -97,5 +104,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
 import { MISSING_DATASET_ID } from "./support/util.ts";
 
@@ -42,15 +42,18 @@ export const MISSING_CASES: Array<{ tool: string; args: Record<string, string>; 
  * content is {error: {code, message, status}} (no structuredContent), and
  * code/status are what the REST twin answers for the same request.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-tool-error-shape",
+  phase: "mcp",
   rule: "A read tool given a missing id returns isError true with the ToolError {error: {code, message, status}} as its only text content (no structuredContent); code and status equal the REST twin's error_code and HTTP status",
   section: "Endpoints › MCP tool surface (tool errors); Authentication › MCP (6); decision D-MCP-TOOL-ERROR",
   severity: "major",
+  rules: {
+    seed: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
+    decisions: [decision("D-MCP-TOOL-ERROR", { title: /structuredContent|isError|text content/ })],
+  },
   decisions: ["D-MCP-TOOL-ERROR"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     await requireMcp(ctx);
     for (const c of MISSING_CASES) {
@@ -74,7 +77,7 @@ const check: ActiveCheck = {
         !ctx.expect(
           !call.problem && call.isError && isToolError(call.toolError),
           {
-            title: `mcp-tool-error-shape: ${c.tool} with a missing id ${call.problem ?? (call.isError ? "returned an error without {error: {code, message, status}}" : "did not return isError")}`,
+            title: `${c.tool} with a missing id ${call.problem ?? (call.isError ? "returned an error without {error: {code, message, status}}" : "did not return isError")}`,
             received: call.result ?? { status: call.ex.status, body: call.ex.text.slice(0, 300) },
             expected,
           },
@@ -85,7 +88,7 @@ const check: ActiveCheck = {
       ctx.expect(
         call.result.structuredContent === undefined,
         {
-          title: `mcp-tool-error-shape: ${c.tool}'s error result carries structuredContent`,
+          title: `${c.tool}'s error result carries structuredContent`,
           received: call.result.structuredContent,
           expected: "no structuredContent on an isError result (D-MCP-TOOL-ERROR)",
         },
@@ -94,7 +97,7 @@ const check: ActiveCheck = {
       ctx.expect(
         call.toolError!.code === restBody?.error_code && call.toolError!.status === rest.status,
         {
-          title: `mcp-tool-error-shape: ${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${restBody?.error_code}/${rest.status}`,
+          title: `${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${restBody?.error_code}/${rest.status}`,
           received: call.toolError,
           expected: { code: restBody?.error_code, status: rest.status },
         },
@@ -102,5 +105,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

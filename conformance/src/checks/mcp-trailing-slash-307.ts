@@ -1,16 +1,19 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { mcpUrl, requireMcp } from "../mcp/client.ts";
 
 /** The MCP URL without its trailing slash answers 307 to the slashed form (raw request: SDK clients follow it silently). */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-trailing-slash-307",
+  phase: "mcp",
   rule: "A POST to the MCP URL without its trailing slash answers 307 with a Location that resolves to the MCP URL with the slash",
   decisions: ["D-MCP-307-FIRST"],
   section: "Authentication › MCP (1: the trailing slash is required; the form without it answers 307)",
   severity: "minor",
+  rules: {
+    seed: "the trailing slash is required; the form without it answers 307",
+    decisions: [decision("D-MCP-307-FIRST", { title: /before|credential|host/i })],
+  },
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     await requireMcp(ctx);
     const slashed = mcpUrl(ctx);
@@ -29,12 +32,11 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 307 && target === slashed,
       {
-        title: `mcp-trailing-slash-307: ${new URL(bare).pathname} answered ${ex.status}${location ? ` → ${location}` : ""}`,
+        title: `${new URL(bare).pathname} answered ${ex.status}${location ? ` → ${location}` : ""}`,
         received: { status: ex.status, location: location ?? "(none)" },
         expected: { status: 307, location: slashed },
       },
       ex,
     );
   },
-};
-export default check;
+});

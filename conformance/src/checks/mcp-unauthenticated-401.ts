@@ -1,5 +1,5 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
 import { initialize, mcpUrl, requireMcp, rpc } from "../mcp/client.ts";
 import { isObj } from "./support/util.ts";
@@ -14,15 +14,21 @@ export function metadataUrlOf(header: string | undefined): string | undefined {
  * WWW-Authenticate names the protected-resource metadata document (quoted),
  * and that document is served (RFC 9728: resource, authorization_servers).
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mcp-unauthenticated-401",
+  phase: "mcp",
   rule: 'initialize, tools/list and tools/call without x-api-key or bearer token answer HTTP 401 with WWW-Authenticate: Bearer resource_metadata="<url>" (quoted); the metadata document at <url> is JSON with resource (the MCP URL) and at least one authorization server',
   section: "Authentication › MCP (3: 401 with WWW-Authenticate); decisions D-OAUTH, D-MCP-OAUTH-METADATA",
   severity: "critical",
+  rules: {
+    seed: "If neither resolves: 401 with header `WWW-Authenticate: Bearer resource_metadata=<metadata_url>` pointing at the OAuth metadata document.",
+    decisions: [
+      decision("D-MCP-OAUTH-METADATA", { title: /^the metadata document/, status: (s) => s >= 200 && s < 300 }),
+      decision("D-OAUTH", { title: /quot|RFC 9728/ }),
+    ],
+  },
   decisions: ["D-OAUTH", "D-MCP-OAUTH-METADATA"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   lane: "anonymous",
   async run(ctx) {
     await requireMcp(ctx);
@@ -50,7 +56,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 401 && !!url,
         {
-          title: `mcp-unauthenticated-401: ${what} without credentials answered ${ex.status}${ex.status === 401 ? ` with WWW-Authenticate ${header ?? "(absent)"}` : ""}`,
+          title: `${what} without credentials answered ${ex.status}${ex.status === 401 ? ` with WWW-Authenticate ${header ?? "(absent)"}` : ""}`,
           received: { status: ex.status, "www-authenticate": header ?? "(absent)" },
           expected: { status: 401, "www-authenticate": 'Bearer resource_metadata="<metadata url>"' },
         },
@@ -76,7 +82,7 @@ const check: ActiveCheck = {
     ctx.expect(
       okDoc,
       {
-        title: `mcp-unauthenticated-401: the metadata document ${metadata} answered ${doc.status} without resource and authorization_servers`,
+        title: `the metadata document ${metadata} answered ${doc.status} without resource and authorization_servers`,
         received: { status: doc.status, body: body ?? doc.text.slice(0, 200) },
         expected: { status: 200, body: { resource: mcpUrl(ctx), authorization_servers: ["<issuer url>"] } },
       },
@@ -87,7 +93,7 @@ const check: ActiveCheck = {
       ctx.expect(
         same,
         {
-          title: "mcp-unauthenticated-401: the metadata document's resource is not the MCP URL",
+          title: "the metadata document's resource is not the MCP URL",
           received: body.resource,
           expected: mcpUrl(ctx),
         },
@@ -98,5 +104,4 @@ const check: ActiveCheck = {
           ctx.warn(lenientWarning("D-MCP-OAUTH-METADATA", `${f} is not an array`), doc);
     }
   },
-};
-export default check;
+});

@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import type { KeyRole } from "../http.ts";
 import { data, seen } from "./support/util.ts";
 import { dec } from "./support/billing.ts";
@@ -9,15 +9,15 @@ import { dec } from "./support/billing.ts";
  * exactly, on every configured account (D-ME-USAGE is strict on the sum; how
  * a held reservation is shown is lenient and not judged here).
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "me-usage-adds-up",
+  phase: "billing",
   rule: "GET /v1/me: usage.balance + usage.balance_used == usage.balance_total exactly (decimal arithmetic), for the main key and, when configured, the foreign and poor keys",
   section: "Endpoints › Account (usage covers the current billing period); decision D-ME-USAGE",
   severity: "major",
+  rules: { decisions: [decision("D-ME-USAGE")] },
   decisions: ["D-ME-USAGE"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/me"],
   async run(ctx) {
     const roles: KeyRole[] = ["main", "foreign", "poor"];
@@ -29,7 +29,7 @@ const check: ActiveCheck = {
         !ctx.expect(
           ex.status === 200 && !!balance && !!used && !!total,
           {
-            title: `me-usage-adds-up: GET /v1/me (${key}) gave no decimal usage.balance / balance_used / balance_total`,
+            title: `GET /v1/me (${key}) gave no decimal usage.balance / balance_used / balance_total`,
             received: seen(ex),
             expected: { status: 200, data: { usage: { balance: "…", balance_used: "…", balance_total: "…" } } },
           },
@@ -41,7 +41,7 @@ const check: ActiveCheck = {
       ctx.expect(
         sum.equals(total as Decimal),
         {
-          title: `me-usage-adds-up: (${key}) balance ${u.balance} + balance_used ${u.balance_used} = ${sum.toFixed()}, not balance_total ${u.balance_total}`,
+          title: `(${key}) balance ${u.balance} + balance_used ${u.balance_used} = ${sum.toFixed()}, not balance_total ${u.balance_total}`,
           received: u,
           expected: { balance_total: sum.toFixed() },
         },
@@ -49,5 +49,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { FILTER_PROBES, filterTypes } from "./support/mentions.ts";
 import { isObj, seen } from "./support/util.ts";
 
@@ -8,14 +8,15 @@ import { isObj, seen } from "./support/util.ts";
  * mention satisfies the filter, and the match the sample proves exists is
  * found (a server that ignores the filter, or answers nothing, fails).
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mentions-filters-applied",
+  phase: "lists",
   rule: "A mention search with one filter of any documented type returns only mentions that satisfy it, and not none when the account holds a match",
   section: "Endpoints › Mentions (filters: groups OR-ed, filters AND-ed)",
   severity: "major",
+  // the default order only warns; a search without sort answering non-200 breaks the seed (sort is optional)
+  rules: { seed: "groups OR-ed, filters within a group AND-ed" },
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["POST /v1/mentions"],
   async run(ctx) {
     const sampleEx = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
@@ -23,7 +24,7 @@ const check: ActiveCheck = {
     if (sampleEx.status !== 200)
       ctx.fail(
         {
-          title: `mentions-filters-applied: an unfiltered search answered ${sampleEx.status}`,
+          title: `an unfiltered search answered ${sampleEx.status}`,
           received: seen(sampleEx),
           expected: "200",
         },
@@ -56,7 +57,7 @@ const check: ActiveCheck = {
         !ctx.expect(
           ex.status === 200 && rows.length > 0,
           {
-            title: `mentions-filters-applied: filter ${type} answered ${ex.status} with ${rows.length} mentions though the account holds a match`,
+            title: `filter ${type} answered ${ex.status} with ${rows.length} mentions though the account holds a match`,
             received: seen(ex),
             expected: { status: 200, data: "at least one mention" },
             message: JSON.stringify(filter),
@@ -69,7 +70,7 @@ const check: ActiveCheck = {
       ctx.expect(
         !wrong,
         {
-          title: `mentions-filters-applied: filter ${type} returned a mention that does not satisfy it`,
+          title: `filter ${type} returned a mention that does not satisfy it`,
           received: wrong && { id: wrong.id, source: wrong.source, [type]: wrong[type] ?? "(see mention)" },
           expected: filter,
         },
@@ -77,5 +78,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

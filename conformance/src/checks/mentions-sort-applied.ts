@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { SORT_FIELD, sortKeys } from "./support/mentions.ts";
 import { isObj, seen } from "./support/util.ts";
 
@@ -11,15 +11,18 @@ const PAGES = 2;
  * key's values are not already in date order). Null values (e.g. no sentiment)
  * are not compared.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "mentions-sort-applied",
+  phase: "lists",
   rule: "A mention search sorted by any documented key returns mentions in that key's order (desc by default, asc when asked) across a cursor walk; without sort the order is date desc",
   section: "Endpoints › Mentions (sort, order); decision D-MENTIONS-SORT-DEFAULT",
   severity: "major",
+  rules: {
+    seed: "sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at`",
+    decisions: [decision("D-MENTIONS-SORT-DEFAULT", { title: /D-MENTIONS-SORT-DEFAULT/ })],
+  },
   decisions: ["D-MENTIONS-SORT-DEFAULT"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["POST /v1/mentions"],
   async run(ctx) {
     const keys = sortKeys(ctx.contract);
@@ -44,7 +47,7 @@ const check: ActiveCheck = {
           if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data)) {
             ctx.fail(
               {
-                title: `mentions-sort-applied: sort=${key} order=${order} page ${p + 1} answered ${ex.status}`,
+                title: `sort=${key} order=${order} page ${p + 1} answered ${ex.status}`,
                 received: seen(ex),
                 expected: "200 with a page",
               },
@@ -65,7 +68,7 @@ const check: ActiveCheck = {
         ctx.expect(
           bad < 0,
           {
-            title: `mentions-sort-applied: sort=${key} order=${order} is not in ${key} order across ${Math.ceil(items.length / PAGE)} page(s)`,
+            title: `sort=${key} order=${order} is not in ${key} order across ${Math.ceil(items.length / PAGE)} page(s)`,
             received: vals.slice(Math.max(0, bad - 2), bad + 1),
             expected: `${key} ${order === "desc" ? "non-increasing" : "non-decreasing"}`,
           },
@@ -86,12 +89,11 @@ const check: ActiveCheck = {
       ctx.expect(
         dflt.status === 200,
         {
-          title: `mentions-sort-applied: a search without sort answered ${dflt.status}`,
+          title: `a search without sort answered ${dflt.status}`,
           received: seen(dflt),
           expected: "200",
         },
         dflt,
       );
   },
-};
-export default check;
+});

@@ -1,15 +1,17 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { moneyPathsOf, valuesAt } from "../groups/money.ts";
 
 /** Dollar amounts are JSON numbers with at most six fractional digits; which fields are dollars comes from the contract (`Common.Dollars`). */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "money-six-decimals",
   rule: "Every Dollars field of the contract (balances, prices, usage quantities, …) is a JSON number with at most 6 fractional digits (never binary-float noise such as 0.30000000000000004)",
   section: "Resources › Prices (exact small decimals); decision D-MONEY-NUMBER",
   severity: "major",
+  rules: {
+    seed: "Values are exact small decimals; clients keep full precision.",
+    decisions: [decision("D-MONEY-NUMBER", { received: /"-?\d+(\.\d+)?"/ })],
+  },
   decisions: ["D-MONEY-NUMBER"],
-  profiles: ["readonly", "standard", "full"],
   mock: true,
   inspect(ex, ctx) {
     if (ex.status < 200 || ex.status >= 300 || !ex.op) return;
@@ -18,11 +20,10 @@ const check: ResponseCheck = {
     const bad = list.filter(([, v]) => v !== null && !(typeof v === "number" && /^-?\d+(\.\d{1,6})?$/.test(String(v))));
     if (bad.length)
       return ctx.fail(ex, {
-        title: `money-six-decimals: ${bad.map(([k]) => k).join(", ")} not an exact 6-decimal number`,
+        title: `${bad.map(([k]) => k).join(", ")} not an exact 6-decimal number`,
         received: Object.fromEntries(bad),
         expected: "numbers with at most 6 fractional digits",
       });
     ctx.pass(ex);
   },
-};
-export default check;
+});

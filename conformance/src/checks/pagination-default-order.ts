@@ -1,24 +1,27 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, seen } from "./support/util.ts";
 import { itemsHaveCreatedAt, orderBreak, otherLists, paginationFixture, smallPageWalk } from "./support/pagination.ts";
 
 /** Lists are sorted by created_at; the default order is desc, and asc reverses it. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-default-order",
+  phase: "lists",
   rule: "Dataset lists are sorted by created_at, newest first by default (order=desc); order=asc is oldest first",
   section: "Endpoints › Datasets (GET list sorted by created_at); Resources › Conventions › Pagination (default desc)",
   severity: "major",
+  rules: {
+    seed: "`order` (`asc` or `desc`, default `desc`, where supported)",
+    decisions: [decision("D-TA-LIST", { ops: /^TrackingAgents_list$/ })],
+  },
   decisions: ["D-TA-LIST", "D-TA-MESSAGES-ORDER"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { ids, walk } = await smallPageWalk(ctx);
     if (walk.error)
       ctx.fail(
         {
-          title: `pagination-default-order: a page of the walk answered ${walk.error.status}`,
+          title: `a page of the walk answered ${walk.error.status}`,
           received: seen(walk.error),
           expected: "200 with a page",
         },
@@ -28,7 +31,7 @@ const check: ActiveCheck = {
     ctx.expect(
       !brk,
       {
-        title: `pagination-default-order: order=desc walk is not newest first: ${brk?.why}`,
+        title: `order=desc walk is not newest first: ${brk?.why}`,
         received: walk.items
           .slice(Math.max(0, (brk?.index ?? 0) - 1), (brk?.index ?? 0) + 1)
           .map((x) => ({ id: x?.id, created_at: x?.created_at })),
@@ -47,7 +50,7 @@ const check: ActiveCheck = {
       ctx.expect(
         inOrder,
         {
-          title: "pagination-default-order: datasets created in sequence are not listed newest first",
+          title: "datasets created in sequence are not listed newest first",
           received: pos,
           expected: "later creations at lower positions",
         },
@@ -62,7 +65,7 @@ const check: ActiveCheck = {
     ctx.expect(
       dflt.status === 200 && desc.status === 200 && JSON.stringify(a) === JSON.stringify(b),
       {
-        title: "pagination-default-order: without order the list is not in desc order",
+        title: "without order the list is not in desc order",
         received: { status: dflt.status, ids: a },
         expected: { status: 200, ids: b },
       },
@@ -74,7 +77,7 @@ const check: ActiveCheck = {
     ctx.expect(
       asc.status === 200 && !ascBreak,
       {
-        title: `pagination-default-order: order=asc is not oldest first${ascBreak ? `: ${ascBreak.why}` : ""}`,
+        title: `order=asc is not oldest first${ascBreak ? `: ${ascBreak.why}` : ""}`,
         received: asc.status === 200 ? ascItems.map((x: any) => x?.created_at) : seen(asc),
         expected: "200, created_at non-decreasing",
       },
@@ -90,7 +93,7 @@ const check: ActiveCheck = {
       if (ex.status !== 200) {
         ctx.fail(
           {
-            title: `pagination-default-order: ${other.operationId} answered ${ex.status}`,
+            title: `${other.operationId} answered ${ex.status}`,
             received: seen(ex),
             expected: "200 with a page",
           },
@@ -103,7 +106,7 @@ const check: ActiveCheck = {
       ctx.expect(
         !o,
         {
-          title: `pagination-default-order: ${other.operationId} without order is not newest first${o ? `: ${o.why}` : ""}`,
+          title: `${other.operationId} without order is not newest first${o ? `: ${o.why}` : ""}`,
           received: items.slice(Math.max(0, (o?.index ?? 0) - 1), (o?.index ?? 0) + 1).map((x) => x?.created_at),
           expected: "created_at non-increasing (default order desc)",
         },
@@ -111,5 +114,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

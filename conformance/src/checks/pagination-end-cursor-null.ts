@@ -1,17 +1,22 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, seen, walk } from "./support/util.ts";
 import { otherLists, paginationFixture } from "./support/pagination.ts";
 
 /** has_next true ⇔ a string cursor; the last page has has_next false and cursor null. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-end-cursor-null",
+  phase: "lists",
   rule: "Every page with has_next true carries a cursor; the last page has has_next false and cursor null",
   section: "Resources › Conventions › Pagination (stop when has_next is false, then cursor is null)",
   severity: "major",
+  rules: {
+    seed: "Stop when `has_next` is false (then `cursor` is null).",
+    decisions: [
+      decision("D-LIST-ENVELOPE", { ops: /^(CustomParameters_list|CustomParameters_listRuns|TrackingAgents_list)$/ }),
+    ],
+  },
   decisions: ["D-LIST-ENVELOPE"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     await paginationFixture(ctx);
@@ -21,7 +26,7 @@ const check: ActiveCheck = {
       if (p.status !== 200) {
         ctx.fail(
           {
-            title: `pagination-end-cursor-null: a page answered ${p.status}`,
+            title: `a page answered ${p.status}`,
             received: seen(p),
             expected: "200 with a page",
           },
@@ -33,7 +38,7 @@ const check: ActiveCheck = {
         ctx.expect(
           typeof b.cursor === "string" && b.cursor.length > 0,
           {
-            title: "pagination-end-cursor-null: has_next true without a cursor",
+            title: "has_next true without a cursor",
             received: { has_next: b.has_next, cursor: b.cursor },
             expected: { has_next: true, cursor: "<string>" },
           },
@@ -43,7 +48,7 @@ const check: ActiveCheck = {
         ctx.expect(
           b?.has_next === false && b?.cursor === null,
           {
-            title: "pagination-end-cursor-null: last page cursor is not null",
+            title: "last page cursor is not null",
             received: { has_next: b?.has_next, cursor: b?.cursor },
             expected: { has_next: false, cursor: null },
           },
@@ -51,9 +56,7 @@ const check: ActiveCheck = {
         );
     }
     if (!w.complete && !w.error)
-      ctx.warn(
-        "pagination-end-cursor-null: the account has more than 2000 datasets; the end of the list was not reached",
-      );
+      ctx.warn("the account has more than 2000 datasets; the end of the list was not reached");
     for (const op of otherLists(ctx)) {
       const o = await walk(ctx, op.path, { limit: 100, maxPages: 5 });
       const last = o.pages.at(-1);
@@ -62,7 +65,7 @@ const check: ActiveCheck = {
       if (last.status !== 200) {
         ctx.fail(
           {
-            title: `pagination-end-cursor-null: ${op.operationId} answered ${last.status}`,
+            title: `${op.operationId} answered ${last.status}`,
             received: seen(last),
             expected: "200 with a page",
           },
@@ -74,7 +77,7 @@ const check: ActiveCheck = {
         ctx.expect(
           b?.has_next === false && b?.cursor === null,
           {
-            title: `pagination-end-cursor-null: ${op.operationId} last page cursor is not null`,
+            title: `${op.operationId} last page cursor is not null`,
             received: { has_next: b?.has_next, cursor: b?.cursor },
             expected: { has_next: false, cursor: null },
           },
@@ -84,7 +87,7 @@ const check: ActiveCheck = {
         ctx.expect(
           typeof b.cursor === "string" && b.cursor.length > 0,
           {
-            title: `pagination-end-cursor-null: ${op.operationId} has_next true without a cursor`,
+            title: `${op.operationId} has_next true without a cursor`,
             received: { has_next: b.has_next, cursor: b.cursor },
             expected: { has_next: true, cursor: "<string>" },
           },
@@ -92,5 +95,4 @@ const check: ActiveCheck = {
         );
     }
   },
-};
-export default check;
+});

@@ -1,24 +1,30 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { smallPageWalk } from "./support/pagination.ts";
 import { walk } from "./support/util.ts";
 
 /** Following cursors visits every item exactly once. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-full-walk",
+  phase: "lists",
   rule: "Following cursors page by page returns every item exactly once (no overlap, no gap)",
   section: "Resources › Conventions › Pagination",
   severity: "critical",
+  rules: {
+    seed: "Cursor based. … Pass a cursor back unchanged … Stop when `has_next` is false",
+    decisions: [
+      decision("D-LIST-ENVELOPE", { ops: /^(CustomParameters_list|CustomParameters_listRuns)$/ }),
+      decision("D-TA-LIST", { ops: /^TrackingAgents_list$/ }),
+    ],
+  },
   decisions: ["D-LIST-ENVELOPE", "D-TA-LIST"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { ids, walk: main } = await smallPageWalk(ctx);
     if (main.error)
       ctx.fail(
         {
-          title: `pagination-full-walk: a page answered ${main.error.status}`,
+          title: `a page answered ${main.error.status}`,
           received: main.error.json,
           expected: "200 with a page",
         },
@@ -29,7 +35,7 @@ const check: ActiveCheck = {
       if (seen.has(x?.id))
         ctx.fail(
           {
-            title: `pagination-full-walk: item ${x?.id} returned twice (positions ${seen.get(x?.id)} and ${i})`,
+            title: `item ${x?.id} returned twice (positions ${seen.get(x?.id)} and ${i})`,
             received: main.items.map((y) => y?.id),
             expected: "each id once",
           },
@@ -41,7 +47,7 @@ const check: ActiveCheck = {
     ctx.expect(
       missing.length === 0,
       {
-        title: `pagination-full-walk: ${missing.length} created item(s) never returned by the walk`,
+        title: `${missing.length} created item(s) never returned by the walk`,
         received: main.items.map((y) => y?.id),
         expected: `includes ${missing.join(", ")}`,
       },
@@ -61,7 +67,7 @@ const check: ActiveCheck = {
       if (w.error) {
         ctx.fail(
           {
-            title: `pagination-full-walk: ${op.operationId} page answered ${w.error.status}`,
+            title: `${op.operationId} page answered ${w.error.status}`,
             received: w.error.json ?? w.error.text.slice(0, 200),
             expected: "200 with a page",
           },
@@ -74,7 +80,7 @@ const check: ActiveCheck = {
       ctx.expect(
         !dup,
         {
-          title: `pagination-full-walk: ${op.operationId} returned ${dup} twice`,
+          title: `${op.operationId} returned ${dup} twice`,
           received: ids,
           expected: "each item once",
         },
@@ -82,5 +88,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

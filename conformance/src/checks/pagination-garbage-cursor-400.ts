@@ -1,18 +1,22 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, isObj, seen } from "./support/util.ts";
 
 /** An unusable cursor is 400 invalid_cursor (decision D-CURSOR). */
 const GARBAGE = ["Z2FyYmFnZQ", "not-a-cursor", "eyJpZCI6ICJub3BlIn0", "AAAA"];
 
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-garbage-cursor-400",
+  phase: "lists",
   rule: "A garbage cursor gets 400 with error_code invalid_cursor (error envelope)",
   section: "Errors (invalid_cursor); decision D-CURSOR",
   severity: "major",
+  rules: {
+    refusals: true,
+    seed: "GET /v1/me/usage_history | query `limit` (default 25, 1-100), `cursor`; … error `invalid_cursor` (a list's named error for a cursor it cannot use)",
+    decisions: [decision("D-CURSOR", { status: (s) => s >= 400 && s < 500 && s !== 400 })],
+  },
   decisions: ["D-CURSOR"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     for (const c of GARBAGE.slice(0, 3)) {
@@ -20,7 +24,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor",
         {
-          title: `pagination-garbage-cursor-400: cursor ${JSON.stringify(c)} answered ${ex.status}`,
+          title: `cursor ${JSON.stringify(c)} answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 400, body: { status: "client_error", error_code: "invalid_cursor", transient: false } },
         },
@@ -28,5 +32,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,17 +1,23 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, seen } from "./support/util.ts";
 import { otherLists, paginationFixture } from "./support/pagination.ts";
 
 /** A page never holds more than `limit` items; the default page size is the documented one. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-limit-respected",
+  phase: "lists",
   rule: "A page holds at most `limit` items (exactly `limit` when has_next is true); without limit the documented default applies (10 resources, 25 usage history, …); 1 and 100 are accepted",
   section: "Limits › Page size; Endpoints › Datasets (limit default 10)",
   severity: "major",
+  rules: {
+    seed: "Page size | 1-100 on every list; defaults 10 (resources), 20 (mentions, profiles), 25 (chat messages, usage history, agent messages)",
+    decisions: [
+      decision("D-LIST-ENVELOPE", { ops: /^(CustomParameters_list|CustomParameters_listRuns)$/ }),
+      decision("D-TA-LIST", { ops: /^TrackingAgents_list$/ }),
+    ],
+  },
   decisions: ["D-LIST-ENVELOPE", "D-TA-LIST"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const fixture = await paginationFixture(ctx);
@@ -25,7 +31,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 200 && n >= 0 && n <= cap && (!b.has_next || n === cap),
         {
-          title: `pagination-limit-respected: limit=${limit ?? `(default ${dflt})`} returned ${n} items (has_next ${b?.has_next})`,
+          title: `limit=${limit ?? `(default ${dflt})`} returned ${n} items (has_next ${b?.has_next})`,
           received: { status: ex.status, items: n, has_next: b?.has_next },
           expected: { status: 200, items: b?.has_next ? cap : `<= ${cap}` },
         },
@@ -36,7 +42,7 @@ const check: ActiveCheck = {
         ctx.expect(
           n === dflt && b?.has_next === true,
           {
-            title: `pagination-limit-respected: without limit the page holds ${n} items, not the documented default ${dflt}`,
+            title: `without limit the page holds ${n} items, not the documented default ${dflt}`,
             received: { items: n, has_next: b?.has_next },
             expected: { items: dflt, has_next: true },
           },
@@ -58,7 +64,7 @@ const check: ActiveCheck = {
         ctx.expect(
           ex.status === 200 && n === d && b?.has_next === true,
           {
-            title: `pagination-limit-respected: a mention search without limit returned ${n} mentions, not the default ${d}`,
+            title: `a mention search without limit returned ${n} mentions, not the default ${d}`,
             received: { status: ex.status, items: n, has_next: b?.has_next },
             expected: { status: 200, items: d, has_next: true },
           },
@@ -73,7 +79,7 @@ const check: ActiveCheck = {
         if (ex.status !== 200) {
           ctx.fail(
             {
-              title: `pagination-limit-respected: ${other.operationId} limit=${limit ?? "(default)"} answered ${ex.status}`,
+              title: `${other.operationId} limit=${limit ?? "(default)"} answered ${ex.status}`,
               received: seen(ex),
               expected: "200 with a page",
             },
@@ -87,7 +93,7 @@ const check: ActiveCheck = {
         ctx.expect(
           n >= 0 && n <= cap && (!b.has_next || n === cap),
           {
-            title: `pagination-limit-respected: ${other.operationId} limit=${limit ?? `(default ${d})`} returned ${n} items (has_next ${b?.has_next})`,
+            title: `${other.operationId} limit=${limit ?? `(default ${d})`} returned ${n} items (has_next ${b?.has_next})`,
             received: { items: n, has_next: b?.has_next },
             expected: { items: b?.has_next ? cap : `<= ${cap}` },
           },
@@ -101,5 +107,4 @@ const check: ActiveCheck = {
       }
     }
   },
-};
-export default check;
+});

@@ -1,16 +1,16 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { DATASETS, sameJson, seen } from "./support/util.ts";
 import { PAGE, firstPage } from "./support/pagination.ts";
 
 /** A cursor works with and without its `=` padding. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-padding-optional",
+  phase: "lists",
   rule: "A cursor is accepted with or without base64url `=` padding and yields the same page",
   section: "Resources › Conventions › Pagination (padding = is optional)",
   severity: "minor",
+  rules: { seed: "Pass a cursor back unchanged; padding `=` is optional." },
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { cursor } = await firstPage(ctx);
@@ -29,7 +29,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 200 && sameJson(ids(ex), ids(ref)),
         {
-          title: `pagination-padding-optional: the ${label} form of a cursor was not accepted`,
+          title: `the ${label} form of a cursor was not accepted`,
           received: seen(ex),
           expected: { status: 200, data_ids: ids(ref) },
         },
@@ -38,5 +38,4 @@ const check: ActiveCheck = {
     }
     if (bare === padded && bare === cursor) ctx.pass(ref);
   },
-};
-export default check;
+});

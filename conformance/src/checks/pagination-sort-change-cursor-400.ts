@@ -1,17 +1,21 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, isObj, seen } from "./support/util.ts";
 import { PAGE, firstPage } from "./support/pagination.ts";
 
 /** A cursor encodes its sort: reusing it after a change of order is 400 invalid_cursor. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pagination-sort-change-cursor-400",
+  phase: "lists",
   rule: "A cursor reused across a change of sort (dataset list order=desc → asc; mention search sort=date → likes) gets 400 invalid_cursor",
   section: "Endpoints › Mentions/Audience profiles (cursor encodes the sort); decision D-CURSOR",
   severity: "major",
+  rules: {
+    refusals: true,
+    seed: "a cursor from another sort is rejected by validation",
+    decisions: [decision("D-CURSOR", { status: (s) => s >= 400 && s < 500 })],
+  },
   decisions: ["D-CURSOR"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { cursor } = await firstPage(ctx, "desc");
@@ -22,7 +26,7 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor",
       {
-        title: `pagination-sort-change-cursor-400: a desc cursor reused with order=asc answered ${ex.status}`,
+        title: `a desc cursor reused with order=asc answered ${ex.status}`,
         received: seen(ex),
         expected: { status: 400, error_code: "invalid_cursor" },
       },
@@ -37,10 +41,7 @@ const check: ActiveCheck = {
       });
       const c = (first.json as any)?.cursor;
       if (typeof c !== "string") {
-        ctx.warn(
-          "pagination-sort-change-cursor-400: mention search has fewer than two results; the sort-change case was not exercised",
-          first,
-        );
+        ctx.warn("mention search has fewer than two results; the sort-change case was not exercised", first);
         return;
       }
       const again = await ctx.req({
@@ -51,7 +52,7 @@ const check: ActiveCheck = {
       ctx.expect(
         again.status === 400 && isObj(again.json) && again.json.error_code === "invalid_cursor",
         {
-          title: `pagination-sort-change-cursor-400: a mention cursor of sort=date reused with sort=likes answered ${again.status}`,
+          title: `a mention cursor of sort=date reused with sort=likes answered ${again.status}`,
           received: seen(again),
           expected: { status: 400, error_code: "invalid_cursor" },
         },
@@ -59,5 +60,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

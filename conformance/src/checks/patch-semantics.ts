@@ -1,15 +1,14 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { DATASETS, createDataset, seen } from "./support/util.ts";
 
 /** PATCH: empty body is a no-op returning the dataset; "" stores null; a name is stored and read back. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "patch-semantics",
+  phase: "resources",
   rule: 'PATCH /v1/datasets/{id}: {} is a no-op returning the current dataset; {name: ""} stores null; a new name is stored and read back',
   section: "Endpoints › Datasets (PATCH)",
   severity: "major",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: { seed: "Empty body is a no-op returning the current dataset; empty string name stores null" },
   requires: ["PATCH /v1/datasets/{dataset_id}", "GET /v1/datasets/{dataset_id}"],
   async run(ctx) {
     const { id, name } = await createDataset(ctx, "patch");
@@ -18,7 +17,7 @@ const check: ActiveCheck = {
     ctx.expect(
       noop.status === 200 && (noop.json as any)?.data?.name === name,
       {
-        title: "patch-semantics: an empty PATCH changed the dataset or failed",
+        title: "an empty PATCH changed the dataset or failed",
         received: seen(noop),
         expected: { status: 200, data: { id, name } },
       },
@@ -29,7 +28,7 @@ const check: ActiveCheck = {
     ctx.expect(
       up.status === 200 && (up.json as any)?.data?.name === renamed,
       {
-        title: "patch-semantics: PATCH {name} did not return the new name",
+        title: "PATCH {name} did not return the new name",
         received: seen(up),
         expected: { status: 200, data: { name: renamed } },
       },
@@ -40,7 +39,7 @@ const check: ActiveCheck = {
     ctx.expect(
       read.status === 200 && d?.name === renamed,
       {
-        title: "patch-semantics: the new name was not stored",
+        title: "the new name was not stored",
         received: seen(read),
         expected: { data: { name: renamed } },
       },
@@ -50,7 +49,7 @@ const check: ActiveCheck = {
       ctx.expect(
         Date.parse(d.updated_at) >= Date.parse(d.created_at),
         {
-          title: "patch-semantics: updated_at precedes created_at",
+          title: "updated_at precedes created_at",
           received: { created_at: d.created_at, updated_at: d.updated_at },
           expected: "updated_at >= created_at",
         },
@@ -67,5 +66,4 @@ const check: ActiveCheck = {
       clear,
     );
   },
-};
-export default check;
+});

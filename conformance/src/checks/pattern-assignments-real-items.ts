@@ -1,18 +1,20 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, isObj } from "./support/util.ts";
 import { detection } from "./support/patterns.ts";
 
 /** A mention's pattern_assignments name items that exist and that list the mention among their posts. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pattern-assignments-real-items",
+  phase: "groups",
   rule: "After a completed detection, every pattern_assignments entry of the dataset's mentions points at an item of the pattern (pattern_item_id, its title as name, confidence 0-1) whose expansion lists that mention, and every post an item lists carries the assignment",
   section: "Resources › Mention (pattern_assignments); decision D-PATTERN-ASSIGNMENTS-KEY",
   severity: "major",
+  rules: {
+    seed: "pattern_assignments | map to array of `{pattern_item_id, name, confidence}`",
+    decisions: [decision("D-PATTERN-ASSIGNMENTS-KEY", { title: /D-PATTERN-ASSIGNMENTS-KEY/ })],
+  },
   decisions: ["D-PATTERN-ASSIGNMENTS-KEY", "D-PATTERN-ASSIGNMENT-ONE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["GET /v1/patterns/{pattern_id}/items/{item_id}", "POST /v1/mentions"],
   async run(ctx) {
     const d = await detection(ctx);
@@ -64,7 +66,7 @@ const check: ActiveCheck = {
               a.confidence >= 0 &&
               a.confidence <= 1,
             {
-              title: `pattern-assignments-real-items: ${key} is assigned to ${real ? "an item that does not list it" : `unknown item ${a?.pattern_item_id}`}`,
+              title: `${key} is assigned to ${real ? "an item that does not list it" : `unknown item ${a?.pattern_item_id}`}`,
               received: a,
               expected: { pattern_item_id: [...members.keys()], name: "the item's title", confidence: "0-1" },
             },
@@ -83,7 +85,7 @@ const check: ActiveCheck = {
       ctx.expect(
         unassigned.length === 0,
         {
-          title: `pattern-assignments-real-items: ${unassigned.length} posts of item ${item} carry no assignment to it`,
+          title: `${unassigned.length} posts of item ${item} carry no assignment to it`,
           received: unassigned.slice(0, 5),
           expected: `pattern_assignments.${d.pattern.id} lists ${item}`,
         },
@@ -91,5 +93,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,17 +1,19 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { detection } from "./support/patterns.ts";
 
 /** A detection is priced on the posts of the dataset's most recent completed run, not the whole dataset. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pattern-detection-billing-latest-run",
+  phase: "groups",
   rule: "Starting a pattern detection reserves the latest completed run's mentions_count × the post_processing price (not the dataset's mentions_count); a completed detection charges that amount and a failed one nothing",
   section:
     "Limits › Charges (post_processing: pattern detection counts posts of the dataset's most recent completed run); States › Pattern detection run (failure refunds in full)",
   severity: "critical",
+  rules: {
+    seed: "pattern detection counts posts of the dataset's most recent completed run",
+    decisions: [decision("D-PDR-CHARGE", { title: /later run|fixed/ })],
+  },
   decisions: ["D-PDR-CHARGE", "D-RUN-STATES", "D-REF-RUN-LIFECYCLE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/pattern_detections", "GET /v1/pattern_detections/{run_id}", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const d = await detection(ctx);
@@ -21,7 +23,7 @@ const check: ActiveCheck = {
     ctx.expect(
       d.before.minus(d.afterCreate).equals(expected),
       {
-        title: `pattern-detection-billing-latest-run: the reservation is $${d.before.minus(d.afterCreate).toFixed()}`,
+        title: `the reservation is $${d.before.minus(d.afterCreate).toFixed()}`,
         received: d.before.minus(d.afterCreate).toFixed(),
         expected: `${expected.toFixed()} (${d.latestRun.mentions_count} posts of the latest run; the dataset holds ${d.datasetMentions})`,
       },
@@ -33,7 +35,7 @@ const check: ActiveCheck = {
       ctx.expect(
         charged.equals(expected),
         {
-          title: `pattern-detection-billing-latest-run: a completed detection charged $${charged.toFixed()}`,
+          title: `a completed detection charged $${charged.toFixed()}`,
           received: charged.toFixed(),
           expected: expected.toFixed(),
         },
@@ -43,12 +45,11 @@ const check: ActiveCheck = {
       ctx.expect(
         charged.isZero() && typeof d.final.status.error_message === "string",
         {
-          title: "pattern-detection-billing-latest-run: a failed detection kept a charge or has no error_message",
+          title: "a failed detection kept a charge or has no error_message",
           received: { charged: charged.toFixed(), status: d.final.status },
           expected: { charged: "0", status: { type: "failed", error_message: "…" } },
         },
         d.finalEx,
       );
   },
-};
-export default check;
+});

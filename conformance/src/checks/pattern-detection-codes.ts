@@ -1,17 +1,22 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { createDataset, MISSING_DATASET_ID, seen } from "./support/util.ts";
 import { balanceOf, errorCode } from "./support/groups.ts";
 
 /** A detection needs a dataset with a completed run: unknown dataset 404, nothing to analyse 400; refused requests charge nothing. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pattern-detection-codes",
+  phase: "groups",
   rule: "POST /v1/pattern_detections on an unknown dataset gets 404 dataset_not_found; on a dataset without a completed run 400 nothing_to_analyze; neither changes the balance",
   section: "Endpoints › Pattern detections (404 dataset_not_found); decisions D-PDR-EMPTY, D-PDR-CHECK-ORDER",
   severity: "major",
+  rules: {
+    seed: "404 `dataset_not_found`",
+    decisions: [
+      decision("D-PDR-EMPTY", { title: /without a completed run|empty/ }),
+      decision("D-PDR-CHECK-ORDER", { title: /order/ }),
+    ],
+  },
   decisions: ["D-PDR-EMPTY", "D-PDR-CHECK-ORDER"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/pattern_detections", "GET /v1/me"],
   async run(ctx) {
     const empty = await createDataset(ctx, "pd-empty");
@@ -25,7 +30,7 @@ const check: ActiveCheck = {
     ctx.expect(
       missing.status === 404 && errorCode(missing) === "dataset_not_found",
       {
-        title: `pattern-detection-codes: an unknown dataset answered ${missing.status} ${errorCode(missing) ?? ""}`,
+        title: `an unknown dataset answered ${missing.status} ${errorCode(missing) ?? ""}`,
         received: seen(missing),
         expected: { status: 404, error_code: "dataset_not_found" },
       },
@@ -37,7 +42,7 @@ const check: ActiveCheck = {
     ctx.expect(
       nothing.status === 400,
       {
-        title: `pattern-detection-codes: a dataset without a completed run answered ${nothing.status}`,
+        title: `a dataset without a completed run answered ${nothing.status}`,
         received: seen(nothing),
         expected: { status: 400, error_code: "nothing_to_analyze" },
       },
@@ -47,12 +52,11 @@ const check: ActiveCheck = {
     ctx.expect(
       after.equals(before),
       {
-        title: "pattern-detection-codes: refused detections changed the balance",
+        title: "refused detections changed the balance",
         received: after.toFixed(),
         expected: before.toFixed(),
       },
       me,
     );
   },
-};
-export default check;
+});

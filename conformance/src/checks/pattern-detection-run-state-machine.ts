@@ -1,5 +1,5 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
@@ -8,15 +8,20 @@ import { priceOf } from "./support/groups.ts";
 import { cpSource } from "./support/custom-parameters.ts";
 
 /** fc.asyncModelRun over pattern detection runs: pending → working → completed (with pattern_id) | failed (D-RUN-STATES, D-PDR-STEPS). */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pattern-detection-run-state-machine",
+  phase: "groups",
   rule: "Pattern detection runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; a completed run carries pattern_id and a pending or working one does not",
   section: "States and transitions › Pattern detection run; decisions D-RUN-STATES, D-PDR-STEPS",
   severity: "critical",
+  rules: {
+    seed: "States seen: `pending`, `completed` (with `pattern_id`).",
+    decisions: [
+      decision("D-PDR-STATES", { title: /unknown state|not a state|unknown status/ }),
+      decision("D-PDR-STEPS", { title: /step names?\b/ }),
+    ],
+  },
   decisions: ["D-RUN-STATES", "D-PDR-STEPS"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/pattern_detections", "GET /v1/pattern_detections/{run_id}"],
   async run(ctx) {
     const run = groupOf(ctx.contract, "pattern-detections")?.run;
@@ -25,10 +30,7 @@ const check: ActiveCheck = {
     const src = await cpSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
-    ctx.charge(
-      price.mul(10 * maxStarts * runs).toFixed(),
-      `pattern-detection-run-state-machine: up to ${maxStarts * runs} detections`,
-    );
+    ctx.charge(price.mul(10 * maxStarts * runs).toFixed(), `up to ${maxStarts * runs} detections`);
     const kind: RunKindModel = {
       check: "pattern-detection-run-state-machine",
       states: run.states,
@@ -67,7 +69,7 @@ const check: ActiveCheck = {
       ctx.expect(
         completed === (typeof d?.pattern_id === "string"),
         {
-          title: `pattern-detection-run-state-machine: a ${d?.status?.type} run ${completed ? "lacks" : "carries"} pattern_id`,
+          title: `a ${d?.status?.type} run ${completed ? "lacks" : "carries"} pattern_id`,
           received: d,
           expected: completed ? { pattern_id: "pt_…" } : "no pattern_id",
         },
@@ -81,5 +83,4 @@ const check: ActiveCheck = {
         );
     }
   },
-};
-export default check;
+});

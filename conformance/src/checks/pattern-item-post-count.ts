@@ -1,18 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { detection } from "./support/patterns.ts";
 
 /** An item's expansion lists exactly post_count posts, each resolvable through POST /v1/mentions post_refs. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "pattern-item-post-count",
+  phase: "groups",
   rule: "For every item of a detected pattern, GET /v1/patterns/{id}/items/{item_id} lists post_refs of length post_count without duplicates, each resolving through POST /v1/mentions {post_refs} to a post of the analysed dataset; an unknown item is 404",
   section:
     "Resources › Pattern detection run, pattern (item expansion lists its posts as post_refs); decision D-PATTERN-ITEM-404",
   severity: "major",
+  rules: {
+    seed: "each item has a short title, a synopsis, `post_count` and an `item_id`. An item expansion lists its constituent posts as `post_refs`.",
+    decisions: [decision("D-PATTERN-ITEM-404", { title: /unknown item/, status: (s) => s >= 400 && s < 500 })],
+  },
   decisions: ["D-PATTERN-ITEM-404"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["GET /v1/patterns/{pattern_id}", "GET /v1/patterns/{pattern_id}/items/{item_id}", "POST /v1/mentions"],
   async run(ctx) {
     const d = await detection(ctx);
@@ -20,7 +22,7 @@ const check: ActiveCheck = {
     if (
       !ctx.expect(
         Array.isArray(d.pattern.items) && d.pattern.items.length > 0,
-        { title: "pattern-item-post-count: the pattern has no items", received: d.pattern, expected: "items[]" },
+        { title: "the pattern has no items", received: d.pattern, expected: "items[]" },
         d.patternEx,
       )
     )
@@ -33,7 +35,7 @@ const check: ActiveCheck = {
         !ctx.expect(
           ex.status === 200 && Array.isArray(refs),
           {
-            title: `pattern-item-post-count: item ${item.item_id} answered ${ex.status}`,
+            title: `item ${item.item_id} answered ${ex.status}`,
             received: seen(ex),
             expected: { status: 200, data: { post_refs: [] } },
           },
@@ -47,7 +49,7 @@ const check: ActiveCheck = {
           data(ex).post_count === item.post_count &&
           new Set(keys).size === keys.length,
         {
-          title: `pattern-item-post-count: item ${item.item_id} has post_count ${item.post_count} but lists ${refs.length} post_refs (${new Set(keys).size} distinct)`,
+          title: `item ${item.item_id} has post_count ${item.post_count} but lists ${refs.length} post_refs (${new Set(keys).size} distinct)`,
           received: refs.length,
           expected: item.post_count,
         },
@@ -68,7 +70,7 @@ const check: ActiveCheck = {
       ctx.expect(
         m.status === 200 && missing.length === 0,
         {
-          title: `pattern-item-post-count: ${missing.length} post_refs of item ${item.item_id} do not resolve to posts of the dataset`,
+          title: `${missing.length} post_refs of item ${item.item_id} do not resolve to posts of the dataset`,
           received: missing.slice(0, 5),
           expected: "every post_ref resolvable via POST /v1/mentions",
         },
@@ -79,7 +81,7 @@ const check: ActiveCheck = {
     ctx.expect(
       unknown.status === 404,
       {
-        title: `pattern-item-post-count: an unknown item answered ${unknown.status}`,
+        title: `an unknown item answered ${unknown.status}`,
         received: seen(unknown),
         expected: { status: 404 },
       },
@@ -87,5 +89,4 @@ const check: ActiveCheck = {
     );
     if (unknown.status === 404) ctx.lenient("D-PATTERN-ITEM-404", unknown); // the code: lenient through the registry
   },
-};
-export default check;
+});

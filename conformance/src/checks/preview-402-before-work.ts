@@ -1,19 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { isObj, seen } from "./support/util.ts";
 import { usageRows } from "./support/billing.ts";
 import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
 import { PREVIEWS } from "./support/previews.ts";
 
 /** A preview the balance cannot fund is 402 before any scraping: nothing stored, nothing charged. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "preview-402-before-work",
+  phase: "groups",
   rule: "A URL preview of the most URLs allowed that the --poor-key balance cannot fund gets 402 insufficient_credits_research_preview with required = URLs × price and available = balance; balance and usage history are unchanged",
   section: "Endpoints › Research previews (402 before any scraping; never partially charged); Errors (402 body)",
   severity: "critical",
+  rules: {
+    seed: "402 `insufficient_credits_research_preview` (before any scraping; never partially charged)",
+  },
   decisions: ["D-MONEY-STRING"],
-  profiles: ["standard", "full"],
-  mock: false,
   keys: ["poor"],
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
@@ -43,7 +44,7 @@ const check: ActiveCheck = {
         typeof b.detail.available === "string" &&
         before.equals(b.detail.available),
       {
-        title: `preview-402-before-work: an unfundable preview answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        title: `an unfundable preview answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),
         expected: {
           status: 402,
@@ -58,12 +59,11 @@ const check: ActiveCheck = {
     ctx.expect(
       after.equals(before) && rowsAfter.length === rowsBefore.length,
       {
-        title: "preview-402-before-work: a refused preview charged or wrote usage",
+        title: "a refused preview charged or wrote usage",
         received: { balance: after.toFixed(), rows: rowsAfter.length },
         expected: { balance: before.toFixed(), rows: rowsBefore.length },
       },
       me,
     );
   },
-};
-export default check;
+});

@@ -1,18 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { newUsageRows } from "./support/groups.ts";
 import { chargedPreview } from "./support/previews.ts";
 import { dec } from "./support/billing.ts";
 
 /** A prompt preview costs one preview_generation per source, no partial refund. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "preview-charge-per-source",
+  phase: "groups",
   rule: "A prompt research preview (201) charges exactly number of sources × the preview_generation price, and usage history gains one preview_generation row of that amount",
   section: "Limits › Charges (preview_generation: 1 unit per source; rule 2: prompt preview, no partial refund)",
   severity: "critical",
+  rules: {
+    seed: "Prompt preview: charge equals number of sources, no partial refund.",
+    decisions: [decision("D-PREVIEW-CHARGE", { title: /repeated|distinct/ })],
+  },
   decisions: ["D-PREVIEW-CHARGE", "D-USAGE-SIGN"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const p = await chargedPreview(ctx, "prompt");
@@ -20,7 +22,7 @@ const check: ActiveCheck = {
     ctx.expect(
       p.before.minus(p.after).equals(expected),
       {
-        title: `preview-charge-per-source: a preview of ${p.body.sources.length} sources charged $${p.before.minus(p.after).toFixed()}`,
+        title: `a preview of ${p.body.sources.length} sources charged $${p.before.minus(p.after).toFixed()}`,
         received: p.before.minus(p.after).toFixed(),
         expected: expected.toFixed(),
       },
@@ -28,10 +30,9 @@ const check: ActiveCheck = {
     );
     const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => r?.category === "preview_generation");
     ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(expected) === true, {
-      title: "preview-charge-per-source: usage history has no single preview_generation row of the charge",
+      title: "usage history has no single preview_generation row of the charge",
       received: rows,
       expected: [{ category: "preview_generation", quantity: Number(expected.toFixed(6)) }],
     });
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { priceOf } from "./support/groups.ts";
 import { PREVIEWS, previewExample } from "./support/previews.ts";
@@ -6,16 +6,15 @@ import { PREVIEWS, previewExample } from "./support/previews.ts";
 const day = (offset: number) => new Date(Date.now() + offset * 86_400_000).toISOString().slice(0, 10);
 
 /** A prompt preview window that starts in the future is a request-validation 422; one that merely ends in the future is accepted. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "preview-future-window",
+  phase: "groups",
   rule: "A prompt preview with date_since after today gets 422 with the validation body pointing at [body, date_since] and charges nothing; one with date_until after today is accepted (the window ends now)",
   section:
     "Endpoints › Research previews (prompt: absolute pair date_since plus date_until); decision D-PREVIEW-FUTURE",
   severity: "minor",
+  rules: { refusals: true, decisions: [decision("D-PREVIEW-FUTURE")] },
   decisions: ["D-PREVIEW-FUTURE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/research_previews"],
   async run(ctx) {
     const base = previewExample(ctx, "prompt");
@@ -36,7 +35,7 @@ const check: ActiveCheck = {
     ctx.expect(
       future.status === 422,
       {
-        title: `preview-future-window: a window starting in the future answered ${future.status}`,
+        title: `a window starting in the future answered ${future.status}`,
         received: seen(future),
         expected: { status: 422, body: { detail: [{ loc: ["body", "date_since"], msg: "…", type: "…" }] } },
       },
@@ -51,5 +50,4 @@ const check: ActiveCheck = {
     if (ending.status !== 201) ctx.lenient("D-PREVIEW-FUTURE", ending);
     else ctx.pass(ending);
   },
-};
-export default check;
+});

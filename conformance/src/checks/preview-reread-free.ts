@@ -1,20 +1,22 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { canonical } from "./mcp-rest-agreement.ts";
 import { balanceOf } from "./support/groups.ts";
 import { chargedPreview, PREVIEWS } from "./support/previews.ts";
 
 /** GET of a stored preview returns the stored sample (no re-scrape), is free, and is scoped to the account. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "preview-reread-free",
+  phase: "groups",
   rule: "GET /v1/research_previews/{preview_id} returns the stored result unchanged and charges nothing; another account gets 404",
   section:
     "Endpoints › Research previews (GET: stored sample, free, no re-scrape, scoped to the account); decision D-PREVIEW-404",
   severity: "major",
+  rules: {
+    seed: "the stored sample; free; no re-scrape; scoped to the account",
+    decisions: [decision("D-PREVIEW-404", { title: /unknown preview|unknown id|code/, status: (s) => s === 404 })],
+  },
   decisions: ["D-PREVIEW-404"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/research_previews", "GET /v1/research_previews/{preview_id}"],
   async run(ctx) {
     const p = await chargedPreview(ctx, "prompt");
@@ -26,7 +28,7 @@ const check: ActiveCheck = {
     ctx.expect(
       a.status === 200 && canonical(data(a)) === canonical(data(p.create)),
       {
-        title: "preview-reread-free: the re-read differs from the created preview",
+        title: "the re-read differs from the created preview",
         received: seen(a),
         expected: { status: 200, data: data(p.create) },
       },
@@ -34,13 +36,13 @@ const check: ActiveCheck = {
     );
     ctx.expect(
       canonical(data(b)) === canonical(data(a)),
-      { title: "preview-reread-free: two re-reads differ (re-scraped?)", received: data(b), expected: data(a) },
+      { title: "two re-reads differ (re-scraped?)", received: data(b), expected: data(a) },
       b,
     );
     ctx.expect(
       after.equals(before),
       {
-        title: "preview-reread-free: re-reading a preview changed the balance",
+        title: "re-reading a preview changed the balance",
         received: after.toFixed(),
         expected: before.toFixed(),
       },
@@ -51,7 +53,7 @@ const check: ActiveCheck = {
       ctx.expect(
         f.status === 404,
         {
-          title: `preview-reread-free: another account reading the preview answered ${f.status}`,
+          title: `another account reading the preview answered ${f.status}`,
           received: seen(f),
           expected: { status: 404 },
         },
@@ -59,5 +61,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

@@ -1,21 +1,26 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data } from "./support/util.ts";
 import { chargedPreview } from "./support/previews.ts";
 
 const LISTS = ["failed_to_retrieve_profiles", "non_existing_profiles", "private_profiles"] as const;
 
 /** A URL preview charges only the URLs that returned data; every requested URL lands in exactly one list. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "preview-url-charge-per-returning-url",
+  phase: "groups",
   rule: "A URL research preview puts each requested URL in exactly one of profiles, failed_to_retrieve_profiles, non_existing_profiles, private_profiles, and charges exactly profiles.length × the preview_generation price (the others refunded)",
   section:
     "Limits › Charges (rule 2: URL preview charges URLs returning data; private, non-existing, failed refunded); decisions D-PREVIEW-URL-LISTS, D-PREVIEW-PROFILE",
   severity: "critical",
+  rules: {
+    seed: "URL preview: charge equals number of URLs returning data; private, non-existing or failed URLs are refunded.",
+    decisions: [
+      decision("D-PREVIEW-URL-LISTS", { title: /list|partition/ }),
+      decision("D-PREVIEW-PROFILE", { title: /profile shape|profiles\[/ }),
+    ],
+  },
   decisions: ["D-PREVIEW-URL-CHARGE", "D-PREVIEW-URL-LISTS", "D-PREVIEW-PROFILE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const p = await chargedPreview(ctx, "url");
@@ -30,7 +35,7 @@ const check: ActiveCheck = {
     ctx.expect(
       wrong.length === 0 && stray.length === 0,
       {
-        title: `preview-url-charge-per-returning-url: ${wrong.length} requested URL(s) not in exactly one list${stray.length ? `; ${stray.length} URL(s) never requested` : ""}`,
+        title: `${wrong.length} requested URL(s) not in exactly one list${stray.length ? `; ${stray.length} URL(s) never requested` : ""}`,
         received: Object.fromEntries([...placed.entries()]),
         expected: "each requested URL in exactly one of profiles / failed / non-existing / private",
       },
@@ -41,7 +46,7 @@ const check: ActiveCheck = {
     ctx.expect(
       p.before.minus(p.after).equals(expected),
       {
-        title: `preview-url-charge-per-returning-url: ${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`,
+        title: `${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`,
         received: p.before.minus(p.after).toFixed(),
         expected: expected.toFixed(),
       },
@@ -51,5 +56,4 @@ const check: ActiveCheck = {
       if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean")
         ctx.warn(lenientWarning("D-PREVIEW-PROFILE", JSON.stringify(pr).slice(0, 200)), p.create);
   },
-};
-export default check;
+});

@@ -1,5 +1,5 @@
 import { Decimal } from "decimal.js";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { groupSpecs } from "../groups/index.ts";
 import { data, seen } from "./support/util.ts";
 
@@ -8,14 +8,17 @@ import { data, seen } from "./support/util.ts";
  * the account rate (seed › Charges: price = units × rate), exactly. The
  * categories and ratios come from the group descriptors.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "prices-match-unit-ratios",
+  phase: "billing",
   rule: "GET /v1/prices: each category's dollar price equals its fixed unit ratio × rate (mention 1, audience_profile 3, post_processing 0.5, preview_generation 1), in exact decimals, whenever rate is not null",
   section: "Limits › Charges (unit ratios fixed for everyone; price = units × rate)",
   severity: "major",
+  rules: {
+    seed: "Unit ratios are fixed for everyone; the account rate (dollars per unit) varies by plan. Price = units times rate.",
+    decisions: [decision("D-MONEY-NUMBER", { received: /"-?\d+(\.\d+)?"/ })],
+  },
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/prices"],
   async run(ctx) {
     const ex = await ctx.req({ method: "GET", path: "/v1/prices" });
@@ -24,7 +27,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         ex.status === 200 && d && typeof d.prices === "object",
         {
-          title: `prices-match-unit-ratios: GET /v1/prices answered ${ex.status}`,
+          title: `GET /v1/prices answered ${ex.status}`,
           received: seen(ex),
           expected: "200 with prices",
         },
@@ -44,7 +47,7 @@ const check: ActiveCheck = {
       ctx.expect(
         typeof got === "number" && new Decimal(String(got)).equals(want),
         {
-          title: `prices-match-unit-ratios: prices.${category} is not ${units} × rate`,
+          title: `prices.${category} is not ${units} × rate`,
           received: { [category]: got, rate: d.rate },
           expected: { [category]: Number(want.toFixed()) },
         },
@@ -52,5 +55,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

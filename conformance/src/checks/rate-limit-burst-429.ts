@@ -1,17 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { isObj, seen } from "./support/util.ts";
 import { burst } from "./support/burst.ts";
 
 /** A burst over RateLimit-Limit gets 429 with the documented body; Retry-After == ceil(retry_after_seconds). */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "rate-limit-burst-429",
+  phase: "rate-limit",
   rule: "A burst above RateLimit-Limit gets 429 too_many_requests (transient true, retry_after_seconds) with Retry-After = ceil(retry_after_seconds)",
   section: "Limits › Request rate (1, 3); Errors (429 body)",
   severity: "critical",
+  rules: {
+    seed: "Over the cap: 429 as in Errors. … The `Retry-After` header carries the same wait rounded up to whole seconds.",
+    decisions: [decision("D-RATE-WINDOW", { title: /D-RATE-WINDOW|window/ })],
+  },
   decisions: ["D-RATE-WINDOW"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     const b = await burst(ctx);
     const ex = b.first429;
@@ -19,7 +22,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         !!ex,
         {
-          title: `rate-limit-burst-429: ${b.burst.length} simultaneous requests at a limit of ${b.limit}/s got no 429`,
+          title: `${b.burst.length} simultaneous requests at a limit of ${b.limit}/s got no 429`,
           received: b.burst.map((e) => e.status),
           expected: `at least one 429 after ${b.limit} requests in one second`,
         },
@@ -35,7 +38,7 @@ const check: ActiveCheck = {
         body.transient === true &&
         typeof body.retry_after_seconds === "number",
       {
-        title: "rate-limit-burst-429: 429 body is not the documented one",
+        title: "429 body is not the documented one",
         received: seen(ex!),
         expected: {
           status: "client_error",
@@ -52,7 +55,7 @@ const check: ActiveCheck = {
       ctx.expect(
         header !== undefined && Number(header) === Math.ceil(body.retry_after_seconds),
         {
-          title: "rate-limit-burst-429: Retry-After is not ceil(retry_after_seconds)",
+          title: "Retry-After is not ceil(retry_after_seconds)",
           received: { "Retry-After": header ?? "(absent)", retry_after_seconds: body.retry_after_seconds },
           expected: { "Retry-After": String(Math.ceil(body.retry_after_seconds)) },
         },
@@ -66,12 +69,11 @@ const check: ActiveCheck = {
     ctx.expect(
       within,
       {
-        title: "rate-limit-burst-429: more requests succeeded in one burst than RateLimit-Limit allows",
+        title: "more requests succeeded in one burst than RateLimit-Limit allows",
         received: `${b.successes.join(" then ")} of ${b.burst.length / b.successes.length} simultaneous requests succeeded`,
         expected: `at most ${b.limit} (RateLimit-Limit) per one-second window`,
       },
       b.burst.at(-1),
     );
   },
-};
-export default check;
+});

@@ -1,16 +1,18 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 
 const NAMES = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"];
 
 /** Every authenticated response carries RateLimit-Limit/Remaining/Reset; a 429 also carries Retry-After. */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "rate-limit-headers",
   rule: "Every authenticated response carries integer RateLimit-Limit, RateLimit-Remaining (<= Limit) and RateLimit-Reset; a 429 carries Retry-After",
   section: "Limits › Request rate (2)",
   severity: "major",
+  rules: {
+    seed: "Every authenticated response carries `RateLimit-Limit` (the cap), `RateLimit-Remaining` (calls left in the current second window) and `RateLimit-Reset` (seconds until the bucket fully resets).",
+    decisions: [decision("D-RATE-WINDOW", { title: /Reset/ })],
+  },
   decisions: ["D-AUTH-ORDER", "D-RATE-WINDOW"],
-  profiles: ["readonly", "standard", "full"],
   mock: false, // Prism echoes example headers only on some responses
   inspect(ex, ctx) {
     if (ex.keyRole === "none" || ex.keyRole === "invalid" || ex.status === 401) return;
@@ -18,19 +20,18 @@ const check: ResponseCheck = {
     if (ex.status === 429 && !/^\d+$/.test(ex.headers["retry-after"] ?? "")) missing.push("retry-after");
     if (missing.length) {
       return ctx.fail(ex, {
-        title: `rate-limit-headers: missing or non-integer ${missing.join(", ")}`,
+        title: `missing or non-integer ${missing.join(", ")}`,
         received: Object.fromEntries([...NAMES, "retry-after"].map((n) => [n, ex.headers[n] ?? "(absent)"])),
         expected: "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset as non-negative integers",
       });
     }
     if (Number(ex.headers["ratelimit-remaining"]) > Number(ex.headers["ratelimit-limit"])) {
       return ctx.fail(ex, {
-        title: "rate-limit-headers: RateLimit-Remaining exceeds RateLimit-Limit",
+        title: "RateLimit-Remaining exceeds RateLimit-Limit",
         received: { limit: ex.headers["ratelimit-limit"], remaining: ex.headers["ratelimit-remaining"] },
         expected: "remaining <= limit",
       });
     }
     ctx.pass(ex);
   },
-};
-export default check;
+});

@@ -1,16 +1,16 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { burst } from "./support/burst.ts";
 
 /** The bucket is per key: another key is unaffected while one is throttled. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "rate-limit-per-key",
+  phase: "rate-limit",
   rule: "While one key is throttled (429), a request with another key succeeds",
   section: "Limits › Request rate (1: per API key, keyed on its digest)",
   severity: "major",
+  rules: { seed: "5 requests per second per API key" },
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   async run(ctx) {
     if (!["foreign", "second", "poor"].some((r) => ctx.hasKey(r as never)))
       ctx.skip("needs a second key (--foreign-key, --second-seat-key or --poor-key)");
@@ -19,12 +19,11 @@ const check: ActiveCheck = {
     ctx.expect(
       b.other?.status === 200,
       {
-        title: `rate-limit-per-key: the ${b.otherRole} key was throttled together with the main key`,
+        title: `the ${b.otherRole} key was throttled together with the main key`,
         received: b.other ? seen(b.other) : "(not sent)",
         expected: { status: 200 },
       },
       b.other,
     );
   },
-};
-export default check;
+});

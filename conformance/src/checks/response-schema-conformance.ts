@@ -1,14 +1,36 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { normalised, UNDOABLE } from "../lenient.ts";
 
 /** Every documented response body validates against the generated zod of its operation and status. */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "response-schema-conformance",
   rule: "Every response body validates against the generated zod schema of its operation and status",
   section: "Resources (every model); generated/client/zod.gen.ts",
   severity: "critical",
-  profiles: ["readonly", "standard", "full"],
+  rules: {
+    seed: "Resources and their fields (every model of the seed)",
+    decisions: [
+      decision("D-PREVIEW-404", { ops: /^ResearchPreviews_read$/, status: (s) => s === 404 }),
+      // a 400 or 422 body that is not the contract's on the operations whose conflicts (D-409) and domain refusals (D-400) the contract placed
+      decision("D-409", {
+        ops: /^(CustomParameters_(create|update|createRun)|TrackingAgents_trigger)$/,
+        status: (s) => s === 400,
+      }),
+      decision("D-400", {
+        ops: /^(CustomParameters_(create|update|createRun)|TrackingAgents_trigger)$/,
+        status: (s) => s === 422,
+      }),
+      decision("D-CURSOR", { sentBy: ["pagination-garbage-cursor-400", "pagination-sort-change-cursor-400"] }),
+      decision("D-DATE-RANGE-ORDER", { sentBy: ["date-range-order-422"] }),
+      decision("D-BODY-LIMIT", { sentBy: ["body-limit-413"] }),
+      decision("D-PDR-STATES", { ops: /^PatternDetections_(read|create)$/, status: (s) => s < 300 }),
+      decision("D-CPR-STATES", { ops: /^CustomParameters_(readRun|listRuns)$/, status: (s) => s < 300 }),
+      decision("D-MONEY-NUMBER", { ops: /^(Pricing_read|Account_read|Account_usageHistory)$/, status: (s) => s < 300 }),
+      decision("D-RUN-422", { ops: /^DatasetRuns_create$/, status: (s) => s === 422 }),
+      decision("D-STATUS-STRING", { title: /D-STATUS-STRING/ }),
+      decision("D-UNPROCESSABLE", { title: /D-UNPROCESSABLE/ }),
+    ],
+  },
   mock: true,
   decisions: [
     "D-STATUS-STRING",
@@ -41,14 +63,12 @@ const check: ResponseCheck = {
     if (!ex.op || !spec) return; // undocumented statuses are documented-status-only's business
     if (!spec.hasJson) return; // empty bodies: empty-body-204
     if (!spec.zod) {
-      ctx.warn(
-        `response-schema-conformance: no generated zod for ${ex.op.operationId} ${ex.status} (${spec.schemaRef ?? "inline schema"})`,
-      );
+      ctx.warn(`no generated zod for ${ex.op.operationId} ${ex.status} (${spec.schemaRef ?? "inline schema"})`);
       return;
     }
     if (ex.jsonError || ex.text.length === 0)
       return ctx.fail(ex, {
-        title: `response-schema-conformance: ${ex.op.operationId} ${ex.status} body is not JSON`,
+        title: `${ex.op.operationId} ${ex.status} body is not JSON`,
         received: ex.text.slice(0, 200),
         expected: spec.schemaRef,
       });
@@ -62,16 +82,15 @@ const check: ResponseCheck = {
       .slice(0, 5)
       .map((i) => ({ path: i.path.join("."), problem: i.message, received: pick(ex.json, i.path as PropertyKey[]) }));
     ctx.fail(ex, {
-      title: `response-schema-conformance: ${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`,
+      title: `${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`,
       received: issues,
       expected: `#/components/schemas/${spec.schemaRef} (${spec.zodName})`,
     });
   },
-};
+});
 
 function pick(v: unknown, path: PropertyKey[]): unknown {
   let cur: any = v;
   for (const p of path) cur = cur?.[p as any];
   return cur === undefined ? "(missing)" : cur;
 }
-export default check;

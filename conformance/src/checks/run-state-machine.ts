@@ -1,4 +1,4 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
@@ -11,15 +11,17 @@ import { data, fillPath, fixtureDataset } from "./support/util.ts";
  * end. The machine itself (src/model/) serves every run kind; the states and
  * step names come from the datasets group descriptor.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "run-state-machine",
+  phase: "billing",
   rule: "Dataset runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; counts never shrink and stay consistent",
   section: "States and transitions › Dataset run; Resources › Dataset run",
   severity: "critical",
+  rules: {
+    seed: "States: `pending`, `working`, `completed`, `failed`.",
+    decisions: [decision("D-TIMESTAMPS", { title: /timestamp|ISO|Unix/ })],
+  },
   decisions: ["D-RUN-TRANSITIONS", "D-TIMESTAMPS"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/datasets/{dataset_id}/runs",
     "GET /v1/datasets/{dataset_id}/runs/{run_id}",
@@ -36,7 +38,7 @@ const check: ActiveCheck = {
     if (price)
       ctx.charge(
         price.mul(RUN_COUNT * maxStarts * numRuns).toFixed(),
-        `run-state-machine: up to ${maxStarts * numRuns} runs of ${RUN_COUNT}`,
+        `up to ${maxStarts * numRuns} runs of ${RUN_COUNT}`,
       );
     else ctx.mutates("dataset runs");
     const ds = await fixtureDataset(ctx);
@@ -87,5 +89,4 @@ const check: ActiveCheck = {
       }),
     });
   },
-};
-export default check;
+});

@@ -1,15 +1,14 @@
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { fixtureDataset, seen, walk } from "./support/util.ts";
 
 /** Account-shared resources are visible to every key on the account. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "second-seat-shares-account",
+  phase: "isolation",
   rule: "A dataset created by one seat is readable and listed for another seat of the same account",
   section: "Authentication › REST (3)",
   severity: "major",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: { seed: "Account-shared resources are visible to every key on the account" },
   keys: ["second"],
   requires: ["GET /v1/datasets/{dataset_id}", "GET /v1/datasets"],
   async run(ctx) {
@@ -18,7 +17,7 @@ const check: ActiveCheck = {
     ctx.expect(
       ex.status === 200 && (ex.json as any)?.data?.id === ds.id,
       {
-        title: "second-seat-shares-account: another seat cannot read the account's dataset",
+        title: "another seat cannot read the account's dataset",
         received: seen(ex),
         expected: { status: 200, data: { id: ds.id } },
       },
@@ -33,12 +32,11 @@ const check: ActiveCheck = {
     ctx.expect(
       w.items.some((d) => d?.id === ds.id),
       {
-        title: "second-seat-shares-account: another seat's list lacks the account's dataset",
+        title: "another seat's list lacks the account's dataset",
         received: w.items.length + " items without it",
         expected: `contains ${ds.id}`,
       },
       w.pages.at(-1),
     );
   },
-};
-export default check;
+});

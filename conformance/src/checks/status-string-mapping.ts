@@ -1,17 +1,19 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { isObj } from "./support/util.ts";
 
 /** `status` follows the HTTP class; "info" on a 2xx is accepted with a warning (decision: lenient). */
 const expectedFor = (code: number) =>
   code < 200 ? "info" : code < 300 ? "success" : code < 400 ? "redirect" : code < 500 ? "client_error" : "server_error";
 
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "status-string-mapping",
   rule: 'Body `status` matches the HTTP class: 2xx success, 4xx client_error, 5xx server_error (2xx "info" accepted with a warning)',
   section: "Resources › Conventions › status mapping; decision D-STATUS-STRING (lenient)",
   severity: "major",
-  profiles: ["readonly", "standard", "full"],
+  rules: {
+    seed: "1xx `info`, 2xx `success`, 3xx `redirect`, 4xx `client_error`, 5xx `server_error`.",
+    decisions: [decision("D-STATUS-STRING", { title: /D-STATUS-STRING|"info"/ })],
+  },
   mock: true,
   decisions: ["D-STATUS-STRING"],
   inspect(ex, ctx) {
@@ -21,10 +23,9 @@ const check: ResponseCheck = {
     if (b.status === want) return ctx.pass(ex);
     if (ctx.lenient("D-STATUS-STRING", ex)) return ctx.pass(ex);
     ctx.fail(ex, {
-      title: `status-string-mapping: HTTP ${ex.status} body says status "${b.status}"`,
+      title: `HTTP ${ex.status} body says status "${b.status}"`,
       received: b.status,
       expected: want,
     });
   },
-};
-export default check;
+});

@@ -1,21 +1,22 @@
-import type { ResponseCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { isObj } from "./support/util.ts";
 
 /** 2xx bodies are `{status, data}`; list bodies add `has_next` (boolean) and `cursor` (string or null). */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "success-envelope",
   rule: "Every 2xx JSON body is {status, data}; lists add has_next (boolean) and cursor (string or null)",
   section: "Resources › Conventions › Success envelope",
   severity: "critical",
-  profiles: ["readonly", "standard", "full"],
+  rules: {
+    seed: "`{status: success, data: <resource or array>}`. Lists add `has_next` (boolean) and `cursor` (string or null).",
+  },
   mock: true,
   inspect(ex, ctx) {
     if (ex.status < 200 || ex.status >= 300 || ex.status === 204 || ex.text.length === 0) return;
     const b = ex.json;
     if (!isObj(b) || !("status" in b) || !("data" in b)) {
       return ctx.fail(ex, {
-        title: "success-envelope: 2xx body is not {status, data}",
+        title: "2xx body is not {status, data}",
         received: b ?? ex.text.slice(0, 200),
         expected: '{status: "success", data: <resource or array>}',
       });
@@ -23,12 +24,11 @@ const check: ResponseCheck = {
     const isList = Array.isArray(b.data);
     if (isList && (typeof b.has_next !== "boolean" || !(b.cursor === null || typeof b.cursor === "string"))) {
       return ctx.fail(ex, {
-        title: "success-envelope: list body lacks has_next/cursor",
+        title: "list body lacks has_next/cursor",
         received: { has_next: b.has_next, cursor: b.cursor },
         expected: { has_next: "boolean", cursor: "string | null" },
       });
     }
     ctx.pass(ex);
   },
-};
-export default check;
+});

@@ -1,18 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data } from "./support/util.ts";
 import { AGENT_COUNT, agentCycles } from "./support/tracking.ts";
 
 /** A cycle reserves count mentions per dataset run it starts and settles to the mentions those runs collected. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "tracking-agent-cycle-billing",
+  phase: "groups",
   rule: "A triggered cycle reserves, per dataset run it starts, that run's count (capped at its URLs for a URL search) × the mention price; when its runs end the charge is the mentions they collected × price exactly",
   section:
     "Limits › Charges (mention: each mention collected by a tracking agent cycle); decision D-TA-NO-QUERIES (reservation per dataset run)",
   severity: "critical",
+  rules: {
+    seed: "mention | 1 | each mention collected by a dataset run or tracking agent cycle",
+    decisions: [decision("D-TA-NO-QUERIES", { title: /reserv/ }), decision("D-RUN-COUNT", { title: /count/ })],
+  },
   decisions: ["D-TA-NO-QUERIES", "D-RUN-COUNT", "D-REF-RUN-LIFECYCLE"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/tracking_agents/{agent_id}/trigger", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const c = await agentCycles(ctx);
@@ -28,7 +30,7 @@ const check: ActiveCheck = {
     ctx.expect(
       c.before.minus(c.afterTrigger).equals(reserved),
       {
-        title: `tracking-agent-cycle-billing: triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`,
+        title: `triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`,
         received: c.before.minus(c.afterTrigger).toFixed(),
         expected: reserved.toFixed(),
       },
@@ -40,10 +42,9 @@ const check: ActiveCheck = {
     );
     const charged = c.before.minus(c.afterSettle);
     ctx.expect(charged.equals(c.mentionPrice.mul(collected)), {
-      title: `tracking-agent-cycle-billing: a cycle that collected ${collected} mentions charged $${charged.toFixed()}`,
+      title: `a cycle that collected ${collected} mentions charged $${charged.toFixed()}`,
       received: charged.toFixed(),
       expected: c.mentionPrice.mul(collected).toFixed(),
     });
   },
-};
-export default check;
+});

@@ -1,18 +1,23 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, fixtureDataset, seen, walk } from "./support/util.ts";
 import { agentPath, createAgent, TA } from "./support/tracking.ts";
 
 /** A deleted agent is 204 then hidden: 404 on read, pause, trigger and messages, absent from the list. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "tracking-agent-deleted-hidden",
+  phase: "groups",
   rule: "DELETE answers 204; afterwards GET, PATCH, pause, resume, trigger and messages of the agent answer 404 not_found and GET /v1/tracking_agents no longer lists it",
   section:
     "States › Tracking agent lifecycle (deleted: hidden from lists, retained server-side); decisions D-TA-DELETE, D-TA-CREATE-404",
   severity: "major",
+  rules: {
+    seed: "soft delete: agent and messages hidden from lists, retained server-side",
+    decisions: [
+      decision("D-TA-DELETE", { title: /later read|404/ }),
+      decision("D-TA-CREATE-404", { title: /unknown dataset/ }),
+    ],
+  },
   decisions: ["D-TA-DELETE", "D-TA-CREATE-404", "D-TA-LIST"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/tracking_agents", "DELETE /v1/tracking_agents/{agent_id}", "GET /v1/tracking_agents"],
   async run(ctx) {
     const ds = await fixtureDataset(ctx);
@@ -22,7 +27,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         del.status === 204,
         {
-          title: `tracking-agent-deleted-hidden: DELETE answered ${del.status}`,
+          title: `DELETE answered ${del.status}`,
           received: seen(del),
           expected: { status: 204 },
         },
@@ -44,7 +49,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ex.status === 404 && (ex.json as any)?.error_code === "not_found",
         {
-          title: `tracking-agent-deleted-hidden: ${method} ${path.replace(agent.id, "{deleted}")} answered ${ex.status}`,
+          title: `${method} ${path.replace(agent.id, "{deleted}")} answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 404, error_code: "not_found" },
         },
@@ -55,7 +60,7 @@ const check: ActiveCheck = {
     ctx.expect(
       w.complete && !w.items.some((a) => a?.id === agent.id),
       {
-        title: "tracking-agent-deleted-hidden: the deleted agent is still listed",
+        title: "the deleted agent is still listed",
         received: w.items.map((a) => a?.id),
         expected: `no ${agent.id}`,
       },
@@ -63,5 +68,4 @@ const check: ActiveCheck = {
     );
     void data;
   },
-};
-export default check;
+});

@@ -1,20 +1,25 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { sleep } from "../http.ts";
 import { data } from "./support/util.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
 
 /** The alert feed lists the agent's messages newest first, one per finished cycle, walkable by cursor. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "tracking-agent-feed-newest-first",
+  phase: "groups",
   rule: "After two finished cycles GET /v1/tracking_agents/{id}/messages lists at least two messages of that agent (agent_id, agent_name), sorted by created_at descending, the same across a limit=1 cursor walk",
   section:
     "Endpoints › Tracking agents (messages: newest first); Resources › Agent message; decisions D-TA-MESSAGES-ORDER, D-TA-MESSAGE, D-TA-MESSAGE-SENTIMENT",
   severity: "major",
+  rules: {
+    seed: "list of agent message, newest first",
+    decisions: [
+      decision("D-TA-MESSAGE", { title: /text|references/ }),
+      decision("D-TA-MESSAGE-SENTIMENT", { title: /sentiment/ }),
+    ],
+  },
   decisions: ["D-TA-MESSAGES-ORDER", "D-TA-MESSAGE", "D-TA-MESSAGE-SENTIMENT"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["GET /v1/tracking_agents/{agent_id}/messages"],
   async run(ctx) {
     const c = await agentCycles(ctx);
@@ -32,7 +37,7 @@ const check: ActiveCheck = {
       !ctx.expect(
         last!.status === 200 && items.length >= 2,
         {
-          title: `tracking-agent-feed-newest-first: the feed holds ${items.length} messages after two cycles`,
+          title: `the feed holds ${items.length} messages after two cycles`,
           received: items.map((m) => m?.message_id),
           expected: "at least 2 messages",
         },
@@ -44,7 +49,7 @@ const check: ActiveCheck = {
     ctx.expect(
       sorted,
       {
-        title: "tracking-agent-feed-newest-first: messages are not newest first",
+        title: "messages are not newest first",
         received: items.map((m) => m.created_at),
         expected: "created_at descending",
       },
@@ -59,7 +64,7 @@ const check: ActiveCheck = {
           Array.isArray(m?.references),
       ),
       {
-        title: "tracking-agent-feed-newest-first: a message lacks agent_id/agent_name/text/references",
+        title: "a message lacks agent_id/agent_name/text/references",
         received: items[0],
         expected: { agent_id: c.agent, agent_name: "…", text: "…", references: [] },
       },
@@ -86,10 +91,9 @@ const check: ActiveCheck = {
       if (!cursor) break;
     }
     ctx.expect(JSON.stringify(walked) === JSON.stringify(items.map((m) => m.message_id)), {
-      title: "tracking-agent-feed-newest-first: a limit=1 cursor walk differs from the full page",
+      title: "a limit=1 cursor walk differs from the full page",
       received: walked,
       expected: items.map((m) => m.message_id),
     });
   },
-};
-export default check;
+});

@@ -1,18 +1,20 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, fixtureDataset, seen } from "./support/util.ts";
 import { canonical } from "./mcp-rest-agreement.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
 
 /** PATCH updates the documented fields (schedule replaced whole), an empty body changes nothing, and reads agree. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "tracking-agent-patch",
+  phase: "groups",
   rule: "PATCH /v1/tracking_agents/{id} with {} returns the agent unchanged; with {name, instructions, count, num_comments_per_post, schedule} returns and stores exactly those values (a weekly schedule replaces the daily one whole) and leaves paused untouched",
   section: "Endpoints › Tracking agents (PATCH partial body); decisions D-TA-PATCH, D-TA-SCHEDULE",
   severity: "major",
+  rules: {
+    seed: "PATCH /v1/tracking_agents/{agent_id} | partial body (`name`, `schedule` shown; other fields: not shown)",
+    decisions: [decision("D-TA-PATCH", { title: /instructions|dataset_ids|integration_ids|count|num_comments/ })],
+  },
   decisions: ["D-TA-PATCH"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/tracking_agents", "PATCH /v1/tracking_agents/{agent_id}", "GET /v1/tracking_agents/{agent_id}"],
   async run(ctx) {
     const ds = await fixtureDataset(ctx);
@@ -24,7 +26,7 @@ const check: ActiveCheck = {
     ctx.expect(
       noop.status === 200 && canonical(a) === canonical(b),
       {
-        title: `tracking-agent-patch: PATCH {} answered ${noop.status} with a changed agent`,
+        title: `PATCH {} answered ${noop.status} with a changed agent`,
         received: seen(noop),
         expected: { status: 200, data: fresh },
       },
@@ -55,7 +57,7 @@ const check: ActiveCheck = {
       ctx.expect(
         same,
         {
-          title: `tracking-agent-patch: the ${label} does not hold the patched fields`,
+          title: `the ${label} does not hold the patched fields`,
           received: seen(ex),
           expected: { ...change, paused: fresh?.paused },
         },
@@ -63,5 +65,4 @@ const check: ActiveCheck = {
       );
     }
   },
-};
-export default check;
+});

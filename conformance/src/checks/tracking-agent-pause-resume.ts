@@ -1,19 +1,26 @@
 import { lenientWarning } from "../lenient.ts";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
 import { data, fixtureDataset, seen } from "./support/util.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
 
 /** pause → paused true, next_run_at null; resume → paused false, next_run_at set again; both 204, both idempotent. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "tracking-agent-pause-resume",
+  phase: "groups",
   rule: "A new agent is active (paused false, next_run_at an integer); POST pause answers 204 and the agent reads paused true with next_run_at null; pausing again is 204 and changes nothing; POST resume answers 204 and the agent reads paused false with an integer next_run_at (a next_run_at not after created_at only warns, D-TA-NEXT-RUN)",
   section: "States › Tracking agent lifecycle (active ⇄ paused); decisions D-TA-PAUSE, D-TA-NEXT-RUN, D-EMPTY-204",
   severity: "major",
+  rules: {
+    seed: "`active` | POST pause | agent exists | `paused` (`paused` = true) | no scheduled work",
+    decisions: [
+      decision("D-TA-NEXT-RUN", {
+        title: /^pause .*reads paused true, next_run_at (?!null)|^resume .*reads paused false, next_run_at null/,
+      }),
+      decision("D-TA-PAUSE", { title: /idempot/ }),
+    ],
+  },
   decisions: ["D-TA-PAUSE", "D-TA-NEXT-RUN", "D-EMPTY-204"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: [
     "POST /v1/tracking_agents",
     "POST /v1/tracking_agents/{agent_id}/pause",
@@ -42,7 +49,7 @@ const check: ActiveCheck = {
     ctx.expect(
       active(data(fresh)),
       {
-        title: "tracking-agent-pause-resume: a new agent is not active with a next_run_at",
+        title: "a new agent is not active with a next_run_at",
         received: { paused: data(fresh)?.paused, next_run_at: data(fresh)?.next_run_at },
         expected: { paused: false, next_run_at: "<unix seconds>" },
       },
@@ -70,7 +77,7 @@ const check: ActiveCheck = {
       ctx.expect(
         ok,
         {
-          title: `tracking-agent-pause-resume: ${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${data(after)?.paused}, next_run_at ${data(after)?.next_run_at}`,
+          title: `${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${data(after)?.paused}, next_run_at ${data(after)?.next_run_at}`,
           received: { status: ex.status, body: ex.text.slice(0, 100), agent: seen(after) },
           expected: {
             status: 204,
@@ -83,5 +90,4 @@ const check: ActiveCheck = {
       before = after;
     }
   },
-};
-export default check;
+});

@@ -1,19 +1,24 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { data, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { agentCycles } from "./support/tracking.ts";
 
 /** trigger answers 202 with an in_progress agent run; while it runs another trigger is 409; once it is over a trigger is accepted again. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "tracking-agent-trigger-202-then-409",
+  phase: "groups",
   rule: "POST trigger answers 202 with an agent run {id, agent_id, dataset_run_ids, status: {type: in_progress}}; a second trigger while that cycle runs gets 409 tracking_agent_run_in_progress (transient false); after its dataset runs end a trigger is accepted again",
   section:
     "States › Tracking agent lifecycle (trigger); Endpoints › Tracking agents (trigger errors); Limits › Concurrency; decisions D-TAR-STATES, D-409, D-ASYNC-202",
   severity: "major",
+  rules: {
+    seed: "`tracking_agent_run_in_progress` when a cycle is running",
+    decisions: [
+      decision("D-409", { title: /second trigger/, status: (s) => s >= 400 && s < 500 && s !== 409 }),
+      decision("D-TA-TRIGGER-PAUSED", { title: /paused/ }),
+    ],
+  },
   decisions: ["D-TAR-STATES", "D-409", "D-ASYNC-202", "D-TA-TRIGGER-PAUSED"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/tracking_agents", "POST /v1/tracking_agents/{agent_id}/trigger"],
   async run(ctx) {
     const c = await agentCycles(ctx);
@@ -26,7 +31,7 @@ const check: ActiveCheck = {
           Array.isArray(run?.dataset_run_ids) &&
           run.dataset_run_ids.length === 1,
         {
-          title: `tracking-agent-trigger-202-then-409: trigger answered ${c.first.status}`,
+          title: `trigger answered ${c.first.status}`,
           received: seen(c.first),
           expected: {
             status: 202,
@@ -42,7 +47,7 @@ const check: ActiveCheck = {
     else if (c.second.status === 202)
       ctx.fail(
         {
-          title: "tracking-agent-trigger-202-then-409: a second trigger during a running cycle was accepted",
+          title: "a second trigger during a running cycle was accepted",
           received: seen(c.second),
           expected: { status: 409, error_code: "tracking_agent_run_in_progress" },
         },
@@ -54,7 +59,7 @@ const check: ActiveCheck = {
           errorCode(c.second) === "tracking_agent_run_in_progress" &&
           (c.second.json as any)?.transient === false,
         {
-          title: `tracking-agent-trigger-202-then-409: a second trigger during a running cycle answered ${c.second.status} ${errorCode(c.second) ?? ""}`,
+          title: `a second trigger during a running cycle answered ${c.second.status} ${errorCode(c.second) ?? ""}`,
           received: seen(c.second),
           expected: { status: 409, error_code: "tracking_agent_run_in_progress", transient: false },
         },
@@ -63,12 +68,11 @@ const check: ActiveCheck = {
     ctx.expect(
       c.third?.status === 202,
       {
-        title: `tracking-agent-trigger-202-then-409: a trigger after the cycle ended answered ${c.third?.status}`,
+        title: `a trigger after the cycle ended answered ${c.third?.status}`,
         received: c.third ? seen(c.third) : "(not sent)",
         expected: { status: 202 },
       },
       c.third,
     );
   },
-};
-export default check;
+});

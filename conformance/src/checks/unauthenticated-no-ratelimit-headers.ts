@@ -1,25 +1,22 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 
 /** Authentication runs first: a 401 carries no RateLimit-* headers (no key is known). */
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "unauthenticated-no-ratelimit-headers",
   rule: "A 401 (missing or invalid key) carries no RateLimit-* headers: authentication runs before the rate limit",
   section: "Limits › Request rate (2: every authenticated response); decision D-AUTH-ORDER",
   severity: "minor",
+  rules: { decisions: [decision("D-AUTH-ORDER")] },
   decisions: ["D-AUTH-ORDER"],
-  profiles: ["readonly", "standard", "full"],
-  mock: false,
   inspect(ex, ctx) {
     if (ex.status !== 401) return;
     const present = ["ratelimit-limit", "ratelimit-remaining", "ratelimit-reset"].filter((h) => h in ex.headers);
     if (present.length)
       return ctx.fail(ex, {
-        title: `unauthenticated-no-ratelimit-headers: a 401 carries ${present.join(", ")}`,
+        title: `a 401 carries ${present.join(", ")}`,
         received: Object.fromEntries(present.map((h) => [h, ex.headers[h]])),
         expected: "no RateLimit-* headers on a 401",
       });
     ctx.pass(ex);
   },
-};
-export default check;
+});

@@ -1,27 +1,30 @@
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { seen, walk } from "./support/util.ts";
 
 const key = (r: any) => `${r?.id}`;
 const t = (r: any) => (typeof r?.created_at === "number" ? r.created_at * 1000 : Date.parse(r?.created_at));
 
 /** Usage history is newest first (created_at, then id) and the same feed for every seat of the account. */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "usage-history-newest-first-shared",
+  phase: "lists",
   rule: "GET /v1/me/usage_history is sorted newest first (created_at, then id, both descending) across a cursor walk, and every seat of the account sees the same rows",
   section:
     "Endpoints › Account and prices (usage history: account-wide, every seat sees the same feed); decision D-USAGE-ORDER",
   severity: "major",
+  rules: {
+    seed: "cursor paginated, account-wide (every seat sees the same feed)",
+    decisions: [decision("D-USAGE-ORDER", { title: /newest first|order/ })],
+  },
   decisions: ["D-USAGE-ORDER"],
   profiles: ["readonly", "standard", "full"],
-  mock: false,
   requires: ["GET /v1/me/usage_history"],
   async run(ctx) {
     const mine = await walk(ctx, "/v1/me/usage_history", { limit: 5, maxPages: 6 });
     if (mine.error)
       ctx.fail(
         {
-          title: `usage-history-newest-first-shared: a page answered ${mine.error.status}`,
+          title: `a page answered ${mine.error.status}`,
           received: seen(mine.error),
           expected: "200 with a page",
         },
@@ -40,7 +43,7 @@ const check: ActiveCheck = {
       ctx.expect(
         bad < 0,
         {
-          title: "usage-history-newest-first-shared: usage history is not newest first",
+          title: "usage history is not newest first",
           received: rows.slice(Math.max(0, bad - 1), bad + 1).map((r) => ({ id: r?.id, created_at: r?.created_at })),
           expected: "created_at then id non-increasing, created_at present",
         },
@@ -54,12 +57,11 @@ const check: ActiveCheck = {
     ctx.expect(
       !theirs.error && a.join() === b.join(),
       {
-        title: "usage-history-newest-first-shared: another seat sees a different usage history",
+        title: "another seat sees a different usage history",
         received: theirs.error ? seen(theirs.error) : b,
         expected: a,
       },
       theirs.pages.at(-1),
     );
   },
-};
-export default check;
+});

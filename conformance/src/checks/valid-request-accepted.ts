@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { ActiveCheck } from "../types.ts";
+import { defineCheck } from "../define-check.ts";
 import { DATASETS, data, seen } from "./support/util.ts";
 
 /** Positive data: generated valid names are accepted by create and update and stored exactly. */
@@ -10,14 +10,15 @@ const nameChar = fc.oneof(
   fc.constantFrom("\u00a0", "\u2014"),
 );
 
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "valid-request-accepted",
+  phase: "resources",
   rule: "Generated valid bodies (names of 1-255 characters, any script) are accepted (201 on create, 200 on update) and stored exactly",
   section: "Endpoints › Datasets (POST, PATCH)",
   severity: "critical",
-  profiles: ["standard", "full"],
-  mock: false,
+  rules: {
+    seed: "POST /v1/datasets | body `{name: string 1-255, required}` | 201, Dataset (id, name, created_at)",
+  },
   requires: ["POST /v1/datasets", "PATCH /v1/datasets/{dataset_id}"],
   async run(ctx) {
     ctx.mutates("create datasets with generated names");
@@ -70,7 +71,7 @@ const check: ActiveCheck = {
     if (out.failed && lastFailure) {
       ctx.fail(
         {
-          title: `valid-request-accepted: ${lastFailure.title}`,
+          title: `${lastFailure.title}`,
           received: seen(lastFailure.ex),
           expected: lastFailure.expected,
           seed,
@@ -82,5 +83,4 @@ const check: ActiveCheck = {
     } else if (out.failed)
       throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
   },
-};
-export default check;
+});

@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { ActiveCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { SkipError } from "../skip.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 import { data, fixtureDataset, seen } from "./support/util.ts";
@@ -11,15 +11,20 @@ const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * bodies (both search variants, every optional field) at the minimum count;
  * each must be accepted (202 pending) and echoed in the run's params.
  */
-const check: ActiveCheck = {
-  kind: "active",
+export default defineCheck({
   id: "valid-run-body-accepted",
+  phase: "billing",
   rule: "Generated valid dataset run bodies (prompt and url searches, every optional field) get 202 pending, and the run's params echo every field sent",
   section: "Endpoints › Datasets (run body); Resources › Dataset run (params echo); decision D-RUN-PARAMS-ECHO",
   severity: "major",
+  rules: {
+    seed: "POST /v1/datasets/{dataset_id}/runs | body below | 202, run create response (status `pending`)",
+    decisions: [
+      decision("D-RUN-PARAMS-ECHO", { title: /null|absent|default/ }),
+      decision("D-RUN-COUNT", { title: /requested_count/ }),
+    ],
+  },
   decisions: ["D-RUN-PARAMS-ECHO", "D-RUN-ACTIONS-DEFAULT", "D-RUN-COUNT"],
-  profiles: ["standard", "full"],
-  mock: false,
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}"],
   async run(ctx) {
     const op = ctx.contract.op("POST /v1/datasets/{dataset_id}/runs")!;
@@ -82,10 +87,7 @@ const check: ActiveCheck = {
     const out = await fc.check(
       fc.asyncProperty(bodyArb, async (body) => {
         try {
-          ctx.charge(
-            price ? price.mul(RUN_COUNT).toFixed() : "0",
-            `valid-run-body-accepted: a ${RUN_COUNT}-mention run`,
-          );
+          ctx.charge(price ? price.mul(RUN_COUNT).toFixed() : "0", `a ${RUN_COUNT}-mention run`);
         } catch (e) {
           if (e instanceof SkipError) {
             skipped = e.message;
@@ -131,11 +133,11 @@ const check: ActiveCheck = {
       }),
       { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
     );
-    if (skipped) ctx.warn(`valid-run-body-accepted: some runs not started: ${skipped}`);
+    if (skipped) ctx.warn(`some runs not started: ${skipped}`);
     if (out.failed && bad)
       ctx.fail(
         {
-          title: `valid-run-body-accepted: ${bad.title}`,
+          title: `${bad.title}`,
           received: seen(bad.ex),
           expected: bad.expected,
           seed,
@@ -146,5 +148,4 @@ const check: ActiveCheck = {
     else if (out.failed)
       throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
   },
-};
-export default check;
+});

@@ -1,4 +1,4 @@
-import type { ResponseCheck } from "../types.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { isObj } from "./support/util.ts";
 
 /** A 422 provoked by breaking one field names that field in some issue's `loc`. */
@@ -9,15 +9,16 @@ function pointsAt(loc: string[], broken: string[]): boolean {
   return i === broken.length;
 }
 
-const check: ResponseCheck = {
-  kind: "response",
+export default defineCheck({
   id: "validation-loc-accurate",
   rule: "A 422 caused by one broken field has an issue whose loc is [body|query|path, …field path]",
   section: "Resources › Conventions › 422 validation body",
   severity: "major",
+  rules: {
+    seed: "422 validation body | `{detail: [{loc: [string], msg: string, type: string}]}` (no envelope).",
+    decisions: [decision("D-422", { title: /body|query|path/ })],
+  },
   decisions: ["D-422", "D-UNPROCESSABLE"],
-  profiles: ["readonly", "standard", "full"],
-  mock: false,
   invalidRequests: true,
   inspect(ex, ctx) {
     const broken = ex.meta.brokenLoc;
@@ -30,11 +31,10 @@ const check: ResponseCheck = {
         : [];
     if (locs.some((l) => pointsAt(l, broken))) return ctx.pass(ex);
     ctx.fail(ex, {
-      title: `validation-loc-accurate: 422 does not point at ${JSON.stringify(broken)}`,
+      title: `422 does not point at ${JSON.stringify(broken)}`,
       received: locs,
       expected: [broken],
       message: ex.meta.negative,
     });
   },
-};
-export default check;
+});

@@ -5,7 +5,7 @@ import junitModule, { type Builder } from "junit-report-builder";
 
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as Builder;
 import type { RunReport } from "../runner.ts";
-import { allChecks } from "../checks/index.ts";
+import { allChecks } from "../registry.ts";
 import { formatFailure } from "./console.ts";
 import { htmlReport } from "./html.ts";
 import { summaryMarkdown } from "./summary-md.ts";

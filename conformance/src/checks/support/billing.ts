@@ -97,7 +97,7 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
   if (create.status !== 202 || typeof run?.id !== "string") {
     ctx.fail(
       {
-        title: `billing: starting a ${RUN_COUNT}-mention run answered ${create.status}`,
+        title: `starting a ${RUN_COUNT}-mention run answered ${create.status}`,
         received: create.json,
         expected: { status: 202, data: { id: "<run id>", status: { type: "pending" } } },
       },

@@ -1,12 +1,12 @@
 // Representative traffic for the response-level checks when they run alone
 // (e.g. `--only response-schema-conformance`): every parameterless GET, a
 // dataset's whole CRUD cycle, a missing id, a bad query and a garbage cursor.
-import type { ActiveCheck } from "../../types.ts";
+import { defineCheck } from "../../define-check.ts";
 import { DATASETS, MISSING_DATASET_ID, createDataset, fillPath } from "./util.ts";
 
-export const trafficDriver: ActiveCheck = {
-  kind: "active",
+export const trafficDriver = defineCheck({
   id: "(traffic)",
+  phase: "requests",
   rule: "representative traffic for response-level checks",
   section: "-",
   severity: "minor",
@@ -62,4 +62,4 @@ export const trafficDriver: ActiveCheck = {
     const del = await ctx.req({ method: "DELETE", path: p });
     if (del.status < 300) ctx.untrack(p);
   },
-};
+});
