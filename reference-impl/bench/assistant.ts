@@ -41,9 +41,9 @@ export async function assistantBench(): Promise<string> {
   const key = demoKeys().find((k) => k.account_id === account && k.user_id === "usr_a_owner")!.api_key;
   services.ledger.open(account, "pro", money(1_000_000));
   const dataset = services.datasets.insert(account, "Assistant bench");
-  const index = services.mentions(account);
+  const pool = services.mentions(account);
   const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
-  for (let q = 0; index.size < TARGET; q++) {
+  for (let q = 0; pool.size < TARGET; q++) {
     for (const source of SOURCES) {
       for (const post of searchPosts({
         source,
@@ -54,8 +54,8 @@ export async function assistantBench(): Promise<string> {
         language: null,
         numComments: 2,
       })) {
-        if (index.size >= TARGET) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+        if (pool.size >= TARGET) break;
+        const r = pool.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
           datasetId: dataset.id,
           runId: "dsr_asstbench",
           coefficient: 1,
@@ -111,7 +111,7 @@ export async function assistantBench(): Promise<string> {
   const a50 = percentile(accept, 50);
   const w50 = percentile(warm, 50);
   return [
-    `assistant over ${index.size} mentions:`,
+    `assistant over ${pool.size} mentions:`,
     `  POST /v1/ask acceptance, in process, n=300: p50 ${a50.toFixed(2)} ms  p95 ${percentile(accept, 95).toFixed(2)} ms  (target p50 <= ${ACCEPT_GOAL_MS} ms: ${a50 <= ACCEPT_GOAL_MS ? "met" : "NOT met"})`,
     `  whole turn, pipeline delay 0, CPU time: first turn ${cold.toFixed(0)} ms (includes loading the NLP model and building the full-text index); warm p50 ${w50.toFixed(0)} ms, max ${Math.max(...warm).toFixed(0)} ms, n=20  (target <= ${TURN_GOAL_MS} ms: ${w50 <= TURN_GOAL_MS ? "met" : "NOT met"})`,
   ].join("\n");

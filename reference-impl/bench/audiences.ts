@@ -28,7 +28,7 @@ export async function audienceBench(): Promise<string> {
   // The source is filled directly and its run marked completed (its collection is not what is measured):
   // 800 posts with up to 3 comments each, more people than the run asks for.
   const dataset = services.datasets.insert(account, "Audience bench source");
-  const index = services.mentions(account);
+  const pool = services.mentions(account);
   const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
   const sources: Source[] = ["reddit", "tiktok", "instagram", "linkedin"];
   for (let q = 0; dataset.mentions_count < 800; q++) {
@@ -42,7 +42,7 @@ export async function audienceBench(): Promise<string> {
         language: null,
         numComments: 3,
       })) {
-        const r = index.upsert(post, analyse(post.text, ["sentiment"]), {
+        const r = pool.upsert(post, analyse(post.text, ["sentiment"]), {
           datasetId: dataset.id,
           runId: "dsr_audbench",
           coefficient: 1,

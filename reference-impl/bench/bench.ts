@@ -43,12 +43,12 @@ const { app, services } = createApp({
 });
 const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
 const dataset = services.datasets.insert("acc_demoA", "Benchmark");
-const index = services.mentions("acc_demoA");
+const pool = services.mentions("acc_demoA");
 
 const loadStart = performance.now();
 const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
 const countries = ["US", "GB", "DE", "BR", "IN"];
-for (let q = 0; index.size < TARGET; q++) {
+for (let q = 0; pool.size < TARGET; q++) {
   for (const source of SOURCES) {
     const posts = searchPosts({
       source,
@@ -60,8 +60,8 @@ for (let q = 0; index.size < TARGET; q++) {
       numComments: 2,
     });
     for (const post of posts) {
-      if (index.size >= TARGET) break;
-      const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+      if (pool.size >= TARGET) break;
+      const r = pool.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
         datasetId: dataset.id,
         runId: "dsr_bench",
         coefficient: 1,
@@ -159,7 +159,7 @@ try {
 const p50 = percentile(mentionSamples, 50);
 const ratio = percentile(page500, 50) / percentile(page1, 50);
 const throughput = fullRps / bareRps;
-console.log(`mentions loaded:                 ${index.size} in ${(loadMs / 1000).toFixed(1)} s`);
+console.log(`mentions loaded:                 ${pool.size} in ${(loadMs / 1000).toFixed(1)} s`);
 console.log(`POST /v1/mentions (3 filters + sort likes desc, limit 20), in process, n=300:`);
 console.log(
   `  p50 ${p50.toFixed(2)} ms   p95 ${percentile(mentionSamples, 95).toFixed(2)} ms   (target p50 <= 5 ms: ${p50 <= 5 ? "met" : "NOT met"})`,

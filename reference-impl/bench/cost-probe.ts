@@ -15,9 +15,9 @@ const { app, services } = createApp({
 });
 const key = demoKeys().find((k) => k.account_id === "acc_demoA")!.api_key;
 const dataset = services.datasets.insert("acc_demoA", "Benchmark");
-const index = services.mentions("acc_demoA");
+const pool = services.mentions("acc_demoA");
 const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
-for (let q = 0; index.size < TARGET; q++) {
+for (let q = 0; pool.size < TARGET; q++) {
   for (const source of SOURCES) {
     const posts = searchPosts({
       source,
@@ -29,8 +29,8 @@ for (let q = 0; index.size < TARGET; q++) {
       numComments: 2,
     });
     for (const post of posts) {
-      if (index.size >= TARGET) break;
-      index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+      if (pool.size >= TARGET) break;
+      pool.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
         datasetId: dataset.id,
         runId: "dsr_bench",
         coefficient: 1,

@@ -39,7 +39,7 @@ export async function customParameterBench(): Promise<string> {
   // Enough balance for every run; the dataset is filled directly (its collection is not what is measured).
   services.ledger.open(account, "pro", money(100_000));
   const dataset = services.datasets.insert(account, "Custom parameter bench");
-  const index = services.mentions(account);
+  const pool = services.mentions(account);
   const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
   for (let q = 0; dataset.mentions_count < MENTIONS; q++) {
     for (const source of SOURCES) {
@@ -53,7 +53,7 @@ export async function customParameterBench(): Promise<string> {
         numComments: 0,
       })) {
         if (dataset.mentions_count >= MENTIONS) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment"]), {
+        const r = pool.upsert(post, analyse(post.text, ["sentiment"]), {
           datasetId: dataset.id,
           runId: "dsr_cpbench",
           coefficient: 1,

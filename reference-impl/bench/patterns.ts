@@ -34,7 +34,7 @@ export async function patternBench(): Promise<string> {
   services.ledger.open(account, "pro", money(100_000));
   // One completed run of 10,000 posts, filled directly: its collection is not what is measured.
   const dataset = services.datasets.insert(account, "Pattern bench");
-  const index = services.mentions(account);
+  const pool = services.mentions(account);
   const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
   const queries = ["oat milk", "cargo bike", "cold brew", "running shoes"];
   for (let q = 0; dataset.mentions_count < POSTS; q++) {
@@ -50,7 +50,7 @@ export async function patternBench(): Promise<string> {
         numComments: 0,
       })) {
         if (dataset.mentions_count >= POSTS) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment"]), {
+        const r = pool.upsert(post, analyse(post.text, ["sentiment"]), {
           datasetId: dataset.id,
           runId: RUN_ID,
           coefficient: 1,

@@ -51,7 +51,7 @@ const keys = demoKeys();
 const keyA = keys.find((k) => k.account_id === "acc_demoA")!.api_key;
 const keyB = keys.find((k) => k.account_id === "acc_demoB")!.api_key;
 services.ledger.open("acc_demoA", "pro", money(100_000_000));
-const index = services.mentions("acc_demoA");
+const pool = services.mentions("acc_demoA");
 
 const mib = (bytes: number) => Math.round(bytes / 1024 / 1024);
 function percentile(samples: readonly number[], p: number): number {
@@ -185,7 +185,7 @@ async function oneRun(topic: string): Promise<void> {
 }
 await Promise.all(
   Array.from({ length: PARALLEL_RUNS }, async () => {
-    while (index.size < N) await oneRun(`bench topic ${nextQuery++}`);
+    while (pool.size < N) await oneRun(`bench topic ${nextQuery++}`);
   }),
 );
 const loadMs = performance.now() - loadStart;
@@ -280,7 +280,7 @@ const warmIdle = process.memoryUsage();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const report = {
-  mentions: index.size,
+  mentions: pool.size,
   runs,
   loadMs,
   // Loop delay, whole scenario and per phase (ms), and account B's cheap request (ms from when it was due).
@@ -302,8 +302,8 @@ const report = {
   rssMaxWhileLoading,
   rssSamplesWhileLoading: rssSamples.map(mib),
   // Per mention and resident once idle, with every sort view and the text index built.
-  rssBytesPerMention: (warmIdle.rss - before.rss) / index.size,
-  heapBytesPerMention: (warm.heapUsed - before.heapUsed) / index.size,
+  rssBytesPerMention: (warmIdle.rss - before.rss) / pool.size,
+  heapBytesPerMention: (warm.heapUsed - before.heapUsed) / pool.size,
   rssRightAfterLoad: rightAfterLoad.rss,
   heapUsedRightAfterLoad: rightAfterLoad.heapUsed,
   heapTotalRightAfterLoad: rightAfterLoad.heapTotal,
@@ -316,7 +316,7 @@ const report = {
   firstTextAfterRunMs: median(afterText),
   steadySortedMs: median(steady),
   // The text index's size (D-REF-SEARCH-COST): distinct terms and (term, post) pairs.
-  textIndex: index.textIndexStats(),
+  textIndex: pool.textIndexStats(),
 };
 
 if (process.argv.includes("--no-serve")) {

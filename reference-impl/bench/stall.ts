@@ -70,7 +70,7 @@ function fillDataset(
   sources: readonly Source[] = SOURCES,
 ): string {
   const dataset = h.services.datasets.insert(WORKER, label);
-  const index = h.services.mentions(WORKER);
+  const pool = h.services.mentions(WORKER);
   const runId = `dsr_stall_${label.replace(/\W/g, "")}`;
   const now = Date.now();
   const window = { fromMs: now - 365 * 86_400_000, toMs: now };
@@ -88,7 +88,7 @@ function fillDataset(
         numComments,
       })) {
         if (dataset.mentions_count >= count) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+        const r = pool.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
           datasetId: dataset.id,
           runId,
           coefficient: 1,

@@ -53,12 +53,12 @@ const backend = new Backend({
 });
 const services = backend.handle.services;
 const dataset = services.datasets.insert("acc_demoA", "State bench");
-const index = services.mentions("acc_demoA");
+const pool = services.mentions("acc_demoA");
 const window = { fromMs: clock.now() - 365 * 86_400_000, toMs: clock.now() };
 const loadStart = performance.now();
 function land(count: number, topic: string): void {
-  const target = index.size + count;
-  for (let q = 0; index.size < target; q++) {
+  const target = pool.size + count;
+  for (let q = 0; pool.size < target; q++) {
     for (const source of SOURCES) {
       for (const post of searchPosts({
         source,
@@ -69,8 +69,8 @@ function land(count: number, topic: string): void {
         language: null,
         numComments: 2,
       })) {
-        if (index.size >= target) break;
-        const r = index.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
+        if (pool.size >= target) break;
+        const r = pool.upsert(post, analyse(post.text, ["sentiment", "mentioned_brands"]), {
           datasetId: dataset.id,
           runId: `dsr_${topic}${q}`,
           coefficient: 1,
@@ -83,12 +83,10 @@ function land(count: number, topic: string): void {
   }
 }
 land(N, "bench");
-console.log(`loaded ${index.size} mentions in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
+console.log(`loaded ${pool.size} mentions in ${((performance.now() - loadStart) / 1000).toFixed(1)} s`);
 
 /** Run `work` while B sends a cheap request every 10 ms; the loop's max delay and B's latencies (from when each was due). */
-async function underLoad<T>(
-  work: () => Promise<T>,
-): Promise<{
+async function underLoad<T>(work: () => Promise<T>): Promise<{
   result: T;
   maxDelayMs: number;
   p99DelayMs: number;
@@ -202,7 +200,7 @@ land(1000, "after");
 const next = await underLoad(() => backend.saveSliced());
 console.log(`periodic save after a 1,000-post run: ${saveLine(next.result!)}; ${loadLine(next)}`);
 backend.close();
-const expected = index.size;
+const expected = pool.size;
 
 // 5. Restore, as the server does before it listens.
 gc();

@@ -18,10 +18,10 @@ import { CustomParameterService } from "./domain/custom-parameters/service.ts";
 import type { ParameterRow, ParameterRunRow } from "./domain/custom-parameters/rows.ts";
 import { DatasetService, type DatasetRow } from "./domain/datasets/service.ts";
 import { DatasetRunService, type RunRow } from "./domain/datasets/runs.ts";
-import { MentionIndex } from "./domain/mentions/mention-index.ts";
-import { MentionSearchService } from "./domain/mentions/search.ts";
-import { PatternService, type PatternDetectionRow, type PatternRow } from "./domain/patterns/pattern-service.ts";
-import { PreviewService, type PreviewRow } from "./domain/previews/preview-service.ts";
+import { MentionPool } from "./domain/mentions/pool.ts";
+import { MentionSearchService } from "./domain/mentions/service.ts";
+import { PatternService, type PatternDetectionRow, type PatternRow } from "./domain/patterns/service.ts";
+import { PreviewService, type PreviewRow } from "./domain/previews/service.ts";
 import { TrackingAgentService } from "./domain/tracking-agents/service.ts";
 
 export class Services {
@@ -47,7 +47,7 @@ export class Services {
   readonly trackingAgents = new TrackingAgentService(this);
   readonly assistant = new AssistantService(this);
   readonly audiences = new AudienceService(this);
-  private readonly mentionIndexes = new Map<string, MentionIndex>();
+  private readonly mentionPools = new Map<string, MentionPool>();
 
   constructor(
     readonly clock: Clock,
@@ -59,9 +59,9 @@ export class Services {
   }
 
   /** The account's mention pool (each post stored once). */
-  mentions(accountId: string): MentionIndex {
-    let index = this.mentionIndexes.get(accountId);
-    if (!index) this.mentionIndexes.set(accountId, (index = new MentionIndex()));
-    return index;
+  mentions(accountId: string): MentionPool {
+    let pool = this.mentionPools.get(accountId);
+    if (!pool) this.mentionPools.set(accountId, (pool = new MentionPool()));
+    return pool;
   }
 }

@@ -8,10 +8,10 @@ import { matchesFilter } from "../src/domain/mentions/filters.ts";
 import {
   collectingRuns,
   DatasetCoefficients,
-  MentionIndex,
+  MentionPool,
   normalizeWords,
   type MentionRecord,
-} from "../src/domain/mentions/mention-index.ts";
+} from "../src/domain/mentions/pool.ts";
 import { mentionView } from "../src/domain/mentions/view.ts";
 import { analyse, type AnalysisAction } from "../src/simulators/analysis.ts";
 import { describeMedia } from "../src/simulators/media-enrichment.ts";
@@ -98,7 +98,7 @@ function plainRecord(post: Post, actions: AnalysisAction[]): MentionRecord {
 
 describe("compacted mention records", () => {
   it("render byte-identical views to the plain provider posts", () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     const posts = samplePosts();
     let compared = 0;
     posts.forEach((post, i) => {
@@ -126,7 +126,7 @@ describe("compacted mention records", () => {
   });
 
   it("keep later comments and dataset coefficients in order", () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     const [few] = searchPosts({
       source: "youtube",
       query: "cold brew",
@@ -190,7 +190,7 @@ describe("compacted mention records", () => {
   });
 
   it("answer the keyword filter exactly as the stored lower-cased text did", () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     const records = samplePosts().map(
       (post) =>
         index.upsert(post, {}, { datasetId: "ds_1", runId: "dsr_1", coefficient: 1, runAtMs: now, numComments: 3 })
@@ -216,7 +216,7 @@ describe("compacted mention records", () => {
   });
 
   it("shares one-dataset coefficients between records and copies them before a second dataset", () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     const posts = searchPosts({
       source: "reddit",
       query: "matcha",

@@ -4,7 +4,7 @@
 // negatives, -0, fractions, large integers) and however the work is cut.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mentions/mention-index.ts";
+import { MentionPool, sortKeyOf, type MentionSort } from "../src/domain/mentions/pool.ts";
 import { KeyOrder, sortByValue } from "../src/domain/mentions/order.ts";
 import { drainNow } from "../src/platform/pipeline.ts";
 import { analyse } from "../src/simulators/analysis.ts";
@@ -22,7 +22,7 @@ const SORTS: MentionSort[] = [
 ];
 
 function bySort(
-  records: Iterable<import("../src/domain/mentions/mention-index.ts").MentionRecord>,
+  records: Iterable<import("../src/domain/mentions/pool.ts").MentionRecord>,
   sort: MentionSort,
 ): string[] {
   const keyOf = sortKeyOf(sort);
@@ -71,7 +71,7 @@ describe("key order and radix sort", () => {
 });
 
 describe("sliced views", () => {
-  function land(index: MentionIndex, query: string, count: number, runId: string, atMs: number): void {
+  function land(index: MentionPool, query: string, count: number, runId: string, atMs: number): void {
     const window = { fromMs: atMs - 365 * 86_400_000, toMs: atMs };
     for (const source of SOURCES) {
       for (const post of searchPosts({ source, query, count, window, country: "US", language: null, numComments: 0 })) {
@@ -87,7 +87,7 @@ describe("sliced views", () => {
   }
 
   it("build, merge a large batch (new and re-collected posts) and merge a small one as a full sort orders them, read sliced or at once, with a reader arriving mid-build", async () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     const t0 = Date.UTC(2026, 10, 2);
     land(index, "oat milk", 1200, "dsr_1", t0);
     // Two readers at once: the second waits for the build the first started.
@@ -112,7 +112,7 @@ describe("sliced views", () => {
   });
 
   it("a view built while posts keep landing merges them before it answers", async () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     const t0 = Date.UTC(2026, 10, 2);
     land(index, "oat milk", 2000, "dsr_1", t0);
     const pending = index.sortedBySliced("views");

@@ -2,7 +2,7 @@
 // of new and re-collected posts, every sort equals a full re-sort.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MentionIndex, sortKeyOf, type MentionSort } from "../src/domain/mentions/mention-index.ts";
+import { MentionPool, sortKeyOf, type MentionSort } from "../src/domain/mentions/pool.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts } from "../src/simulators/provider.ts";
 
@@ -19,7 +19,7 @@ const SORTS: MentionSort[] = [
 const DAY = 86_400_000;
 const start = Date.UTC(2026, 10, 2);
 
-function fullSort(index: MentionIndex, sort: MentionSort) {
+function fullSort(index: MentionPool, sort: MentionSort) {
   const keyOf = sortKeyOf(sort);
   return [...index.all()].sort((a, b) => {
     const ka = keyOf(a);
@@ -28,7 +28,7 @@ function fullSort(index: MentionIndex, sort: MentionSort) {
   });
 }
 
-describe("MentionIndex sorted views", () => {
+describe("MentionPool sorted views", () => {
   it("equal a full re-sort after runs that add and re-collect posts", () => {
     fc.assert(
       fc.property(
@@ -42,7 +42,7 @@ describe("MentionIndex sorted views", () => {
         ),
         fc.array(fc.constantFrom(...SORTS), { minLength: 1, maxLength: 4 }),
         (runs, probes) => {
-          const index = new MentionIndex();
+          const index = new MentionPool();
           let now = start;
           runs.forEach((run, i) => {
             now += run.days * DAY;

@@ -4,7 +4,7 @@
 // changes nothing, and every success charges exactly its rule.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { providerScraper } from "../src/domain/previews/preview-service.ts";
+import { providerScraper } from "../src/domain/previews/service.ts";
 import { money, type Money } from "../src/platform/billing/money.ts";
 import { KEYS, makeApp } from "./helpers.ts";
 

@@ -4,7 +4,7 @@
 // full refund when the scrape fails; 402 before any scraping).
 import { describe, expect, it } from "vitest";
 import { zResearchPreviewsCreateResponse, zResearchPreviewsReadResponse } from "../../generated/client/zod.gen.ts";
-import { providerScraper, type PreviewScraper } from "../src/domain/previews/preview-service.ts";
+import { providerScraper, type PreviewScraper } from "../src/domain/previews/service.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { createDataset, KEYS, makeApp, runToCompletion, type TestApp } from "./helpers.ts";
 

@@ -3,12 +3,12 @@
 // after slicing finds exactly what a search over an index built in one go
 // finds. Slices are counted, never timed.
 import { describe, expect, it } from "vitest";
-import { MentionIndex } from "../src/domain/mentions/mention-index.ts";
+import { MentionPool } from "../src/domain/mentions/pool.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts } from "../src/simulators/provider.ts";
 
-function pool(): MentionIndex {
-  const index = new MentionIndex();
+function pool(): MentionPool {
+  const index = new MentionPool();
   const window = { fromMs: Date.UTC(2025, 10, 1), toMs: Date.UTC(2026, 10, 1) };
   for (const source of ["reddit", "tiktok", "instagram"] as const) {
     for (const post of searchPosts({
@@ -48,7 +48,7 @@ describe("text index slicing", () => {
       ["barista foam", "semantic", false],
       ["oat milk", "keyword", true],
     ] as const) {
-      const keys = (index: MentionIndex) => [...index.textSearch(q, mode)].map((r) => r.key).sort();
+      const keys = (index: MentionPool) => [...index.textSearch(q, mode)].map((r) => r.key).sort();
       expect(keys(sliced).length > 0).toBe(found);
       expect(keys(sliced)).toEqual(keys(atOnce));
     }

@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import MiniSearch from "minisearch";
 import { describe, expect, it } from "vitest";
-import { MentionIndex } from "../src/domain/mentions/mention-index.ts";
+import { MentionPool } from "../src/domain/mentions/pool.ts";
 import { TextIndex, type SearchMode } from "../src/domain/mentions/text-index.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts, type Post } from "../src/simulators/provider.ts";
@@ -23,7 +23,7 @@ interface Doc {
 
 const tokenize = MiniSearch.getDefault("tokenize") as (text: string) => string[];
 
-/** The document numbers MiniSearch finds, configured and queried as mention-index.ts did before the compact index. */
+/** The document numbers MiniSearch finds, configured and queried as the pool did before the compact index. */
 function oracle(docs: readonly Doc[], q: string, mode: SearchMode): number[] {
   const search = new MiniSearch<Doc>({
     idField: "key",
@@ -195,7 +195,7 @@ describe("mention pool text search", () => {
   const window = { fromMs: Date.UTC(2025, 10, 1), toMs: Date.UTC(2026, 10, 1) };
   const posts = (query: string, count: number): Post[] =>
     searchPosts({ source: "reddit", query, count, window, country: "US", language: null, numComments: 0 });
-  const land = (index: MentionIndex, batch: Post[], runId: string) => {
+  const land = (index: MentionPool, batch: Post[], runId: string) => {
     for (const post of batch)
       index.upsert(post, analyse(post.text, []), {
         datasetId: "ds_1",
@@ -207,7 +207,7 @@ describe("mention pool text search", () => {
   };
 
   it("finds a post by its author's user name and display name", () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     land(index, posts("oat milk", 50), "dsr_1");
     const record = [...index.all()][7]!;
     const { username } = record.post.author;
@@ -217,7 +217,7 @@ describe("mention pool text search", () => {
   });
 
   it("keeps the index current once it exists: a post landing after the first search is indexed by itself, not with the pool", async () => {
-    const index = new MentionIndex();
+    const index = new MentionPool();
     land(index, posts("oat milk", 40), "dsr_1");
     await index.textSearchSliced("oat", "semantic");
     const slices = index.textIndexSlices;

@@ -12,7 +12,7 @@ import type { Caller } from "../platform/env.ts";
 import type { ErrorLogger } from "../platform/errors.ts";
 import { toolByPublishedName, toolsList } from "./catalogue.ts";
 import type { McpSettings } from "./settings.ts";
-import { HANDLERS } from "./tool-handlers.ts";
+import { runTool } from "./tool-handlers.ts";
 import { describeIssues, toolError, toolSuccess, toToolError, type ToolResult } from "./tool-result.ts";
 
 export const SERVER_INFO = { name: "social-listening-reference", version: "0.1.0" };
@@ -50,7 +50,8 @@ export async function callTool(
     );
   }
   try {
-    const data = await HANDLERS[tool.name](
+    const data = await runTool(
+      tool.name,
       { services: deps.services, caller, signal, longPollMs: deps.settings.longPollMs },
       parsed.data,
     );

@@ -16,7 +16,7 @@ import {
   ParameterValues,
   preparePost,
   type MentionRecord,
-} from "../domain/mentions/mention-index.ts";
+} from "../domain/mentions/pool.ts";
 import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
 import { StoredAuthor, StoredPost } from "../domain/mentions/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";
@@ -104,9 +104,9 @@ export function restoreImage(services: Services, image: StateImage): void {
   services.audiences.profiles.restore(image.profiles);
   for (const { accountId, records, assignments } of image.mentions) {
     restoreMentions(services, accountId, records);
-    const index = services.mentions(accountId);
+    const pool = services.mentions(accountId);
     for (const [key, byPattern] of assignments) {
-      const record = index.get(key);
+      const record = pool.get(key);
       if (!record) throw new Error(`state: pattern assignment of mention ${key}, which is not in the pool`);
       for (const [patternId, items] of Object.entries(byPattern)) assignToPattern(record, patternId, items);
     }
@@ -121,7 +121,7 @@ export function restoreImage(services: Services, image: StateImage): void {
  * every post of a large pool.
  */
 function assignmentsOf(services: Services, accountId: string): [string, Record<string, Assignment[]>][] {
-  const index = services.mentions(accountId);
+  const pool = services.mentions(accountId);
   const keys = new Set<string>();
   for (const pattern of services.tables.patterns.everyRow()) {
     if (pattern.account_id !== accountId) continue;
@@ -129,7 +129,7 @@ function assignmentsOf(services: Services, accountId: string): [string, Record<s
   }
   const out: [string, Record<string, Assignment[]>][] = [];
   for (const key of keys) {
-    const record = index.get(key);
+    const record = pool.get(key);
     if (record) out.push([key, patternAssignmentsOf(record)]);
   }
   return out;
@@ -144,15 +144,15 @@ function assignmentsOf(services: Services, accountId: string): [string, Record<s
  * are built by the pool.
  */
 function restoreMentions(services: Services, accountId: string, records: MentionRecord[]): void {
-  const index = services.mentions(accountId);
+  const pool = services.mentions(accountId);
   for (const saved of records) {
     reviveRecord(saved);
     const prepared = preparePost(saved.post, saved.analysis);
     const runs = typeof saved.runs === "string" ? [saved.runs] : saved.runs;
     const datasetId = (saved.datasets.keys().next().value as string | undefined) ?? "";
     for (const runId of runs)
-      index.upsertPrepared(prepared, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
-    const live = index.get(saved.key);
+      pool.upsertPrepared(prepared, { datasetId, runId, coefficient: 1, runAtMs: saved.datasetRunMs, numComments: 0 });
+    const live = pool.get(saved.key);
     if (!live) throw new Error(`mention ${saved.key} did not land`);
     live.post = saved.post;
     live.metrics = saved.metrics;

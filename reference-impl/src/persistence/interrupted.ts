@@ -6,7 +6,7 @@
 import { AUDIENCE_RUN } from "../domain/audiences/service.ts";
 import { PARAMETER_RUN } from "../domain/custom-parameters/rows.ts";
 import { DATASET_RUN } from "../domain/datasets/runs.ts";
-import { PATTERN_DETECTION } from "../domain/patterns/pattern-service.ts";
+import { PATTERN_DETECTION } from "../domain/patterns/service.ts";
 import type { Services } from "../compose.ts";
 import type { Reservation } from "../platform/billing/ledger.ts";
 import type { LifecycleRow, RunKind } from "../platform/runs/lifecycle.ts";

@@ -45,7 +45,7 @@ export function audienceDatasetsResource(services: Services) {
   );
 
   app.delete("/:audience_dataset_id", validPath(zAudienceDatasetsDeletePath), (c) => {
-    audiences.remove(c.get("principal"), c.req.valid("param").audience_dataset_id);
+    audiences.delete(c.get("principal"), c.req.valid("param").audience_dataset_id);
     return c.body(null, 204);
   });
 

@@ -1,6 +1,13 @@
-// /v1/datasets: create, list, read, rename, soft delete — thin adapters over DatasetService.
+// The datasets group's two resources, thin adapters over DatasetService and
+// DatasetRunService: /v1/datasets (create, list, read, rename, soft delete)
+// and /v1/datasets/{dataset_id}/runs (start a run with 202, list, read).
 import { Hono } from "hono";
 import {
+  zDatasetRunsCreateBody,
+  zDatasetRunsCreatePath,
+  zDatasetRunsListPath,
+  zDatasetRunsListQuery,
+  zDatasetRunsReadPath,
   zDatasetsCreateBody,
   zDatasetsDeletePath,
   zDatasetsListQuery,
@@ -34,8 +41,31 @@ export function datasetsResource(services: Services) {
   );
 
   app.delete("/:dataset_id", validPath(zDatasetsDeletePath), (c) => {
-    datasets.remove(c.get("principal"), c.req.valid("param").dataset_id);
+    datasets.delete(c.get("principal"), c.req.valid("param").dataset_id);
     return c.body(null, 204);
+  });
+
+  return app;
+}
+
+export function datasetRunsResource(services: Services) {
+  const app = new Hono<AppEnv>();
+  const runs = services.datasetRuns;
+
+  app.post("/:dataset_id/runs", validPath(zDatasetRunsCreatePath), validBody(zDatasetRunsCreateBody), (c) =>
+    c.json(ok(runs.create(c.get("principal"), c.req.valid("param").dataset_id, c.req.valid("json"))), 202),
+  );
+
+  app.get(
+    "/:dataset_id/runs",
+    validPath(zDatasetRunsListPath),
+    validQuery(zDatasetRunsListQuery, "DatasetRuns_list"),
+    (c) => c.json(list(runs.list(c.get("principal"), c.req.valid("param").dataset_id, c.req.valid("query")))),
+  );
+
+  app.get("/:dataset_id/runs/:run_id", validPath(zDatasetRunsReadPath), (c) => {
+    const { dataset_id, run_id } = c.req.valid("param");
+    return c.json(ok(runs.read(c.get("principal"), dataset_id, run_id)));
   });
 
   return app;

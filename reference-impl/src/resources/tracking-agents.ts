@@ -42,7 +42,7 @@ export function trackingAgentsResource(services: Services) {
   );
 
   app.delete("/:agent_id", validPath(zTrackingAgentsDeletePath), (c) => {
-    agents.remove(c.get("principal"), c.req.valid("param").agent_id);
+    agents.delete(c.get("principal"), c.req.valid("param").agent_id);
     return c.body(null, 204);
   });
 
@@ -64,7 +64,7 @@ export function trackingAgentsResource(services: Services) {
     "/:agent_id/messages",
     validPath(zTrackingAgentsListMessagesPath),
     validQuery(zTrackingAgentsListMessagesQuery, "TrackingAgents_listMessages"),
-    (c) => c.json(list(agents.messages(c.get("principal"), c.req.valid("param").agent_id, c.req.valid("query")))),
+    (c) => c.json(list(agents.listMessages(c.get("principal"), c.req.valid("param").agent_id, c.req.valid("query")))),
   );
 
   return app;

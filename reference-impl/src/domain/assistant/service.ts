@@ -20,7 +20,7 @@ import { faultError } from "../../platform/faults.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
 import { Table } from "../../platform/store.ts";
-import { mentionKey } from "../mentions/mention-index.ts";
+import { mentionKey } from "../mentions/pool.ts";
 import { requireAskBalance } from "./billing.ts";
 import { DeterministicEngine } from "./deterministic-engine.ts";
 import type { AssistantEngine } from "./engine.ts";
@@ -259,10 +259,10 @@ export class AssistantService {
     const chat = m ? this.chats.getForSeat(caller.account.id, caller.seat.user_id, m.chat_id) : undefined;
     const block = m && chat ? this.blocks(m).find((b) => b.block_id === blockId && b.render) : undefined;
     if (!m || !block) throw new NotFoundError("not_found", `Block ${blockId} of message ${messageId} not found.`);
-    const index = this.services.mentions(caller.account.id);
+    const pool = this.services.mentions(caller.account.id);
     const posts = (m.references ?? []).flatMap((r) => {
       if (r.type !== "post") return [];
-      const rec = index.get(mentionKey(r.source, r.id));
+      const rec = pool.get(mentionKey(r.source, r.id));
       return [
         {
           citation: r.citation,

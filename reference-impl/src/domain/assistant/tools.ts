@@ -6,11 +6,11 @@
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { ApiError } from "../../platform/errors.ts";
-import type { MentionPools, MentionRecord } from "../mentions/mention-index.ts";
+import type { MentionPools, MentionRecord } from "../mentions/pool.ts";
 import type { DatasetRunService } from "../datasets/runs.ts";
 import type { DatasetService } from "../datasets/service.ts";
-import type { PatternService } from "../patterns/pattern-service.ts";
-import type { PreviewService } from "../previews/preview-service.ts";
+import type { PatternService } from "../patterns/service.ts";
+import type { PreviewService } from "../previews/service.ts";
 import { patternsOfDataset, type PatternMatchNeeds } from "../tracking-agents/pattern-match.ts";
 import type { AssistantTools, Started } from "./engine.ts";
 
@@ -34,7 +34,7 @@ export type ToolNeeds = PatternMatchNeeds &
 export function toolsFor(services: ToolNeeds, caller: Caller, datasetIds: string[]): AssistantTools {
   const accountId = caller.account.id;
   const scope = new Set(datasetIds);
-  const index = services.mentions(accountId);
+  const pool = services.mentions(accountId);
   const inScope = (r: MentionRecord) => {
     for (const id of r.datasets.keys()) if (scope.has(id)) return true;
     return false;
@@ -42,9 +42,9 @@ export function toolsFor(services: ToolNeeds, caller: Caller, datasetIds: string
   return {
     search(words) {
       if (scope.size === 0) return [];
-      if (words.length === 0) return [...index.all()].filter(inScope);
+      if (words.length === 0) return [...pool.all()].filter(inScope);
       const out: MentionRecord[] = [];
-      for (const r of index.textSearch(words.join(" "), "semantic")) if (inScope(r)) out.push(r);
+      for (const r of pool.textSearch(words.join(" "), "semantic")) if (inScope(r)) out.push(r);
       return out;
     },
     patternsOf(datasetId) {

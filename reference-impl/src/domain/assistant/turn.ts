@@ -7,7 +7,7 @@ import type { CommonReference } from "../../../../generated/client/types.gen.ts"
 import type { Caller } from "../../platform/env.ts";
 import { injectedRunFailure } from "../../platform/faults.ts";
 import { rewriteCitations } from "../citations/rewriter.ts";
-import { mentionKey, type MentionRecord } from "../mentions/mention-index.ts";
+import { mentionKey, type MentionRecord } from "../mentions/pool.ts";
 import type { Ledger } from "../../platform/billing/ledger.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Pipeline } from "../../platform/pipeline.ts";
@@ -135,7 +135,7 @@ export class TurnRunner {
   private compose(req: TurnRequest): { text: string; references: CommonReference[] } {
     const { services } = this;
     const accountId = req.caller.account.id;
-    const index = services.mentions(accountId);
+    const pool = services.mentions(accountId);
     const live = services.datasets.live(accountId);
     let datasets = live;
     const unknownDatasetIds: string[] = [];
@@ -151,7 +151,7 @@ export class TurnRunner {
     const attached: MentionRecord[] = [];
     const missingRefs: { source: string; id: string }[] = [];
     for (const ref of req.postRefs ?? []) {
-      const r = index.get(mentionKey(ref.source, ref.id));
+      const r = pool.get(mentionKey(ref.source, ref.id));
       if (r) attached.push(r);
       else missingRefs.push(ref);
     }
@@ -172,7 +172,7 @@ export class TurnRunner {
     );
     // Every cited post must resolve through POST /v1/mentions post_refs: only posts of the account keep their link.
     const { text, posts } = rewriteCitations(draft.markdown, {
-      accept: (source, id) => index.get(mentionKey(source, id)) !== undefined,
+      accept: (source, id) => pool.get(mentionKey(source, id)) !== undefined,
     });
     req.reply.tokens =
       countTokens(req.question.text) +

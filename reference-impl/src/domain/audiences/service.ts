@@ -21,7 +21,7 @@ import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Table } from "../../platform/store.ts";
 import type { Post } from "../../simulators/provider.ts";
 import type { DatasetRow, DatasetService } from "../datasets/service.ts";
-import type { MentionPools } from "../mentions/mention-index.ts";
+import type { MentionPools } from "../mentions/pool.ts";
 import { isEligible, PeopleCollector, type Person } from "./people.ts";
 import { matchesProfileGroups, type ProfileFilter } from "./profile-filters.ts";
 import { profileFields } from "./profile-fields.ts";
@@ -155,7 +155,7 @@ export class AudienceService {
    * lists, reads and searches; a run still in flight fails and its whole
    * reservation is released (nothing was delivered).
    */
-  remove(caller: Caller, id: string): void {
+  delete(caller: Caller, id: string): void {
     const row = this.find(caller.account.id, id);
     const now = this.services.clock.now();
     this.datasets.softDelete(row, now);
@@ -178,12 +178,12 @@ export class AudienceService {
    * walked once, at the newest run that collected it (D-AUD-WALK).
    */
   *sourcePosts(accountId: string, source: DatasetRow): Generator<Post, void, undefined> {
-    const index = this.services.mentions(accountId);
+    const pool = this.services.mentions(accountId);
     const seen = new Set<string>();
     // Lazily, a run at a time: a source of a million posts is walked in
     // slices by the run and only as far as it needs by the checks (issue 18).
     for (const runId of this.services.datasets.completedRuns(source)) {
-      const records = [...index.byRun(runId)].sort(
+      const records = [...pool.byRun(runId)].sort(
         (a, b) => b.post.created_ms - a.post.created_ms || (a.key < b.key ? -1 : 1),
       );
       for (const r of records) {
@@ -205,11 +205,11 @@ export class AudienceService {
     source: DatasetRow,
     enough: number,
   ): { any: boolean; eligible: number } {
-    const index = this.services.mentions(accountId);
+    const pool = this.services.mentions(accountId);
     const eligible = new Set<string>();
     let any = false;
     for (const runId of this.services.datasets.completedRuns(source)) {
-      for (const r of index.byRun(runId)) {
+      for (const r of pool.byRun(runId)) {
         any = true;
         if (!isEligible(r.post)) continue;
         eligible.add(r.key);

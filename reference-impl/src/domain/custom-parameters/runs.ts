@@ -12,7 +12,7 @@ import { unixSeconds } from "../../platform/clock.ts";
 import type { Reservation } from "../../platform/billing/ledger.ts";
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import { ParameterValues, type MentionIndex, type MentionPools } from "../mentions/mention-index.ts";
+import { ParameterValues, type MentionPool, type MentionPools } from "../mentions/pool.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { RunLifecycle } from "../../platform/runs/lifecycle.ts";
 import type { Table } from "../../platform/store.ts";
@@ -59,8 +59,8 @@ export class ParameterRuns {
         `Run ${busy.row.id} of this parameter is still processing; retry when it has finished.`,
       );
     }
-    const index = services.mentions(accountId);
-    const keys = mentionKeysOf(index, datasetId);
+    const pool = services.mentions(accountId);
+    const keys = mentionKeysOf(pool, datasetId);
     if (keys.length === 0)
       throw new BadRequestError("nothing_to_analyze", `Dataset ${datasetId} holds no mentions to analyse.`);
     const reservation = services.lifecycle.reserve(PARAMETER_RUN, accountId, keys.length);
@@ -88,7 +88,7 @@ export class ParameterRuns {
       steps.push({
         name: `extract_${steps.length + 1}`,
         record: false,
-        run: () => this.visit(row, index, extractor, chunk),
+        run: () => this.visit(row, pool, extractor, chunk),
       });
     }
     const settled = () => this.active.delete(parameter.id);
@@ -104,7 +104,7 @@ export class ParameterRuns {
     return row;
   }
 
-  page(parameter: ParameterRow, request: ListRequest) {
+  list(parameter: ParameterRow, request: ListRequest) {
     return this.table.page(
       parameter.account_id,
       { ...request, scope: { r: "custom_parameter_runs", parameter: parameter.id, order: request.order } },
@@ -130,7 +130,7 @@ export class ParameterRuns {
    * its reservation is released (the values it stored vanish with the
    * parameter, so nothing of it is charged); stored values are removed.
    */
-  dropParameter(parameter: ParameterRow, atMs: number): void {
+  deleteFor(parameter: ParameterRow, atMs: number): void {
     const active = this.active.get(parameter.id);
     if (active) {
       this.services.lifecycle.fail(
@@ -146,9 +146,9 @@ export class ParameterRuns {
       datasets.add(run.dataset_id);
       this.table.softDelete(run, atMs);
     }
-    const index = this.services.mentions(parameter.account_id);
+    const pool = this.services.mentions(parameter.account_id);
     for (const datasetId of datasets)
-      for (const record of index.inDataset(datasetId)) record.parameters?.delete(parameter.id);
+      for (const record of pool.inDataset(datasetId)) record.parameters?.delete(parameter.id);
   }
 
   /**
@@ -157,7 +157,7 @@ export class ParameterRuns {
    */
   private *visit(
     row: ParameterRunRow,
-    index: MentionIndex,
+    pool: MentionPool,
     extractor: CompiledInstructions,
     keys: readonly string[],
   ): Sliced<void> {
@@ -165,7 +165,7 @@ export class ParameterRuns {
     const computedAt = unixSeconds(now);
     for (const [i, key] of keys.entries()) {
       if (i > 0 && i % MENTIONS_PER_PIECE === 0) yield;
-      const record = index.get(key);
+      const record = pool.get(key);
       const result = record ? extractor.extract({ ...record.post, metrics: record.metrics }) : ({ ok: false } as const);
       if (result.ok) {
         (record!.parameters ??= new ParameterValues()).set(row.parameter_id, {
@@ -189,6 +189,6 @@ export class ParameterRuns {
 }
 
 /** Keys of the mentions a dataset holds now, in the order they joined it (no walk of the whole pool, issue 18). */
-function mentionKeysOf(index: MentionIndex, datasetId: string): string[] {
-  return index.inDataset(datasetId).map((r) => r.key);
+function mentionKeysOf(pool: MentionPool, datasetId: string): string[] {
+  return pool.inDataset(datasetId).map((r) => r.key);
 }

@@ -19,7 +19,7 @@ import type {
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
-import { mentionKey, type MentionPools } from "../mentions/mention-index.ts";
+import { mentionKey, type MentionPools } from "../mentions/pool.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Table } from "../../platform/store.ts";
 import type { DatasetService } from "../datasets/service.ts";
@@ -117,16 +117,16 @@ export class CustomParameterService {
     const row = this.find(caller.account.id, parameterId);
     const now = this.services.clock.now();
     this.parameters.softDelete(row, now);
-    this.runs.dropParameter(row, now);
+    this.runs.deleteFor(row, now);
   }
 
   /** Free: reads the posts the account holds; a ref it does not hold gives null (D-CP-PREVIEW-MISS). */
   preview(caller: ParameterCaller, body: PreviewBody): CustomParametersCustomParameterPreview {
     const accountId = caller.account.id;
     const extractor = compileInstructions(body.instructions, body.value_type);
-    const index = this.services.mentions(accountId);
+    const pool = this.services.mentions(accountId);
     const results = body.post_refs.map((ref) => {
-      const record = index.get(mentionKey(ref.source, ref.id));
+      const record = pool.get(mentionKey(ref.source, ref.id));
       const visible = record && [...record.datasets.keys()].some((id) => this.services.datasets.lookup(accountId, id));
       if (!record || !visible) return { post_id: ref.id, source: ref.source, value: null };
       const result = extractor.extract({ ...record.post, metrics: record.metrics });
@@ -146,7 +146,7 @@ export class CustomParameterService {
     request: ListRequest,
   ): PageResult<CustomParametersCustomParameterRun> {
     const parameter = this.find(caller.account.id, parameterId);
-    const page = this.runs.page(parameter, request);
+    const page = this.runs.list(parameter, request);
     return { ...page, items: page.items.map(parameterRunView) };
   }
 

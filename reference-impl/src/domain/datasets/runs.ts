@@ -27,7 +27,7 @@ import { analyse } from "../../simulators/analysis.ts";
 import { describeMedia, withTranscript } from "../../simulators/media-enrichment.ts";
 import { estimatedVolume, resolveUrl, searchPostsRange, type Post } from "../../simulators/provider.ts";
 import type { Sliced } from "../../platform/pipeline.ts";
-import { preparePost, type MentionPools, type PreparedPost } from "../mentions/mention-index.ts";
+import { preparePost, type MentionPools, type PreparedPost } from "../mentions/pool.ts";
 import type { Account } from "../../platform/accounts.ts";
 import type { DatasetRow, DatasetService, ListQuery } from "./service.ts";
 
@@ -316,10 +316,10 @@ export class DatasetRunService {
               posts[i]!.post = undefined as unknown as Post;
               if ((i + 1) % POSTS_PER_ANALYSIS_PIECE === 0) yield;
             }
-            const index = services.mentions(account.id);
+            const pool = services.mentions(account.id);
             const at = clock.now();
             for (const [i, { coefficient }] of posts.entries()) {
-              const result = index.upsertPrepared(prepared[i]!, {
+              const result = pool.upsertPrepared(prepared[i]!, {
                 datasetId: dataset.id,
                 runId: run.id,
                 coefficient,

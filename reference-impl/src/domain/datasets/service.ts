@@ -137,7 +137,7 @@ export class DatasetService {
   }
 
   /** Soft delete: the dataset and its runs leave lists and by-id reads. */
-  remove(caller: Caller, id: string): void {
+  delete(caller: Caller, id: string): void {
     const dataset = this.find(caller.account.id, id);
     const now = this.services.clock.now();
     this.table.softDelete(dataset, now);

@@ -2,7 +2,7 @@
 // OR-ed; filters inside a group are AND-ed. A filter on an analysis field
 // never matches a post whose analysis did not run.
 import type { MentionsFilter } from "../../../../generated/client/types.gen.ts";
-import { engagementRate, normalizeWords, type MentionRecord } from "./mention-index.ts";
+import { engagementRate, normalizeWords, type MentionRecord } from "./pool.ts";
 
 export type Filter = MentionsFilter;
 

@@ -386,10 +386,10 @@ function textFields(r: MentionRecord): (string | null | undefined)[] {
 
 /** Each account's mention pool (one per account, kept by the composition root, compose.ts). */
 export interface MentionPools {
-  mentions(accountId: string): MentionIndex;
+  mentions(accountId: string): MentionPool;
 }
 
-export class MentionIndex {
+export class MentionPool {
   private readonly byKey = new Map<string, MentionRecord>();
   /** Every record by its post number (`doc`). */
   private readonly byDoc: MentionRecord[] = [];

@@ -1,6 +1,8 @@
-// POST /v1/mentions: scope (account datasets or dataset_ids), sources, q,
-// OR-of-AND filter groups, post_refs, every sort with keyset cursors bound to
-// the sort and every filter.
+// The mentions group's service: its one operation is the search,
+// POST /v1/mentions (scope: the account's datasets or dataset_ids; sources,
+// q, OR-of-AND filter groups, post_refs; every sort with keyset cursors
+// bound to the sort and every filter). What it searches, each account's
+// pool of mentions, is pool.ts.
 import type * as z from "zod";
 import type { MentionsMention } from "../../../../generated/client/types.gen.ts";
 import type { zMentionsSearchBody } from "../../../../generated/client/zod.gen.ts";
@@ -8,7 +10,7 @@ import type { Caller } from "../../platform/env.ts";
 import { ValidationFailed } from "../../platform/errors.ts";
 import { paginate, paginateSliced, type PageRequest, type PageResult } from "../../platform/pagination.ts";
 import { matchesGroups } from "./filters.ts";
-import { mentionKey, sortKeyOf, type MentionPools, type MentionRecord } from "./mention-index.ts";
+import { mentionKey, sortKeyOf, type MentionPools, type MentionRecord } from "./pool.ts";
 import type { TextHits } from "./text-index.ts";
 import { mentionView } from "./view.ts";
 import type { DatasetService } from "../datasets/service.ts";
@@ -99,11 +101,11 @@ function planSearch(
   } else {
     scope = new Set(services.datasets.live(accountId).map((d) => d.id));
   }
-  const index = services.mentions(accountId);
+  const pool = services.mentions(accountId);
   const sources = body.sources ? new Set<string>(body.sources) : undefined;
   const refs = body.post_refs ? new Set(body.post_refs.map((r) => mentionKey(r.source, r.id))) : undefined;
   const q = body.q?.trim();
-  const textHits = q ? (precomputedHits ?? index.textSearch(q, body.search_mode)) : undefined;
+  const textHits = q ? (precomputedHits ?? pool.textSearch(q, body.search_mode)) : undefined;
 
   // Checked for every stored post, so it allocates nothing: the scope is a
   // short array probed against each post's dataset map (issue 11).
@@ -131,7 +133,7 @@ function planSearch(
   const byText = !byRefs && textHits && (refs || textHits.size <= 5000);
   if (byRefs || byText) {
     const narrowest = byRefs
-      ? [...refs!].map((k) => index.get(k)).filter((r): r is MentionRecord => !!r)
+      ? [...refs!].map((k) => pool.get(k)).filter((r): r is MentionRecord => !!r)
       : [...textHits!];
     rows = narrowest.sort((a, b) => {
       const ka = keyOf(a);

@@ -20,7 +20,7 @@ import type { RunKind, RunLifecycle, RunStatus } from "../../platform/runs/lifec
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Row, Table } from "../../platform/store.ts";
 import type { Clock } from "../../platform/clock.ts";
-import type { MentionPools, MentionRecord } from "../mentions/mention-index.ts";
+import type { MentionPools, MentionRecord } from "../mentions/pool.ts";
 import type { DatasetService } from "../datasets/service.ts";
 import { assignToPattern } from "./assignments.ts";
 import { clusterPostsSliced, POSTS_PER_PIECE, type Clustering } from "./clustering.ts";
@@ -222,8 +222,8 @@ export class PatternService {
             if (!services.datasets.lookup(row.account_id, row.dataset_id)) {
               throw new Error(`Dataset ${row.dataset_id} was deleted before its posts could be clustered.`);
             }
-            const index = services.mentions(row.account_id);
-            records = row.post_keys.map((k) => index.get(k)).filter((r): r is MentionRecord => !!r);
+            const pool = services.mentions(row.account_id);
+            records = row.post_keys.map((k) => pool.get(k)).filter((r): r is MentionRecord => !!r);
             clustering = yield* clusterPostsSliced(
               records.map((r) => ({ text: `${r.post.title} ${r.post.text}` })),
               row.research_question,

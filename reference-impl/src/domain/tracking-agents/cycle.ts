@@ -9,7 +9,7 @@ import { BadRequestError, ConflictError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { DatasetRow, DatasetService } from "../datasets/service.ts";
 import type { DatasetRunService, RunBody, RunRow } from "../datasets/runs.ts";
-import { collectingRuns, type MentionPools, type MentionRecord } from "../mentions/mention-index.ts";
+import { collectingRuns, type MentionPools, type MentionRecord } from "../mentions/pool.ts";
 import type { Ledger } from "../../platform/billing/ledger.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Table } from "../../platform/store.ts";
@@ -120,9 +120,9 @@ export class AgentCycles {
 
   /** Posts a dataset run collected that its dataset did not hold before. */
   private newToDataset(accountId: string, datasetRun: RunRow): MentionRecord[] {
-    const index = this.services.mentions(accountId);
+    const pool = this.services.mentions(accountId);
     const out: MentionRecord[] = [];
-    for (const record of index.byRun(datasetRun.id)) {
+    for (const record of pool.byRun(datasetRun.id)) {
       const runs = collectingRuns(record);
       const at = runs.indexOf(datasetRun.id);
       const seenBefore = runs
@@ -139,8 +139,8 @@ export class AgentCycles {
     const byKey = new Map<string, MentionRecord>();
     for (const r of completed) for (const rec of this.newToDataset(account.id, r)) byKey.set(rec.key, rec);
     const newPosts = [...byKey.values()];
-    const index = this.services.mentions(account.id);
-    const collected = completed.flatMap((r) => index.byRun(r.id));
+    const pool = this.services.mentions(account.id);
+    const collected = completed.flatMap((r) => pool.byRun(r.id));
     const datasets = agent.dataset_ids
       .map((id) => this.services.datasets.lookup(account.id, id))
       .filter((d): d is DatasetRow => !!d)
@@ -163,8 +163,8 @@ export class AgentCycles {
 
   /** Write the alert of a cycle (or of a scheduled cycle that could not start). */
   writeMessage(agent: AgentRow, outcome: CycleOutcome): AgentMessageRow {
-    const index = this.services.mentions(agent.account_id);
-    const content = composeAlert(outcome, (source, id) => index.get(`${source}:${id}`) !== undefined);
+    const pool = this.services.mentions(agent.account_id);
+    const content = composeAlert(outcome, (source, id) => pool.get(`${source}:${id}`) !== undefined);
     const message: AgentMessageRow = {
       id: newId("tam_"),
       account_id: agent.account_id,

@@ -1,9 +1,9 @@
 // Whether the posts a cycle collected belong to a pattern already detected on
 // one of the agent's datasets: the pattern whose items hold the most of them
 // wins, and the alert carries a `pattern` reference to it.
-import { mentionKey, type MentionRecord } from "../mentions/mention-index.ts";
+import { mentionKey, type MentionRecord } from "../mentions/pool.ts";
 import type { Table } from "../../platform/store.ts";
-import type { PatternRow } from "../patterns/pattern-service.ts";
+import type { PatternRow } from "../patterns/service.ts";
 
 /** What matching needs from the composition root (compose.ts): the detected patterns. */
 export interface PatternMatchNeeds {

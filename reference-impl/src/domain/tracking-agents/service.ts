@@ -141,7 +141,7 @@ export class TrackingAgentService {
   }
 
   /** Soft delete (D-TA-DELETE): no more cycles; agent and feed read as 404; a running cycle's dataset runs finish. */
-  remove(caller: Caller, id: string): void {
+  delete(caller: Caller, id: string): void {
     const agent = this.find(caller.account.id, id);
     this.disarm(agent);
     this.tables.agents.softDelete(agent, this.services.clock.now());
@@ -172,7 +172,7 @@ export class TrackingAgentService {
   }
 
   /** The alert feed, newest first (D-TA-MESSAGES-ORDER). */
-  messages(
+  listMessages(
     caller: Caller,
     id: string,
     q: { limit: number; cursor?: string | undefined },
