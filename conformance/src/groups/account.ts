@@ -13,15 +13,3 @@ export const prices: GroupSpec = {
   section: "Endpoints › Account and prices",
   base: "/v1/prices",
 };
-export const mentions: GroupSpec = {
-  id: "mentions",
-  title: "Mentions",
-  section: "Endpoints › Mentions",
-  base: "/v1/mentions",
-};
-export const audienceProfiles: GroupSpec = {
-  id: "audience-profiles",
-  title: "Audience profiles",
-  section: "Endpoints › Audience profiles",
-  base: "/v1/audience_profiles",
-};

@@ -15,3 +15,11 @@ export const audiences: GroupSpec = {
   },
   price: { category: "audience_profile", units: 3 },
 };
+
+/** POST /v1/audience_profiles: a search across the account's audience datasets, free. */
+export const audienceProfiles: GroupSpec = {
+  id: "audience-profiles",
+  title: "Audience profiles",
+  section: "Endpoints › Audience profiles",
+  base: "/v1/audience_profiles",
+};

@@ -1,13 +1,16 @@
 // Every group of the contract, described once. Checks iterate `groupsOf(contract)`.
+// One file per folder of spec/ (account, assistant, audiences, …); a file may
+// describe several groups, whose ids are the URL resources reports name.
 import type { Contract } from "../contract.ts";
-import { account, audienceProfiles, mentions, prices } from "./account.ts";
-import { audiences } from "./audiences.ts";
-import { ask, chats } from "./chats.ts";
+import { account, prices } from "./account.ts";
+import { ask, chats } from "./assistant.ts";
+import { audienceProfiles, audiences } from "./audiences.ts";
 import { customParameters } from "./custom-parameters.ts";
 import { datasets } from "./datasets.ts";
+import { mentions } from "./mentions.ts";
 import { derivedMemo } from "./memo.ts";
-import { patternDetections, patterns } from "./pattern-detections.ts";
-import { researchPreviews } from "./research-previews.ts";
+import { patternDetections, patterns } from "./patterns.ts";
+import { researchPreviews } from "./previews.ts";
 import { trackingAgents } from "./tracking-agents.ts";
 import { describe } from "./derive.ts";
 import type { Group, GroupSpec } from "./types.ts";
