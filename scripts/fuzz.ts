@@ -7,7 +7,7 @@
 // 4xx in a documented body; exits 1 otherwise.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { Random } from "../reference-impl/src/simulators/random.ts";
+import { Random } from "../reference-impl/src/platform/random.ts";
 import { undocumented } from "./lib/documented-body.ts";
 import { arg, demoKeys, root, startReference } from "./lib/reference-process.ts";
 

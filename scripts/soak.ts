@@ -7,7 +7,7 @@
 // (warm-up) and at the end, and the
 // p99 latency of the first and the last W seconds (default 30).
 // Goal (issue 11): 0 errors and RSS growth under 10%; exits 1 otherwise.
-import { Random } from "../reference-impl/src/simulators/random.ts";
+import { Random } from "../reference-impl/src/platform/random.ts";
 import { undocumented } from "./lib/documented-body.ts";
 import { arg, demoKeys, percentile, startReference } from "./lib/reference-process.ts";
 

@@ -8,7 +8,7 @@
 //     over every mention, so it is reported apart from the p50 of the warm
 //     turns. Goal <= 200 ms.
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";

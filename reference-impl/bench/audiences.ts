@@ -4,7 +4,7 @@
 // the store. CPU time is process.cpuUsage (user + system) from the POST to
 // the run's completion, so idle clock time cannot count. Goal: under 2 s.
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { createApp } from "../src/app.ts";
 import { newDatasetRow } from "../src/domain/datasets/service.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";

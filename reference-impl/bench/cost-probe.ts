@@ -1,6 +1,6 @@
 // Probe: the slowest valid POST /v1/mentions bodies at N mentions (issue 11).
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";

@@ -6,7 +6,7 @@
 // before measuring. Goal: under 2 s each.
 import { createApp } from "../src/app.ts";
 import { compileInstructions } from "../src/domain/custom-parameters/extractor.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";

@@ -10,7 +10,7 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 
 const PHASE_MS = Number(process.env.PHASE_MS ?? 5000);
 const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 200);

@@ -21,7 +21,7 @@ import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 
 const SLICE_MS = Number(process.env.BENCH_MCP_SLICE_MS ?? 500);

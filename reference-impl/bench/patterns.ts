@@ -5,7 +5,7 @@
 // The first detection also pays for loading the tokenizer model; a second
 // one with another question shows the steady state. Goal: under 2 s.
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";

@@ -11,7 +11,7 @@
 import { constants as perf, monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import { serve } from "@hono/node-server";
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { SystemClock } from "../src/platform/clock.ts";
 import { preloadNlp } from "../src/nlp-preload.ts";

@@ -4,7 +4,7 @@
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 
 const mode = process.argv[2] === "bare" ? "bare" : "full";
 // The per-key rate limit stays in the stack but is raised so it does not cap the run.

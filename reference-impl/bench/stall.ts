@@ -9,7 +9,7 @@
 // is not what is measured.
 import { setTimeout as sleep } from "node:timers/promises";
 import { createApp } from "../src/app.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { money } from "../src/platform/billing/money.ts";
 import { SystemClock } from "../src/platform/clock.ts";
 import { sliceCounter } from "../src/platform/pipeline.ts";

@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { captureImage, restoreImage } from "../src/persistence/image.ts";
 import { StateFile, readStateFile } from "../src/persistence/state-file.ts";

@@ -12,7 +12,7 @@ import { createServer } from "node:http";
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { readConfig } from "../src/config.ts";
-import { demoKeys } from "../src/fixtures.ts";
+import { demoKeys } from "../src/fixtures/load.ts";
 import { batchedStdout } from "../src/platform/log-destination.ts";
 import { createLogger } from "../src/platform/request-log.ts";
 import { startServer } from "../src/server.ts";

@@ -5,7 +5,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AssistantFault } from "./domain/assistant/service.ts";
 import { Services } from "./compose.ts";
-import { loadAccounts, seedDatasets } from "./fixtures.ts";
+import { loadAccounts, seedDatasets } from "./fixtures/load.ts";
 import { AccountDirectory } from "./platform/accounts.ts";
 import { apiKeyAuth } from "./platform/auth.ts";
 import { Ledger } from "./platform/billing/ledger.ts";

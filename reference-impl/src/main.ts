@@ -2,7 +2,7 @@
 // printing the demo accounts and keys. Every setting is checked before
 // anything starts; each mistake is one line (see config.ts for the list).
 import { readConfig, SETTINGS } from "./config.ts";
-import { DEMO_FIXTURES, demoBearerTokens, demoKeys } from "./fixtures.ts";
+import { DEMO_FIXTURES, demoBearerTokens, demoKeys } from "./fixtures/load.ts";
 import { FixtureError, fixturesUrl } from "./scenarios/scenario.ts";
 import { preloadNlp } from "./nlp-preload.ts";
 import { toDecimalString } from "./platform/billing/money.ts";

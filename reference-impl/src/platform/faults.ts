@@ -13,7 +13,7 @@
 // run is a real run whose first step fails, refunding its reservation in full.
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { MiddlewareHandler } from "hono";
-import { Random } from "../simulators/random.ts";
+import { Random } from "./random.ts";
 import { documentedErrors } from "./error-catalogue.ts";
 import { ApiError, TooManyRequestsError, type ErrorCode } from "./errors.ts";
 import type { AppEnv } from "./env.ts";

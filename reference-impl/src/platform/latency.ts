@@ -5,7 +5,7 @@
 // Nothing holds the event loop, so a slow first tenant never slows a second
 // one (bench/latency-tenants.ts measures that).
 import type { MiddlewareHandler } from "hono";
-import { Random } from "../simulators/random.ts";
+import { Random } from "./random.ts";
 import type { AppEnv } from "./env.ts";
 import { preferences } from "./prefer.ts";
 

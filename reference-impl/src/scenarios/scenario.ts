@@ -4,8 +4,8 @@ import { pathToFileURL } from "node:url";
 import { resolve } from "node:path";
 import type { ScenarioName } from "../config.ts";
 import type { Services } from "../compose.ts";
-import { DEMO_FIXTURES, loadAccounts, seedDatasets } from "../fixtures.ts";
-import { checkFixtureDir } from "./fixture-files.ts";
+import { DEMO_FIXTURES, loadAccounts, seedDatasets } from "../fixtures/load.ts";
+import { checkFixtureDir } from "../fixtures/check.ts";
 import { buildLarge } from "./large.ts";
 
 export interface ScenarioChoice {

@@ -10,7 +10,7 @@
 //   video are unchanged.
 import winkNLP from "wink-nlp";
 import model from "wink-eng-lite-web-model";
-import { nounPhrases } from "../domain/custom-parameters/extractor.ts";
+import { nounPhrases } from "./reading.ts";
 import { brandsIn } from "./analysis.ts";
 import type { MediaItem, Post } from "./provider.ts";
 

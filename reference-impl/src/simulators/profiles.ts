@@ -5,7 +5,7 @@
 // in a preview and in a run. A resolvable URL must name a handle in the
 // platform's profile path; its numbers are seeded by the handle, so the same
 // profile always reads the same.
-import { Random, seedOf } from "./random.ts";
+import { Random, seedOf } from "../platform/random.ts";
 import { resolveUrl, type Source } from "./provider.ts";
 
 export interface ResolvedProfile {

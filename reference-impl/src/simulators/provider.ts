@@ -4,7 +4,7 @@
 // a later run sees changed metrics for the same post.
 import type { CommonSource } from "../../../generated/client/types.gen.ts";
 import { BRANDS, FIRST_NAMES, HEADLINES, LANGS, LAST_NAMES, corpusFor } from "./corpus.ts";
-import { Random, seedOf } from "./random.ts";
+import { Random, seedOf } from "../platform/random.ts";
 
 export type Source = CommonSource;
 export const SOURCES: readonly Source[] = ["reddit", "tiktok", "youtube", "instagram", "linkedin"];

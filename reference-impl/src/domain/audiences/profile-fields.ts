@@ -5,7 +5,7 @@
 // filled by pure-rand seeded with (source, username), so the same person gets
 // the same numbers in every run and every account.
 import type { AudiencesAudienceProfile } from "../../../../generated/client/types.gen.ts";
-import { Random, seedOf } from "../../simulators/random.ts";
+import { Random, seedOf } from "../../platform/random.ts";
 import { CITIES, LINK_IN_BIO } from "./lexicons.ts";
 import type { Person } from "./people.ts";
 import { analyseWritings, type TextProfile } from "./text-profile.ts";

@@ -7,9 +7,8 @@
 // same answer. A post the extractor cannot read for the question asked (no
 // words at all, or a non-English post for a question that needs the English
 // lexicons) is reported as a failure, which a run counts in `mentions_error`.
-import winkNLP from "wink-nlp";
-import model from "wink-eng-lite-web-model";
 import { analyse, brandsIn, type Emotion } from "../../simulators/analysis.ts";
+import { productsIn, readText, type ReadText } from "../../simulators/reading.ts";
 
 export type ValueType = "string" | "number" | "boolean";
 export type ParameterValue = string | number | boolean | null;
@@ -42,11 +41,6 @@ export interface CompiledInstructions {
   kind: InstructionKind;
   valueType: ValueType;
   extract(post: ExtractablePost): Extraction;
-}
-
-let nlp: ReturnType<typeof winkNLP> | undefined;
-function wink() {
-  return (nlp ??= winkNLP(model));
 }
 
 const LANGUAGES: Record<string, string> = {
@@ -151,45 +145,6 @@ const SYNONYMS: Record<string, string[]> = {
 
 const NEGATORS = new Set(["not", "n't", "never", "no", "without"]);
 
-interface ReadText {
-  sentences: string[];
-  tokens: { lemma: string; pos: string; stop: boolean; normal: string }[];
-  entities: { value: string; type: string }[];
-}
-
-function read(text: string): ReadText {
-  const w = wink();
-  const its = w.its;
-  const doc = w.readDoc(text);
-  let tokens: ReadText["tokens"] | undefined;
-  // Each part is read in one bulk call, and only when a reader asks for it.
-  return {
-    get tokens() {
-      if (!tokens) {
-        const all = doc.tokens();
-        // wink's typings give `its.lemma` a signature `out` does not accept; it works at runtime.
-        const lemmas = (all.out as (f: unknown) => string[])(its.lemma);
-        const pos = all.out(its.pos) as string[];
-        const stop = all.out(its.stopWordFlag) as unknown as boolean[];
-        const normal = all.out(its.normal) as string[];
-        tokens = lemmas.map((l, i) => ({
-          lemma: String(l).toLowerCase(),
-          pos: pos[i]!,
-          stop: stop[i]!,
-          normal: String(normal[i]),
-        }));
-      }
-      return tokens;
-    },
-    get sentences() {
-      return doc.sentences().out() as string[];
-    },
-    get entities() {
-      return doc.entities().out(its.detail) as unknown as { value: string; type: string }[];
-    },
-  };
-}
-
 function postText(p: ExtractablePost): string {
   return p.title ? `${p.title}. ${p.text}` : p.text;
 }
@@ -208,7 +163,7 @@ export function parseAmount(s: string): number | null {
 }
 
 function moneyIn(text: string, doc?: ReadText): string[] {
-  const found = (doc ?? read(text)).entities.filter((e) => e.type === "MONEY").map((e) => e.value);
+  const found = (doc ?? readText(text)).entities.filter((e) => e.type === "MONEY").map((e) => e.value);
   // wink's English model misses amounts written the European way ("4,50 €").
   for (const m of text.matchAll(MONEY_RE))
     if (!found.some((f) => f.includes(m[0].trim()) || m[0].includes(f))) found.push(m[0].trim());
@@ -217,7 +172,7 @@ function moneyIn(text: string, doc?: ReadText): string[] {
 
 /** Content lemmas of the instructions: what a yes/no criterion or a passage search looks for. */
 function criterionTerms(instructions: string): { actions: string[]; things: string[] } {
-  const doc = read(instructions);
+  const doc = readText(instructions);
   const actions = new Set<string>();
   const things = new Set<string>();
   for (const t of doc.tokens) {
@@ -349,7 +304,7 @@ function answerer(
     }
     case "questions": {
       return (p) => {
-        const questions = read(postText(p))
+        const questions = readText(postText(p))
           .sentences.map((s) => s.trim())
           .filter((s) => s.endsWith("?"));
         if (type === "boolean") return questions.length > 0;
@@ -376,7 +331,7 @@ function answerer(
         // With a brand named, only the sentences about that brand count.
         let text = postText(p);
         if (namedBrands.length) {
-          const about = read(text).sentences.filter((s) => brandsIn(s).some((b) => namedBrands.includes(b)));
+          const about = readText(text).sentences.filter((s) => brandsIn(s).some((b) => namedBrands.includes(b)));
           if (!about.length) return null;
           text = about.join(" ");
         }
@@ -402,7 +357,7 @@ function answerer(
     case "product": {
       const { things } = criterionTerms(instructions.replace(/\b(products?|items?)\b/gi, ""));
       return (p) => {
-        const products = productsIn(read(postText(p)));
+        const products = productsIn(readText(postText(p)));
         if (type === "number") return products.length;
         if (type === "boolean")
           return things.length ? products.some((x) => things.some((t) => x.includes(t))) : products.length > 0;
@@ -412,7 +367,7 @@ function answerer(
     case "criteria": {
       const { actions, things } = criterionTerms(instructions);
       return (p) => {
-        const doc = read(postText(p));
+        const doc = readText(postText(p));
         // Actions decide when the instructions name any; otherwise the things they name.
         if (actions.length) return actions.some((a) => affirmed(doc.tokens, a));
         if (things.length) return things.some((t) => affirmed(doc.tokens, t));
@@ -425,8 +380,8 @@ function answerer(
       return (p) => {
         let best: string | null = null;
         let bestScore = 0;
-        for (const sentence of read(postText(p)).sentences) {
-          const lemmas = new Set(read(sentence).tokens.map((t) => t.lemma));
+        for (const sentence of readText(postText(p)).sentences) {
+          const lemmas = new Set(readText(sentence).tokens.map((t) => t.lemma));
           let score = 0;
           for (const t of terms) if (lemmas.has(t)) score++;
           if (score > bestScore) [best, bestScore] = [sentence.trim(), score];
@@ -437,82 +392,10 @@ function answerer(
     case "number": {
       return (p) => {
         const text = postText(p);
-        const doc = read(text);
+        const doc = readText(text);
         const entity = doc.entities.find((e) => e.type === "MONEY" || e.type === "CARDINAL" || e.type === "PERCENT");
         return entity ? parseAmount(entity.value) : null;
       };
     }
   }
-}
-
-const GENERIC_NOUNS = new Set([
-  "review",
-  "take",
-  "quality",
-  "price",
-  "experience",
-  "week",
-  "month",
-  "day",
-  "days",
-  "routine",
-  "thing",
-  "things",
-  "part",
-  "hype",
-  "store",
-  "stores",
-  "country",
-  "note",
-  "notes",
-  "use",
-  "surprise",
-  "upgrade",
-  "formula",
-  "purchase",
-  "year",
-  "refund",
-  "channel",
-  "bio",
-  "link",
-  "code",
-  "discount",
-  "comment",
-  "favourite",
-  "ingredient",
-  "ingredients",
-  "packaging",
-  "availability",
-  "money",
-  "disappointment",
-  "way",
-]);
-
-/** Noun phrases of a text that are not brands, most frequent first (what a post is about). */
-export function nounPhrases(text: string): string[] {
-  return productsIn(read(text));
-}
-
-/** Noun phrases (runs of nouns) that are not brands or generic nouns, most frequent first. */
-function productsIn(doc: ReadText): string[] {
-  const counts = new Map<string, { n: number; first: number }>();
-  let run: string[] = [];
-  const flush = (at: number) => {
-    const words = run.filter((w) => !GENERIC_NOUNS.has(w));
-    run = [];
-    if (!words.length) return;
-    const phrase = words.join(" ");
-    if (brandsIn(phrase).length || phrase.length < 3) return;
-    const c = counts.get(phrase);
-    if (c) c.n++;
-    else counts.set(phrase, { n: 1, first: at });
-  };
-  doc.tokens.forEach((t, i) => {
-    if (t.pos === "NOUN" && !t.stop && /^\p{L}/u.test(t.normal)) run.push(t.normal);
-    else flush(i);
-  });
-  flush(doc.tokens.length);
-  return [...counts.entries()]
-    .sort((a, b) => b[1].n - a[1].n || b[0].split(" ").length - a[0].split(" ").length || a[1].first - b[1].first)
-    .map(([k]) => k);
 }

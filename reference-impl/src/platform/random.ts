@@ -1,5 +1,7 @@
-// Seeded deterministic randomness (pure-rand) so the same query always yields
-// the same posts.
+// Seeded deterministic randomness (pure-rand): the same seed always draws the
+// same numbers. A platform mechanism: the simulators draw posts and profiles
+// from it (the same query gives the same posts), the development backend its
+// latency and fault rates.
 import { createHash } from "node:crypto";
 import { xoroshiro128plus } from "pure-rand/generator/xoroshiro128plus";
 import { uniformInt } from "pure-rand/distribution/uniformInt";
