@@ -1,7 +1,10 @@
-// Helpers shared by the checks (not checks themselves: files starting with _).
+// Helpers shared by the checks: datasets the kit creates, list walks, paths
+// filled from the contract, and the generic collections of the group descriptors.
+import type { DatasetsDatasetCreated } from "../../../../generated/client/types.gen.ts";
 import type { Exchange, KeyRole } from "../../http.ts";
 import type { CheckContext } from "../../types.ts";
 import { groupsOf } from "../../groups/index.ts";
+import { bodyOf, dataOf, isObject, type Untrusted } from "../../typed.ts";
 
 export const DATASETS = "/v1/datasets";
 export const MISSING_DATASET_ID = "ds_slkmissing000000000000";
@@ -31,7 +34,7 @@ export async function createDataset(
   ctx.mutates(`create dataset ${label}`);
   const name = ctx.name(label);
   const ex = await ctx.req({ method: "POST", path: DATASETS, key, body: { name } });
-  const id = data(ex)?.id;
+  const id = dataOf<DatasetsDatasetCreated>(ex)?.id;
   if (ex.status >= 300 || typeof id !== "string") {
     ctx.fail(
       {
@@ -52,20 +55,50 @@ export function fixtureDataset(ctx: CheckContext): Promise<{ id: string; name: s
   return ctx.shared("fixture-dataset", () => createDataset(ctx, "fixture"));
 }
 
-export interface Walk {
-  items: any[];
+/** One page of a list envelope: only what the walk follows. */
+interface ListPage {
+  data: unknown[];
+  has_next: boolean;
+  cursor: string | null;
+}
+
+/** `data` of a list envelope as sent: the array itself (non-object items included, so counts stay the deployment's). */
+export function listOf(ex: Exchange): unknown[] | undefined {
+  const data = bodyOf<ListPage>(ex)?.data;
+  return Array.isArray(data) ? data : undefined;
+}
+
+/** The `id` a create (or read) answered in `data`, when it is a string. */
+export function idOf(ex: Exchange): string | undefined {
+  const id = dataOf<{ id: string }>(ex)?.id;
+  return typeof id === "string" ? id : undefined;
+}
+
+// Until every caller of walk names its item type, an unnamed one stays as loose as before.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- transitional: callers not yet typed read items freely
+type UnnamedItem = Record<string, any>;
+
+export interface Walk<T = UnnamedItem> {
+  /** every item of every page as sent, read as `T` (narrow before use) */
+  items: Untrusted<T>[];
   pages: Exchange[];
   complete: boolean;
   error?: Exchange;
 }
 
 /** Follow `cursor` until `has_next` is false (or maxPages). */
-export async function walk(
+export async function walk<T = UnnamedItem>(
   ctx: CheckContext,
   base: string,
-  o: { limit?: number; order?: string; key?: KeyRole; maxPages?: number; stopWhen?: (items: any[]) => boolean } = {},
-): Promise<Walk> {
-  const items: any[] = [];
+  o: {
+    limit?: number;
+    order?: string;
+    key?: KeyRole;
+    maxPages?: number;
+    stopWhen?: (items: Untrusted<T>[]) => boolean;
+  } = {},
+): Promise<Walk<T>> {
+  const items: Untrusted<T>[] = [];
   const pages: Exchange[] = [];
   let cursor: string | null = null;
   for (let i = 0; i < (o.maxPages ?? 30); i++) {
@@ -76,10 +109,9 @@ export async function walk(
     const qs = q.toString();
     const ex = await ctx.req({ method: "GET", path: base + (qs ? `?${qs}` : ""), key: o.key });
     pages.push(ex);
-    const body = ex.json as any;
-    if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data))
-      return { items, pages, complete: false, error: ex };
-    items.push(...body.data);
+    const body = bodyOf<ListPage>(ex);
+    if (ex.status !== 200 || !body || !Array.isArray(body.data)) return { items, pages, complete: false, error: ex };
+    items.push(...(body.data as Untrusted<T>[]));
     if (!body.has_next) return { items, pages, complete: true };
     if (typeof body.cursor !== "string" || body.cursor.length === 0)
       return { items, pages, complete: false, error: ex };
@@ -131,7 +163,8 @@ export function collections(ctx: CheckContext, exclude: string[] = []): Collecti
 export async function createBodyFor(ctx: CheckContext, path: string, label: string): Promise<Record<string, unknown>> {
   const op = ctx.contract.op(`POST ${path}`)!;
   const body: Record<string, unknown> = { ...((op.bodyExamples[0] as Record<string, unknown>) ?? {}) };
-  if ("name" in body || (op.bodySchema as any)?.properties?.name) body.name = ctx.name(label);
+  const properties = op.bodySchema?.properties;
+  if ("name" in body || (isObject(properties) && properties.name)) body.name = ctx.name(label);
   if ("dataset_ids" in body) body.dataset_ids = [(await fixtureDataset(ctx)).id];
   if ("dataset_id" in body) body.dataset_id = (await fixtureDataset(ctx)).id;
   if ("integration_ids" in body) body.integration_ids = [];
@@ -146,9 +179,8 @@ export async function createIn(
 ): Promise<{ id?: string; ex: Exchange }> {
   ctx.mutates(`create in ${c.list}`);
   const ex = await ctx.req({ method: "POST", path: c.list, body: await createBodyFor(ctx, c.list, label) });
-  const id = data(ex)?.id;
+  const id = idOf(ex);
   // anything created is deleted at the end, also when it was created with another 2xx than the contract's 201
-  if (ex.status >= 200 && ex.status < 300 && typeof id === "string")
-    ctx.track(c.list, `${c.list}/${encodeURIComponent(id)}`);
-  return { id: ex.status === 201 && typeof id === "string" ? id : undefined, ex };
+  if (ex.status >= 200 && ex.status < 300 && id !== undefined) ctx.track(c.list, `${c.list}/${encodeURIComponent(id)}`);
+  return { id: ex.status === 201 ? id : undefined, ex };
 }
