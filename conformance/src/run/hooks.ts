@@ -1,0 +1,29 @@
+// How a caller follows a run (the CLI's progress line and console, tests):
+// hooks called around the preflight and every check, and the progress figure.
+import type { Check, CheckResult } from "../types.ts";
+
+export interface Progress {
+  /** checks finished, of total */
+  done: number;
+  total: number;
+  current?: string;
+  requests: number;
+  elapsedMs: number;
+  /** the advertised RateLimit-Limit of the main key (requests per second) */
+  rate: number;
+  /** ids of the checks still to run */
+  remaining: string[];
+}
+
+export interface RunHooks {
+  /** after the preflight, before the first check */
+  onStart?(): void;
+  /** progress after every check start and end */
+  onProgress?(p: Progress): void;
+  /** stop after the current request (Ctrl-C); cleanup still runs */
+  signal?: AbortSignal;
+  onCheckStart?(check: Check): void;
+  onCheckEnd?(check: Check, result: CheckResult): void;
+  log?(line: string): void;
+  checks?: Check[];
+}

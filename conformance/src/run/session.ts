@@ -1,0 +1,50 @@
+// What one kit run shares between its checks: the run id, the (scoped)
+// contract, the HTTP client that records every exchange, the coverage
+// ledger, what the kit created (deleted at the end), the scenarios several
+// checks share, and the budget.
+import type { Contract } from "../contract.ts";
+import type { HttpClient, KeyRole } from "../http.ts";
+import { Ledger } from "../ledger.ts";
+import type { Settings } from "../types.ts";
+import { Budget } from "./budget.ts";
+
+/** Something the kit created: deleted with `key` at the end of the run. */
+export interface Created {
+  kind: string;
+  key: KeyRole;
+}
+
+export interface RunSession {
+  readonly runId: string;
+  readonly settings: Settings;
+  readonly contract: Contract;
+  readonly client: HttpClient;
+  readonly ledger: Ledger;
+  /** what the kit created, by the path that deletes it (newest last) */
+  readonly created: Map<string, Created>;
+  /** a scenario several checks share, by name: started once per run */
+  readonly scenarios: Map<string, Promise<unknown>>;
+  readonly budget: Budget;
+  log(line: string): void;
+}
+
+/** A fresh session; the ledger is built from the contract as it stands now (after the served-groups preflight). */
+export function openSession(
+  settings: Settings,
+  contract: Contract,
+  client: HttpClient,
+  runId: string,
+  log: (line: string) => void,
+): RunSession {
+  return {
+    runId,
+    settings,
+    contract,
+    client,
+    ledger: new Ledger(contract),
+    created: new Map(),
+    scenarios: new Map(),
+    budget: new Budget(settings.budgetUsd),
+    log,
+  };
+}
