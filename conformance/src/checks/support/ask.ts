@@ -1,8 +1,10 @@
 // One assistant turn shared by the ask and chat checks: POST /v1/ask over a
 // dataset with posts, polled to its end through the chat message read.
+import type { AssistantAskAccepted, AssistantChatMessageStatus } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
-import { data, seen } from "./util.ts";
+import { dataOf, type Untrusted } from "../../typed.ts";
+import { seen } from "./util.ts";
 import { pollUntil } from "./groups.ts";
 import { audienceSource } from "./audiences.ts";
 import { cpSource } from "./custom-parameters.ts";
@@ -16,7 +18,7 @@ export interface Turn {
   chatId?: string;
   messageId?: string;
   datasetId: string;
-  final?: any;
+  final?: Untrusted<AssistantChatMessageStatus>;
   finalEx?: Exchange;
   polls: number;
 }
@@ -34,18 +36,20 @@ export function askTurn(ctx: CheckContext): Promise<Turn> {
         context: { dataset_ids: [src.id] },
       },
     });
-    const d = data(create);
-    if (create.status !== 202 || typeof d?.chat_id !== "string" || typeof d?.message_id !== "string")
+    const d = dataOf<AssistantAskAccepted>(create);
+    const chatId = d?.chat_id;
+    const messageId = d?.message_id;
+    if (create.status !== 202 || typeof chatId !== "string" || typeof messageId !== "string")
       return { create, datasetId: src.id, polls: 0 };
-    const obs = await pollUntil(
+    const obs = await pollUntil<AssistantChatMessageStatus>(
       ctx,
-      messagePath(d.chat_id, d.message_id),
+      messagePath(chatId, messageId),
       (m) => m?.status === "completed" || m?.status === "failed",
     );
     return {
       create,
-      chatId: d.chat_id,
-      messageId: d.message_id,
+      chatId,
+      messageId,
       datasetId: src.id,
       final: obs.at(-1)!.d,
       finalEx: obs.at(-1)!.ex,

@@ -1,10 +1,11 @@
 // One audience run observed for billing: balance before, right after the
 // create (reservation) and after the end (settlement), plus usage rows.
-import type { Decimal } from "decimal.js";
+import type { AudiencesAudienceRun } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
+import type { Untrusted } from "../../typed.ts";
 import { seen } from "./util.ts";
-import { usageRows } from "./billing.ts";
+import { usageRows, type UsageRow } from "./billing.ts";
 import { balanceOf, priceOf, runIdOf } from "./groups.ts";
 import type { BilledCreate } from "./groups.ts";
 import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./audiences.ts";
@@ -14,10 +15,10 @@ export const AUDIENCE_TARGET = 8;
 export interface BilledAudienceRun extends BilledCreate {
   ad: string;
   sourceId: string;
-  final: any;
+  final: Untrusted<AudiencesAudienceRun> | undefined;
   finalEx: Exchange;
-  rowsBefore: any[];
-  rowsAfter: any[];
+  rowsBefore: UsageRow[];
+  rowsAfter: UsageRow[];
 }
 
 export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun> {

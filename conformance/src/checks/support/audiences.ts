@@ -1,9 +1,10 @@
 // Audience scenarios shared by the audience checks: one source dataset with
 // enough eligible posts, audience datasets created by the kit, run polling.
+import type { AudiencesAudienceDatasetCreated, AudiencesAudienceRun } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
-import type { Exchange } from "../../http.ts";
-import { data, seen } from "./util.ts";
-import { pollUntil, postUrls, sourceDataset, terminalType, type SourceDataset } from "./groups.ts";
+import { dataOf } from "../../typed.ts";
+import { seen } from "./util.ts";
+import { pollUntil, postUrls, sourceDataset, terminalType, type Observation, type SourceDataset } from "./groups.ts";
 
 export const AUD = "/v1/audience_datasets";
 export const runsPath = (ad: string) => `${AUD}/${encodeURIComponent(ad)}/runs`;
@@ -17,7 +18,7 @@ export function audienceSource(ctx: CheckContext): Promise<SourceDataset> {
 export async function createAudienceDataset(ctx: CheckContext, label: string): Promise<string> {
   ctx.mutates(`audience dataset ${label}`);
   const ex = await ctx.req({ method: "POST", path: AUD, body: { name: ctx.name(label) } });
-  const id = data(ex)?.id;
+  const id = dataOf<AudiencesAudienceDatasetCreated>(ex)?.id;
   if (ex.status !== 201 || typeof id !== "string") {
     if (ex.status === 400) ctx.skip(`the account's plan has no audience research (POST ${AUD} answered 400)`);
     ctx.fail(
@@ -30,10 +31,11 @@ export async function createAudienceDataset(ctx: CheckContext, label: string): P
   return id;
 }
 
+/** Poll one audience run to its end; every read of it, `data` as an audience run. */
 export async function pollAudienceRun(
   ctx: CheckContext,
   ad: string,
   run: string,
-): Promise<Array<{ ex: Exchange; d: any }>> {
-  return pollUntil(ctx, runPath(ad, run), terminalType);
+): Promise<Observation<AudiencesAudienceRun>[]> {
+  return pollUntil<AudiencesAudienceRun>(ctx, runPath(ad, run), terminalType);
 }

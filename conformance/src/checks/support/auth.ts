@@ -1,5 +1,7 @@
+import type { CommonUnauthorizedError } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
-import { isObj, seen } from "./util.ts";
+import { bodyOf } from "../../typed.ts";
+import { seen } from "./util.ts";
 import { groupForPath } from "../../groups/index.ts";
 
 /**
@@ -31,9 +33,8 @@ export function everyOperationAnswers401(key: "none" | { invalid: string }): (ct
       );
       const body = op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined;
       const ex = await ctx.req({ method: op.method, path, key, body });
-      const b = ex.json;
       ctx.expect(
-        ex.status === 401 && isObj(b) && b.error_code === "unauthorized",
+        ex.status === 401 && bodyOf<CommonUnauthorizedError>(ex)?.error_code === "unauthorized",
         {
           title: `${op.operationId} did not answer 401 unauthorized`,
           received: seen(ex),

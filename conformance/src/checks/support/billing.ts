@@ -2,9 +2,22 @@
 // that cannot collect anything, and one refused (402) run, each observed
 // through /v1/me, /v1/prices and /v1/me/usage_history with exact decimals.
 import { Decimal } from "decimal.js";
+import type {
+  AccountMe,
+  AccountPrices,
+  AccountUsageHistoryRow,
+  DatasetsDatasetRun,
+  DatasetsDatasetRunCreated,
+} from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
-import { createDataset, data, fixtureDataset, isObj } from "./util.ts";
+import { dataOf, itemsOf, type Untrusted } from "../../typed.ts";
+import { createDataset, fixtureDataset } from "./util.ts";
+
+/** One usage history row as a deployment sent it. */
+export type UsageRow = Untrusted<AccountUsageHistoryRow>;
+/** One dataset run read as a deployment sent it. */
+export type RunRead = Untrusted<DatasetsDatasetRun>;
 
 export const RUN_COUNT = 20; // the contract's minimum: the cheapest chargeable run
 export const TERMINAL = new Set(["completed", "failed"]);
@@ -21,7 +34,7 @@ export async function mentionPrice(
 ): Promise<{ price: Decimal; ex: Exchange }> {
   return ctx.shared(`price-${key}`, async () => {
     const ex = await ctx.req({ method: "GET", path: "/v1/prices", key });
-    const price = dec((data(ex) as any)?.prices?.mention);
+    const price = dec(dataOf<AccountPrices>(ex)?.prices?.mention);
     if (!price) ctx.skip(`GET /v1/prices gave no prices.mention (${ex.status})`);
     return { price, ex };
   });
@@ -29,20 +42,25 @@ export async function mentionPrice(
 
 export async function balance(ctx: CheckContext, key: KeyRole = "main"): Promise<{ balance: Decimal; ex: Exchange }> {
   const ex = await ctx.req({ method: "GET", path: "/v1/me", key });
-  const b = dec((data(ex) as any)?.usage?.balance);
+  const b = dec(dataOf<AccountMe>(ex)?.usage?.balance);
   if (!b) ctx.skip(`GET /v1/me gave no usage.balance (${ex.status})`);
   return { balance: b, ex };
 }
 
-export async function usageRows(ctx: CheckContext, key: KeyRole = "main"): Promise<{ rows: any[]; ex: Exchange }> {
+export async function usageRows(ctx: CheckContext, key: KeyRole = "main"): Promise<{ rows: UsageRow[]; ex: Exchange }> {
   const ex = await ctx.req({ method: "GET", path: "/v1/me/usage_history?limit=100", key });
-  const rows = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
-  return { rows, ex };
+  return { rows: itemsOf<AccountUsageHistoryRow>(ex), ex };
+}
+
+/** Whether a run read has ended (`status.type` completed or failed). */
+export function isTerminal(run: RunRead | undefined): boolean {
+  const type: unknown = run?.status?.type;
+  return typeof type === "string" && TERMINAL.has(type);
 }
 
 export interface RunObservation {
   ex: Exchange;
-  run: any;
+  run: RunRead | undefined;
 }
 
 /** Poll a run until it is terminal (or the timeout passes); every observation is returned. */
@@ -61,9 +79,9 @@ export async function pollRun(
       path: `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(runId)}`,
       key,
     });
-    const run = data(ex);
+    const run = dataOf<DatasetsDatasetRun>(ex);
     seen.push({ ex, run });
-    if (ex.status !== 200 || TERMINAL.has(run?.status?.type)) return seen;
+    if (ex.status !== 200 || isTerminal(run)) return seen;
     await sleep(wait);
     wait = Math.min(wait * 1.5, 5000);
   }
@@ -79,9 +97,9 @@ export interface ChargedRun {
   meCreate: Exchange;
   meAfter: Exchange;
   observations: RunObservation[];
-  final: any;
-  rowsBefore: any[];
-  rowsAfter: any[];
+  final: RunRead | undefined;
+  rowsBefore: UsageRow[];
+  rowsAfter: UsageRow[];
   usageAfter: Exchange;
   datasetId: string;
 }
@@ -93,8 +111,8 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
   const { rows: rowsBefore } = await usageRows(ctx);
   const { balance: before } = await balance(ctx);
   const create = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`, body });
-  const run = data(create);
-  if (create.status !== 202 || typeof run?.id !== "string") {
+  const runId = dataOf<DatasetsDatasetRunCreated>(create)?.id;
+  if (create.status !== 202 || typeof runId !== "string") {
     ctx.fail(
       {
         title: `starting a ${RUN_COUNT}-mention run answered ${create.status}`,
@@ -106,9 +124,9 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
     ctx.skip("the run could not be started");
   }
   const { balance: afterCreate, ex: meCreate } = await balance(ctx);
-  const observations = await pollRun(ctx, ds.id, run.id);
+  const observations = await pollRun(ctx, ds.id, runId);
   const final = observations.at(-1)?.run;
-  if (!TERMINAL.has(final?.status?.type))
+  if (!isTerminal(final))
     ctx.skip(`the run did not finish within ${ctx.settings.runTimeoutMs / 1000}s (raise --run-timeout)`);
   const { balance: after, ex: meAfter } = await balance(ctx);
   const { rows: rowsAfter, ex: usageAfter } = await usageRows(ctx);
@@ -165,8 +183,8 @@ export interface RefusedRun {
   count: number;
   runsBefore: Exchange;
   runsAfter: Exchange;
-  rowsBefore: any[];
-  rowsAfter: any[];
+  rowsBefore: UsageRow[];
+  rowsAfter: UsageRow[];
 }
 
 /** The poor account asks for the largest run: 402, nothing created, nothing charged. */
@@ -195,7 +213,8 @@ export function refusedRun(ctx: CheckContext): Promise<RefusedRun> {
   });
 }
 
-export function newRows(before: any[], after: any[]): any[] {
-  const ids = new Set(before.map((r) => r?.id));
-  return after.filter((r) => !ids.has(r?.id));
+/** The rows of `after` that `before` did not have (by id). */
+export function newRows(before: readonly UsageRow[], after: readonly UsageRow[]): UsageRow[] {
+  const ids = new Set(before.map((r) => r.id));
+  return after.filter((r) => !ids.has(r.id));
 }
