@@ -1,7 +1,7 @@
 // The three views of a contract diff: a console table for the author, Markdown
 // for a pull-request comment and the changelog, JUnit XML for CI annotations.
 import junitModule, { type Builder } from "junit-report-builder";
-import type { DiffReport, Finding, Severity } from "./contract-diff.ts";
+import type { DiffReport, Finding, Severity } from "./contract-diff-types.ts";
 
 const junit = ((junitModule as unknown as { default?: Builder }).default ?? junitModule) as Builder;
 
