@@ -15,7 +15,7 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../src/app.ts";
-import { sortKeyOf } from "../src/domain/mentions/pool.ts";
+import { sortKeyOf } from "../src/domain/mentions/sort-values.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";
 import { KEYS } from "./helpers.ts";

@@ -5,13 +5,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchesFilter } from "../src/domain/mentions/filters.ts";
-import {
-  collectingRuns,
-  DatasetCoefficients,
-  MentionPool,
-  normalizeWords,
-  type MentionRecord,
-} from "../src/domain/mentions/pool.ts";
+import { DatasetCoefficients } from "../src/domain/mentions/dataset-coefficients.ts";
+import { normalizeWords } from "../src/domain/mentions/filters.ts";
+import { MentionPool } from "../src/domain/mentions/pool.ts";
+import { collectingRuns, type MentionRecord } from "../src/domain/mentions/record.ts";
 import { mentionView } from "../src/domain/mentions/view.ts";
 import { analyse, type AnalysisAction } from "../src/simulators/analysis.ts";
 import { describeMedia } from "../src/simulators/media-enrichment.ts";

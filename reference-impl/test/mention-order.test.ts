@@ -4,7 +4,8 @@
 // negatives, -0, fractions, large integers) and however the work is cut.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MentionPool, sortKeyOf, type MentionSort } from "../src/domain/mentions/pool.ts";
+import { MentionPool } from "../src/domain/mentions/pool.ts";
+import { sortKeyOf, type MentionSort } from "../src/domain/mentions/sort-values.ts";
 import { KeyOrder, sortByValue } from "../src/domain/mentions/order.ts";
 import { drainNow } from "../src/platform/pipeline.ts";
 import { analyse } from "../src/simulators/analysis.ts";
@@ -22,7 +23,7 @@ const SORTS: MentionSort[] = [
 ];
 
 function bySort(
-  records: Iterable<import("../src/domain/mentions/pool.ts").MentionRecord>,
+  records: Iterable<import("../src/domain/mentions/record.ts").MentionRecord>,
   sort: MentionSort,
 ): string[] {
   const keyOf = sortKeyOf(sort);

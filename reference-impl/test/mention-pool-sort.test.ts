@@ -2,7 +2,8 @@
 // of new and re-collected posts, every sort equals a full re-sort.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { MentionPool, sortKeyOf, type MentionSort } from "../src/domain/mentions/pool.ts";
+import { MentionPool } from "../src/domain/mentions/pool.ts";
+import { sortKeyOf, type MentionSort } from "../src/domain/mentions/sort-values.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { searchPosts } from "../src/simulators/provider.ts";
 

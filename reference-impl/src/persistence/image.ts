@@ -10,13 +10,9 @@
 // timers and runs in flight (see restoreImage), rate-limit windows, caches
 // that rebuild themselves (sorted views, text indexes).
 import type { Services } from "../compose.ts";
-import {
-  DatasetCoefficients,
-  mentionKey,
-  ParameterValues,
-  preparePost,
-  type MentionRecord,
-} from "../domain/mentions/pool.ts";
+import { DatasetCoefficients } from "../domain/mentions/dataset-coefficients.ts";
+import { ParameterValues } from "../domain/mentions/parameter-values.ts";
+import { mentionKey, preparePost, type MentionRecord } from "../domain/mentions/record.ts";
 import { assignToPattern, patternAssignmentsOf, type Assignment } from "../domain/patterns/assignments.ts";
 import { StoredAuthor, StoredPost } from "../domain/mentions/stored-post.ts";
 import type { Account, ApiKeyRecord } from "../platform/accounts.ts";

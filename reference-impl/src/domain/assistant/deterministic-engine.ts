@@ -6,7 +6,7 @@
 // for a preview, a pattern detection or a fresh run.
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
 import { SOURCES } from "../../simulators/provider.ts";
-import type { MentionRecord } from "../mentions/pool.ts";
+import type { MentionRecord } from "../mentions/record.ts";
 import { quoteLine, sourceName, summarisePosts, summaryLines } from "../mentions/post-summary.ts";
 import type { AssistantEngine, AssistantTools, EngineReply, EntityUse, Started, TurnInput } from "./engine.ts";
 import { contentWords } from "./language.ts";

@@ -6,7 +6,7 @@
 // used. The default engine is deterministic and needs no network; a real
 // model would implement the same interface with the same tools.
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
-import type { MentionRecord } from "../mentions/pool.ts";
+import type { MentionRecord } from "../mentions/record.ts";
 
 export type EntityType =
   "pattern" | "research_preview" | "dataset" | "audience_dataset" | "custom_parameter_run" | "pattern_detection_run";

@@ -20,7 +20,7 @@ import { faultError } from "../../platform/faults.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
 import { Table } from "../../platform/store.ts";
-import { mentionKey } from "../mentions/pool.ts";
+import { mentionKey } from "../mentions/record.ts";
 import { requireAskBalance } from "./billing.ts";
 import { DeterministicEngine } from "./deterministic-engine.ts";
 import type { AssistantEngine } from "./engine.ts";

@@ -6,7 +6,8 @@
 import type { CommonSource } from "../../../../generated/client/types.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { ApiError } from "../../platform/errors.ts";
-import type { MentionPools, MentionRecord } from "../mentions/pool.ts";
+import type { MentionPools } from "../mentions/pool.ts";
+import type { MentionRecord } from "../mentions/record.ts";
 import type { DatasetRunService } from "../datasets/runs.ts";
 import type { DatasetService } from "../datasets/service.ts";
 import type { PatternService } from "../patterns/service.ts";

@@ -7,7 +7,7 @@ import type { CommonReference } from "../../../../generated/client/types.gen.ts"
 import type { Caller } from "../../platform/env.ts";
 import { injectedRunFailure } from "../../platform/faults.ts";
 import { rewriteCitations } from "../citations/rewriter.ts";
-import { mentionKey, type MentionRecord } from "../mentions/pool.ts";
+import { mentionKey, type MentionRecord } from "../mentions/record.ts";
 import type { Ledger } from "../../platform/billing/ledger.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Pipeline } from "../../platform/pipeline.ts";

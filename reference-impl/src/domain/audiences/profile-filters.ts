@@ -1,7 +1,7 @@
 // Semantics of the profile filter union (D-AUD-PROFILE-FILTERS) on a stored
 // profile. Groups are OR-ed, filters inside a group AND-ed.
 import type { AudiencesProfileFilter } from "../../../../generated/client/types.gen.ts";
-import { normalizeWords } from "../mentions/pool.ts";
+import { normalizeWords } from "../mentions/filters.ts";
 import type { ProfileRow } from "./rows.ts";
 
 export type ProfileFilter = AudiencesProfileFilter;

@@ -19,7 +19,8 @@ import type {
 import { BadRequestError, ConflictError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
-import { mentionKey, type MentionPools } from "../mentions/pool.ts";
+import type { MentionPools } from "../mentions/pool.ts";
+import { mentionKey } from "../mentions/record.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Table } from "../../platform/store.ts";
 import type { DatasetService } from "../datasets/service.ts";

@@ -27,7 +27,8 @@ import { analyse } from "../../simulators/analysis.ts";
 import { describeMedia, withTranscript } from "../../simulators/media-enrichment.ts";
 import { estimatedVolume, resolveUrl, searchPostsRange, type Post } from "../../simulators/provider.ts";
 import type { Sliced } from "../../platform/pipeline.ts";
-import { preparePost, type MentionPools, type PreparedPost } from "../mentions/pool.ts";
+import type { MentionPools } from "../mentions/pool.ts";
+import { preparePost, type PreparedPost } from "../mentions/record.ts";
 import type { Account } from "../../platform/accounts.ts";
 import type { DatasetRow, DatasetService, ListQuery } from "./service.ts";
 

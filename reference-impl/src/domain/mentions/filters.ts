@@ -2,11 +2,23 @@
 // OR-ed; filters inside a group are AND-ed. A filter on an analysis field
 // never matches a post whose analysis did not run.
 import type { MentionsFilter } from "../../../../generated/client/types.gen.ts";
-import { engagementRate, normalizeWords, type MentionRecord } from "./pool.ts";
+import { engagementRate, type MentionRecord } from "./record.ts";
 
 export type Filter = MentionsFilter;
 
 const lower = (s: string) => s.toLowerCase();
+
+/**
+ * A text as the keyword filters read it: lower-case words and numbers, one
+ * space between them and one at each edge, so a whole word or phrase is a
+ * plain `includes` of its own normal form.
+ */
+export function normalizeWords(text: string): string {
+  return ` ${text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}']+/gu, " ")
+    .trim()} `;
+}
 
 // A filter is checked against every stored post, so whatever depends only on
 // the filter (normalised keyword, lower-cased value sets) is computed once per

@@ -3,7 +3,7 @@
 // Written once for the assistant's answers and the tracking agents' alerts,
 // from the analysis the runs stored (nothing is re-analysed here).
 import { postLink } from "../citations/rewriter.ts";
-import type { MentionRecord } from "./pool.ts";
+import type { MentionRecord } from "./record.ts";
 
 export interface PostSummary {
   count: number;

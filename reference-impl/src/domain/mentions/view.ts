@@ -2,7 +2,7 @@
 // unless the matching analysis ran on a run that saw the post.
 import type { MentionsMention } from "../../../../generated/client/types.gen.ts";
 import { isoTimestamp } from "../../platform/clock.ts";
-import type { MentionRecord } from "./pool.ts";
+import type { MentionRecord } from "./record.ts";
 import { patternAssignmentsOf } from "../patterns/assignments.ts";
 
 export function mentionView(

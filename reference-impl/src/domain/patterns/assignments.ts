@@ -4,7 +4,7 @@
 // object, so the mention pool needs no pattern field and an app's
 // assignments disappear with its records.
 import type { MentionsMention } from "../../../../generated/client/types.gen.ts";
-import type { MentionRecord } from "../mentions/pool.ts";
+import type { MentionRecord } from "../mentions/record.ts";
 
 export interface Assignment {
   pattern_item_id: string;

@@ -20,7 +20,8 @@ import type { RunKind, RunLifecycle, RunStatus } from "../../platform/runs/lifec
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Row, Table } from "../../platform/store.ts";
 import type { Clock } from "../../platform/clock.ts";
-import type { MentionPools, MentionRecord } from "../mentions/pool.ts";
+import type { MentionPools } from "../mentions/pool.ts";
+import type { MentionRecord } from "../mentions/record.ts";
 import type { DatasetService } from "../datasets/service.ts";
 import { assignToPattern } from "./assignments.ts";
 import { clusterPostsSliced, POSTS_PER_PIECE, type Clustering } from "./clustering.ts";

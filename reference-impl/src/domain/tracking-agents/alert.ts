@@ -6,7 +6,7 @@
 // the new posts fall into a pattern already detected on one of the datasets.
 import type { CommonReference } from "../../../../generated/client/types.gen.ts";
 import { rewriteCitations } from "../citations/rewriter.ts";
-import type { MentionRecord } from "../mentions/pool.ts";
+import type { MentionRecord } from "../mentions/record.ts";
 import { quoteLine, summarisePosts, summaryLines } from "../mentions/post-summary.ts";
 
 export interface CycleOutcome {

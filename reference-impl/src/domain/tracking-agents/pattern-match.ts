@@ -1,7 +1,7 @@
 // Whether the posts a cycle collected belong to a pattern already detected on
 // one of the agent's datasets: the pattern whose items hold the most of them
 // wins, and the alert carries a `pattern` reference to it.
-import { mentionKey, type MentionRecord } from "../mentions/pool.ts";
+import { mentionKey, type MentionRecord } from "../mentions/record.ts";
 import type { Table } from "../../platform/store.ts";
 import type { PatternRow } from "../patterns/service.ts";
 
