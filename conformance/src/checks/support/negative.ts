@@ -5,6 +5,38 @@ import fc from "fast-check";
 import type { ZodType } from "zod";
 import type { Contract, JsonSchema, Operation } from "../../contract.ts";
 
+/** The JSON Schema keywords the sweep reads; the contract's schemas are plain JSON, so any of them may be absent. */
+interface SchemaNode {
+  type?: string | string[];
+  anyOf?: SchemaNode[];
+  oneOf?: SchemaNode[];
+  enum?: unknown[];
+  properties?: Record<string, SchemaNode>;
+  required?: string[];
+  readOnly?: boolean;
+  items?: SchemaNode;
+  examples?: unknown[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  pattern?: string;
+}
+
+/** A contract schema read through the keywords above. */
+const nodeOf = (s: JsonSchema | undefined): SchemaNode | undefined => s as SchemaNode | undefined;
+
+/** A node with the non-null alternatives of its anyOf / oneOf folded in (a nullable bound keeps its bound). */
+const mergedOf = (s: SchemaNode): SchemaNode => ({
+  ...s,
+  ...(Object.assign({}, ...(s.anyOf ?? s.oneOf ?? []).filter((a) => a.type !== "null")) as SchemaNode),
+});
+
+/** A JSON object the example body holds (its fields are spread into the cases). */
+type Example = Record<string, unknown>;
+
 export interface NegCase {
   label: string; // e.g. "name: maxLength 255 + 1"
   loc: string[]; // where the 422 must point
@@ -12,12 +44,12 @@ export interface NegCase {
   query?: Record<string, string>;
 }
 
-const typeOf = (s: any): string[] => {
+const typeOf = (s: SchemaNode): string[] => {
   if (Array.isArray(s.type)) return s.type;
   if (typeof s.type === "string") return [s.type];
   const alts = s.anyOf ?? s.oneOf;
   if (Array.isArray(alts)) return alts.flatMap(typeOf);
-  if (s.enum) return [...new Set(s.enum.map((v: unknown) => (v === null ? "null" : typeof v)))] as string[];
+  if (s.enum) return [...new Set(s.enum.map((v) => (v === null ? "null" : typeof v)))];
   if (s.properties) return ["object"];
   return [];
 };
@@ -30,10 +62,9 @@ function wrongValue(types: string[]): unknown | undefined {
 }
 
 /** Bound-crossing values for one schema node (the value, and why it is wrong). */
-export function boundCases(s0: JsonSchema): Array<{ why: string; value: unknown }> {
-  const s: any = s0;
-  const alts: any[] = s.anyOf ?? s.oneOf ?? [];
-  const merged: any = { ...s, ...Object.assign({}, ...alts.filter((a) => a.type !== "null")) };
+export function boundCases(s0: JsonSchema | SchemaNode): Array<{ why: string; value: unknown }> {
+  const s = s0 as SchemaNode;
+  const merged = mergedOf(s);
   const types = typeOf(s);
   const out: Array<{ why: string; value: unknown }> = [];
   const wrong = wrongValue(types);
@@ -47,13 +78,11 @@ export function boundCases(s0: JsonSchema): Array<{ why: string; value: unknown 
   if (types.includes("integer") && !types.includes("number"))
     out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5 });
   if (Array.isArray(merged.enum)) out.push({ why: "unknown enum value", value: "zz_unknown_value" });
-  if (typeof merged.maxItems === "number")
+  const maxItems = merged.maxItems;
+  if (typeof maxItems === "number")
     out.push({
-      why: `maxItems ${merged.maxItems} + 1`,
-      value: Array.from(
-        { length: merged.maxItems + 1 },
-        () => merged.items?.enum?.[0] ?? merged.items?.examples?.[0] ?? "x",
-      ),
+      why: `maxItems ${maxItems} + 1`,
+      value: Array.from({ length: maxItems + 1 }, () => merged.items?.enum?.[0] ?? merged.items?.examples?.[0] ?? "x"),
     });
   if (typeof merged.minItems === "number" && merged.minItems > 0)
     out.push({ why: `minItems ${merged.minItems} - 1`, value: [] });
@@ -63,34 +92,33 @@ export function boundCases(s0: JsonSchema): Array<{ why: string; value: unknown 
 
 /** Every deterministic negative case of an operation's JSON body, each confirmed invalid by the generated zod. */
 export function bodyCases(contract: Contract, op: Operation): NegCase[] {
-  const schema: any = op.bodySchema;
+  const schema = nodeOf(op.bodySchema);
   const base = op.bodyExamples[0];
   const zod: ZodType | undefined = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
   if (!schema || !schema.properties || typeof base !== "object" || base === null) return [];
+  const example = base as Example;
   const cases: NegCase[] = [];
   const required: string[] = schema.required ?? [];
-  for (const [name, prop] of Object.entries<any>(schema.properties)) {
+  for (const [name, prop] of Object.entries(schema.properties)) {
     if (prop.readOnly) continue;
     if (required.includes(name)) {
-      const body = { ...(base as object) } as Record<string, unknown>;
+      const body = { ...example };
       delete body[name];
       cases.push({ label: `${name}: missing required field`, loc: ["body", name], body });
     }
     for (const c of boundCases(prop))
-      cases.push({ label: `${name}: ${c.why}`, loc: ["body", name], body: { ...(base as object), [name]: c.value } });
+      cases.push({ label: `${name}: ${c.why}`, loc: ["body", name], body: { ...example, [name]: c.value } });
     // one level down: nested objects (a discriminated union keeps its tag)
-    const inner = prop.properties ? prop : undefined;
-    if (inner) {
-      const baseInner = (base as any)[name];
-      if (baseInner && typeof baseInner === "object") {
-        for (const [sub, sp] of Object.entries<any>(inner.properties)) {
-          for (const c of boundCases(sp))
-            cases.push({
-              label: `${name}.${sub}: ${c.why}`,
-              loc: ["body", name, sub],
-              body: { ...(base as object), [name]: { ...baseInner, [sub]: c.value } },
-            });
-        }
+    const innerProps = prop.properties;
+    const baseInner = example[name];
+    if (innerProps && baseInner && typeof baseInner === "object") {
+      for (const [sub, sp] of Object.entries(innerProps)) {
+        for (const c of boundCases(sp))
+          cases.push({
+            label: `${name}.${sub}: ${c.why}`,
+            loc: ["body", name, sub],
+            body: { ...example, [name]: { ...baseInner, [sub]: c.value } },
+          });
       }
     }
   }
@@ -99,13 +127,13 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
   // (filter groups hold filters that hold `values`).
   const inner: NegCase[] = [];
   const seen = new Set<string>();
-  for (const [name, prop] of Object.entries<any>(schema.properties)) {
+  for (const [name, prop] of Object.entries(schema.properties)) {
     if (prop.readOnly) continue;
-    for (const c of itemCases(prop, (base as any)[name], ITEM_DEPTH)) {
+    for (const c of itemCases(prop, example[name], ITEM_DEPTH)) {
       const label = `${name}${c.at}: ${c.why}`;
       if (seen.has(label)) continue;
       seen.add(label);
-      inner.push({ label, loc: ["body", name, ...c.loc], body: { ...(base as object), [name]: c.value } });
+      inner.push({ label, loc: ["body", name, ...c.loc], body: { ...example, [name]: c.value } });
     }
   }
   // The contract is the oracle: keep only bodies the generated zod rejects.
@@ -130,21 +158,16 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
 /** How deep into nested arrays the sweep goes. */
 const ITEM_DEPTH = 3;
 
-const mergedOf = (s: any): any => ({
-  ...s,
-  ...Object.assign({}, ...((s.anyOf ?? s.oneOf ?? []) as any[]).filter((a) => a.type !== "null")),
-});
-
 /** Bound-crossing cases inside the first item of an array value: the item, its fields, and arrays within them. */
 function itemCases(
-  s0: any,
+  s0: SchemaNode | undefined,
   value: unknown,
   depth: number,
 ): Array<{ at: string; loc: string[]; why: string; value: unknown }> {
   if (depth === 0 || !Array.isArray(value) || value.length === 0 || !s0) return [];
-  const items: any = mergedOf(s0).items;
+  const items = mergedOf(s0).items;
   if (!items) return [];
-  const first = value[0];
+  const first: unknown = value[0];
   const put = (v: unknown) => [v, ...value.slice(1)];
   const out: Array<{ at: string; loc: string[]; why: string; value: unknown }> = [];
   for (const c of boundCases(items)) out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value) });
@@ -152,14 +175,15 @@ function itemCases(
     out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value) });
   if (first && typeof first === "object" && !Array.isArray(first)) {
     // every variant of a union item offers its fields; the example's item decides which exist
-    const variants = [items, ...((items.anyOf ?? items.oneOf ?? []) as any[])].filter((v) => v?.properties);
+    const item = first as Example;
+    const variants = [items, ...(items.anyOf ?? items.oneOf ?? [])].filter((v) => v?.properties);
     for (const variant of variants) {
-      for (const [sub, sp] of Object.entries<any>(variant.properties)) {
-        if (!(sub in first)) continue;
-        const field = (v: unknown) => put({ ...first, [sub]: v });
+      for (const [sub, sp] of Object.entries(variant.properties ?? {})) {
+        if (!(sub in item)) continue;
+        const field = (v: unknown) => put({ ...item, [sub]: v });
         for (const c of boundCases(sp))
           out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value) });
-        for (const c of itemCases(sp, (first as any)[sub], depth - 1))
+        for (const c of itemCases(sp, item[sub], depth - 1))
           out.push({ at: `[0].${sub}${c.at}`, loc: ["0", sub, ...c.loc], why: c.why, value: field(c.value) });
       }
     }
@@ -185,7 +209,7 @@ function closestLoc(intended: string[], issues: string[][]): string[] {
 export function queryCases(op: Operation): NegCase[] {
   const out: NegCase[] = [];
   for (const p of op.params.filter((x) => x.in === "query")) {
-    const types = typeOf(p.schema);
+    const types = typeOf(p.schema as SchemaNode);
     for (const c of boundCases(p.schema)) {
       if (typeof c.value === "object") continue;
       if (c.why.startsWith("wrong type") && (types.includes("string") || types.length === 0)) continue; // every query value is a string
@@ -198,34 +222,33 @@ export function queryCases(op: Operation): NegCase[] {
 
 /** A random bound-crossing case on top of the deterministic sweep: lengths and numbers beyond the limits. */
 export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<NegCase> | undefined {
-  const schema: any = op.bodySchema;
+  const schema = nodeOf(op.bodySchema);
   const base = op.bodyExamples[0];
   const zod = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
   if (!schema?.properties || typeof base !== "object" || base === null) return undefined;
+  const example = base as Example;
   const arbs: fc.Arbitrary<NegCase>[] = [];
-  for (const [name, p0] of Object.entries<any>(schema.properties)) {
-    const alts: any[] = p0.anyOf ?? p0.oneOf ?? [];
-    const p: any = { ...p0, ...Object.assign({}, ...alts.filter((a) => a.type !== "null")) };
+  for (const [name, p0] of Object.entries(schema.properties)) {
+    const p = mergedOf(p0);
     const mk =
       (why: string) =>
       (value: unknown): NegCase => ({
         label: `${name}: ${why} (${JSON.stringify(value)?.slice(0, 40)})`,
         loc: ["body", name],
-        body: { ...(base as object), [name]: value },
+        body: { ...example, [name]: value },
       });
-    if (typeof p.maxLength === "number")
-      arbs.push(
-        fc.string({ minLength: p.maxLength + 1, maxLength: p.maxLength + 64 }).map(mk(`longer than ${p.maxLength}`)),
-      );
-    if (typeof p.maximum === "number")
-      arbs.push(fc.integer({ min: p.maximum + 1, max: p.maximum + 1_000_000 }).map(mk(`above ${p.maximum}`)));
-    if (typeof p.minimum === "number")
-      arbs.push(fc.integer({ min: p.minimum - 1_000_000, max: p.minimum - 1 }).map(mk(`below ${p.minimum}`)));
-    if (Array.isArray(p.enum))
+    const { maxLength, maximum, minimum, enum: values } = p;
+    if (typeof maxLength === "number")
+      arbs.push(fc.string({ minLength: maxLength + 1, maxLength: maxLength + 64 }).map(mk(`longer than ${maxLength}`)));
+    if (typeof maximum === "number")
+      arbs.push(fc.integer({ min: maximum + 1, max: maximum + 1_000_000 }).map(mk(`above ${maximum}`)));
+    if (typeof minimum === "number")
+      arbs.push(fc.integer({ min: minimum - 1_000_000, max: minimum - 1 }).map(mk(`below ${minimum}`)));
+    if (Array.isArray(values))
       arbs.push(
         fc
           .string({ minLength: 1, maxLength: 20 })
-          .filter((s) => !p.enum.includes(s))
+          .filter((s) => !values.includes(s))
           .map(mk("unknown enum value")),
       );
     const wrong = wrongValue(typeOf(p0));
@@ -238,7 +261,7 @@ export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<
             fc.double({ noNaN: true, noDefaultInfinity: true }),
             fc.string(),
           )
-          .filter((v) => !zod || !zod.safeParse({ ...(base as object), [name]: v }).success)
+          .filter((v) => !zod || !zod.safeParse({ ...example, [name]: v }).success)
           .map(mk("wrong type")),
       );
   }
