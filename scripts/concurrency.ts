@@ -1,7 +1,7 @@
 // npm run concurrency [-- --requests N --funded K]
 // N concurrent chargeable requests (POST /v1/datasets/{id}/runs, 20 mentions
 // each) over real sockets against a balance that funds exactly K of them.
-// Goal (issue 11): exactly K accepted (202), the rest 402
+// Goal: no race spends money twice, so exactly K accepted (202), the rest 402
 // insufficient_credits_dataset_run, the balance never negative while they
 // land, and the ledger exact to the micro-dollar once every run settles:
 // opening balance = closing balance + every usage row. Exits 1 otherwise.

@@ -17,6 +17,7 @@ import { spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { diffContracts, gateStatus } from "./lib/contract-diff.ts";
+import { asNode, at, children } from "./lib/contract-document.ts";
 import { consoleTable, markdown } from "./lib/contract-report.ts";
 import {
   BadInput,
@@ -28,7 +29,6 @@ import {
   releases,
   releasesDir,
   root,
-  type Doc,
 } from "./lib/contract-source.ts";
 
 const mainTsp = path.join(root, "main.tsp");
@@ -44,14 +44,17 @@ classified by the seed's versioning rules (see "Changing the contract" in
 README.md). The released documents are frozen under \`releases/<version>/\`.
 `;
 
-function firstRelease(doc: Doc): string {
-  const ops = Object.values<any>(doc.paths).reduce(
+function firstRelease(doc: object): string {
+  const ops = children(at(doc, "paths")).reduce(
     (n, item) => n + Object.keys(item).filter((m) => ["get", "post", "put", "patch", "delete"].includes(m)).length,
     0,
   );
-  const codes = doc.components?.schemas?.["Common.ErrorCode"]?.enum?.length;
-  const tools = Object.keys(doc.components?.schemas ?? {}).filter((k) => /^Mcp\..+Tool$/.test(k)).length;
-  return `First release of the contract: ${ops} operations on ${Object.keys(doc.paths).length} paths under \`/v1\`${codes ? `, ${codes} error codes` : ""}${tools ? `, ${tools} MCP tool models` : ""}. Stable groups (seed, Versioning 2): datasets, mentions, audience datasets, audience profiles; groups that may change: tracking agents, pattern detections, custom parameters, ask, chats, me.\n`;
+  const catalogue = at(doc, "components", "schemas", "Common.ErrorCode", "enum");
+  const codes = Array.isArray(catalogue) ? catalogue.length : undefined;
+  const schemas = Object.keys(asNode(at(doc, "components", "schemas")));
+  const tools = schemas.filter((k) => /^Mcp\..+Tool$/.test(k)).length;
+  const paths = Object.keys(asNode(at(doc, "paths"))).length;
+  return `First release of the contract: ${ops} operations on ${paths} paths under \`/v1\`${codes ? `, ${codes} error codes` : ""}${tools ? `, ${tools} MCP tool models` : ""}. Stable groups (seed, Versioning 2): datasets, mentions, audience datasets, audience profiles; groups that may change: tracking agents, pattern detections, custom parameters, ask, chats, me.\n`;
 }
 
 function regenerate(): boolean {

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm run mock [-- --port N] [-- --host H]`: the Prism mock of the generated
 // document. Prism itself refuses a second `--port`, so the defaults live here
-// and the command line overrides them (issue 11).
+// and the command line overrides them.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";

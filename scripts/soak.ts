@@ -4,9 +4,9 @@
 // requests) against a reference server started as a child process, for S
 // seconds (default 180). Prints the error count (answers >= 500, network
 // errors, undocumented 4xx bodies), the server's RSS after the first window
-// (warm-up) and at the end, and the
-// p99 latency of the first and the last W seconds (default 30).
-// Goal (issue 11): 0 errors and RSS growth under 10%; exits 1 otherwise.
+// (warm-up) and at the end, and the p99 latency of the first and the last W
+// seconds (default 30). Goal: sustained traffic neither fails nor leaks, so 0
+// errors and RSS growth under 10%; exits 1 otherwise.
 import { Random } from "../reference-impl/src/platform/random.ts";
 import { undocumented } from "./lib/documented-body.ts";
 import { arg, demoKeys, percentile, startReference } from "./lib/reference-process.ts";

@@ -1,8 +1,9 @@
-// Issue 11, contract side: every request string and array is bounded, dates
-// are real dates, the document pins no origin, mock-facing examples are
-// believable (first request example succeeds, 422 examples name real fields,
-// rate-limit headers have sane values), and bodies over the limit or of the
-// wrong media type have documented answers.
+// Robustness, contract side: every request string and array is bounded
+// (D-BOUND-STRINGS, D-BOUND-ARRAYS), dates are real dates (D-BOUND-DATE), the
+// document pins no origin, mock-facing examples are believable (first request
+// example succeeds, 422 examples name real fields, rate-limit headers have
+// sane values), and bodies over the limit or of the wrong media type have
+// documented answers.
 import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -69,7 +70,7 @@ describe("bounded input (D-BOUND-STRINGS, D-BOUND-ARRAYS)", () => {
     expect(found).toEqual([]);
   });
 
-  it("refuses the costly inputs of issue 11 in the generated zod", () => {
+  it("refuses costly inputs (a huge query, a huge keyword, long arrays) in the generated zod", () => {
     expect(zMentionsSearchBody.safeParse({ q: "oat milk ".repeat(116_000) }).success).toBe(false);
     const longWord = { filters: [[{ type: "keyword", operator: "is", value: "x".repeat(1 << 20) }]] };
     expect(zMentionsSearchBody.safeParse(longWord).success).toBe(false);

@@ -1,7 +1,8 @@
-// Short versions of the three issue-11 scripts, run as part of `npm test`:
-// each script starts its own reference server on a free 127.0.0.1 port, stops
-// it by PID, and exits 0 only when its goal is met. The full runs and their
-// figures are `npm run fuzz`, `npm run soak`, `npm run concurrency`.
+// Short versions of the three robustness scripts (fuzz, soak, concurrency),
+// run as part of `npm test`: each script starts its own reference server on a
+// free 127.0.0.1 port, stops it by PID, and exits 0 only when its goal is met.
+// The full runs and their figures are `npm run fuzz`, `npm run soak`,
+// `npm run concurrency`.
 import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
