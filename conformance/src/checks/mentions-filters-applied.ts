@@ -1,6 +1,15 @@
 import { defineCheck } from "../define-check.ts";
-import { FILTER_PROBES, filterTypes } from "./support/mentions.ts";
-import { isObj, seen } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import type { Exchange } from "../http.ts";
+import type { MentionsFilter } from "../../../generated/client/types.gen.ts";
+import { filterProbe, filterTypes, type Mention } from "./support/mentions.ts";
+import { seen } from "./support/util.ts";
+
+/** The mentions of a search answer as sent, in place: a non-object item reads as undefined (it matches no filter). */
+function mentionsOf(ex: Exchange): (Mention | undefined)[] {
+  const data = bodyOf<{ data: unknown[] }>(ex)?.data;
+  return Array.isArray(data) ? data.map((m) => (isObject(m) ? (m as Mention) : undefined)) : [];
+}
 
 /**
  * Every filter type of the mention search, built from a sampled mention so
@@ -20,7 +29,7 @@ export default defineCheck({
   requires: ["POST /v1/mentions"],
   async run(ctx) {
     const sampleEx = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
-    const sample: any[] = isObj(sampleEx.json) && Array.isArray(sampleEx.json.data) ? sampleEx.json.data : [];
+    const sample = mentionsOf(sampleEx);
     if (sampleEx.status !== 200)
       ctx.fail(
         {
@@ -33,15 +42,15 @@ export default defineCheck({
     if (sample.length < 2)
       ctx.skip(`the account holds ${sample.length} mention(s); filters need a sample of at least two`);
     for (const type of filterTypes(ctx.contract)) {
-      const probe = FILTER_PROBES[type];
+      const probe = filterProbe(type);
       if (!probe) {
         ctx.notExercised(`${type}: needs history the kit cannot build (or no mention field carries it)`);
         continue;
       }
       // a filter that some sampled mentions match and others do not
-      let filter: any;
+      let filter: MentionsFilter | undefined;
       for (const m of sample) {
-        const f = probe.make(m);
+        const f = m && probe.make(m);
         if (f && sample.some((x) => !probe.holds(f, x))) {
           filter = f;
           break;
@@ -52,7 +61,7 @@ export default defineCheck({
         continue;
       }
       const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: { filters: [[filter]], limit: 100 } });
-      const rows: any[] = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
+      const rows = mentionsOf(ex);
       if (
         !ctx.expect(
           ex.status === 200 && rows.length > 0,
@@ -66,9 +75,10 @@ export default defineCheck({
         )
       )
         continue;
-      const wrong = rows.find((m) => !probe.holds(filter, m));
+      const at = rows.findIndex((m) => !probe.holds(filter, m));
+      const wrong: Record<string, unknown> | undefined = rows[at];
       ctx.expect(
-        !wrong,
+        at < 0,
         {
           title: `filter ${type} returned a mention that does not satisfy it`,
           received: wrong && { id: wrong.id, source: wrong.source, [type]: wrong[type] ?? "(see mention)" },

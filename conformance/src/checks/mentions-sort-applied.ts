@@ -1,6 +1,8 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { SORT_FIELD, sortKeys } from "./support/mentions.ts";
-import { isObj, seen } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import type { MentionsMentionPage } from "../../../generated/client/types.gen.ts";
+import { SORT_FIELD, sortKeys, type Mention } from "./support/mentions.ts";
+import { seen } from "./support/util.ts";
 
 const PAGE = 20;
 const PAGES = 2;
@@ -15,7 +17,7 @@ export default defineCheck({
   id: "mentions-sort-applied",
   phase: "lists",
   rule: "A mention search sorted by any documented key returns mentions in that key's order (desc by default, asc when asked) across a cursor walk; without sort the order is date desc",
-  section: "Endpoints › Mentions (sort, order); decision D-MENTIONS-SORT-DEFAULT",
+  section: "Endpoints › Mentions (sort, order)",
   severity: "major",
   rules: {
     seed: "sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at`",
@@ -33,7 +35,7 @@ export default defineCheck({
         continue;
       }
       for (const order of key === "date" ? ["desc", "asc"] : ["desc"]) {
-        const items: any[] = [];
+        const items: (Mention | undefined)[] = [];
         let cursor: string | undefined;
         let last;
         for (let p = 0; p < PAGES; p++) {
@@ -43,8 +45,8 @@ export default defineCheck({
             body: { sort: key, order, limit: PAGE, ...(cursor ? { cursor } : {}) },
           });
           last = ex;
-          const body = ex.json as any;
-          if (ex.status !== 200 || !isObj(body) || !Array.isArray(body.data)) {
+          const body = bodyOf<MentionsMentionPage>(ex);
+          if (ex.status !== 200 || !body || !Array.isArray(body.data)) {
             ctx.fail(
               {
                 title: `sort=${key} order=${order} page ${p + 1} answered ${ex.status}`,
@@ -83,7 +85,10 @@ export default defineCheck({
       path: "/v1/mentions",
       body: { sort: "date", order: "desc", limit: PAGE },
     });
-    const ids = (ex: typeof dflt) => ((ex.json as any)?.data ?? []).map((m: any) => m?.id).join();
+    const ids = (ex: typeof dflt) => {
+      const data = bodyOf<MentionsMentionPage>(ex)?.data;
+      return Array.isArray(data) ? data.map((m) => m?.id).join() : "";
+    };
     if (dflt.status === 200 && ids(dflt) !== ids(byDate)) ctx.lenient("D-MENTIONS-SORT-DEFAULT", dflt);
     else
       ctx.expect(

@@ -1,6 +1,14 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, seen } from "./support/util.ts";
-import { itemsHaveCreatedAt, orderBreak, otherLists, paginationFixture, smallPageWalk } from "./support/pagination.ts";
+import {
+  itemsHaveCreatedAt,
+  orderBreak,
+  otherLists,
+  pageIds,
+  pageItems,
+  paginationFixture,
+  smallPageWalk,
+} from "./support/pagination.ts";
 
 /** Lists are sorted by created_at; the default order is desc, and asc reverses it. */
 export default defineCheck({
@@ -17,7 +25,7 @@ export default defineCheck({
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/datasets"],
   async run(ctx) {
-    const { ids, walk } = await smallPageWalk(ctx);
+    const { ids, walk, items } = await smallPageWalk(ctx);
     if (walk.error)
       ctx.fail(
         {
@@ -27,12 +35,12 @@ export default defineCheck({
         },
         walk.error,
       );
-    const brk = orderBreak(walk.items, "desc");
+    const brk = orderBreak(items, "desc");
     ctx.expect(
       !brk,
       {
         title: `order=desc walk is not newest first: ${brk?.why}`,
-        received: walk.items
+        received: items
           .slice(Math.max(0, (brk?.index ?? 0) - 1), (brk?.index ?? 0) + 1)
           .map((x) => ({ id: x?.id, created_at: x?.created_at })),
         expected: "created_at non-increasing, present on every item",
@@ -40,8 +48,8 @@ export default defineCheck({
       walk.pages[Math.floor((brk?.index ?? 0) / 2)],
     );
     if (ids.length) {
-      const pos = ids.map((id) => walk.items.findIndex((x) => x?.id === id));
-      const createdAt = ids.map((id) => walk.items.find((x) => x?.id === id)?.created_at);
+      const pos = ids.map((id) => items.findIndex((x) => x?.id === id));
+      const createdAt = ids.map((id) => items.find((x) => x?.id === id)?.created_at);
       // Two creations within one timestamp tick tie on created_at, and a tie may
       // list either way: only a strictly later creation must come first.
       const inOrder = pos.every(
@@ -60,8 +68,8 @@ export default defineCheck({
     await paginationFixture(ctx);
     const dflt = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5` });
     const desc = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5&order=desc` });
-    const a = ((dflt.json as any)?.data ?? []).map((x: any) => x.id);
-    const b = ((desc.json as any)?.data ?? []).map((x: any) => x.id);
+    const a = pageIds(dflt);
+    const b = pageIds(desc);
     ctx.expect(
       dflt.status === 200 && desc.status === 200 && JSON.stringify(a) === JSON.stringify(b),
       {
@@ -72,13 +80,13 @@ export default defineCheck({
       dflt,
     );
     const asc = await ctx.req({ method: "GET", path: `${DATASETS}?limit=5&order=asc` });
-    const ascItems: any[] = (asc.json as any)?.data ?? [];
+    const ascItems = pageItems(asc);
     const ascBreak = orderBreak(ascItems, "asc");
     ctx.expect(
       asc.status === 200 && !ascBreak,
       {
         title: `order=asc is not oldest first${ascBreak ? `: ${ascBreak.why}` : ""}`,
-        received: asc.status === 200 ? ascItems.map((x: any) => x?.created_at) : seen(asc),
+        received: asc.status === 200 ? ascItems.map((x) => x?.created_at) : seen(asc),
         expected: "200, created_at non-decreasing",
       },
       asc,
@@ -101,13 +109,13 @@ export default defineCheck({
         );
         continue;
       }
-      const items: any[] = (ex.json as any)?.data ?? [];
-      const o = orderBreak(items, "desc");
+      const listItems = pageItems(ex);
+      const o = orderBreak(listItems, "desc");
       ctx.expect(
         !o,
         {
           title: `${other.operationId} without order is not newest first${o ? `: ${o.why}` : ""}`,
-          received: items.slice(Math.max(0, (o?.index ?? 0) - 1), (o?.index ?? 0) + 1).map((x) => x?.created_at),
+          received: listItems.slice(Math.max(0, (o?.index ?? 0) - 1), (o?.index ?? 0) + 1).map((x) => x?.created_at),
           expected: "created_at non-increasing (default order desc)",
         },
         ex,

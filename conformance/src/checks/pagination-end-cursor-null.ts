@@ -1,6 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, seen, walk } from "./support/util.ts";
-import { otherLists, paginationFixture } from "./support/pagination.ts";
+import { bodyOf } from "../typed.ts";
+import { otherLists, paginationFixture, type Page } from "./support/pagination.ts";
 
 /** has_next true ⇔ a string cursor; the last page has has_next false and cursor null. */
 export default defineCheck({
@@ -20,9 +21,10 @@ export default defineCheck({
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     await paginationFixture(ctx);
-    const w = await walk(ctx, DATASETS, { limit: 100, order: "asc", maxPages: 20 });
+    // only the pages are judged here, never the items
+    const w = await walk<unknown>(ctx, DATASETS, { limit: 100, order: "asc", maxPages: 20 });
     for (const p of w.pages) {
-      const b = p.json as any;
+      const b = bodyOf<Page>(p);
       if (p.status !== 200) {
         ctx.fail(
           {
@@ -58,10 +60,10 @@ export default defineCheck({
     if (!w.complete && !w.error)
       ctx.warn("the account has more than 2000 datasets; the end of the list was not reached");
     for (const op of otherLists(ctx)) {
-      const o = await walk(ctx, op.path, { limit: 100, maxPages: 5 });
+      const o = await walk<unknown>(ctx, op.path, { limit: 100, maxPages: 5 });
       const last = o.pages.at(-1);
-      const b = last?.json as any;
       if (!last) continue;
+      const b = bodyOf<Page>(last);
       if (last.status !== 200) {
         ctx.fail(
           {

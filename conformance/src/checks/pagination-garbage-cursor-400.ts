@@ -1,5 +1,6 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { DATASETS, isObj, seen } from "./support/util.ts";
+import { DATASETS, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
 
 /** An unusable cursor is 400 invalid_cursor (decision D-CURSOR). */
 const GARBAGE = ["Z2FyYmFnZQ", "not-a-cursor", "eyJpZCI6ICJub3BlIn0", "AAAA"];
@@ -8,7 +9,7 @@ export default defineCheck({
   id: "pagination-garbage-cursor-400",
   phase: "lists",
   rule: "A garbage cursor gets 400 with error_code invalid_cursor (error envelope)",
-  section: "Errors (invalid_cursor); decision D-CURSOR",
+  section: "Errors (invalid_cursor)",
   severity: "major",
   rules: {
     refusals: true,
@@ -22,7 +23,7 @@ export default defineCheck({
     for (const c of GARBAGE.slice(0, 3)) {
       const ex = await ctx.req({ method: "GET", path: `${DATASETS}?cursor=${encodeURIComponent(c)}` });
       ctx.expect(
-        ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor",
+        ex.status === 400 && errorCode(ex) === "invalid_cursor",
         {
           title: `cursor ${JSON.stringify(c)} answered ${ex.status}`,
           received: seen(ex),

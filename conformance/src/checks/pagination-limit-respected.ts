@@ -1,6 +1,8 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { DATASETS, seen } from "./support/util.ts";
-import { otherLists, paginationFixture } from "./support/pagination.ts";
+import { bodyOf } from "../typed.ts";
+import { jsonAt } from "./support/groups.ts";
+import { otherLists, pageSize, paginationFixture, type Page } from "./support/pagination.ts";
 
 /** A page never holds more than `limit` items; the default page size is the documented one. */
 export default defineCheck({
@@ -25,11 +27,11 @@ export default defineCheck({
     const dflt = Number(op.params.find((p) => p.name === "limit")?.schema.default ?? 10);
     for (const limit of [1, 3, undefined, 100]) {
       const ex = await ctx.req({ method: "GET", path: DATASETS + (limit ? `?limit=${limit}` : "") });
-      const b = ex.json as any;
-      const n = Array.isArray(b?.data) ? b.data.length : -1;
+      const b = bodyOf<Page>(ex);
+      const n = pageSize(ex);
       const cap = limit ?? dflt;
       ctx.expect(
-        ex.status === 200 && n >= 0 && n <= cap && (!b.has_next || n === cap),
+        ex.status === 200 && n >= 0 && n <= cap && (!b?.has_next || n === cap),
         {
           title: `limit=${limit ?? `(default ${dflt})`} returned ${n} items (has_next ${b?.has_next})`,
           received: { status: ex.status, items: n, has_next: b?.has_next },
@@ -54,10 +56,10 @@ export default defineCheck({
     // the mention search: its body's default page size (20) when the account holds more
     const search = ctx.contract.op("POST /v1/mentions");
     if (search) {
-      const d = Number((search.bodySchema as any)?.properties?.limit?.default ?? 20);
+      const d = Number(jsonAt(search.bodySchema, "properties", "limit", "default") ?? 20);
       const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: {} });
-      const b = ex.json as any;
-      const n = Array.isArray(b?.data) ? b.data.length : -1;
+      const b = bodyOf<Page>(ex);
+      const n = pageSize(ex);
       if (ex.status === 200 && b?.has_next === false && n < d)
         ctx.notExercised(`Mentions_search default page: the account holds only ${n} mentions`);
       else
@@ -87,11 +89,11 @@ export default defineCheck({
           );
           continue;
         }
-        const b = ex.json as any;
-        const n = Array.isArray(b?.data) ? b.data.length : -1;
+        const b = bodyOf<Page>(ex);
+        const n = pageSize(ex);
         const cap = limit ?? d;
         ctx.expect(
-          n >= 0 && n <= cap && (!b.has_next || n === cap),
+          n >= 0 && n <= cap && (!b?.has_next || n === cap),
           {
             title: `${other.operationId} limit=${limit ?? `(default ${d})`} returned ${n} items (has_next ${b?.has_next})`,
             received: { items: n, has_next: b?.has_next },

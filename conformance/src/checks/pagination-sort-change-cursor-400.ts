@@ -1,13 +1,15 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { DATASETS, isObj, seen } from "./support/util.ts";
-import { PAGE, firstPage } from "./support/pagination.ts";
+import { bodyOf } from "../typed.ts";
+import { DATASETS, seen } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import { PAGE, firstPage, type Page } from "./support/pagination.ts";
 
 /** A cursor encodes its sort: reusing it after a change of order is 400 invalid_cursor. */
 export default defineCheck({
   id: "pagination-sort-change-cursor-400",
   phase: "lists",
   rule: "A cursor reused across a change of sort (dataset list order=desc → asc; mention search sort=date → likes) gets 400 invalid_cursor",
-  section: "Endpoints › Mentions/Audience profiles (cursor encodes the sort); decision D-CURSOR",
+  section: "Endpoints › Mentions/Audience profiles (cursor encodes the sort)",
   severity: "major",
   rules: {
     refusals: true,
@@ -24,7 +26,7 @@ export default defineCheck({
       path: `${DATASETS}?limit=${PAGE}&order=asc&cursor=${encodeURIComponent(cursor)}`,
     });
     ctx.expect(
-      ex.status === 400 && isObj(ex.json) && ex.json.error_code === "invalid_cursor",
+      ex.status === 400 && errorCode(ex) === "invalid_cursor",
       {
         title: `a desc cursor reused with order=asc answered ${ex.status}`,
         received: seen(ex),
@@ -39,7 +41,7 @@ export default defineCheck({
         path: "/v1/mentions",
         body: { sort: "date", order: "desc", limit: 1 },
       });
-      const c = (first.json as any)?.cursor;
+      const c = bodyOf<Page>(first)?.cursor;
       if (typeof c !== "string") {
         ctx.warn("mention search has fewer than two results; the sort-change case was not exercised", first);
         return;
@@ -50,7 +52,7 @@ export default defineCheck({
         body: { sort: "likes", order: "desc", limit: 1, cursor: c },
       });
       ctx.expect(
-        again.status === 400 && isObj(again.json) && again.json.error_code === "invalid_cursor",
+        again.status === 400 && errorCode(again) === "invalid_cursor",
         {
           title: `a mention cursor of sort=date reused with sort=likes answered ${again.status}`,
           received: seen(again),

@@ -3,7 +3,9 @@ import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
-import { data, fillPath } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import type { PatternsPatternDetectionRun } from "../../../generated/client/types.gen.ts";
+import { fillPath } from "./support/util.ts";
 import { priceOf } from "./support/groups.ts";
 import { cpSource } from "./support/custom-parameters.ts";
 
@@ -12,7 +14,7 @@ export default defineCheck({
   id: "pattern-detection-run-state-machine",
   phase: "groups",
   rule: "Pattern detection runs move only pending → working → completed | failed; terminal states never change; step timestamps never go back; a completed run carries pattern_id and a pending or working one does not",
-  section: "States and transitions › Pattern detection run; decisions D-RUN-STATES, D-PDR-STEPS",
+  section: "States and transitions › Pattern detection run",
   severity: "critical",
   rules: {
     seed: "States seen: `pending`, `completed` (with `pattern_id`).",
@@ -45,7 +47,10 @@ export default defineCheck({
       real: () => ({
         ctx,
         runPath: (id) => fillPath(run.readOp!.path, { run_id: id })!,
-        created: (ex) => ({ id: data(ex)?.run_id, run: data(ex) }),
+        created: (ex) => {
+          const run = dataOf<PatternsPatternDetectionRun>(ex);
+          return { id: run?.run_id, run };
+        },
         start: async (_variant, n) => {
           const ex = await ctx.req({
             method: "POST",
@@ -56,7 +61,8 @@ export default defineCheck({
               research_question: "What themes recur in these posts?",
             },
           });
-          if (typeof data(ex)?.run_id === "string") seen.push({ id: data(ex).run_id });
+          const id = dataOf<PatternsPatternDetectionRun>(ex)?.run_id;
+          if (typeof id === "string") seen.push({ id });
           return ex;
         },
       }),
@@ -64,7 +70,7 @@ export default defineCheck({
     // pattern_id exactly on completed runs
     for (const { id } of seen) {
       const ex = await ctx.req({ method: "GET", path: fillPath(run.readOp.path, { run_id: id })! });
-      const d = data(ex);
+      const d = dataOf<PatternsPatternDetectionRun>(ex);
       const completed = d?.status?.type === run.states.completed;
       ctx.expect(
         completed === (typeof d?.pattern_id === "string"),
@@ -75,8 +81,8 @@ export default defineCheck({
         },
         ex,
       );
-      const steps = (d?.status?.steps ?? []).map((s: any) => s?.name);
-      if (run.steps.length && steps.some((s: string) => !run.steps.includes(s)))
+      const steps = (d?.status?.steps ?? []).map((s) => s?.name);
+      if (run.steps.length && steps.some((s) => !run.steps.some((name) => name === s)))
         ctx.warn(
           lenientWarning("D-PDR-STEPS", `step names ${steps.join(", ")} are not among ${run.steps.join(", ")}`),
           ex,

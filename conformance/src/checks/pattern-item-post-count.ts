@@ -1,5 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { data, seen } from "./support/util.ts";
+import { dataOf, itemsOf } from "../typed.ts";
+import type { MentionsMention, PatternsPatternItemDetail } from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 import { detection } from "./support/patterns.ts";
 
 /** An item's expansion lists exactly post_count posts, each resolvable through POST /v1/mentions post_refs. */
@@ -18,19 +20,21 @@ export default defineCheck({
   requires: ["GET /v1/patterns/{pattern_id}", "GET /v1/patterns/{pattern_id}/items/{item_id}", "POST /v1/mentions"],
   async run(ctx) {
     const d = await detection(ctx);
-    if (!d.pattern) return ctx.notExercised(`the detection ended ${d.final?.status?.type} without a readable pattern`);
+    const pattern = d.pattern;
+    if (!pattern) return ctx.notExercised(`the detection ended ${d.final?.status?.type} without a readable pattern`);
     if (
       !ctx.expect(
-        Array.isArray(d.pattern.items) && d.pattern.items.length > 0,
-        { title: "the pattern has no items", received: d.pattern, expected: "items[]" },
+        Array.isArray(pattern.items) && pattern.items.length > 0,
+        { title: "the pattern has no items", received: pattern, expected: "items[]" },
         d.patternEx,
       )
     )
       return;
-    const base = `/v1/patterns/${encodeURIComponent(d.pattern.id)}/items`;
-    for (const item of d.pattern.items) {
-      const ex = await ctx.req({ method: "GET", path: `${base}/${encodeURIComponent(item.item_id)}` });
-      const refs = data(ex)?.post_refs;
+    const base = `/v1/patterns/${encodeURIComponent(String(pattern.id))}/items`;
+    for (const item of pattern.items ?? []) {
+      const ex = await ctx.req({ method: "GET", path: `${base}/${encodeURIComponent(String(item.item_id))}` });
+      const detail = dataOf<PatternsPatternItemDetail>(ex);
+      const refs = detail?.post_refs;
       if (
         !ctx.expect(
           ex.status === 200 && Array.isArray(refs),
@@ -40,14 +44,13 @@ export default defineCheck({
             expected: { status: 200, data: { post_refs: [] } },
           },
           ex,
-        )
+        ) ||
+        !Array.isArray(refs)
       )
         continue;
-      const keys = refs.map((r: any) => `${r?.source}:${r?.id}`);
+      const keys = refs.map((r) => `${r?.source}:${r?.id}`);
       ctx.expect(
-        refs.length === item.post_count &&
-          data(ex).post_count === item.post_count &&
-          new Set(keys).size === keys.length,
+        refs.length === item.post_count && detail?.post_count === item.post_count && new Set(keys).size === keys.length,
         {
           title: `item ${item.item_id} has post_count ${item.post_count} but lists ${refs.length} post_refs (${new Set(keys).size} distinct)`,
           received: refs.length,
@@ -59,14 +62,14 @@ export default defineCheck({
       const m = await ctx.req({
         method: "POST",
         path: "/v1/mentions",
-        body: { post_refs: refs.slice(0, 100).map((r: any) => ({ source: r.source, id: r.id })), limit: 100 },
+        body: { post_refs: refs.slice(0, 100).map((r) => ({ source: r.source, id: r.id })), limit: 100 },
       });
       const found = new Set(
-        (Array.isArray(data(m)) ? data(m) : [])
-          .filter((x: any) => (x?.datasets ?? []).some((ds: any) => ds?.id === d.datasetId))
-          .map((x: any) => `${x.source}:${x.id}`),
+        itemsOf<MentionsMention>(m)
+          .filter((x) => (x.datasets ?? []).some((ds) => ds?.id === d.datasetId))
+          .map((x) => `${x.source}:${x.id}`),
       );
-      const missing = keys.slice(0, 100).filter((k: string) => !found.has(k));
+      const missing = keys.slice(0, 100).filter((k) => !found.has(k));
       ctx.expect(
         m.status === 200 && missing.length === 0,
         {

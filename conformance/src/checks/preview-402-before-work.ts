@@ -1,7 +1,9 @@
 import { defineCheck } from "../define-check.ts";
-import { isObj, seen } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import type { PreviewsInsufficientCreditsResearchPreviewError } from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 import { usageRows } from "./support/billing.ts";
-import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
+import { balanceOf, errorCode, jsonAt, priceOf } from "./support/groups.ts";
 import { PREVIEWS } from "./support/previews.ts";
 
 /** A preview the balance cannot fund is 402 before any scraping: nothing stored, nothing charged. */
@@ -19,8 +21,17 @@ export default defineCheck({
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     ctx.mutates("a refused preview on the poor account");
-    const max =
-      ctx.contract.doc.components?.schemas?.["Previews.UrlPreviewBody"]?.properties?.source_urls?.maxItems ?? 100;
+    const max = Number(
+      jsonAt(
+        ctx.contract.doc,
+        "components",
+        "schemas",
+        "Previews.UrlPreviewBody",
+        "properties",
+        "source_urls",
+        "maxItems",
+      ) ?? 100,
+    );
     const price = await priceOf(ctx, "preview_generation", "poor");
     const { balance: before } = await balanceOf(ctx, "poor");
     const required = price.mul(max);
@@ -34,15 +45,15 @@ export default defineCheck({
       url: `https://www.instagram.com/slk_${ctx.runId.replace(/-/g, "_")}_${i}/`,
     }));
     const ex = await ctx.req({ method: "POST", path: PREVIEWS, key: "poor", body: { type: "url", source_urls: urls } });
-    const b = ex.json as any;
+    const detail: unknown = bodyOf<PreviewsInsufficientCreditsResearchPreviewError>(ex)?.detail;
     ctx.expect(
       ex.status === 402 &&
         errorCode(ex) === "insufficient_credits_research_preview" &&
-        isObj(b?.detail) &&
-        typeof b.detail.required === "string" &&
-        required.equals(b.detail.required) &&
-        typeof b.detail.available === "string" &&
-        before.equals(b.detail.available),
+        isObject(detail) &&
+        typeof detail.required === "string" &&
+        required.equals(detail.required) &&
+        typeof detail.available === "string" &&
+        before.equals(detail.available),
       {
         title: `an unfundable preview answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),

@@ -2,6 +2,11 @@ import { decision, defineCheck } from "../define-check.ts";
 import { newUsageRows } from "./support/groups.ts";
 import { chargedPreview } from "./support/previews.ts";
 import { dec } from "./support/billing.ts";
+import { isObject, type Untrusted } from "../typed.ts";
+import type { AccountUsageHistoryRow } from "../../../generated/client/types.gen.ts";
+
+/** A usage history row as sent (the rows come as the account's usage history answered them). */
+const usage = (row: unknown) => (isObject(row) ? (row as Untrusted<AccountUsageHistoryRow>) : undefined);
 
 /** A prompt preview costs one preview_generation per source, no partial refund. */
 export default defineCheck({
@@ -18,18 +23,20 @@ export default defineCheck({
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const p = await chargedPreview(ctx, "prompt");
-    const expected = p.price.mul(new Set(p.body.sources).size);
+    // the contract's example names its sources (chargedPreview counted them already)
+    const sources = p.body.sources!;
+    const expected = p.price.mul(new Set(sources).size);
     ctx.expect(
       p.before.minus(p.after).equals(expected),
       {
-        title: `a preview of ${p.body.sources.length} sources charged $${p.before.minus(p.after).toFixed()}`,
+        title: `a preview of ${sources.length} sources charged $${p.before.minus(p.after).toFixed()}`,
         received: p.before.minus(p.after).toFixed(),
         expected: expected.toFixed(),
       },
       p.create,
     );
-    const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => r?.category === "preview_generation");
-    ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(expected) === true, {
+    const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => usage(r)?.category === "preview_generation");
+    ctx.expect(rows.length === 1 && dec(usage(rows[0])?.quantity)?.equals(expected) === true, {
       title: "usage history has no single preview_generation row of the charge",
       received: rows,
       expected: [{ category: "preview_generation", quantity: Number(expected.toFixed(6)) }],

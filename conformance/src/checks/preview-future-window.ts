@@ -1,4 +1,6 @@
 import { decision, defineCheck } from "../define-check.ts";
+import { bodyOf } from "../typed.ts";
+import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { seen } from "./support/util.ts";
 import { priceOf } from "./support/groups.ts";
 import { PREVIEWS, previewExample } from "./support/previews.ts";
@@ -19,7 +21,7 @@ export default defineCheck({
   async run(ctx) {
     const base = previewExample(ctx, "prompt");
     delete base.time_filter;
-    base.sources = [base.sources[0]];
+    base.sources = [base.sources![0]];
     const price = await priceOf(ctx, "preview_generation");
     ctx.charge(price.toFixed(), "one one-source preview");
     const future = await ctx.req({
@@ -27,9 +29,8 @@ export default defineCheck({
       path: PREVIEWS,
       body: { ...base, date_since: day(30), date_until: day(60) },
     });
-    const locs = Array.isArray((future.json as any)?.detail)
-      ? (future.json as any).detail.map((d: any) => (d?.loc ?? []).join("."))
-      : [];
+    const detail = bodyOf<CommonValidationError>(future)?.detail;
+    const locs = Array.isArray(detail) ? detail.map((d) => (d?.loc ?? []).join(".")) : [];
     // strict: the 422 (a contract decision; a warning at --level seed); lenient, through the registry: the loc
     if (future.status === 422 && !locs.includes("body.date_since")) ctx.lenient("D-PREVIEW-FUTURE", future);
     ctx.expect(

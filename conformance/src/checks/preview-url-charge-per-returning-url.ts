@@ -1,6 +1,7 @@
 import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data } from "./support/util.ts";
+import { dataOf, isObject } from "../typed.ts";
+import type { PreviewsUrlPreviewResult } from "../../../generated/client/types.gen.ts";
 import { chargedPreview } from "./support/previews.ts";
 
 const LISTS = ["failed_to_retrieve_profiles", "non_existing_profiles", "private_profiles"] as const;
@@ -24,12 +25,17 @@ export default defineCheck({
   requires: ["POST /v1/research_previews", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const p = await chargedPreview(ctx, "url");
-    const d = data(p.create);
-    const requested: string[] = [...new Set<string>(p.body.source_urls.map((u: any) => u.url))];
-    const placed = new Map<string, string[]>();
-    const put = (url: string, list: string) => placed.set(url, [...(placed.get(url) ?? []), list]);
-    for (const pr of Array.isArray(d?.profiles) ? d.profiles : []) put(pr?.url, "profiles");
-    for (const l of LISTS) for (const u of Array.isArray(d?.[l]) ? d[l] : []) put(u, l);
+    const d = dataOf<PreviewsUrlPreviewResult>(p.create);
+    // the contract's example lists its URLs (chargedPreview counted them already)
+    const requested: unknown[] = [...new Set(p.body.source_urls!.map((u) => u.url))];
+    const placed = new Map<unknown, string[]>();
+    const put = (url: unknown, list: string) => placed.set(url, [...(placed.get(url) ?? []), list]);
+    const profiles: unknown[] = Array.isArray(d?.profiles) ? d.profiles : [];
+    for (const pr of profiles) put(isObject(pr) ? pr.url : undefined, "profiles");
+    for (const l of LISTS) {
+      const urls: unknown = d?.[l];
+      for (const u of Array.isArray(urls) ? (urls as unknown[]) : []) put(u, l);
+    }
     const wrong = requested.filter((u) => (placed.get(u) ?? []).length !== 1);
     const stray = [...placed.keys()].filter((u) => !requested.includes(u));
     ctx.expect(
@@ -41,19 +47,18 @@ export default defineCheck({
       },
       p.create,
     );
-    const profiles = Array.isArray(d?.profiles) ? d.profiles.length : 0;
-    const expected = p.price.mul(profiles);
+    const expected = p.price.mul(profiles.length);
     ctx.expect(
       p.before.minus(p.after).equals(expected),
       {
-        title: `${profiles} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`,
+        title: `${profiles.length} of ${requested.length} URLs returned data but $${p.before.minus(p.after).toFixed()} was charged`,
         received: p.before.minus(p.after).toFixed(),
         expected: expected.toFixed(),
       },
       p.create,
     );
-    for (const pr of d?.profiles ?? [])
-      if (typeof pr?.username !== "string" || typeof pr?.is_verified !== "boolean")
+    for (const pr of profiles)
+      if (!isObject(pr) || typeof pr.username !== "string" || typeof pr.is_verified !== "boolean")
         ctx.warn(lenientWarning("D-PREVIEW-PROFILE", JSON.stringify(pr).slice(0, 200)), p.create);
   },
 });

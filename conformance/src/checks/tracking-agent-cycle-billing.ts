@@ -1,5 +1,6 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { data } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import type { TrackingAgentsAgentRun } from "../../../generated/client/types.gen.ts";
 import { AGENT_COUNT, agentCycles } from "./support/tracking.ts";
 
 /** A cycle reserves count mentions per dataset run it starts and settles to the mentions those runs collected. */
@@ -19,11 +20,12 @@ export default defineCheck({
   async run(ctx) {
     const c = await agentCycles(ctx);
     if (c.first.status !== 202) return ctx.notExercised(`trigger answered ${c.first.status}`);
-    const runs = (data(c.first)?.dataset_run_ids ?? []).length;
+    const runs = (dataOf<TrackingAgentsAgentRun>(c.first)?.dataset_run_ids ?? []).length;
     // each started run reserves its count; a URL search caps it at its URLs (D-RUN-COUNT)
     const units = c.firstRuns.reduce((n, r) => {
       const q = r?.params?.search_query;
-      const count = Number.isInteger(r?.params?.count) ? r.params.count : AGENT_COUNT;
+      const asked = r?.params?.count;
+      const count = typeof asked === "number" && Number.isInteger(asked) ? asked : AGENT_COUNT;
       return n + (q?.type === "url" && Array.isArray(q.source_urls) ? Math.min(count, q.source_urls.length) : count);
     }, 0);
     const reserved = c.mentionPrice.mul(units);

@@ -1,5 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { data, fixtureDataset, seen, walk } from "./support/util.ts";
+import { fixtureDataset, seen, walk } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
+import type { TrackingAgentsTrackingAgent } from "../../../generated/client/types.gen.ts";
 import { agentPath, createAgent, TA } from "./support/tracking.ts";
 
 /** A deleted agent is 204 then hidden: 404 on read, pause, trigger and messages, absent from the list. */
@@ -47,7 +49,7 @@ export default defineCheck({
     for (const [method, path, body] of calls) {
       const ex = await ctx.req({ method, path, body });
       ctx.expect(
-        ex.status === 404 && (ex.json as any)?.error_code === "not_found",
+        ex.status === 404 && errorCode(ex) === "not_found",
         {
           title: `${method} ${path.replace(agent.id, "{deleted}")} answered ${ex.status}`,
           received: seen(ex),
@@ -56,7 +58,7 @@ export default defineCheck({
         ex,
       );
     }
-    const w = await walk(ctx, TA, { limit: 100, maxPages: 10 });
+    const w = await walk<TrackingAgentsTrackingAgent>(ctx, TA, { limit: 100, maxPages: 10 });
     ctx.expect(
       w.complete && !w.items.some((a) => a?.id === agent.id),
       {
@@ -66,6 +68,5 @@ export default defineCheck({
       },
       w.pages.at(-1),
     );
-    void data;
   },
 });

@@ -1,8 +1,23 @@
 import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { sleep } from "../http.ts";
-import { data } from "./support/util.ts";
+import { sleep, type Exchange } from "../http.ts";
+import { bodyOf, isObject, type Untrusted } from "../typed.ts";
+import type {
+  TrackingAgentsAgentMessage,
+  TrackingAgentsAgentMessagePage,
+} from "../../../generated/client/types.gen.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
+
+type Message = Untrusted<TrackingAgentsAgentMessage>;
+
+/** The feed's messages as sent, in place: a non-object item reads as undefined (it fails the shape rule). */
+function messagesOf(ex: Exchange): (Message | undefined)[] {
+  const data: unknown = bodyOf<TrackingAgentsAgentMessagePage>(ex)?.data;
+  return Array.isArray(data) ? data.map((m) => (isObject(m) ? (m as Message) : undefined)) : [];
+}
+
+/** `a >= b` as JavaScript compares two values of any type (a deployment may send strings or nulls). */
+const atLeast = (a: unknown, b: unknown): boolean => (a as number) >= (b as number);
 
 /** The alert feed lists the agent's messages newest first, one per finished cycle, walkable by cursor. */
 export default defineCheck({
@@ -25,11 +40,11 @@ export default defineCheck({
     const c = await agentCycles(ctx);
     if (c.third?.status !== 202) return ctx.notExercised("fewer than two cycles ran");
     const path = `${agentPath(c.agent)}/messages`;
-    let items: any[] = [];
+    let items: (Message | undefined)[] = [];
     let last;
     for (let i = 0; i < 20; i++) {
       last = await ctx.req({ method: "GET", path: `${path}?limit=100` });
-      items = Array.isArray(data(last)) ? data(last) : [];
+      items = messagesOf(last);
       if (items.length >= 2 || last.status !== 200) break;
       await sleep(250);
     }
@@ -45,12 +60,12 @@ export default defineCheck({
       )
     )
       return;
-    const sorted = items.every((m, i) => i === 0 || items[i - 1].created_at >= m.created_at);
+    const sorted = items.every((m, i) => i === 0 || atLeast(items[i - 1]?.created_at, m?.created_at));
     ctx.expect(
       sorted,
       {
         title: "messages are not newest first",
-        received: items.map((m) => m.created_at),
+        received: items.map((m) => m?.created_at),
         expected: "created_at descending",
       },
       last,
@@ -79,21 +94,22 @@ export default defineCheck({
           ),
           last,
         );
-    const walked: string[] = [];
-    let cursor: string | null = null;
+    const walked: unknown[] = [];
+    let cursor: string | null | undefined = null;
     for (let i = 0; i < items.length + 1; i++) {
       const ex = await ctx.req({
         method: "GET",
         path: `${path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
       });
-      walked.push(...(Array.isArray(data(ex)) ? data(ex).map((m: any) => m?.message_id) : []));
-      cursor = (ex.json as any)?.has_next ? (ex.json as any).cursor : null;
+      walked.push(...messagesOf(ex).map((m) => m?.message_id));
+      const page = bodyOf<TrackingAgentsAgentMessagePage>(ex);
+      cursor = page?.has_next ? page.cursor : null;
       if (!cursor) break;
     }
-    ctx.expect(JSON.stringify(walked) === JSON.stringify(items.map((m) => m.message_id)), {
+    ctx.expect(JSON.stringify(walked) === JSON.stringify(items.map((m) => m?.message_id)), {
       title: "a limit=1 cursor walk differs from the full page",
       received: walked,
-      expected: items.map((m) => m.message_id),
+      expected: items.map((m) => m?.message_id),
     });
   },
 });

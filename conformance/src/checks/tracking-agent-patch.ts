@@ -1,5 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { data, fixtureDataset, seen } from "./support/util.ts";
+import { dataOf, type Untrusted } from "../typed.ts";
+import type { TrackingAgentsTrackingAgent } from "../../../generated/client/types.gen.ts";
+import { fixtureDataset, seen } from "./support/util.ts";
 import { canonical } from "./mcp-rest-agreement.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
 
@@ -19,10 +21,11 @@ export default defineCheck({
   async run(ctx) {
     const ds = await fixtureDataset(ctx);
     const agent = await createAgent(ctx, "agent-patch", [ds.id]);
-    const fresh = data(await ctx.req({ method: "GET", path: agentPath(agent.id) }));
+    const fresh = dataOf<TrackingAgentsTrackingAgent>(await ctx.req({ method: "GET", path: agentPath(agent.id) }));
     const noop = await ctx.req({ method: "PATCH", path: agentPath(agent.id), body: {} });
-    const { updated_at: _u1, next_run_at: _n1, ...a } = data(noop) ?? {};
-    const { updated_at: _u2, next_run_at: _n2, ...b } = fresh ?? {};
+    const none: Untrusted<TrackingAgentsTrackingAgent> = {};
+    const { updated_at: _u1, next_run_at: _n1, ...a } = dataOf<TrackingAgentsTrackingAgent>(noop) ?? none;
+    const { updated_at: _u2, next_run_at: _n2, ...b } = fresh ?? none;
     ctx.expect(
       noop.status === 200 && canonical(a) === canonical(b),
       {
@@ -45,7 +48,7 @@ export default defineCheck({
       ["PATCH answer", patched],
       ["read after PATCH", read],
     ] as const) {
-      const d = data(ex);
+      const d = dataOf<TrackingAgentsTrackingAgent>(ex);
       const same =
         ex.status === 200 &&
         d?.name === change.name &&

@@ -1,8 +1,12 @@
 import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
-import { data, fixtureDataset, seen } from "./support/util.ts";
+import { dataOf, type Untrusted } from "../typed.ts";
+import type { TrackingAgentsTrackingAgent } from "../../../generated/client/types.gen.ts";
+import { fixtureDataset, seen } from "./support/util.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
+
+type Agent = Untrusted<TrackingAgentsTrackingAgent>;
 
 /** pause → paused true, next_run_at null; resume → paused false, next_run_at set again; both 204, both idempotent. */
 export default defineCheck({
@@ -31,31 +35,41 @@ export default defineCheck({
     const ds = await fixtureDataset(ctx);
     const agent = await createAgent(ctx, "agent-pause", [ds.id]);
     const read = () => ctx.req({ method: "GET", path: agentPath(agent.id) });
-    const active = (d: any) => d?.paused === false && Number.isInteger(d?.next_run_at);
-    const paused = (d: any) => d?.paused === true && d?.next_run_at === null;
+    const agentOf = (ex: Exchange) => dataOf<TrackingAgentsTrackingAgent>(ex);
+    const active = (d: Agent | undefined) => d?.paused === false && Number.isInteger(d?.next_run_at);
+    const paused = (d: Agent | undefined) => d?.paused === true && d?.next_run_at === null;
     // strict (D-TA-NEXT-RUN): the type, null while paused, an integer while active; lenient through the registry: the second it names
     const computed = (ex: Exchange) => {
-      const d = data(ex);
+      const d = agentOf(ex);
+      const next = d?.next_run_at;
+      const created = d?.created_at;
       if (
         d?.paused === false &&
-        Number.isInteger(d?.next_run_at) &&
-        Number.isInteger(d?.created_at) &&
-        d.next_run_at <= d.created_at
+        typeof next === "number" &&
+        Number.isInteger(next) &&
+        typeof created === "number" &&
+        Number.isInteger(created) &&
+        next <= created
       )
         ctx.lenient("D-TA-NEXT-RUN", ex);
     };
     const fresh = await read();
     computed(fresh);
     ctx.expect(
-      active(data(fresh)),
+      active(agentOf(fresh)),
       {
         title: "a new agent is not active with a next_run_at",
-        received: { paused: data(fresh)?.paused, next_run_at: data(fresh)?.next_run_at },
+        received: { paused: agentOf(fresh)?.paused, next_run_at: agentOf(fresh)?.next_run_at },
         expected: { paused: false, next_run_at: "<unix seconds>" },
       },
       fresh,
     );
-    const steps: Array<{ action: "pause" | "resume"; want: (d: any) => boolean; label: string; lenient?: boolean }> = [
+    const steps: Array<{
+      action: "pause" | "resume";
+      want: (d: Agent | undefined) => boolean;
+      label: string;
+      lenient?: boolean;
+    }> = [
       { action: "pause", want: paused, label: "after pause" },
       { action: "pause", want: paused, label: "after a second pause", lenient: true },
       { action: "resume", want: active, label: "after resume" },
@@ -66,10 +80,10 @@ export default defineCheck({
       const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/${s.action}` });
       const after = await read();
       computed(after);
-      const ok = ex.status === 204 && ex.text.length === 0 && s.want(data(after));
+      const ok = ex.status === 204 && ex.text.length === 0 && s.want(agentOf(after));
       if (!ok && s.lenient && ex.status === 204) {
         // a state the first call already left wrong is that call's finding (reported once), not the repeat's
-        if (s.want(data(before)))
+        if (s.want(agentOf(before)))
           ctx.warn(lenientWarning("D-TA-PAUSE", `a repeated ${s.action} changed the agent`), after);
         before = after;
         continue;
@@ -77,7 +91,7 @@ export default defineCheck({
       ctx.expect(
         ok,
         {
-          title: `${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${data(after)?.paused}, next_run_at ${data(after)?.next_run_at}`,
+          title: `${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${agentOf(after)?.paused}, next_run_at ${agentOf(after)?.next_run_at}`,
           received: { status: ex.status, body: ex.text.slice(0, 100), agent: seen(after) },
           expected: {
             status: 204,

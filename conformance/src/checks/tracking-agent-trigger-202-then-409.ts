@@ -1,5 +1,10 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { data, seen } from "./support/util.ts";
+import { bodyOf, dataOf } from "../typed.ts";
+import type {
+  TrackingAgentsAgentRun,
+  TrackingAgentsTrackingAgentRunInProgressError,
+} from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { agentCycles } from "./support/tracking.ts";
 
@@ -22,7 +27,7 @@ export default defineCheck({
   requires: ["POST /v1/tracking_agents", "POST /v1/tracking_agents/{agent_id}/trigger"],
   async run(ctx) {
     const c = await agentCycles(ctx);
-    const run = data(c.first);
+    const run = dataOf<TrackingAgentsAgentRun>(c.first);
     if (
       !ctx.expect(
         c.first.status === 202 &&
@@ -57,7 +62,7 @@ export default defineCheck({
       ctx.expect(
         c.second.status === 409 &&
           errorCode(c.second) === "tracking_agent_run_in_progress" &&
-          (c.second.json as any)?.transient === false,
+          bodyOf<TrackingAgentsTrackingAgentRunInProgressError>(c.second)?.transient === false,
         {
           title: `a second trigger during a running cycle answered ${c.second.status} ${errorCode(c.second) ?? ""}`,
           received: seen(c.second),

@@ -1,42 +1,69 @@
-// Helpers the group-rule checks share (not checks themselves: files starting
-// with _): prices per category, polling any run to its end, and small source
-// datasets built from URL runs (one URL = at most one post, so they are cheap).
-import { Decimal } from "decimal.js";
+// Helpers the group-rule checks share: prices per category, polling any run to
+// its end, error codes, and small source datasets built from URL runs (one URL
+// = at most one post, so they are cheap).
+import type { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
-import { createDataset, data, isObj, seen } from "./util.ts";
+import { bodyOf, dataOf, isObject, type Untrusted } from "../../typed.ts";
+import type {
+  AccountMe,
+  AccountPrices,
+  CommonErrorCode,
+  DatasetsDatasetRun,
+} from "../../../../generated/client/types.gen.ts";
+import { createDataset, seen } from "./util.ts";
 import { dec } from "./billing.ts";
 
 export type Category = "mention" | "audience_profile" | "post_processing" | "preview_generation";
 
+/**
+ * The value at `path` inside a JSON value (the contract document, one of its
+ * schemas), or undefined where the path breaks off: the document is JSON, so
+ * it is read as unknown and narrowed step by step.
+ */
+export function jsonAt(v: unknown, ...path: string[]): unknown {
+  let at = v;
+  for (const key of path) {
+    if (!isObject(at)) return undefined;
+    at = at[key];
+  }
+  return at;
+}
+
 /** Dollars per result of one price category (GET /v1/prices: units × the account rate). */
 export async function priceOf(ctx: CheckContext, category: Category, key: KeyRole = "main"): Promise<Decimal> {
   const ex = await ctx.shared(`prices-${key}`, () => ctx.req({ method: "GET", path: "/v1/prices", key }));
-  const p = dec((data(ex) as any)?.prices?.[category]);
+  const p = dec(dataOf<AccountPrices>(ex)?.prices?.[category]);
   if (!p) ctx.skip(`GET /v1/prices gave no prices.${category} (${ex.status})`);
   return p;
 }
 
 export async function balanceOf(ctx: CheckContext, key: KeyRole = "main"): Promise<{ balance: Decimal; ex: Exchange }> {
   const ex = await ctx.req({ method: "GET", path: "/v1/me", key });
-  const b = dec((data(ex) as any)?.usage?.balance);
+  const b = dec(dataOf<AccountMe>(ex)?.usage?.balance);
   if (!b) ctx.skip(`GET /v1/me gave no usage.balance (${ex.status})`);
   return { balance: b, ex };
 }
 
-/** Poll `path` until `done(data)` or the run timeout; returns every observation. */
-export async function pollUntil(
+/** One read of a run while it was polled: the answer and its `data` read as the run type `T`. */
+export interface Observation<T> {
+  ex: Exchange;
+  d: Untrusted<T> | undefined;
+}
+
+/** Poll `path` until `done(data)` or the run timeout; returns every observation, `data` read as `T`. */
+export async function pollUntil<T>(
   ctx: CheckContext,
   path: string,
-  done: (d: any) => boolean,
+  done: (d: Untrusted<T> | undefined) => boolean,
   key: KeyRole = "main",
-): Promise<Array<{ ex: Exchange; d: any }>> {
-  const out: Array<{ ex: Exchange; d: any }> = [];
+): Promise<Observation<T>[]> {
+  const out: Observation<T>[] = [];
   const deadline = Date.now() + ctx.settings.runTimeoutMs;
   let wait = 100;
   for (;;) {
     const ex = await ctx.req({ method: "GET", path, key });
-    const d = data(ex);
+    const d = dataOf<T>(ex);
     out.push({ ex, d });
     if (ex.status !== 200 || done(d)) return out;
     if (Date.now() > deadline)
@@ -46,7 +73,11 @@ export async function pollUntil(
   }
 }
 
-export const terminalType = (d: any) => ["completed", "failed"].includes(d?.status?.type);
+/** Whether a run read (any group's: `status.type`) has ended. */
+export function terminalType(d: unknown): boolean {
+  const status = isObject(d) ? d.status : undefined;
+  return isObject(status) && (status.type === "completed" || status.type === "failed");
+}
 
 /** Balances around one chargeable create: what every group's billing rule compares. */
 export interface BilledCreate {
@@ -60,7 +91,7 @@ export interface BilledCreate {
 export interface SourceDataset {
   id: string;
   runId: string;
-  run: any;
+  run: Untrusted<DatasetsDatasetRun> | undefined;
 }
 
 /** URLs the reference and real platforms both treat as one post each (seeded by the URL). */
@@ -101,7 +132,7 @@ export async function sourceDataset(
     key,
     body: { search_query: { type: "url", source_urls: urls }, count: 20, num_comments_per_post: 2 },
   });
-  const runId = data(create)?.id;
+  const runId = dataOf<DatasetsDatasetRun>(create)?.id;
   if (create.status !== 202 || typeof runId !== "string") {
     ctx.fail(
       {
@@ -113,7 +144,7 @@ export async function sourceDataset(
     );
     ctx.skip("the source dataset could not be filled");
   }
-  const obs = await pollUntil(
+  const obs = await pollUntil<DatasetsDatasetRun>(
     ctx,
     `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(runId)}`,
     terminalType,
@@ -127,16 +158,25 @@ export async function sourceDataset(
 
 /** The run id of a 202 run-create answer (`id` or `run_id`). */
 export function runIdOf(ex: Exchange): string | undefined {
-  const d = data(ex);
-  return isObj(d) ? (typeof d.id === "string" ? d.id : typeof d.run_id === "string" ? d.run_id : undefined) : undefined;
+  const d = dataOf<{ id: string; run_id: string }>(ex);
+  return typeof d?.id === "string" ? d.id : typeof d?.run_id === "string" ? d.run_id : undefined;
 }
 
+/**
+ * The `error_code` of an error body as text. A deployment may send another
+ * type: a number or boolean reads as its text, an object or array as its JSON
+ * (so it never equals a code).
+ */
 export function errorCode(ex: Exchange): string | undefined {
-  return isObj(ex.json) ? (ex.json as any).error_code : undefined;
+  const code: unknown = bodyOf<{ error_code: CommonErrorCode }>(ex)?.error_code;
+  if (code === undefined || code === null) return undefined;
+  return typeof code === "object" ? JSON.stringify(code) : String(code);
 }
 
-/** Every key of the account's usage history rows newer than `before` (by id). */
-export function newUsageRows(before: any[], after: any[]): any[] {
-  const ids = new Set(before.map((r) => r?.id));
-  return after.filter((r) => !ids.has(r?.id));
+const idOf = (row: unknown): unknown => (isObject(row) ? row.id : undefined);
+
+/** The account's usage history rows in `after` that `before` did not have (by id). */
+export function newUsageRows<R>(before: readonly R[], after: readonly R[]): R[] {
+  const ids = new Set(before.map(idOf));
+  return after.filter((r) => !ids.has(idOf(r)));
 }

@@ -3,11 +3,21 @@
 // types come from the contract (Mentions.MentionSort, the Mentions.Filter
 // discriminator); this table only maps each to the mention field it reads.
 import type { Contract } from "../../contract.ts";
+import { isObject, type Untrusted } from "../../typed.ts";
+import { jsonAt } from "./groups.ts";
+import type {
+  MentionsEmotion,
+  MentionsFilter,
+  MentionsMention,
+  MentionsSentimentLabel,
+} from "../../../../generated/client/types.gen.ts";
+
+export type Mention = Untrusted<MentionsMention>;
 
 const num = (v: unknown): number | undefined => (v === null || v === undefined || v === "" ? undefined : Number(v));
 
 /** Sort key → the comparable value of a mention (undefined = null, placed anywhere). */
-export const SORT_FIELD: Record<string, (m: any) => number | undefined> = {
+export const SORT_FIELD: Record<string, (m: Mention | undefined) => number | undefined> = {
   date: (m) => num(m?.created_at),
   likes: (m) => num(m?.num_likes),
   views: (m) => num(m?.num_views),
@@ -19,11 +29,13 @@ export const SORT_FIELD: Record<string, (m: any) => number | undefined> = {
 };
 
 export function sortKeys(contract: Contract): string[] {
-  return (contract.doc.components?.schemas?.["Mentions.MentionSort"]?.enum as string[] | undefined) ?? [];
+  const values = jsonAt(contract.doc, "components", "schemas", "Mentions.MentionSort", "enum");
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === "string") : [];
 }
 
 export function filterTypes(contract: Contract): string[] {
-  return Object.keys(contract.doc.components?.schemas?.["Mentions.Filter"]?.discriminator?.mapping ?? {});
+  const mapping = jsonAt(contract.doc, "components", "schemas", "Mentions.Filter", "discriminator", "mapping");
+  return Object.keys(isObject(mapping) ? mapping : {});
 }
 
 const lc = (s: unknown) => String(s ?? "").toLowerCase();
@@ -38,40 +50,47 @@ function topLabels(scores: Record<string, unknown> | null | undefined): string[]
   return entries.filter(([, v]) => v === max).map(([k]) => k);
 }
 
-export interface FilterProbe {
+type FilterOf<K extends MentionsFilter["type"]> = Extract<MentionsFilter, { type: K }>;
+
+export interface FilterProbe<F extends MentionsFilter = MentionsFilter> {
   /** a filter built from one sampled mention */
-  make(sample: any): unknown | undefined;
+  make(sample: Mention): F | undefined;
   /** whether a returned mention satisfies that filter */
-  holds(filter: any, m: any): boolean;
+  holds(filter: F, m: Mention | undefined): boolean;
 }
 
 /**
  * Filter type → how to build one from a sampled mention and test a result.
  * Matching of free text (keyword, hook, cta) is the deployment's choice
  * (D-REF-KEYWORD, not checked): a result must at least contain the value.
+ * The labels a filter carries are the ones the server scored the sample with.
  */
-export const FILTER_PROBES: Record<string, FilterProbe> = {
+const PROBES: { [K in MentionsFilter["type"]]?: FilterProbe<FilterOf<K>> } = {
   source: {
-    make: (m) => m?.source && { type: "source", values: [m.source] },
-    holds: (f, m) => f.values.includes(m?.source),
+    make: (m) => (m.source ? { type: "source", values: [m.source] } : undefined),
+    holds: (f, m) => f.values.some((v) => v === m?.source),
   },
   has_media: {
-    make: (m) => Array.isArray(m?.media) && { type: "has_media", value: m.media.length > 0 },
+    make: (m) => (Array.isArray(m.media) ? { type: "has_media", value: m.media.length > 0 } : undefined),
     holds: (f, m) => (Array.isArray(m?.media) && m.media.length > 0) === f.value,
   },
   sentiment: {
     make: (m) =>
-      topLabels(m?.sentiment).length === 1 ? { type: "sentiment", values: topLabels(m.sentiment) } : undefined,
-    holds: (f, m) => topLabels(m?.sentiment).some((l) => f.values.includes(l)),
+      topLabels(m.sentiment).length === 1
+        ? { type: "sentiment", values: topLabels(m.sentiment) as MentionsSentimentLabel[] }
+        : undefined,
+    holds: (f, m) => topLabels(m?.sentiment).some((l) => f.values.some((v) => v === l)),
   },
   dominant_emotion: {
     make: (m) =>
-      topLabels(m?.emotions).length === 1 ? { type: "dominant_emotion", values: topLabels(m.emotions) } : undefined,
-    holds: (f, m) => topLabels(m?.emotions).some((l) => f.values.includes(l)),
+      topLabels(m.emotions).length === 1
+        ? { type: "dominant_emotion", values: topLabels(m.emotions) as MentionsEmotion[] }
+        : undefined,
+    holds: (f, m) => topLabels(m?.emotions).some((l) => f.values.some((v) => v === l)),
   },
   keyword: {
     make: (m) => {
-      const word = String(m?.title ?? "")
+      const word = String(m.title ?? "")
         .split(/[^\p{L}\p{N}]+/u)
         .find((w) => w.length >= 5);
       return word ? { type: "keyword", operator: "is", value: word.toLowerCase() } : undefined;
@@ -79,35 +98,45 @@ export const FILTER_PROBES: Record<string, FilterProbe> = {
     holds: (f, m) => has(`${m?.title ?? ""} ${m?.text ?? ""}`, f.value),
   },
   content_topic: {
-    make: (m) =>
-      m?.content_topics?.[0]?.text && { type: "content_topic", operator: "any_of", values: [m.content_topics[0].text] },
-    holds: (f, m) => (m?.content_topics ?? []).some((t: any) => f.values.some((v: string) => has(t?.text, v))),
+    make: (m) => {
+      const topic = m.content_topics?.[0]?.text;
+      return topic ? { type: "content_topic", operator: "any_of", values: [topic] } : undefined;
+    },
+    holds: (f, m) => (m?.content_topics ?? []).some((t) => f.values.some((v) => has(t?.text, v))),
   },
   content_intention: {
     make: (m) =>
-      m?.content_intention && { type: "content_intention", operator: "any_of", values: [m.content_intention] },
-    holds: (f, m) => f.values.some((v: string) => has(m?.content_intention, v)),
+      m.content_intention
+        ? { type: "content_intention", operator: "any_of", values: [m.content_intention] }
+        : undefined,
+    holds: (f, m) => f.values.some((v) => has(m?.content_intention, v)),
   },
   tone_of_voice: {
     make: (m) =>
-      m?.tone_of_voice?.text && { type: "tone_of_voice", operator: "any_of", values: [m.tone_of_voice.text] },
-    holds: (f, m) => f.values.some((v: string) => has(m?.tone_of_voice?.text, v)),
+      m.tone_of_voice?.text ? { type: "tone_of_voice", operator: "any_of", values: [m.tone_of_voice.text] } : undefined,
+    holds: (f, m) => f.values.some((v) => has(m?.tone_of_voice?.text, v)),
   },
   hook: {
-    make: (m) => m?.hook?.text && { type: "hook", operator: "any_of", values: [m.hook.text] },
-    holds: (f, m) => f.values.some((v: string) => has(m?.hook?.text, v)),
+    make: (m) => (m.hook?.text ? { type: "hook", operator: "any_of", values: [m.hook.text] } : undefined),
+    holds: (f, m) => f.values.some((v) => has(m?.hook?.text, v)),
   },
   cta: {
-    make: (m) => m?.cta?.text && { type: "cta", operator: "any_of", values: [m.cta.text] },
-    holds: (f, m) => f.values.some((v: string) => has(m?.cta?.text, v)),
+    make: (m) => (m.cta?.text ? { type: "cta", operator: "any_of", values: [m.cta.text] } : undefined),
+    holds: (f, m) => f.values.some((v) => has(m?.cta?.text, v)),
   },
   mentioned_brands: {
-    make: (m) =>
-      m?.mentioned_brands?.[0] && {
-        type: "mentioned_brands",
-        operator: { type: "any_of", values: [m.mentioned_brands[0]] },
-      },
-    holds: (f, m) =>
-      (m?.mentioned_brands ?? []).some((b: string) => f.operator.values.some((v: string) => lc(b) === lc(v))),
+    make: (m) => {
+      const brand = m.mentioned_brands?.[0];
+      return brand ? { type: "mentioned_brands", operator: { type: "any_of", values: [brand] } } : undefined;
+    },
+    holds: (f, m) => {
+      const values = f.operator.type === "any_of" ? f.operator.values : [f.operator.value];
+      return (m?.mentioned_brands ?? []).some((b) => values.some((v) => lc(b) === lc(v)));
+    },
   },
 };
+
+/** The probe of a filter type the contract names, if the kit knows one. */
+export function filterProbe(type: string): FilterProbe | undefined {
+  return (PROBES as Record<string, FilterProbe | undefined>)[type];
+}

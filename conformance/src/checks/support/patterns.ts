@@ -1,20 +1,26 @@
 // One pattern detection observed end to end, shared by the pattern checks: a
 // dataset with two completed URL runs (4 posts, then 6), the detection's
 // balance effect, its final run and its pattern.
-import type { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
-import { data, seen } from "./util.ts";
+import { dataOf, type Untrusted } from "../../typed.ts";
+import type {
+  DatasetsDataset,
+  DatasetsDatasetRun,
+  PatternsPattern,
+  PatternsPatternDetectionRun,
+} from "../../../../generated/client/types.gen.ts";
+import { seen } from "./util.ts";
 import { balanceOf, pollUntil, postUrls, priceOf, runIdOf, sourceDataset, terminalType } from "./groups.ts";
 import type { BilledCreate } from "./groups.ts";
 
 export interface Detection extends BilledCreate {
   datasetId: string;
-  latestRun: any;
-  datasetMentions: number;
-  final: any;
+  latestRun: Untrusted<DatasetsDatasetRun> | undefined;
+  datasetMentions: number | undefined;
+  final: Untrusted<PatternsPatternDetectionRun> | undefined;
   finalEx: Exchange;
-  pattern?: any;
+  pattern?: Untrusted<PatternsPattern>;
   patternEx?: Exchange;
 }
 
@@ -37,7 +43,7 @@ export function detection(ctx: CheckContext): Promise<Detection> {
     const secondId = runIdOf(second);
     if (second.status !== 202 || !secondId) ctx.skip(`the second run of the pattern dataset answered ${second.status}`);
     const latest = (
-      await pollUntil(
+      await pollUntil<DatasetsDatasetRun>(
         ctx,
         `/v1/datasets/${encodeURIComponent(first.id)}/runs/${encodeURIComponent(secondId)}`,
         terminalType,
@@ -45,7 +51,9 @@ export function detection(ctx: CheckContext): Promise<Detection> {
     ).at(-1)!.d;
     if (latest?.status?.type !== "completed")
       ctx.skip(`the second run of the pattern dataset ended ${latest?.status?.type}`);
-    const ds = data(await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(first.id)}` }));
+    const ds = dataOf<DatasetsDataset>(
+      await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(first.id)}` }),
+    );
     ctx.charge(price.mul(ds?.mentions_count ?? 10).toFixed(), "pattern detection");
     const { balance: before } = await balanceOf(ctx);
     const create = await ctx.req({
@@ -57,7 +65,7 @@ export function detection(ctx: CheckContext): Promise<Detection> {
         research_question: "What do people like about oat milk latte art?",
       },
     });
-    const runId = data(create)?.run_id;
+    const runId = dataOf<PatternsPatternDetectionRun>(create)?.run_id;
     // accepted with another 2xx: a finding of the status (D-ASYNC-202), and the check goes on with the detection
     if (create.status >= 200 && create.status < 300 && create.status !== 202 && typeof runId === "string")
       ctx.fail(
@@ -76,7 +84,11 @@ export function detection(ctx: CheckContext): Promise<Detection> {
       ctx.skip("the pattern detection could not be started");
     }
     const { balance: afterCreate } = await balanceOf(ctx);
-    const obs = await pollUntil(ctx, `/v1/pattern_detections/${encodeURIComponent(runId)}`, terminalType);
+    const obs = await pollUntil<PatternsPatternDetectionRun>(
+      ctx,
+      `/v1/pattern_detections/${encodeURIComponent(runId)}`,
+      terminalType,
+    );
     const last = obs.at(-1)!;
     const { balance: after } = await balanceOf(ctx);
     const out: Detection = {
@@ -93,7 +105,7 @@ export function detection(ctx: CheckContext): Promise<Detection> {
     };
     if (last.d?.status?.type === "completed" && typeof last.d.pattern_id === "string") {
       out.patternEx = await ctx.req({ method: "GET", path: `/v1/patterns/${encodeURIComponent(last.d.pattern_id)}` });
-      out.pattern = data(out.patternEx);
+      out.pattern = dataOf<PatternsPattern>(out.patternEx);
     }
     return out;
   });

@@ -4,7 +4,13 @@
 import type { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
-import { data, seen } from "./util.ts";
+import { dataOf, type Untrusted } from "../../typed.ts";
+import type {
+  DatasetsDatasetRun,
+  TrackingAgentsAgentRun,
+  TrackingAgentsTrackingAgent,
+} from "../../../../generated/client/types.gen.ts";
+import { seen } from "./util.ts";
 import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, terminalType } from "./groups.ts";
 
 export const TA = "/v1/tracking_agents";
@@ -29,7 +35,7 @@ export async function createAgent(
       schedule: { frequency: "daily", time: "09:00" },
     },
   });
-  const id = data(ex)?.id;
+  const id = dataOf<TrackingAgentsTrackingAgent>(ex)?.id;
   // created with another 2xx: a finding of the create status (D-CREATE-201), and the check goes on with the agent
   if (ex.status >= 200 && ex.status < 300 && ex.status !== 201 && typeof id === "string")
     ctx.fail(
@@ -48,13 +54,20 @@ export async function createAgent(
   return { id, ex };
 }
 
+/** A dataset run of an agent cycle as last read (undefined when its answer had no run). */
+export type CycleRun = Untrusted<DatasetsDatasetRun> | undefined;
+
 /** Poll every dataset run a cycle started until it ends. */
-export async function settleCycle(ctx: CheckContext, datasetId: string, run: any): Promise<any[]> {
-  const out: any[] = [];
+export async function settleCycle(
+  ctx: CheckContext,
+  datasetId: string,
+  run: Untrusted<TrackingAgentsAgentRun> | undefined,
+): Promise<CycleRun[]> {
+  const out: CycleRun[] = [];
   for (const rid of Array.isArray(run?.dataset_run_ids) ? run.dataset_run_ids : [])
     out.push(
       (
-        await pollUntil(
+        await pollUntil<DatasetsDatasetRun>(
           ctx,
           `/v1/datasets/${encodeURIComponent(datasetId)}/runs/${encodeURIComponent(rid)}`,
           terminalType,
@@ -74,10 +87,10 @@ export interface Cycles {
   first: Exchange;
   second: Exchange;
   secondInFlight: boolean;
-  firstRuns: any[];
-  secondRuns: any[];
+  firstRuns: CycleRun[];
+  secondRuns: CycleRun[];
   third?: Exchange;
-  thirdRuns: any[];
+  thirdRuns: CycleRun[];
 }
 
 /** One agent on a small dataset: trigger, trigger again at once, let the cycle end, trigger once more. */
@@ -94,17 +107,18 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     // a second cycle that was accepted is only a fault if the first one was still running
     let secondInFlight = true;
     if (second.status === 202 && first.status === 202) {
-      const rid = data(first)?.dataset_run_ids?.[0];
+      const rid = dataOf<TrackingAgentsAgentRun>(first)?.dataset_run_ids?.[0];
       const now = rid
         ? await ctx.req({
             method: "GET",
             path: `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}`,
           })
         : undefined;
-      secondInFlight = !now || !terminalType(data(now));
+      secondInFlight = !now || !terminalType(dataOf<DatasetsDatasetRun>(now));
     }
-    const firstRuns = first.status === 202 ? await settleCycle(ctx, src.id, data(first)) : [];
-    const secondRuns = second.status === 202 ? await settleCycle(ctx, src.id, data(second)) : [];
+    const cycle = (ex: Exchange) => settleCycle(ctx, src.id, dataOf<TrackingAgentsAgentRun>(ex));
+    const firstRuns = first.status === 202 ? await cycle(first) : [];
+    const secondRuns = second.status === 202 ? await cycle(second) : [];
     const { balance: afterSettle } = await balanceOf(ctx);
     // the agent run finishes once its dataset runs have: retry a few times on 409
     let third: Exchange | undefined;
@@ -113,7 +127,7 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
       if (third.status !== 409) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const thirdRuns = third?.status === 202 ? await settleCycle(ctx, src.id, data(third)) : [];
+    const thirdRuns = third?.status === 202 ? await cycle(third) : [];
     return {
       agent: agent.id,
       datasetId: src.id,
