@@ -3,12 +3,8 @@
 // answer every time for the same instructions and post.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import {
-  classify,
-  compileInstructions,
-  parseAmount,
-  type ValueType,
-} from "../src/domain/custom-parameters/extractor.ts";
+import { compileInstructions, parseAmount } from "../src/domain/custom-parameters/extractor.ts";
+import { classify, type ValueType } from "../src/domain/custom-parameters/instructions.ts";
 import { searchPosts, SOURCES } from "../src/simulators/provider.ts";
 
 const SEED = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;

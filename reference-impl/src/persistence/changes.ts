@@ -8,7 +8,8 @@
 // visited since then. Pattern assignments are a section of their own.
 import type { Services } from "../compose.ts";
 import type { StateImage } from "./image.ts";
-import { CHUNK, chunkName, type ChunkPlan } from "./state-file.ts";
+import { CHUNK, chunkName } from "./sections.ts";
+import type { ChunkPlan } from "./state-file.ts";
 
 /**
  * The save after a reset: the file still holds the pools from before it, so

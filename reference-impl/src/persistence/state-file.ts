@@ -1,67 +1,35 @@
 // `--state FILE`: the state image in an SQLite file through Node's built-in
-// driver (node:sqlite: no native build). The image is cut into sections —
-// directory, ledger, tables, profiles, pattern assignments, and each
-// account's mention pool in chunks of CHUNK records — each a V8-serialized
-// BLOB. A save is one SQLite transaction that rewrites the small sections and
-// only the mention chunks that changed (changes.ts), so a periodic save of a
-// large pool costs what changed since the last one, not the whole pool.
+// driver (node:sqlite: no native build). The image is cut into sections
+// (sections.ts): directory, ledger, tables, profiles, pattern assignments,
+// and each account's mention pool in chunks of CHUNK records, each a
+// V8-serialized BLOB. A save rewrites the small sections and only the
+// mention chunks that changed (changes.ts), so a periodic save of a large
+// pool costs what changed since the last one, not the whole pool.
 //
 // A save is sliced work (`saveSteps` yields after each chunk): the periodic
 // save runs it with event-loop turns between pieces, inside the pipeline's
 // shared slice budget, so writing a whole pool of a million mentions never
-// holds the loop for more than one chunk (issue 18); a clean stop runs it to
-// its end at once. The transaction stays open across the turns.
+// holds the loop for more than one chunk; a clean stop runs it to its end at
+// once. Each chunk becomes a new blob in a piece of its own, and one short
+// transaction at the end points at them: that commit is the save. The log is
+// copied into the file afterwards (checkpointer.ts).
 //
 // Crash safety comes from SQLite's atomic commit (write-ahead log): a save
 // cut short by a crash or kill -9 is rolled back when the file is next
 // opened, and the previous save is what comes back (D-REF-STATE).
 import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { Worker } from "node:worker_threads";
-import { deserialize, serialize } from "node:v8";
+import { serialize } from "node:v8";
 import { drainNow, type Sliced } from "../platform/pipeline.ts";
+import { Checkpointer } from "./checkpointer.ts";
 import { IMAGE_FORMAT, type StateImage } from "./image.ts";
+import { CHUNK, chunkName, fromSections, SEP } from "./sections.ts";
+
+/** Readers of a state file count its chunks in the records the file is cut in. */
+export { CHUNK };
 
 /** What the file says about itself; a mismatch is refused with one line. */
 const APPLICATION = "social-listening-reference-state";
-/**
- * Records per mention chunk: one chunk is one piece of a sliced save (about
- * 2-3 ms of serializing on an idle core), and a run landing rewrites one or
- * a few. Kept in the file's meta: a file cut otherwise (H17's first files
- * had 10,000) is written whole by its first save.
- */
-export const CHUNK = 1_000;
-/**
- * Copies the write-ahead log into the database file on a worker thread, so a
- * large commit is not followed by its checkpoint in the same turn (SQLite's
- * automatic checkpoint copied 155 MB in 0.3 s at 100k mentions, in the
- * commit's turn). A PASSIVE checkpoint on its own connection: it never
- * blocks the writer, and a checkpoint cut short is redone by SQLite later.
- */
-const CHECKPOINTER = `
-const { parentPort, workerData } = require("node:worker_threads");
-const { DatabaseSync } = require("node:sqlite");
-const db = new DatabaseSync(workerData.file);
-db.exec("PRAGMA busy_timeout = 5000");
-const closed = new Int32Array(workerData.closed);
-parentPort.on("message", (message) => {
-  if (message === "close") {
-    db.close();
-    Atomics.store(closed, 0, 1);
-    Atomics.notify(closed, 0);
-    parentPort.close();
-    return;
-  }
-  try { db.exec("PRAGMA wal_checkpoint(PASSIVE)"); } catch {}
-  parentPort.postMessage("done");
-});
-`;
-/** How long a clean stop waits for a checkpoint under way to end (it holds the file's locks until then). */
-const CHECKPOINT_CLOSE_WAIT_MS = 120_000;
-
-/** Below this a save's log is copied in the same turn (about what one piece costs). */
-const INLINE_CHECKPOINT_BYTES = 4 * 2 ** 20;
-
 /** Replaced blobs deleted per piece after a save's commit (each frees about 200 pages). */
 const BLOBS_DELETED_PER_PIECE = 8;
 
@@ -91,25 +59,19 @@ const threadCpuMs = (): number => {
 /** Which mention chunks to write, per account: every one, or the listed chunk numbers. */
 export type ChunkPlan = Map<string, "all" | Set<number>>;
 
-const SEP = "\u0000";
-export const chunkName = (accountId: string, chunk: number) =>
-  `mentions${SEP}${accountId}${SEP}${String(chunk).padStart(6, "0")}`;
-
 export class StateFile {
   private constructor(
     readonly file: string,
     private readonly db: DatabaseSync,
     /** Records per chunk the file holds now; when not CHUNK, the next save must write every chunk. */
     public chunkRecords: number,
-  ) {}
+  ) {
+    this.checkpoints = new Checkpointer(file, db);
+  }
 
+  private readonly checkpoints: Checkpointer;
   /** Blobs nothing points at (replaced by a save, or written by one that never committed): deleted by the next save's last pieces. */
   private garbage: number[] = [];
-  private checkpointer: Worker | undefined;
-  /** Set to 1 by the checkpointer once its connection is closed. */
-  private checkpointerClosed: SharedArrayBuffer | undefined;
-  /** Checkpoints asked for while one is running fold into one more. */
-  private checkpointState: "idle" | "running" | "again" = "idle";
 
   /**
    * Open (or create) the file. An existing file is checked and read: a
@@ -161,50 +123,21 @@ export class StateFile {
     }
   }
 
+  /** After a save at once: the checkpoint in the same turn (nothing is served meanwhile anyway). */
+  checkpointNow(): void {
+    this.checkpoints.now();
+  }
+
+  /** After a sliced save of `bytes`: a small log is checkpointed at once (a few ms), a large one on the worker thread. */
+  checkpointAfter(bytes: number): void {
+    this.checkpoints.after(bytes);
+  }
+
   /** Write the image at once (see `saveSteps`): before the server listens, and on a clean stop. */
   save(image: StateImage, plan: ChunkPlan, prebuilt?: ReadonlyMap<string, Uint8Array>): SaveFigures {
     const figures = drainNow(this.saveSteps(image, plan, prebuilt));
     this.checkpointNow();
     return figures;
-  }
-
-  /** After a save at once: the checkpoint in the same turn (nothing is served meanwhile anyway). */
-  checkpointNow(): void {
-    if (this.checkpointState !== "idle") return; // the worker is at it
-    this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-  }
-
-  /** After a sliced save of `bytes`: a small log is checkpointed at once (a few ms), a large one on the worker thread. */
-  checkpointAfter(bytes: number): void {
-    if (bytes < INLINE_CHECKPOINT_BYTES) this.checkpointNow();
-    else this.checkpointInBackground();
-  }
-
-  private checkpointInBackground(): void {
-    if (this.checkpointState !== "idle") {
-      this.checkpointState = "again";
-      return;
-    }
-    if (!this.checkpointer) {
-      this.checkpointerClosed = new SharedArrayBuffer(4);
-      this.checkpointer = new Worker(CHECKPOINTER, {
-        eval: true,
-        workerData: { file: this.file, closed: this.checkpointerClosed },
-      });
-      this.checkpointer.unref();
-      this.checkpointer.on("message", () => {
-        const again = this.checkpointState === "again";
-        this.checkpointState = "idle";
-        if (again) this.checkpointInBackground();
-      });
-      this.checkpointer.on("error", () => {
-        // A checkpointer that failed is not fatal: the log just grows until a save at once checkpoints it.
-        this.checkpointer = undefined;
-        this.checkpointState = "idle";
-      });
-    }
-    this.checkpointState = "running";
-    this.checkpointer.postMessage("checkpoint");
   }
 
   /**
@@ -345,68 +278,9 @@ export class StateFile {
    * and the file can be opened again, by this process too.
    */
   close(): void {
-    if (this.checkpointer && this.checkpointerClosed) {
-      this.checkpointer.postMessage("close");
-      Atomics.wait(new Int32Array(this.checkpointerClosed), 0, 0, CHECKPOINT_CLOSE_WAIT_MS);
-    }
-    this.checkpointer = undefined;
+    this.checkpoints.close();
     this.db.close();
   }
-}
-
-/** The image as the file's sections (names in the file's order), each serialized. */
-export function toSections(image: StateImage): Map<string, Uint8Array> {
-  const out = new Map<string, Uint8Array>();
-  out.set("directory", serialize(image.directory));
-  out.set("ledger", serialize(image.ledger));
-  out.set("tables", serialize(image.tables));
-  out.set("profiles", serialize(image.profiles));
-  for (const { accountId, records, assignments } of image.mentions) {
-    out.set(`assignments${SEP}${accountId}`, serialize(assignments));
-    for (let c = 0; c * CHUNK < records.length; c++)
-      out.set(chunkName(accountId, c), serialize(records.slice(c * CHUNK, (c + 1) * CHUNK)));
-  }
-  return out;
-}
-
-/** An image from sections (in name order, so each pool's chunks come in order); `where` names the source in errors. */
-export function fromSections(sectionsIn: Iterable<[string, Uint8Array]>, savedAtMs: number, where: string): StateImage {
-  const sections = new Map<string, unknown>();
-  const mentions = new Map<string, StateImage["mentions"][number]["records"]>();
-  const assignments = new Map<string, StateImage["mentions"][number]["assignments"]>();
-  for (const [name, data] of sectionsIn) {
-    let value: unknown;
-    try {
-      value = deserialize(data);
-    } catch (error) {
-      throw new Error(`${where}: section ${name.split(SEP).join(" ")} is damaged (${(error as Error).message})`);
-    }
-    const [kind, accountId] = name.split(SEP);
-    if (kind === "mentions") {
-      let list = mentions.get(accountId!);
-      if (!list) mentions.set(accountId!, (list = []));
-      for (const r of value as typeof list) list.push(r);
-    } else if (kind === "assignments")
-      assignments.set(accountId!, value as StateImage["mentions"][number]["assignments"]);
-    else sections.set(name, value);
-  }
-  for (const name of ["directory", "ledger", "tables", "profiles"]) {
-    if (!sections.has(name)) throw new Error(`${where} has no ${name} section`);
-  }
-  const accounts = new Set([...mentions.keys(), ...assignments.keys()]);
-  return {
-    format: IMAGE_FORMAT,
-    savedAtMs,
-    directory: sections.get("directory") as StateImage["directory"],
-    ledger: sections.get("ledger") as StateImage["ledger"],
-    tables: sections.get("tables") as StateImage["tables"],
-    profiles: sections.get("profiles") as StateImage["profiles"],
-    mentions: [...accounts].map((accountId) => ({
-      accountId,
-      records: mentions.get(accountId) ?? [],
-      assignments: assignments.get(accountId) ?? [],
-    })),
-  };
 }
 
 /** Read a state file without keeping it open (tests, tools). */

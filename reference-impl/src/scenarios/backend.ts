@@ -12,7 +12,8 @@ import { statusWord } from "../platform/errors.ts";
 import { nextSliceTurn, sliceBudgetSpent, type Sliced } from "../platform/pipeline.ts";
 import { captureImage, restoreImage, type StateImage } from "../persistence/image.ts";
 import { everyChunkFromPrebuilt, MentionChanges } from "../persistence/changes.ts";
-import { CHUNK, fromSections, StateFile, toSections, type SaveFigures } from "../persistence/state-file.ts";
+import { CHUNK, fromSections, toSections } from "../persistence/sections.ts";
+import { StateFile, type SaveFigures } from "../persistence/state-file.ts";
 import { loadScenario, scenarioLabel, type ScenarioChoice } from "./scenario.ts";
 
 export const RESET_PATH = "/_reference/reset";

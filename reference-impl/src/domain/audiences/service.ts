@@ -19,10 +19,10 @@ import type { RunKind, RunLifecycle, RunPlan } from "../../platform/runs/lifecyc
 import type { Clock } from "../../platform/clock.ts";
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
 import type { Table } from "../../platform/store.ts";
-import type { Post } from "../../simulators/provider.ts";
-import type { DatasetRow, DatasetService } from "../datasets/service.ts";
+import type { DatasetService } from "../datasets/service.ts";
 import type { MentionPools } from "../mentions/pool.ts";
-import { isEligible, PeopleCollector, type Person } from "./people.ts";
+import { PeopleCollector, type Person } from "./people.ts";
+import { eligibleSourcePosts, sourcePosts } from "./source-walk.ts";
 import { matchesProfileGroups, type ProfileFilter } from "./profile-filters.ts";
 import { profileFields } from "./profile-fields.ts";
 import { ProfileStore, profileSortKey, type CollectedProfile, type ProfileSort } from "./profile-store.ts";
@@ -173,53 +173,6 @@ export class AudienceService {
   // ---- audience runs -----------------------------------------------------
 
   /**
-   * The source's posts across every completed run, newest run first and,
-   * inside a run, newest post first; a post collected by several runs is
-   * walked once, at the newest run that collected it (D-AUD-WALK).
-   */
-  *sourcePosts(accountId: string, source: DatasetRow): Generator<Post, void, undefined> {
-    const pool = this.services.mentions(accountId);
-    const seen = new Set<string>();
-    // Lazily, a run at a time: a source of a million posts is walked in
-    // slices by the run and only as far as it needs by the checks (issue 18).
-    for (const runId of this.services.datasets.completedRuns(source)) {
-      const records = [...pool.byRun(runId)].sort(
-        (a, b) => b.post.created_ms - a.post.created_ms || (a.key < b.key ? -1 : 1),
-      );
-      for (const r of records) {
-        if (seen.has(r.key)) continue;
-        seen.add(r.key);
-        yield r.post;
-      }
-    }
-  }
-
-  /**
-   * Whether the source has posts at all, and its distinct eligible posts
-   * counted up to `enough`: the order does not matter, so the records of
-   * each completed run are read as they are and the count stops once it is
-   * enough (a check before a run, in the request's turn: issue 18).
-   */
-  private eligibleSourcePosts(
-    accountId: string,
-    source: DatasetRow,
-    enough: number,
-  ): { any: boolean; eligible: number } {
-    const pool = this.services.mentions(accountId);
-    const eligible = new Set<string>();
-    let any = false;
-    for (const runId of this.services.datasets.completedRuns(source)) {
-      for (const r of pool.byRun(runId)) {
-        any = true;
-        if (!isEligible(r.post)) continue;
-        eligible.add(r.key);
-        if (eligible.size >= enough) return { any, eligible: eligible.size };
-      }
-    }
-    return { any, eligible: eligible.size };
-  }
-
-  /**
    * Start a run. Checks run in the order of D-AUD-RUN-ORDER: audience
    * dataset (404), plan (400 `bad_request`), source dataset (404
    * `dataset_not_found`), completed run (400), YouTube-only (400), eligible
@@ -242,7 +195,12 @@ export class AudienceService {
         `Dataset ${source.id} has no completed run yet; wait for a run to complete.`,
       );
     }
-    const { any, eligible } = this.eligibleSourcePosts(accountId, source, MIN_ELIGIBLE_POSTS);
+    const pool = this.services.mentions(accountId);
+    const { any, eligible } = eligibleSourcePosts(
+      pool,
+      this.services.datasets.completedRuns(source),
+      MIN_ELIGIBLE_POSTS,
+    );
     if (any && eligible === 0) {
       throw new ApiError(
         "audience_youtube_only_source",
@@ -285,7 +243,7 @@ export class AudienceService {
     let collected: CollectedProfile[] = [];
     const plan = { kind: AUDIENCE_RUN, row: run, reservation };
     this.inFlight.set(run.id, plan);
-    const walk = () => this.sourcePosts(accountId, source);
+    const walk = () => sourcePosts(pool, this.services.datasets.completedRuns(source));
     this.services.lifecycle.start({
       ...plan,
       inline: options.inline,

@@ -8,7 +8,7 @@ import { unixSeconds } from "../../platform/clock.ts";
 import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
 import type { Order } from "../../platform/pagination.ts";
 import type { Row } from "../../platform/store.ts";
-import type { ValueType } from "./extractor.ts";
+import type { ValueType } from "./instructions.ts";
 
 /** What a list request asks for (validated by the adapter's generated zod). */
 export interface ListRequest {
