@@ -1,7 +1,15 @@
+import type {
+  AssistantAskAccepted,
+  AssistantInsufficientCreditsAskError,
+} from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { bodyOf } from "../typed.ts";
 import { seen } from "./support/util.ts";
 import { usageRows } from "./support/billing.ts";
 import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
+
+/** The 402 body, with the accepted answer's `data` a refused ask must not carry. */
+type RefusedAsk = AssistantInsufficientCreditsAskError & { data: AssistantAskAccepted };
 
 /** With a spent balance ask is refused before any turn starts: 402 insufficient_credits_ask, no chat, no charge. */
 export default defineCheck({
@@ -31,7 +39,7 @@ export default defineCheck({
       key: "poor",
       body: { message: "Summarise my datasets." },
     });
-    const b = ex.json as any;
+    const b = bodyOf<RefusedAsk>(ex);
     ctx.expect(
       ex.status === 402 && errorCode(ex) === "insufficient_credits_ask" && typeof b?.detail?.available === "string",
       {

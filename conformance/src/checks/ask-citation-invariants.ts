@@ -1,9 +1,17 @@
+import type {
+  CommonPostReference,
+  MentionsMention,
+  TrackingAgentsAgentMessage,
+} from "../../../generated/client/types.gen.ts";
+import type { Exchange } from "../http.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data, isObj } from "./support/util.ts";
+import { isObject, type Untrusted } from "../typed.ts";
+import { listItemsOf } from "./support/util.ts";
 import { askTurn, requireTurn } from "./support/ask.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
 
-const ENTITY_TYPES = [
+// unknown members, so any value a deployment sent can be looked up
+const ENTITY_TYPES: readonly unknown[] = [
   "pattern",
   "research_preview",
   "dataset",
@@ -12,7 +20,12 @@ const ENTITY_TYPES = [
   "pattern_detection_run",
 ];
 
-const cited = (refs: unknown[]) => new Set((refs as any[]).filter((r) => r?.type === "post").map((r) => r.citation));
+type PostRef = Untrusted<CommonPostReference>;
+
+const isPostRef = (r: unknown): r is PostRef => isObject(r) && r.type === "post";
+
+/** The citation numbers of the post references (as sent: a deployment may send a non-number). */
+const cited = (refs: unknown[]) => new Set<unknown>(refs.filter(isPostRef).map((r) => r.citation));
 
 /**
  * Bracketed numbers of the text that no post reference cites. A conformant
@@ -32,15 +45,15 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
   const markers = [...text.matchAll(/\[(\d+)\]/g)]
     .map((m) => ({ n: Number(m[1]), at: m.index! }))
     .filter((m) => c.has(m.n));
-  const firstAt = new Map<number, number>();
+  const firstAt = new Map<unknown, number>();
   for (const m of markers) if (!firstAt.has(m.n)) firstAt.set(m.n, m.at);
   const order = [...firstAt.keys()];
   if (order.some((n, i) => n !== i + 1))
     out.push(`markers first appear as ${order.join(", ")}, not 1, 2, 3, … in order`);
-  const posts = refs.filter((r: any) => r?.type === "post") as any[];
-  const entities = refs.filter((r: any) => r?.type !== "post") as any[];
+  const posts = refs.filter(isPostRef);
+  const entities = refs.filter((r) => !isPostRef(r));
   const seenPosts = new Set<string>();
-  const citations = new Set<number>();
+  const citations = new Set<unknown>();
   for (const r of posts) {
     const key = `${r.source}:${r.id}`;
     if (seenPosts.has(key)) out.push(`post ${key} has two references`);
@@ -55,7 +68,7 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
       );
   }
   for (const e of entities)
-    if (!ENTITY_TYPES.includes(e?.type) || typeof e?.id !== "string" || Object.keys(e).length !== 2)
+    if (!isObject(e) || !ENTITY_TYPES.includes(e.type) || typeof e.id !== "string" || Object.keys(e).length !== 2)
       out.push(`entity reference ${JSON.stringify(e)} is not {type: ${ENTITY_TYPES.join(" | ")}, id}`);
   return out;
 }
@@ -84,8 +97,8 @@ export default defineCheck({
   async run(ctx) {
     const t = await askTurn(ctx);
     requireTurn(ctx, t);
-    const messages: Array<{ label: string; text: string; refs: any[]; ex: any }> = [];
-    if (t.final?.status === "completed")
+    const messages: Array<{ label: string; text: string; refs: unknown[]; ex: Exchange }> = [];
+    if (t.final?.status === "completed" && t.finalEx)
       messages.push({
         label: `assistant message ${t.messageId}`,
         text: t.final.text ?? "",
@@ -96,7 +109,7 @@ export default defineCheck({
     if (ctx.contract.op("GET /v1/tracking_agents/{agent_id}/messages") && ctx.contract.op("POST /v1/tracking_agents")) {
       const c = await agentCycles(ctx);
       const feed = await ctx.req({ method: "GET", path: `${agentPath(c.agent)}/messages?limit=10` });
-      for (const m of Array.isArray(data(feed)) ? data(feed) : [])
+      for (const m of listItemsOf<TrackingAgentsAgentMessage>(feed))
         messages.push({
           label: `agent message ${m?.message_id}`,
           text: m?.text ?? "",
@@ -119,22 +132,22 @@ export default defineCheck({
       const strays = strayNumbers(m.text, m.refs);
       if (strays.length && ctx.lenient("D-CITE-ESCAPE", m.ex))
         ctx.warn(`${m.label}: ${strays.map((n) => `[${n}]`).join(", ")} in the text without a post reference`);
-      const entities = m.refs.filter((r: any) => r?.type !== "post");
+      const entities = m.refs.filter((r) => !isPostRef(r));
       if (entities.length > 3)
         ctx.warn(`${m.label} carries ${entities.length} entity references (the seed says usually at most 3)`);
-      const posts = m.refs.filter((r: any) => r?.type === "post" && isObj(r));
+      const posts = m.refs.filter(isPostRef);
       cited += posts.length;
       if (posts.length === 0) continue;
       const res = await ctx.req({
         method: "POST",
         path: "/v1/mentions",
-        body: { post_refs: posts.slice(0, 50).map((r: any) => ({ source: r.source, id: r.id })), limit: 100 },
+        body: { post_refs: posts.slice(0, 50).map((r) => ({ source: r.source, id: r.id })), limit: 100 },
       });
-      const found = new Set((Array.isArray(data(res)) ? data(res) : []).map((x: any) => `${x?.source}:${x?.id}`));
+      const found = new Set(listItemsOf<MentionsMention>(res).map((x) => `${x?.source}:${x?.id}`));
       const missing = posts
         .slice(0, 50)
-        .map((r: any) => `${r.source}:${r.id}`)
-        .filter((k: string) => !found.has(k));
+        .map((r) => `${r.source}:${r.id}`)
+        .filter((k) => !found.has(k));
       ctx.expect(
         res.status === 200 && missing.length === 0,
         {

@@ -37,18 +37,18 @@ export default defineCheck({
     if (r.final?.status?.type !== "completed")
       return ctx.notExercised(`the audience run ended ${r.final?.status?.type}: no settlement to check`);
     const profiles = r.final.profile_count;
-    if (
-      !ctx.expect(
-        Number.isInteger(profiles) && profiles >= 0 && profiles <= AUDIENCE_TARGET,
-        {
-          title: `profile_count ${profiles} is outside 0..total_profile_count`,
-          received: profiles,
-          expected: `0..${AUDIENCE_TARGET}`,
-        },
-        r.finalEx,
-      )
-    )
-      return;
+    const inRange =
+      typeof profiles === "number" && Number.isInteger(profiles) && profiles >= 0 && profiles <= AUDIENCE_TARGET;
+    ctx.expect(
+      inRange,
+      {
+        title: `profile_count ${profiles} is outside 0..total_profile_count`,
+        received: profiles,
+        expected: `0..${AUDIENCE_TARGET}`,
+      },
+      r.finalEx,
+    );
+    if (!inRange) return;
     const charged = r.price.mul(profiles);
     ctx.expect(
       r.before.minus(r.after).equals(charged),

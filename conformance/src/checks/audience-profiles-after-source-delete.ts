@@ -1,5 +1,7 @@
+import type { AudiencesAudienceProfile } from "../../../generated/client/types.gen.ts";
+import type { Exchange } from "../http.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data, DATASETS, seen } from "./support/util.ts";
+import { DATASETS, listItemsOf, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 import { runsPath } from "./support/audiences.ts";
 import { billedAudienceRun } from "./support/audience-billing.ts";
@@ -11,7 +13,7 @@ export default defineCheck({
   // it deletes the source dataset the other audience checks share, so it runs after them
   after: ["audience-*"],
   rule: "After the source dataset of a completed audience run is deleted, POST /v1/audience_profiles still returns the same profiles of that audience dataset, and a new run targeting the deleted source gets 404 dataset_not_found",
-  section: "Endpoints › Audience datasets (run-creation rule 7); decision D-AUD-RUN-SOURCE-404",
+  section: "Endpoints › Audience datasets (run-creation rule 7)",
   severity: "major",
   rules: {
     seed: "Profiles stay readable after the source dataset is soft-deleted; new runs can no longer target it.",
@@ -26,13 +28,13 @@ export default defineCheck({
   requires: ["POST /v1/audience_profiles", "DELETE /v1/datasets/{dataset_id}"],
   async run(ctx) {
     const r = await billedAudienceRun(ctx);
-    if (r.final?.status?.type !== "completed" || !(r.final.profile_count > 0))
+    if (r.final?.status?.type !== "completed" || !((r.final.profile_count ?? 0) > 0))
       return ctx.notExercised(
         `the audience run ended ${r.final?.status?.type} with ${r.final?.profile_count} profiles`,
       );
     const body = { audience_dataset_ids: [r.ad], limit: 100, sort: "created_at", order: "asc" };
     const before = await ctx.req({ method: "POST", path: "/v1/audience_profiles", body });
-    const ids = (x: any) => (Array.isArray(data(x)) ? data(x).map((p: any) => p?.id) : []);
+    const ids = (x: Exchange) => listItemsOf<AudiencesAudienceProfile>(x).map((p) => p?.id);
     if (
       !ctx.expect(
         before.status === 200 && ids(before).length === r.final.profile_count,

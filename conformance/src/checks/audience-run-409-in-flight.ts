@@ -1,6 +1,8 @@
+import type { AudiencesAudienceRunInFlightError } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { bodyOf } from "../typed.ts";
 import { seen } from "./support/util.ts";
-import { errorCode, priceOf, runIdOf } from "./support/groups.ts";
+import { errorCode, priceOf, runIdOf, terminalType } from "./support/groups.ts";
 import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
 
 /** One run in flight per audience dataset: a second start while the first is pending/working is 409; after it ends a new run is accepted. */
@@ -48,15 +50,14 @@ export default defineCheck({
       body: { source_dataset_id: src.id, total_profile_count: 5 },
     });
     const obs = await pollAudienceRun(ctx, ad, firstId!);
-    const wasInFlight = obs.length > 1 || !["completed", "failed"].includes(obs[0]?.d?.status?.type);
+    const wasInFlight = obs.length > 1 || !terminalType(obs[0]?.d);
     if (second.status === 202 && !wasInFlight) {
       ctx.notExercised("the first run had already ended when the second request arrived");
     } else {
-      const b = second.json as any;
       ctx.expect(
         second.status === 409 &&
           errorCode(second) === "audience_dataset_run_already_in_flight" &&
-          b?.transient === false,
+          bodyOf<AudiencesAudienceRunInFlightError>(second)?.transient === false,
         {
           title: `a second run while one was in flight answered ${second.status} ${errorCode(second) ?? ""}`,
           received: seen(second),

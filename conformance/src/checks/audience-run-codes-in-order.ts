@@ -1,6 +1,6 @@
 import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { createDataset, data, MISSING_DATASET_ID, seen } from "./support/util.ts";
+import { createDataset, listOf, MISSING_DATASET_ID, seen } from "./support/util.ts";
 import { errorCode, postUrls, sourceDataset } from "./support/groups.ts";
 import { createAudienceDataset, runPath, runsPath } from "./support/audiences.ts";
 
@@ -13,8 +13,7 @@ export default defineCheck({
   id: "audience-run-codes-in-order",
   phase: "groups",
   rule: "POST audience run: unknown source 404 dataset_not_found; a source without a completed run 400 source_dataset_has_no_completed_run; a YouTube-only source (also under 5 posts) 400 audience_youtube_only_source; under 5 eligible posts 400 audience_insufficient_source_mentions; each refused before a run exists; an unknown run id of a visible audience dataset is 404",
-  section:
-    "Endpoints › Audience datasets (run-creation rules 1-3); decisions D-AUD-RUN-400, D-AUD-RUN-SOURCE-404, D-AUD-RUN-404",
+  section: "Endpoints › Audience datasets (run-creation rules 1-3)",
   severity: "major",
   rules: {
     seed: "A YouTube-only source: 400 `audience_youtube_only_source`. Other sources below the minimum: 400 `audience_insufficient_source_mentions`. … Source dataset without a completed run: 400 `source_dataset_has_no_completed_run`.",
@@ -91,7 +90,7 @@ export default defineCheck({
     }
     const runs = await ctx.req({ method: "GET", path: runsPath(ad) });
     ctx.expect(
-      runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 0,
+      runs.status === 200 && listOf(runs)?.length === 0,
       {
         title: "refused run requests left runs behind",
         received: seen(runs),

@@ -1,8 +1,10 @@
+import type { AudiencesAudienceRunCreated } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
-import { data, fillPath } from "./support/util.ts";
+import { dataOf, isObject } from "../typed.ts";
+import { fillPath, idOf } from "./support/util.ts";
 import { priceOf } from "./support/groups.ts";
 import { audienceSource, createAudienceDataset } from "./support/audiences.ts";
 
@@ -41,7 +43,10 @@ export default defineCheck({
       states: run.states,
       statusAt: run.statusAt,
       counts: ["profile_count"],
-      requested: (r) => (r?.target_profile_count !== undefined ? Number(r.target_profile_count) : undefined),
+      requested: (r: unknown) => {
+        const target = isObject(r) ? r.target_profile_count : undefined;
+        return target !== undefined ? Number(target) : undefined;
+      },
       boundedCounter: "profile_count",
     };
     await runStateMachine(ctx, {
@@ -51,7 +56,7 @@ export default defineCheck({
       real: () => ({
         ctx,
         runPath: (id) => fillPath(run.readOp!.path, { audience_dataset_id: parent.get(id) ?? "", run_id: id })!,
-        created: (ex) => ({ id: data(ex)?.id, run: data(ex) }),
+        created: (ex) => ({ id: idOf(ex), run: dataOf<AudiencesAudienceRunCreated>(ex) }),
         start: async (_variant, n) => {
           const ad = await createAudienceDataset(ctx, `aud-sm-${n}-${Date.now() % 100000}`);
           const ex = await ctx.req({
@@ -59,7 +64,8 @@ export default defineCheck({
             path: fillPath(run.createOp!.path, { audience_dataset_id: ad })!,
             body: { source_dataset_id: src.id, total_profile_count: 5 },
           });
-          if (typeof data(ex)?.id === "string") parent.set(data(ex).id, ad);
+          const id = idOf(ex);
+          if (id !== undefined) parent.set(id, ad);
           return ex;
         },
       }),

@@ -68,6 +68,11 @@ export function listOf(ex: Exchange): unknown[] | undefined {
   return Array.isArray(data) ? data : undefined;
 }
 
+/** `data` of a list envelope, each object item read as `T` and any other item kept as `undefined` (positions stay the deployment's). */
+export function listItemsOf<T>(ex: Exchange): Array<Untrusted<T> | undefined> {
+  return (listOf(ex) ?? []).map((item) => (isObject(item) ? (item as Untrusted<T>) : undefined));
+}
+
 /** The `id` a create (or read) answered in `data`, when it is a string. */
 export function idOf(ex: Exchange): string | undefined {
   const id = dataOf<{ id: string }>(ex)?.id;
