@@ -1,5 +1,7 @@
+import type { DatasetsInsufficientCreditsDatasetRunError } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
-import { isObj, seen } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import { listOf, seen } from "./support/util.ts";
 import { refusedRun } from "./support/billing.ts";
 
 /** An unfundable run: 402 with the documented body; nothing created, nothing charged. */
@@ -22,15 +24,15 @@ export default defineCheck({
   ],
   async run(ctx) {
     const r = await refusedRun(ctx);
-    const b = r.create.json as any;
+    const b = bodyOf<DatasetsInsufficientCreditsDatasetRunError>(r.create);
+    const d = b?.detail;
     const required = r.price.mul(r.count);
     const ok402 =
       r.create.status === 402 &&
-      isObj(b) &&
-      b.error_code === "insufficient_credits_dataset_run" &&
+      b?.error_code === "insufficient_credits_dataset_run" &&
       b.status === "client_error" &&
       b.transient === false &&
-      isObj(b.detail);
+      isObject(d);
     if (
       !ctx.expect(
         ok402,
@@ -48,10 +50,10 @@ export default defineCheck({
           },
         },
         r.create,
-      )
+      ) ||
+      !d
     )
       return;
-    const d = b.detail;
     const same = (s: unknown, v: { equals(x: string): boolean }) =>
       typeof s === "string" && /^\d+(\.\d+)?$/.test(s) && v.equals(s);
     ctx.expect(
@@ -71,8 +73,8 @@ export default defineCheck({
       },
       r.create,
     );
-    const before = ((r.runsBefore.json as any)?.data ?? []).length;
-    const after = ((r.runsAfter.json as any)?.data ?? []).length;
+    const before = listOf(r.runsBefore)?.length ?? 0;
+    const after = listOf(r.runsAfter)?.length ?? 0;
     ctx.expect(
       before === after,
       {

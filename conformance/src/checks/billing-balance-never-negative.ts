@@ -1,4 +1,6 @@
+import type { AccountMe, CommonInsufficientCreditsDetail } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { bodyOf, dataOf } from "../typed.ts";
 import { dec } from "./support/billing.ts";
 
 /** Every balance the deployment reports is >= 0. */
@@ -10,10 +12,9 @@ export default defineCheck({
   rules: { seed: "Requests are never partially charged." },
   mock: true,
   inspect(ex, ctx) {
-    const b = ex.json as any;
     let v: unknown;
-    if (ex.status === 200 && ex.op?.key === "GET /v1/me") v = b?.data?.usage?.balance;
-    else if (ex.status === 402) v = b?.detail?.available;
+    if (ex.status === 200 && ex.op?.key === "GET /v1/me") v = dataOf<AccountMe>(ex)?.usage?.balance;
+    else if (ex.status === 402) v = bodyOf<{ detail: CommonInsufficientCreditsDetail }>(ex)?.detail?.available;
     else return;
     const d = dec(v);
     if (d && d.isNegative())

@@ -20,7 +20,7 @@ export default defineCheck({
     const st = r.final?.status;
     // the rule is about failed runs: a run that completed (even empty) shows nothing about refunds on failure
     if (st?.type !== "failed")
-      ctx.skip(
+      return ctx.skip(
         `no failed run observed: the run of unretrievable URLs ended ${st?.type ?? "unread"} with ${r.final?.mentions_count ?? "?"} mentions`,
       );
     ctx.expect(

@@ -1,4 +1,6 @@
+import type { DatasetsDatasetRunCreated } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { dataOf } from "../typed.ts";
 import { RUN_COUNT, successfulRun } from "./support/billing.ts";
 
 /** Starting a run reserves count × price at once. */
@@ -12,7 +14,7 @@ export default defineCheck({
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const r = await successfulRun(ctx);
-    const run = (r.create.json as any)?.data;
+    const run = dataOf<DatasetsDatasetRunCreated>(r.create);
     ctx.expect(
       run?.status?.type === "pending",
       {

@@ -18,7 +18,7 @@ export default defineCheck({
   async run(ctx) {
     const r = await successfulRun(ctx);
     if (r.final?.status?.type !== "completed")
-      ctx.skip(`the keyword run ended ${r.final?.status?.type}, not completed`);
+      return ctx.skip(`the keyword run ended ${r.final?.status?.type}, not completed`);
     const n = Number(r.final.mentions_count);
     const expected = r.before.minus(r.price.mul(n));
     ctx.expect(

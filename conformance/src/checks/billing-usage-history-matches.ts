@@ -1,6 +1,5 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { newRows, successfulRun, emptyRun } from "./support/billing.ts";
-import { dec } from "./support/billing.ts";
+import { dec, emptyRun, newRows, successfulRun } from "./support/billing.ts";
 
 /** Usage history shows the settled charge: one mention row of mentions_count × price. */
 export default defineCheck({
@@ -17,7 +16,7 @@ export default defineCheck({
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/me/usage_history", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const r = await successfulRun(ctx);
-    if (r.final?.status?.type !== "completed") ctx.skip("the keyword run did not complete");
+    if (r.final?.status?.type !== "completed") return ctx.skip("the keyword run did not complete");
     const charge = r.price.mul(Number(r.final.mentions_count));
     const added = newRows(r.rowsBefore, r.rowsAfter);
     const match = added.filter((row) => row?.category === "mention" && dec(row?.quantity)?.equals(charge));
