@@ -16,8 +16,9 @@ import { AudienceService } from "./domain/audiences/service.ts";
 import type { AudienceDatasetRow, AudienceRunRow } from "./domain/audiences/rows.ts";
 import { CustomParameterService } from "./domain/custom-parameters/service.ts";
 import type { ParameterRow, ParameterRunRow } from "./domain/custom-parameters/rows.ts";
-import { DatasetService, type DatasetRow } from "./domain/datasets/service.ts";
-import { DatasetRunService, type RunRow } from "./domain/datasets/runs.ts";
+import type { DatasetRow, DatasetRunRow } from "./domain/datasets/rows.ts";
+import { DatasetService } from "./domain/datasets/service.ts";
+import { DatasetRunService } from "./domain/datasets/runs.ts";
 import { MentionPool } from "./domain/mentions/pool.ts";
 import { MentionSearchService } from "./domain/mentions/service.ts";
 import { PatternService, type PatternDetectionRow, type PatternRow } from "./domain/patterns/service.ts";
@@ -28,7 +29,7 @@ export class Services {
   readonly lifecycle: RunLifecycle;
   readonly tables = {
     datasets: new Table<DatasetRow>(),
-    datasetRuns: new Table<RunRow>({ indexes: { byDataset: (r) => r.dataset_id } }),
+    datasetRuns: new Table<DatasetRunRow>({ indexes: { byDataset: (r) => r.dataset_id } }),
     customParameters: new Table<ParameterRow>(),
     customParameterRuns: new Table<ParameterRunRow>({ indexes: { byParameter: (r) => r.parameter_id } }),
     previews: new Table<PreviewRow>(),

@@ -3,24 +3,19 @@
 // to the mentions actually collected, or releases everything on failure.
 // Agent cycles start dataset runs here too, with a reservation they took
 // all-or-nothing beforehand.
-import type * as z from "zod";
 import type {
   CommonRunStatus,
   DatasetsDatasetRun,
   DatasetsDatasetRunCreated,
 } from "../../../../generated/client/types.gen.ts";
-import type { zDatasetRunsCreateBody } from "../../../../generated/client/zod.gen.ts";
-import { isoTimestamp } from "../../platform/clock.ts";
 import type { Caller } from "../../platform/env.ts";
-import { ApiError, NotFoundError, ValidationFailed } from "../../platform/errors.ts";
+import { NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import { PLANS } from "../../platform/billing/plans.ts";
-import { hasFeature } from "../../platform/plan-features.ts";
 import type { Reservation } from "../../platform/billing/ledger.ts";
 import type { PageResult } from "../../platform/pagination.ts";
-import type { RunKind, RunStatus } from "../../platform/runs/lifecycle.ts";
+import type { RunKind } from "../../platform/runs/lifecycle.ts";
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
-import type { Row, Table } from "../../platform/store.ts";
+import type { Table } from "../../platform/store.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { RunLifecycle } from "../../platform/runs/lifecycle.ts";
 import { analyse } from "../../simulators/analysis.ts";
@@ -30,24 +25,9 @@ import type { Sliced } from "../../platform/pipeline.ts";
 import type { MentionPools } from "../mentions/pool.ts";
 import { preparePost, type PreparedPost } from "../mentions/record.ts";
 import type { Account } from "../../platform/accounts.ts";
-import type { DatasetRow, DatasetService, ListQuery } from "./service.ts";
-
-export type RunBody = z.output<typeof zDatasetRunsCreateBody>;
-
-export interface RunRow extends Row {
-  dataset_id: string;
-  updated_ms: number;
-  status: RunStatus<CommonRunStatus["type"]>;
-  params: DatasetsDatasetRun["params"];
-  count: number;
-  requested_count: number;
-  mentions_count: number;
-  new_mentions_count: number;
-  images_count: number;
-  videos_count: number;
-  /** The validated request, kept so an agent cycle can repeat the query. */
-  body: RunBody;
-}
+import { runCreatedView, runView, type DatasetRow, type DatasetRunBody, type DatasetRunRow } from "./rows.ts";
+import { windowOf } from "./run-window.ts";
+import type { DatasetService, ListQuery } from "./service.ts";
 
 /** Dataset runs in the shared lifecycle: the seed's four states, steps listed, 1 unit per mention. */
 export const DATASET_RUN: RunKind<CommonRunStatus["type"]> = {
@@ -58,69 +38,8 @@ export const DATASET_RUN: RunKind<CommonRunStatus["type"]> = {
   insufficientCode: "insufficient_credits_dataset_run",
 };
 
-const DAY = 86_400_000;
 /** Posts analysed between two yields of the analysis step (every action on 50 posts is a few ms). */
 export const POSTS_PER_ANALYSIS_PIECE = 50;
-
-export function runView(r: RunRow): DatasetsDatasetRun {
-  return {
-    id: r.id,
-    dataset_id: r.dataset_id,
-    // Step names come from this file's steps, which are the contract's names.
-    status: r.status as CommonRunStatus,
-    params: r.params,
-    mentions_count: r.mentions_count,
-    new_mentions_count: r.new_mentions_count,
-    images_count: r.images_count,
-    videos_count: r.videos_count,
-    created_at: isoTimestamp(r.created_ms),
-    updated_at: isoTimestamp(r.updated_ms),
-  };
-}
-
-export function runCreatedView(r: RunRow): DatasetsDatasetRunCreated {
-  return {
-    id: r.id,
-    dataset_id: r.dataset_id,
-    count: r.count,
-    requested_count: r.requested_count,
-    status: r.status as CommonRunStatus,
-    created_at: isoTimestamp(r.created_ms),
-  };
-}
-
-function parseDay(day: string, loc: string[]): number {
-  const ms = Date.parse(`${day}T00:00:00Z`);
-  if (Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 10) !== day) {
-    throw new ValidationFailed([{ loc, msg: "Not a valid calendar date.", type: "value_error" }]);
-  }
-  return ms;
-}
-
-/** The collection window of a run, or null for url searches. */
-function windowOf(body: RunBody, account: Account, nowMs: number): { fromMs: number; toMs: number } | null {
-  if (body.search_query.type === "url") return null;
-  if (!body.date_range) return { fromMs: nowMs - 365 * DAY, toMs: nowMs };
-  // A plan without `custom_date_filter` keeps the default window (D-PLAN-DATE-FILTER).
-  if (!hasFeature(account, "custom_date_filter")) {
-    throw new ApiError(
-      "date_filter_unavailable",
-      `The ${PLANS[account.plan].display_name} plan does not include custom date filters.`,
-    );
-  }
-  const fromMs = parseDay(body.date_range.from, ["body", "date_range", "from"]);
-  const toMs = parseDay(body.date_range.to, ["body", "date_range", "to"]);
-  if (fromMs >= toMs) {
-    throw new ValidationFailed([
-      { loc: ["body", "date_range"], msg: "`from` must precede `to`.", type: "value_error" },
-    ]);
-  }
-  const maxDays = PLANS[account.plan].max_date_range_days;
-  if ((toMs - fromMs) / DAY > maxDays) {
-    throw new ApiError("date_filter_unavailable", `The plan allows date ranges of at most ${maxDays} days.`);
-  }
-  return { fromMs, toMs: toMs + DAY - 1000 };
-}
 
 export interface StartOptions {
   /** Run every step now, synchronously (fixtures seeded before listening). */
@@ -128,9 +47,17 @@ export interface StartOptions {
   /** A reservation taken beforehand (an agent cycle's all-or-nothing reservation). */
   reservation?: Reservation;
   /** Called once the run is completed or failed (an agent cycle waits for all of its runs). */
-  onSettled?: (run: RunRow) => void;
+  onSettled?: (run: DatasetRunRow) => void;
   /** The posts the run collects instead of scraping (a user's own fixture posts, scenarios/). */
   posts?: Post[];
+}
+
+/** What the dataset run service needs from the composition root (compose.ts). */
+export interface DatasetRunNeeds extends MentionPools {
+  readonly clock: Clock;
+  readonly lifecycle: RunLifecycle;
+  readonly datasets: Pick<DatasetService, "find" | "markRunCompleted">;
+  readonly tables: { readonly datasetRuns: Table<DatasetRunRow> };
 }
 
 /**
@@ -139,14 +66,6 @@ export interface StartOptions {
  * D-RUN-404), creation with reservation first (a 402 creates nothing), the
  * pipeline steps, and the query an agent cycle repeats.
  */
-/** What the dataset run service needs from the composition root (compose.ts). */
-export interface DatasetRunNeeds extends MentionPools {
-  readonly clock: Clock;
-  readonly lifecycle: RunLifecycle;
-  readonly datasets: Pick<DatasetService, "find" | "markRunCompleted">;
-  readonly tables: { readonly datasetRuns: Table<RunRow> };
-}
-
 export class DatasetRunService {
   constructor(private readonly services: DatasetRunNeeds) {}
 
@@ -154,13 +73,18 @@ export class DatasetRunService {
     return this.services.tables.datasetRuns;
   }
 
-  create(caller: Caller, datasetId: string, body: RunBody, options: StartOptions = {}): DatasetsDatasetRunCreated {
+  create(
+    caller: Caller,
+    datasetId: string,
+    body: DatasetRunBody,
+    options: StartOptions = {},
+  ): DatasetsDatasetRunCreated {
     const dataset = this.services.datasets.find(caller.account.id, datasetId);
     return runCreatedView(this.start(caller.account, dataset, body, options));
   }
 
   /** Start a run on a dataset row; returns the stored row. */
-  start(account: Account, dataset: DatasetRow, body: RunBody, options: StartOptions = {}): RunRow {
+  start(account: Account, dataset: DatasetRow, body: DatasetRunBody, options: StartOptions = {}): DatasetRunRow {
     const { clock, lifecycle } = this.services;
     const now = clock.now();
     const window = windowOf(body, account, now);
@@ -169,7 +93,7 @@ export class DatasetRunService {
       body.search_query.type === "url" ? Math.min(requested, body.search_query.source_urls.length) : requested;
     // Reserve first: a 402 creates nothing.
     const reservation = options.reservation ?? lifecycle.reserve(DATASET_RUN, account.id, count);
-    const run: RunRow = {
+    const run: DatasetRunRow = {
       id: newId("dsr_"),
       account_id: account.id,
       dataset_id: dataset.id,
@@ -216,7 +140,7 @@ export class DatasetRunService {
     return runView(this.find(caller.account.id, datasetId, runId));
   }
 
-  find(accountId: string, datasetId: string, runId: string): RunRow {
+  find(accountId: string, datasetId: string, runId: string): DatasetRunRow {
     const dataset = this.services.datasets.find(accountId, datasetId);
     const run = this.table.get(accountId, runId);
     if (!run || run.dataset_id !== dataset.id) throw new NotFoundError("dataset_not_found", "Dataset run not found.");
@@ -224,25 +148,25 @@ export class DatasetRunService {
   }
 
   /** Any run row of the account by id (live), e.g. to read an agent cycle's runs. */
-  lookup(accountId: string, runId: string): RunRow | undefined {
+  lookup(accountId: string, runId: string): DatasetRunRow | undefined {
     return this.table.get(accountId, runId);
   }
 
   /** The newest run of the dataset whose query can be repeated, or null. */
-  repeatableQuery(accountId: string, dataset: DatasetRow): RunBody | null {
+  repeatableQuery(accountId: string, dataset: DatasetRow): DatasetRunBody | null {
     const runs = this.table.childrenOf(accountId, "byDataset", dataset.id);
     return runs.length ? runs[runs.length - 1]!.body : null;
   }
 
-  isInFlight(run: RunRow): boolean {
+  isInFlight(run: DatasetRunRow): boolean {
     return this.services.lifecycle.isInFlight(DATASET_RUN, run);
   }
 
   private execute(
     account: Account,
     dataset: DatasetRow,
-    run: RunRow,
-    body: RunBody,
+    run: DatasetRunRow,
+    body: DatasetRunBody,
     window: { fromMs: number; toMs: number } | null,
     reservation: Reservation,
     { inline = false, onSettled, posts: given }: StartOptions,
@@ -353,7 +277,7 @@ const IMAGES = 1;
 const VIDEOS = 2;
 
 function* scrape(
-  body: RunBody,
+  body: DatasetRunBody,
   count: number,
   window: { fromMs: number; toMs: number } | null,
 ): Sliced<{ post: Post; coefficient: number }[]> {

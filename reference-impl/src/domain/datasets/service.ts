@@ -1,61 +1,14 @@
-// Dataset rows and their counters. Counters are maintained as mentions land
-// (one (source, id) counts once per dataset), so reading a dataset is O(1).
+// The datasets group's service: datasets scoped to the account, PATCH, the
+// soft-delete cascade, and which runs a dataset has completed (its rows and
+// views are rows.ts; its runs runs.ts).
 import type { DatasetsDataset, DatasetsDatasetCreated } from "../../../../generated/client/types.gen.ts";
-import { isoTimestamp } from "../../platform/clock.ts";
 import type { Caller } from "../../platform/env.ts";
 import { NotFoundError, ValidationFailed } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
 import type { PageResult } from "../../platform/pagination.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Row, Table } from "../../platform/store.ts";
-
-export interface DatasetRow extends Row {
-  name: string | null;
-  updated_ms: number;
-  mentions_count: number;
-  images_count: number;
-  videos_count: number;
-  /** Sum over unique posts of the largest extrapolation coefficient. */
-  estimated_sum: number;
-  /** Ids of completed runs, oldest first. */
-  completed_run_ids: string[];
-}
-
-export const APP_URL = "https://app.example.com";
-
-export function newDatasetRow(id: string, accountId: string, name: string | null, nowMs: number): DatasetRow {
-  return {
-    id,
-    account_id: accountId,
-    created_ms: nowMs,
-    updated_ms: nowMs,
-    deleted_ms: null,
-    name,
-    mentions_count: 0,
-    images_count: 0,
-    videos_count: 0,
-    estimated_sum: 0,
-    completed_run_ids: [],
-  };
-}
-
-export function datasetView(d: DatasetRow): DatasetsDataset {
-  return {
-    id: d.id,
-    name: d.name,
-    mentions_count: d.mentions_count,
-    estimated_mentions_count: Math.round(d.estimated_sum),
-    images_count: d.images_count,
-    videos_count: d.videos_count,
-    created_at: isoTimestamp(d.created_ms),
-    updated_at: isoTimestamp(d.updated_ms),
-    url: `${APP_URL}/datasets/${d.id}`,
-  };
-}
-
-export function datasetCreatedView(d: DatasetRow): DatasetsDatasetCreated {
-  return { id: d.id, name: d.name, created_at: isoTimestamp(d.created_ms) };
-}
+import { datasetCreatedView, datasetView, newDatasetRow, type DatasetRow } from "./rows.ts";
 
 /** What a list request asks for (validated by the adapter's generated zod). */
 export interface ListQuery {
@@ -64,11 +17,6 @@ export interface ListQuery {
   cursor?: string;
 }
 
-/**
- * Dataset rules, shared by REST and MCP: account-scoped lookups (a foreign,
- * missing or soft-deleted id is 404 `dataset_not_found`), PATCH semantics,
- * the soft-delete cascade, and which runs a dataset has completed.
- */
 /** What the dataset service needs from the composition root (compose.ts). */
 export interface DatasetNeeds {
   readonly clock: Clock;
@@ -79,6 +27,11 @@ export interface DatasetNeeds {
   };
 }
 
+/**
+ * Dataset rules, shared by REST and MCP: account-scoped lookups (a foreign,
+ * missing or soft-deleted id is 404 `dataset_not_found`), PATCH semantics,
+ * the soft-delete cascade, and which runs a dataset has completed.
+ */
 export class DatasetService {
   constructor(private readonly services: DatasetNeeds) {}
 

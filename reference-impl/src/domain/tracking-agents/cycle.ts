@@ -7,8 +7,9 @@
 import type { Account } from "../../platform/accounts.ts";
 import { BadRequestError, ConflictError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { DatasetRow, DatasetService } from "../datasets/service.ts";
-import type { DatasetRunService, RunBody, RunRow } from "../datasets/runs.ts";
+import type { DatasetRow, DatasetRunBody, DatasetRunRow } from "../datasets/rows.ts";
+import type { DatasetService } from "../datasets/service.ts";
+import type { DatasetRunService } from "../datasets/runs.ts";
 import type { MentionPools } from "../mentions/pool.ts";
 import { collectingRuns, type MentionRecord } from "../mentions/record.ts";
 import type { Ledger } from "../../platform/billing/ledger.ts";
@@ -25,7 +26,7 @@ import type { AgentTables } from "./tables.ts";
  * of a fixed date range, and sentiment analysis added so the alert's
  * sentiment is measured (D-TA-CYCLE).
  */
-export function cycleBody(latest: RunBody, agent: AgentRow): RunBody {
+export function cycleBody(latest: DatasetRunBody, agent: AgentRow): DatasetRunBody {
   const actions = new Set(latest.content_analysis_actions ?? []);
   actions.add("sentiment");
   const { date_range: _fixedWindow, ...rest } = latest;
@@ -38,7 +39,7 @@ export function cycleBody(latest: RunBody, agent: AgentRow): RunBody {
 }
 
 /** Results a dataset run of this body can deliver (a url run is capped by its URLs). */
-function runQuantity(body: RunBody): number {
+function runQuantity(body: DatasetRunBody): number {
   return body.search_query.type === "url" ? Math.min(body.count, body.search_query.source_urls.length) : body.count;
 }
 
@@ -49,7 +50,7 @@ export type CycleNeeds = PatternMatchNeeds &
     readonly ledger: Ledger;
     readonly datasets: Pick<DatasetService, "lookup">;
     readonly datasetRuns: Pick<DatasetRunService, "repeatableQuery" | "start">;
-    readonly tables: { readonly datasetRuns: Table<RunRow> };
+    readonly tables: { readonly datasetRuns: Table<DatasetRunRow> };
   };
 
 export class AgentCycles {
@@ -73,7 +74,7 @@ export class AgentCycles {
         "A cycle of this agent is in progress; poll its dataset runs until they finish, then retry.",
       );
     }
-    const plan: { dataset: DatasetRow; body: RunBody }[] = [];
+    const plan: { dataset: DatasetRow; body: DatasetRunBody }[] = [];
     for (const id of agent.dataset_ids) {
       const dataset = services.datasets.lookup(account.id, id);
       if (!dataset) continue; // deleted since the agent was configured
@@ -107,8 +108,8 @@ export class AgentCycles {
     this.tables.runs.insert(run);
     agent.last_run_ms = now;
 
-    const settled: RunRow[] = [];
-    const onSettled = (datasetRun: RunRow) => {
+    const settled: DatasetRunRow[] = [];
+    const onSettled = (datasetRun: DatasetRunRow) => {
       settled.push(datasetRun);
       if (settled.length === plan.length) this.finish(account, agent, run, settled);
     };
@@ -120,7 +121,7 @@ export class AgentCycles {
   }
 
   /** Posts a dataset run collected that its dataset did not hold before. */
-  private newToDataset(accountId: string, datasetRun: RunRow): MentionRecord[] {
+  private newToDataset(accountId: string, datasetRun: DatasetRunRow): MentionRecord[] {
     const pool = this.services.mentions(accountId);
     const out: MentionRecord[] = [];
     for (const record of pool.byRun(datasetRun.id)) {
@@ -134,7 +135,7 @@ export class AgentCycles {
     return out;
   }
 
-  private finish(account: Account, agent: AgentRow, run: AgentRunRow, datasetRuns: RunRow[]): void {
+  private finish(account: Account, agent: AgentRow, run: AgentRunRow, datasetRuns: DatasetRunRow[]): void {
     const now = this.services.clock.now();
     const completed = datasetRuns.filter((r) => r.status.type === "completed");
     const byKey = new Map<string, MentionRecord>();
