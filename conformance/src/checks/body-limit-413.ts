@@ -15,7 +15,7 @@ export default defineCheck({
   id: "body-limit-413",
   phase: "requests",
   rule: "A 2 MiB request body (a valid POST /v1/datasets padded with whitespace) gets 413 with the error envelope and error_code payload_too_large; nothing is created",
-  section: "Endpoints (request bodies); decision D-BODY-LIMIT",
+  section: "Limits (no request body size is stated); Errors (no 413 is listed)",
   severity: "major",
   rules: { refusals: true, decisions: [decision("D-BODY-LIMIT")] },
   decisions: ["D-BODY-LIMIT"],

@@ -8,8 +8,7 @@ export default defineCheck({
   id: "chats-private-to-seat",
   phase: "groups",
   rule: "A chat created by one seat answers 404 chat_not_found to another seat of the same account and to another account on GET chat, GET messages, GET message and POST /v1/ask continuing it",
-  section:
-    "Endpoints › Ask and chats (rule 5: chats are private to the creating seat); Authentication › REST (3); decision D-ASK-UNKNOWN-CHAT",
+  section: "Endpoints › Ask and chats (rule 5: chats are private to the creating seat); Authentication › REST (3)",
   severity: "critical",
   rules: {
     seed: "Chats are private to the creating seat: another seat, including the owner, receives 404.",

@@ -8,7 +8,9 @@ export default defineCheck({
   id: "content-type-415",
   phase: "requests",
   rule: "A valid JSON body for POST /v1/datasets sent with Content-Type: text/plain gets 415 with the error envelope and error_code unsupported_media_type; nothing is created",
-  section: 'Endpoints ("Send Content-Type: application/json on requests with a body"); decision D-CONTENT-TYPE',
+  section:
+    'What the service does ("Send Content-Type: application/json on requests with a body"; the answer to another type is not stated)',
+
   severity: "major",
   rules: { refusals: true, decisions: [decision("D-CONTENT-TYPE")] },
   decisions: ["D-CONTENT-TYPE"],

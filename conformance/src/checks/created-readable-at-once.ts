@@ -1,5 +1,8 @@
+import type { DatasetsDataset, DatasetsDatasetCreated } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
-import { collections, createDataset, createIn, seen, walk } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import { collections, createDataset, createIn, idOf, seen, walk } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
 
 /** A created resource is readable and listed immediately, with the fields the create response promised. */
 export default defineCheck({
@@ -13,7 +16,7 @@ export default defineCheck({
   requires: ["POST /v1/datasets", "GET /v1/datasets/{dataset_id}", "GET /v1/datasets"],
   async run(ctx) {
     const { id, name, ex } = await createDataset(ctx, "lifecycle-read");
-    const created = (ex.json as any)?.data ?? {};
+    const created = dataOf<DatasetsDatasetCreated>(ex) ?? {};
     ctx.expect(ex.status === 201, { title: `create answered ${ex.status}`, received: ex.status, expected: 201 }, ex);
     ctx.expect(
       created.name === name && typeof created.created_at === "string",
@@ -25,7 +28,7 @@ export default defineCheck({
       ex,
     );
     const read = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(id)}` });
-    const d = (read.json as any)?.data ?? {};
+    const d = dataOf<DatasetsDataset>(read) ?? {};
     ctx.expect(
       read.status === 200 && d.id === id && d.name === name && d.created_at === created.created_at,
       {
@@ -35,7 +38,7 @@ export default defineCheck({
       },
       read,
     );
-    const w = await walk(ctx, "/v1/datasets", {
+    const w = await walk<DatasetsDataset>(ctx, "/v1/datasets", {
       limit: 100,
       maxPages: 5,
       stopWhen: (items) => items.some((x) => x?.id === id),
@@ -55,7 +58,7 @@ export default defineCheck({
       if (!made.id) {
         if (made.ex.status === 400 || made.ex.status === 409)
           ctx.notExercised(
-            `${c.list}: create refused with ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""} (plan or account state)`,
+            `${c.list}: create refused with ${made.ex.status} ${errorCode(made.ex) ?? ""} (plan or account state)`,
           );
         else
           ctx.fail(
@@ -70,7 +73,7 @@ export default defineCheck({
       }
       const r = await ctx.req({ method: "GET", path: `${c.list}/${encodeURIComponent(made.id)}` });
       ctx.expect(
-        r.status === 200 && (r.json as any)?.data?.id === made.id,
+        r.status === 200 && idOf(r) === made.id,
         {
           title: `a new ${c.list} resource is not readable at once`,
           received: seen(r),
@@ -78,7 +81,8 @@ export default defineCheck({
         },
         r,
       );
-      const lw = await walk(ctx, c.list, {
+      // any collection: only the id is read
+      const lw = await walk<{ id: string }>(ctx, c.list, {
         limit: 100,
         maxPages: 5,
         stopWhen: (items) => items.some((x) => x?.id === made.id),

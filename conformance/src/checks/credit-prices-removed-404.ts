@@ -1,12 +1,14 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj, seen } from "./support/util.ts";
+import type { CommonNotFoundError } from "../../../generated/client/types.gen.ts";
+import { bodyOf } from "../typed.ts";
+import { seen } from "./support/util.ts";
 
 /** The removed credit prices route is not served (no alias, no dual-serving). */
 export default defineCheck({
   id: "credit-prices-removed-404",
   phase: "resources",
   rule: "GET /v1/credit_prices is not served: 404 not_found like any unknown route",
-  section: "Endpoints › Account and prices; Versioning (4); decision D-CREDIT-PRICES",
+  section: "Endpoints › Account and prices; Versioning (4)",
   severity: "minor",
   rules: {
     refusals: true,
@@ -19,7 +21,7 @@ export default defineCheck({
   async run(ctx) {
     const ex = await ctx.req({ method: "GET", path: "/v1/credit_prices" });
     ctx.expect(
-      ex.status === 404 && isObj(ex.json) && ex.json.error_code === "not_found",
+      ex.status === 404 && bodyOf<CommonNotFoundError>(ex)?.error_code === "not_found",
       {
         title: `the removed route answered ${ex.status}`,
         received: seen(ex),
