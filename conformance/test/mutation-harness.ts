@@ -7,12 +7,17 @@
 // the whole contract, against a fresh reference app of its own: fresh state
 // and rate-limit buckets, so runs in flight together cannot disturb each other
 // (a reference boot costs about a tenth of a second of CPU, a kit run over a
-// second). The fault sits in the proxy in front of the app, in this process:
-// the kit still speaks HTTP to the proxy and the fault rewrites exactly what
-// crossed the wire before, but the second HTTP hop to a reference server is
-// gone (about 40% of a run's CPU). A shard starts its runs three at once and
-// adds more, up to SLK_MUTATION_PARALLEL (default 12), while its event loop
-// keeps up (adaptivePool).
+// second). The fault sits in a proxy in front of the app, in this process, and
+// rewrites exactly the requests and responses that used to cross the wire.
+// Neither hop is HTTP any more: the proxy calls the app's fetch handler, and
+// the kit's fetch of the proxy's URL is answered in this process too (see
+// loopbackFetch: the same headers, body, status and redirects undici would
+// give the kit). The kit's checks, client, limiter and verdicts are unchanged;
+// its HTTP transport over a socket is covered by the kit's own tests against
+// live servers (kit-reference, kit-prism-proxy, ...). The two hops were about
+// two thirds of a whole-kit run's CPU. A shard starts its runs three at once
+// and adds more, up to SLK_MUTATION_PARALLEL (default 12), while its event
+// loop keeps up (adaptivePool).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -22,7 +27,7 @@ import { createApp } from "../../reference-impl/src/app.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import type { Settings } from "../src/types.ts";
 import { faults } from "../mutation/faults.ts";
-import { startProxy, type Fault, type RunningProxy } from "../mutation/proxy.ts";
+import { startProxy, type Fault, type ProxyRequest, type ProxyResponse, type RunningProxy } from "../mutation/proxy.ts";
 import { seedLevelCheck } from "../mutation/deviations-levels.ts";
 import { demoKeys, settings, unexpectedFailures } from "./helpers.ts";
 
@@ -34,16 +39,169 @@ const bearerToken = JSON.parse(
   readFileSync(fileURLToPath(new URL("../../fixtures/demo-keys.json", import.meta.url)), "utf8"),
 ).bearer_tokens?.find((t: any) => t.account_id === "acc_demoA" && t.user_id === "usr_a_owner")?.access_token;
 
+/** A proxy's answer to one request: the fault's rewrite of what the app says. */
+type ProxyHandler = (req: ProxyRequest) => Promise<ProxyResponse>;
+
+/** Proxies of this process by origin (http://127.0.0.1:port): the kit's requests to them never reach a socket. */
+const inProcess = new Map<string, ProxyHandler>();
+let socketFetch: typeof fetch | undefined;
+
+/** Headers undici's fetch adds to every request it sends (Node 24), so the fault and the app see what they saw over HTTP. */
+const FETCH_ADDS: Record<string, string> = {
+  accept: "*/*",
+  "accept-language": "*",
+  "sec-fetch-mode": "cors",
+  "user-agent": "node",
+  "accept-encoding": "gzip, deflate",
+};
+/** Statuses whose response carries no body (the proxy ends a 204 or 304 without one). */
+const NO_BODY = new Set([101, 103, 204, 205, 304]);
+
+/**
+ * What startProxy's HTTP server does with one request, without the socket:
+ * the fault's request hook (which may answer itself), the app, the dataset
+ * owners every fault can use, the fault's response hook; a throw is the
+ * proxy's 599. Keep in step with the request handler in mutation/proxy.ts.
+ */
+function handlerOf(proxy: RunningProxy, fault: Pick<Fault, "request" | "response"> | undefined): ProxyHandler {
+  const s = proxy.state;
+  return async (req) => {
+    try {
+      let q = req;
+      let out: ProxyResponse | undefined;
+      if (fault?.request) {
+        const r = await fault.request(q, s);
+        if ("status" in r) out = r;
+        else q = r;
+      }
+      out ??= await s.forward(q);
+      if (q.method === "POST" && q.url.pathname === "/v1/datasets" && out.status === 201 && out.json?.data?.id && q.key)
+        s.owners.set(out.json.data.id, q.key);
+      if (fault?.response) out = await fault.response(q, out, s);
+      return out;
+    } catch (e) {
+      return proxyError(e);
+    }
+  };
+}
+
+function proxyError(e: unknown): ProxyResponse {
+  const body = `proxy error: ${(e as Error).message}`;
+  return { status: 599, headers: { "content-type": "text/plain" }, body };
+}
+
+/**
+ * fetch for the kit: a request to a proxy of this process becomes the
+ * ProxyRequest its HTTP server would have read (method, path and query as
+ * undici sends them, headers lower-cased with undici's own added, no body for
+ * an empty one), and its answer the Response undici would have parsed (node's
+ * framing headers, no body for 204/304). Redirects are followed as fetch
+ * follows them unless the kit asks for "manual"; the kit's timeout signal
+ * still aborts. Any other URL goes to the real fetch.
+ */
+function loopbackFetch(input: string | URL | Request, init: RequestInit = {}): Promise<Response> {
+  const url = new URL(input instanceof Request ? input.url : input);
+  const handle = inProcess.get(url.origin);
+  if (!handle || input instanceof Request || (init.body != null && typeof init.body !== "string"))
+    return socketFetch!(input, init);
+  return answer(handle, url, init, 0);
+}
+
+async function answer(handle: ProxyHandler, url: URL, init: RequestInit, hops: number): Promise<Response> {
+  const signal = init.signal ?? undefined;
+  signal?.throwIfAborted();
+  // the same validation and normalisation as undici (a bad header value throws the same TypeError)
+  const given = new Headers(init.headers);
+  const method = init.method ?? "GET";
+  const normalised = /^(delete|get|head|options|post|put)$/i.test(method) ? method.toUpperCase() : method;
+  const body = (init.body ?? undefined) as string | undefined;
+  const headers: Record<string, string> = { host: url.host, connection: "keep-alive" };
+  given.forEach((v, k) => (headers[k] = v));
+  if (body !== undefined) headers["content-type"] ??= "text/plain;charset=UTF-8";
+  for (const [k, v] of Object.entries(FETCH_ADDS)) headers[k] ??= v;
+  if (body) headers["content-length"] = String(Buffer.byteLength(body));
+  const path = url.pathname + url.search;
+  const req: ProxyRequest = {
+    method: normalised,
+    path,
+    url: new URL(path, "http://proxy"),
+    headers,
+    body: body || undefined,
+    key: headers["x-api-key"],
+  };
+  let out: ProxyResponse;
+  if (!signal) out = await handle(req);
+  else {
+    let onAbort!: () => void;
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(signal.reason as Error);
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
+    try {
+      out = await Promise.race([handle(req), aborted]);
+    } finally {
+      signal.removeEventListener("abort", onAbort);
+    }
+  }
+  const location = out.headers.location;
+  if (out.status >= 300 && out.status < 400 && location !== undefined && init.redirect !== "manual") {
+    if (init.redirect === "error" || hops >= 20) throw new TypeError("fetch failed", { cause: new Error("redirect") });
+    const next = new URL(location, url);
+    // fetch turns a 303, and a POST answered 301 or 302, into a GET without a body; 307 and 308 keep both
+    const toGet =
+      out.status === 303 ? normalised !== "HEAD" : (out.status === 301 || out.status === 302) && normalised === "POST";
+    const h = new Headers(init.headers);
+    if (toGet)
+      for (const k of ["content-type", "content-length", "content-encoding", "content-language", "content-location"])
+        h.delete(k);
+    if (next.origin !== url.origin) h.delete("authorization");
+    const again: RequestInit = { ...init, headers: h, ...(toGet ? { method: "GET", body: undefined } : {}) };
+    const there = inProcess.get(next.origin);
+    return there ? answer(there, next, again, hops + 1) : socketFetch!(next, again);
+  }
+  const framing: Record<string, string> = {
+    connection: "keep-alive",
+    date: new Date().toUTCString(),
+    "keep-alive": "timeout=5",
+  };
+  const empty = NO_BODY.has(out.status) || normalised === "HEAD";
+  if (!empty) framing["transfer-encoding"] = "chunked";
+  try {
+    return new Response(empty ? null : out.body, { status: out.status, headers: { ...out.headers, ...framing } });
+  } catch (e) {
+    // what the proxy answers when node refuses to write the fault's response
+    const err = proxyError(e);
+    return new Response(err.body, { status: err.status, headers: { ...err.headers, ...framing } });
+  }
+}
+
 /**
  * The reference app in this process with a fault in front (or none), on a free
- * 127.0.0.1 port. 50 requests per second: the burst rules need a limit a burst
- * can exhaust (at 100, bursts of 200 straddle window boundaries on a busy
+ * 127.0.0.1 port, the kit's requests to it answered in this process (until
+ * close). 50 requests per second: the burst rules need a limit a burst can
+ * exhaust (at 100, bursts of 200 straddle window boundaries on a busy
  * machine). 50 ms between pipeline steps (not 0): runs stay in flight long
  * enough for the 409 rules to be exercised while many runs share the CPU.
  */
 export async function faultedReference(fault: Pick<Fault, "request" | "response"> | undefined): Promise<RunningProxy> {
   const { app } = createApp({ rateLimitPerSecond: 50, stepDelayMs: 50, logger: () => undefined });
-  return startProxy(app.fetch, fault, demoKeys());
+  const proxy = await startProxy(app.fetch, fault, demoKeys());
+  if (inProcess.size === 0) {
+    socketFetch = globalThis.fetch;
+    globalThis.fetch = loopbackFetch as typeof fetch;
+  }
+  inProcess.set(new URL(proxy.baseUrl).origin, handlerOf(proxy, fault));
+  return {
+    ...proxy,
+    close: async () => {
+      inProcess.delete(new URL(proxy.baseUrl).origin);
+      if (inProcess.size === 0 && socketFetch) {
+        globalThis.fetch = socketFetch;
+        socketFetch = undefined;
+      }
+      await proxy.close();
+    },
+  };
 }
 
 /** The whole kit (every check) against a fresh reference behind this fault, or behind none; `over` adds kit settings. */
