@@ -21,8 +21,10 @@ import { DatasetService } from "./domain/datasets/service.ts";
 import { DatasetRunService } from "./domain/datasets/runs.ts";
 import { MentionPool } from "./domain/mentions/pool.ts";
 import { MentionSearchService } from "./domain/mentions/service.ts";
-import { PatternService, type PatternDetectionRow, type PatternRow } from "./domain/patterns/service.ts";
-import { PreviewService, type PreviewRow } from "./domain/previews/service.ts";
+import type { PatternDetectionRow, PatternRow } from "./domain/patterns/rows.ts";
+import { PatternService } from "./domain/patterns/service.ts";
+import type { PreviewRow } from "./domain/previews/rows.ts";
+import { PreviewService } from "./domain/previews/service.ts";
 import { TrackingAgentService } from "./domain/tracking-agents/service.ts";
 
 export class Services {

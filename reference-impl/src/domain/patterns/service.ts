@@ -6,67 +6,41 @@
 // creation (402 before anything exists), settled to the posts clustered,
 // released in full when a step fails.
 import type {
-  CommonPostRef,
   PatternsPattern,
   PatternsPatternDetectionRun,
-  PatternsPatternDetectionStatus,
   PatternsPatternItemDetail,
 } from "../../../../generated/client/types.gen.ts";
-import { unixSeconds } from "../../platform/clock.ts";
 import type { Caller } from "../../platform/env.ts";
 import { BadRequestError, NotFoundError } from "../../platform/errors.ts";
 import { newId } from "../../platform/ids.ts";
-import type { RunKind, RunLifecycle, RunStatus } from "../../platform/runs/lifecycle.ts";
+import type { RunKind, RunLifecycle } from "../../platform/runs/lifecycle.ts";
 import { SEED_RUN_STATES } from "../../platform/runs/lifecycle.ts";
-import type { Row, Table } from "../../platform/store.ts";
+import type { Table } from "../../platform/store.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { MentionPools } from "../mentions/pool.ts";
 import type { MentionRecord } from "../mentions/record.ts";
 import type { DatasetService } from "../datasets/service.ts";
 import { assignToPattern } from "./assignments.ts";
 import { clusterPostsSliced, POSTS_PER_PIECE, type Clustering } from "./clustering.ts";
+import {
+  detectionView,
+  itemSummary,
+  patternView,
+  type DetectionStatusType,
+  type PatternDetectionRow,
+  type PatternRow,
+  type StoredItem,
+} from "./rows.ts";
 import { itemLabel, patternSummary, type ItemLabel, type LabelInput } from "./labels.ts";
 
-type StatusType = PatternsPatternDetectionStatus["type"];
-
 /** D-PDR-STATES, D-PDR-STEPS: the shared run states, steps listed, `post_processing`, its own 402. */
-export const PATTERN_DETECTION: RunKind<StatusType> = {
+export const PATTERN_DETECTION: RunKind<DetectionStatusType> = {
   label: "pattern detection",
   states: SEED_RUN_STATES,
   recordsSteps: true,
   category: "post_processing",
   insufficientCode: "insufficient_credits_pattern_detection",
 };
-
-export interface PatternDetectionRow extends Row {
-  dataset_id: string;
-  name: string;
-  research_question: string;
-  status: RunStatus<StatusType>;
-  updated_ms: number;
-  /** The dataset run whose posts are clustered (fixed at creation, so the reservation matches). */
-  source_run_id: string;
-  /** Mention keys of that run's posts, in collection order. */
-  post_keys: string[];
-  pattern_id: string | null;
-}
-
-export interface StoredItem {
-  item_id: string;
-  title: string;
-  synopsis: string;
-  post_refs: CommonPostRef[];
-}
-
-export interface PatternRow extends Row {
-  dataset_id: string;
-  run_id: string;
-  name: string;
-  research_question: string;
-  summary: string;
-  /** Largest first. */
-  items: StoredItem[];
-}
 
 export interface CreateDetectionBody {
   dataset_id: string;
@@ -79,36 +53,6 @@ export interface SeedOptions {
   inline?: boolean;
   /** Fixed ids, so the demo's seeded pattern has an address the README can name. */
   ids?: { run: string; pattern: string };
-}
-
-export function detectionView(r: PatternDetectionRow): PatternsPatternDetectionRun {
-  const view: PatternsPatternDetectionRun = {
-    run_id: r.id,
-    dataset_id: r.dataset_id,
-    name: r.name,
-    research_question: r.research_question,
-    created_at: unixSeconds(r.created_ms),
-    // The lifecycle stamps only this kind's step names (D-PDR-STEPS).
-    status: { ...r.status, steps: [...(r.status.steps ?? [])] } as PatternsPatternDetectionStatus,
-  };
-  // D-PDR-STATES: `pattern_id` only once completed.
-  if (r.status.type === "completed" && r.pattern_id) view.pattern_id = r.pattern_id;
-  return view;
-}
-
-function itemSummary(item: StoredItem) {
-  return { item_id: item.item_id, title: item.title, synopsis: item.synopsis, post_count: item.post_refs.length };
-}
-
-export function patternView(p: PatternRow): PatternsPattern {
-  return {
-    id: p.id,
-    dataset_id: p.dataset_id,
-    name: p.name,
-    research_question: p.research_question,
-    summary: p.summary,
-    items: p.items.map(itemSummary),
-  };
 }
 
 /** What the pattern service needs from the composition root (compose.ts). */

@@ -14,19 +14,16 @@ import type {
 import type { zResearchPreviewsCreateBody } from "../../../../generated/client/zod.gen.ts";
 import type { Caller } from "../../platform/env.ts";
 import { ApiError, NotFoundError, ValidationFailed } from "../../platform/errors.ts";
-import type { Row, Table } from "../../platform/store.ts";
+import type { Table } from "../../platform/store.ts";
 import type { Clock } from "../../platform/clock.ts";
 import type { Ledger } from "../../platform/billing/ledger.ts";
 import { estimatedVolume, searchPosts, type Post, type PromptRequest, type Source } from "../../simulators/provider.ts";
 import { lookupProfile, type ProfileOutcome } from "../../simulators/profiles.ts";
+import type { PreviewRow } from "./rows.ts";
 
 export type PreviewBody = z.output<typeof zResearchPreviewsCreateBody>;
 type PromptBody = Extract<PreviewBody, { type: "prompt" }>;
 type UrlBody = Extract<PreviewBody, { type: "url" }>;
-
-export interface PreviewRow extends Row {
-  result: PreviewsResearchPreview;
-}
 
 /** Posts sampled per source (D-PREVIEW-SAMPLE). */
 export const SAMPLE_PER_SOURCE = 10;

@@ -3,7 +3,7 @@
 // wins, and the alert carries a `pattern` reference to it.
 import { mentionKey, type MentionRecord } from "../mentions/record.ts";
 import type { Table } from "../../platform/store.ts";
-import type { PatternRow } from "../patterns/service.ts";
+import type { PatternRow } from "../patterns/rows.ts";
 
 /** What matching needs from the composition root (compose.ts): the detected patterns. */
 export interface PatternMatchNeeds {
