@@ -7,8 +7,19 @@ import { dirname, join, resolve as resolvePath } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod";
 import type { ZodType } from "zod";
+import {
+  HTTP_METHODS,
+  type HttpMethod,
+  type JsonSchema,
+  type MediaTypeObject,
+  type OpenApiDocument,
+  type OperationObject,
+  type ParameterObject,
+  type Refable,
+  type ResponseObject,
+} from "./openapi.ts";
 
-export type JsonSchema = Record<string, unknown>;
+export type { JsonSchema, OpenApiDocument } from "./openapi.ts";
 
 export interface ResponseSpec {
   status: string; // "200", "404", "default"
@@ -39,7 +50,7 @@ export interface Operation {
   bodyRequired: boolean;
   responses: Map<string, ResponseSpec>;
   /** the document's response objects as written (for derivations such as the error codes a status may carry) */
-  responsesRaw: Record<string, any>;
+  responsesRaw: Record<string, ResponseObject>;
   secured: boolean;
 }
 
@@ -77,81 +88,81 @@ function zodBeside(docPath: string): ZodTable {
 }
 
 export class Contract {
-  readonly doc: Record<string, any>;
+  readonly doc: OpenApiDocument;
   readonly operations: Operation[] = [];
   private byKey = new Map<string, Operation>();
 
   private readonly zodTable: ZodTable;
 
-  constructor(doc: Record<string, any>, zodTable: ZodTable = bundledZod) {
+  constructor(doc: OpenApiDocument, zodTable: ZodTable = bundledZod) {
     this.doc = doc;
     this.zodTable = zodTable;
     const globalSecurity = Array.isArray(doc.security) && doc.security.length > 0;
-    for (const [path, item] of Object.entries<Record<string, any>>(doc.paths ?? {})) {
-      const shared: any[] = item.parameters ?? [];
-      for (const [m, op] of Object.entries<any>(item)) {
-        if (!["get", "post", "put", "patch", "delete"].includes(m)) continue;
-        const method = m.toUpperCase();
-        const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])]
-          .map((p) => this.deref(p))
-          .map((p) => ({
-            name: p.name,
-            in: p.in,
-            required: !!p.required,
-            schema: this.deref(p.schema ?? {}),
-          }));
-        const rb = op.requestBody ? this.deref(op.requestBody) : undefined;
-        const jsonBody = rb?.content?.["application/json"];
-        const bodyRefRaw: string | undefined = jsonBody?.schema?.$ref;
-        const responses = new Map<string, ResponseSpec>();
-        for (const [status, r0] of Object.entries<any>(op.responses ?? {})) {
-          const r = this.deref(r0);
-          const json = r.content?.["application/json"];
-          const ref: string | undefined = json?.schema?.$ref;
-          let schemaRef = ref ? ref.replace("#/components/schemas/", "") : undefined;
-          let zodName = schemaRef ? zodNameOf(schemaRef) : undefined;
-          let zod = zodName ? this.zodTable[zodName] : undefined;
-          // a response that is a union of named schemas: the union of their generated zod
-          const alts: any[] | undefined = json?.schema?.anyOf ?? json?.schema?.oneOf;
-          if (!ref && Array.isArray(alts) && alts.every((a) => typeof a?.$ref === "string")) {
-            const names = alts.map((a) => a.$ref.replace("#/components/schemas/", "") as string);
-            const members = names.map((n) => this.zodTable[zodNameOf(n)]);
-            if (members.every(Boolean) && members.length >= 2) {
-              schemaRef = names.join(" | ");
-              zodName = names.map(zodNameOf).join(" | ");
-              zod = z.union(members as [ZodType, ZodType, ...ZodType[]]);
-            }
-          }
-          responses.set(status, {
-            status,
-            schemaRef,
-            zodName,
-            zod,
-            hasJson: !!json,
-            headers: Object.keys(r.headers ?? {}),
-          });
-        }
-        const operation: Operation = {
-          key: `${method} ${path}`,
-          operationId: op.operationId ?? `${method} ${path}`,
-          method,
-          path,
-          pathRegex: new RegExp(
-            "^" + path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "([^/]+)") + "$",
-          ),
-          params,
-          bodySchema: jsonBody?.schema ? this.resolve(jsonBody.schema) : undefined,
-          bodyRef: bodyRefRaw?.replace("#/components/schemas/", ""),
-          bodyExamples: orderExamples(jsonBody),
-          bodyRequired: !!rb?.required,
-          responses,
-          responsesRaw: op.responses ?? {},
-          secured: op.security ? op.security.length > 0 : globalSecurity,
-        };
+    for (const [path, item] of Object.entries(doc.paths ?? {})) {
+      // in the document's order of methods, as the checks and reports list operations
+      for (const m of Object.keys(item)) {
+        const op = isHttpMethod(m) ? item[m] : undefined;
+        if (!op) continue;
+        const operation = this.operationOf(m.toUpperCase(), path, op, item.parameters ?? [], globalSecurity);
         this.operations.push(operation);
         this.byKey.set(operation.key, operation);
       }
     }
+  }
+
+  private operationOf(
+    method: string,
+    path: string,
+    op: OperationObject,
+    shared: ParameterObject[],
+    globalSecurity: boolean,
+  ): Operation {
+    const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])]
+      .map((p) => this.deref(p))
+      .map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: this.deref(p.schema ?? {}) }));
+    const rb = op.requestBody ? this.deref(op.requestBody) : undefined;
+    const jsonBody = rb?.content?.["application/json"];
+    const responses = new Map<string, ResponseSpec>();
+    for (const [status, r] of Object.entries(op.responses ?? {})) responses.set(status, this.responseOf(status, r));
+    return {
+      key: `${method} ${path}`,
+      operationId: op.operationId ?? `${method} ${path}`,
+      method,
+      path,
+      pathRegex: new RegExp(
+        "^" + path.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^}]+\\?\}|\{[^}]+\}/g, "([^/]+)") + "$",
+      ),
+      params,
+      bodySchema: jsonBody?.schema ? this.resolve(jsonBody.schema) : undefined,
+      bodyRef: jsonBody?.schema?.$ref?.replace("#/components/schemas/", ""),
+      bodyExamples: orderExamples(jsonBody),
+      bodyRequired: !!rb?.required,
+      responses,
+      responsesRaw: op.responses ?? {},
+      secured: op.security ? op.security.length > 0 : globalSecurity,
+    };
+  }
+
+  /** One documented response: the generated zod of its JSON body (a named schema, or a union of named schemas). */
+  private responseOf(status: string, raw: ResponseObject): ResponseSpec {
+    const r = this.deref(raw);
+    const json = r.content?.["application/json"];
+    const ref = json?.schema?.$ref;
+    let schemaRef = ref ? ref.replace("#/components/schemas/", "") : undefined;
+    let zodName = schemaRef ? zodNameOf(schemaRef) : undefined;
+    let zod = zodName ? this.zodTable[zodName] : undefined;
+    const alts = json?.schema?.anyOf ?? json?.schema?.oneOf;
+    const altRefs = (alts ?? []).map((a) => a?.$ref).filter((x): x is string => typeof x === "string");
+    if (!ref && Array.isArray(alts) && altRefs.length === alts.length) {
+      const names = altRefs.map((a) => a.replace("#/components/schemas/", ""));
+      const members = names.map((n) => this.zodTable[zodNameOf(n)]);
+      if (members.every(Boolean) && members.length >= 2) {
+        schemaRef = names.join(" | ");
+        zodName = names.map(zodNameOf).join(" | ");
+        zod = z.union(members as [ZodType, ZodType, ...ZodType[]]);
+      }
+    }
+    return { status, schemaRef, zodName, zod, hasJson: !!json, headers: Object.keys(r.headers ?? {}) };
   }
 
   static load(path = defaultContractPath, scope?: string[]): Contract {
@@ -203,29 +214,39 @@ export class Contract {
     return this.zodTable[zodNameOf(schemaRef)];
   }
 
-  deref(node: any): any {
+  /** The node with its `$ref` followed (siblings of the `$ref` kept over the target's fields). */
+  deref<T extends Refable>(node: T): T;
+  deref<T extends Refable>(node: T | undefined): T | undefined;
+  deref<T extends Refable>(node: T | undefined): T | undefined {
     let n = node;
     let guard = 0;
     while (n && typeof n === "object" && typeof n.$ref === "string" && guard++ < 20) {
-      const parts = n.$ref.replace(/^#\//, "").split("/");
-      let target: any = this.doc;
-      for (const part of parts) target = target?.[part.replace(/~1/g, "/").replace(/~0/g, "~")];
-      const { $ref: _ignored, ...rest } = n;
-      n = { ...target, ...rest };
+      const { $ref, ...rest } = n;
+      n = { ...this.pointee($ref), ...rest } as T;
     }
     return n;
   }
 
+  /** What a local JSON pointer (`#/components/schemas/X`) points at. */
+  private pointee(ref: string): object | undefined {
+    let target: unknown = this.doc;
+    for (const part of ref.replace(/^#\//, "").split("/")) {
+      const key = part.replace(/~1/g, "/").replace(/~0/g, "~");
+      target = typeof target === "object" && target !== null ? (target as Record<string, unknown>)[key] : undefined;
+    }
+    return target as object | undefined;
+  }
+
   /** Resolve $ref and merge allOf so a generator can walk the schema. */
-  resolve(node: any, depth = 0): JsonSchema {
+  resolve(node: JsonSchema | undefined, depth = 0): JsonSchema {
     if (depth > 12) return {};
     const n = this.deref(node);
     if (!n || typeof n !== "object") return {};
-    let out: any = { ...n };
+    let out: JsonSchema = { ...n };
     if (Array.isArray(n.allOf)) {
       delete out.allOf;
       for (const part of n.allOf) {
-        const r = this.resolve(part, depth + 1) as any;
+        const r = this.resolve(part, depth + 1);
         out = {
           ...r,
           ...out,
@@ -240,8 +261,10 @@ export class Contract {
       out.properties = props;
     }
     if (out.items) out.items = this.resolve(out.items, depth + 1);
-    for (const key of ["anyOf", "oneOf"])
-      if (Array.isArray(out[key])) out[key] = out[key].map((x: any) => this.resolve(x, depth + 1));
+    for (const key of ["anyOf", "oneOf"] as const) {
+      const alts = out[key];
+      if (Array.isArray(alts)) out[key] = alts.map((x) => this.resolve(x, depth + 1));
+    }
     return out;
   }
 
@@ -251,11 +274,15 @@ export class Contract {
   }
 }
 
+function isHttpMethod(m: string): m is HttpMethod {
+  return (HTTP_METHODS as readonly string[]).includes(m);
+}
+
 /** Request examples, the ones that do not describe a refusal first (a clean base for negative data). */
-function orderExamples(jsonBody: any): unknown[] {
+function orderExamples(jsonBody: MediaTypeObject | undefined): unknown[] {
   const refusal =
     /beyond|too low|insufficient|invalid|unknown|missing|error|fail|reject|duplicate|limit|over|blank|empty|without|cap reached|conflict|in flight|not found/i;
-  const named = Object.entries<any>(jsonBody?.examples ?? {}).map(([k, e]) => ({
+  const named = Object.entries(jsonBody?.examples ?? {}).map(([k, e]) => ({
     label: `${k} ${e?.summary ?? ""}`,
     value: e?.value,
   }));

@@ -1,8 +1,13 @@
 // The one registry of lenient rules. A row of spec/DECISIONS.md whose Kit
 // column says "lenient" tolerates a departure with a warning; every check asks
 // this registry (never its own copy of the rule), so one check cannot accept
-// what another fails. Keyed by decision id; G2 adds the groups' lenient rows here.
+// what another fails. Keyed by decision id; a new lenient row of the contract
+// gets its entry here.
 import type { Exchange } from "./http.ts";
+import { isObject } from "./typed.ts";
+
+/** A JSON object body, as a rule reads and rewrites it. */
+type Body = Record<string, unknown>;
 
 export interface LenientRule {
   /** what the deployment does that the contract tolerates */
@@ -10,10 +15,11 @@ export interface LenientRule {
   /** whether this exchange shows the tolerated departure (response-level rules); absent for rules a check applies by id */
   applies?(ex: Exchange): boolean;
   /** the body with the tolerated departure undone (response-level rules whose body a schema check validates) */
-  undo?(body: any): any;
+  undo?(body: Body): Body;
 }
 
-const body = (ex: Exchange): any => (typeof ex.json === "object" && ex.json !== null ? ex.json : undefined);
+/** The body when it is a JSON object (an array or a scalar carries none of the fields the rules read). */
+const body = (ex: Exchange): Body | undefined => (isObject(ex.json) ? ex.json : undefined);
 
 /** An error of one operation at one status whose error_code is not the decided one (`only`: tolerate just that other code); undone to the decided code. */
 const otherCode = (status: number, opKey: string, decided: string, only?: string) => ({
@@ -21,9 +27,9 @@ const otherCode = (status: number, opKey: string, decided: string, only?: string
     ex.status === status &&
     ex.op?.key === opKey &&
     typeof body(ex)?.error_code === "string" &&
-    body(ex).error_code !== decided &&
-    (only === undefined || body(ex).error_code === only),
-  undo: (b: any) => ({ ...b, error_code: decided }),
+    body(ex)?.error_code !== decided &&
+    (only === undefined || body(ex)?.error_code === only),
+  undo: (b: Body) => ({ ...b, error_code: decided }),
 });
 
 export const LENIENT = {

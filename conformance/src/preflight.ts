@@ -3,7 +3,9 @@
 // authenticates and belongs to the account its role says (the foreign and
 // poor keys on other accounts, the second seat on the same account as a
 // different user). A problem here is a usage error: one line, exit 2.
+import type { AccountMe } from "../../generated/client/types.gen.ts";
 import type { HttpClient, KeyRole } from "./http.ts";
+import { dataOf, isObject } from "./typed.ts";
 import type { Settings } from "./types.ts";
 
 export class UsageError extends Error {}
@@ -58,7 +60,7 @@ export async function preflight(settings: Settings, client: HttpClient): Promise
         throw new UsageError(
           `${settings.baseUrl}/v1/me answered 404: is this the deployment root of the Social Listening API?`,
         );
-      const d = (ex.json as any)?.data;
+      const d = dataOf<AccountMe>(ex);
       if (ex.status !== 200 || typeof d?.account_id !== "string")
         throw new UsageError(
           `GET /v1/me with ${flagOf[role]} answered ${ex.status} without an account_id; cannot tell which account the key belongs to`,
@@ -88,7 +90,7 @@ export async function preflight(settings: Settings, client: HttpClient): Promise
 
 /** Answers a deployment may give a sound GET /v1/me now and then: a 429, or a 5xx whose body says `transient: true`. */
 function passing(ex: { status: number; json?: unknown }): boolean {
-  return ex.status === 429 || (ex.status >= 500 && (ex.json as any)?.transient === true);
+  return ex.status === 429 || (ex.status >= 500 && isObject(ex.json) && ex.json.transient === true);
 }
 
 /**

@@ -1,20 +1,20 @@
 // Derivations from the contract: what the OpenAPI document already says about
 // a group, so descriptors do not restate it.
-import type { Contract, Operation } from "../contract.ts";
+import type { Contract, JsonSchema, Operation } from "../contract.ts";
 import type { Group, GroupSpec, RunKind } from "./types.ts";
 
 /** The `error_code` values a documented response body may carry (its schema's enum, through refs and unions). */
 export function errorCodes(contract: Contract, op: Operation | undefined, status: string): string[] {
   if (!op) return [];
-  const raw = contract.deref(contract.deref(op.responsesRaw?.[status] ?? {}))?.content?.["application/json"]?.schema;
+  const raw = contract.deref(op.responsesRaw?.[status] ?? {})?.content?.["application/json"]?.schema;
   if (!raw) return [];
   const out = new Set<string>();
-  const visit = (node: any, depth: number) => {
+  const visit = (node: JsonSchema | undefined, depth: number) => {
     if (!node || depth > 6) return;
     const n = contract.deref(node);
     for (const alt of [...(n.anyOf ?? []), ...(n.oneOf ?? []), ...(n.allOf ?? [])]) visit(alt, depth + 1);
     const code = n.properties?.error_code ? contract.deref(n.properties.error_code) : undefined;
-    for (const v of code?.enum ?? []) out.add(v);
+    for (const v of code?.enum ?? []) if (typeof v === "string") out.add(v);
   };
   visit(raw, 0);
   return [...out];
@@ -24,12 +24,12 @@ export function errorCodes(contract: Contract, op: Operation | undefined, status
 export function idPrefixOf(contract: Contract, op: Operation | undefined, status = "200"): string | undefined {
   const schema = responseSchema(contract, op, status);
   const data = schema?.properties?.data ? contract.resolve(schema.properties.data) : schema;
-  const desc: string =
-    (data as any)?.properties?.id?.description ?? (data as any)?.properties?.run_id?.description ?? "";
+  const desc = data?.properties?.id?.description ?? data?.properties?.run_id?.description ?? "";
   return /`([a-z]+_)`/.exec(desc)?.[1];
 }
 
-export function responseSchema(contract: Contract, op: Operation | undefined, status: string): any {
+/** The JSON body schema of one documented response, resolved (refs followed, allOf merged). */
+export function responseSchema(contract: Contract, op: Operation | undefined, status: string): JsonSchema | undefined {
   const raw = op ? contract.deref(op.responsesRaw?.[status] ?? {})?.content?.["application/json"]?.schema : undefined;
   return raw ? contract.resolve(raw) : undefined;
 }
@@ -43,7 +43,8 @@ export function runShape(
   const schema = responseSchema(contract, op, "200") ?? responseSchema(contract, op, "202");
   const data = schema?.properties?.data ?? schema;
   const status = data?.properties?.status;
-  const pickEnum = (n: any): string[] => n?.enum ?? (n?.anyOf ?? n?.oneOf ?? []).flatMap(pickEnum);
+  const pickEnum = (n: JsonSchema | undefined): string[] =>
+    n?.enum ? n.enum.map(String) : (n?.anyOf ?? n?.oneOf ?? []).flatMap(pickEnum);
   const statusEnum = statusAt === "status" ? pickEnum(status) : pickEnum(status?.properties?.type);
   const steps = pickEnum(status?.properties?.steps?.items?.properties?.name);
   return { statusEnum, steps };

@@ -2,12 +2,19 @@
 // carries a `Common.Dollars` value (D-MONEY-NUMBER), as a path such as
 // `data.usage.balance` or `data[].quantity`. New money fields are checked as
 // soon as the contract is regenerated.
-import type { Contract, Operation } from "../contract.ts";
+import type { Contract, JsonSchema, Operation } from "../contract.ts";
 
 const DOLLARS = "#/components/schemas/Common.Dollars";
 const memo = new WeakMap<Contract, Map<string, string[]>>();
 
-function walk(contract: Contract, node: any, path: string, out: Set<string>, depth: number, seen: Set<string>): void {
+function walk(
+  contract: Contract,
+  node: JsonSchema | undefined,
+  path: string,
+  out: Set<string>,
+  depth: number,
+  seen: Set<string>,
+): void {
   if (!node || typeof node !== "object" || depth > 10) return;
   if (node.$ref === DOLLARS) {
     out.add(path);
@@ -17,12 +24,12 @@ function walk(contract: Contract, node: any, path: string, out: Set<string>, dep
     if (seen.has(node.$ref)) return; // recursive models
     const next = new Set(seen).add(node.$ref);
     const { $ref: _r, ...rest } = node;
-    walk(contract, { ...contract.deref({ $ref: node.$ref }), ...rest }, path, out, depth + 1, next);
+    walk(contract, { ...contract.deref<JsonSchema>({ $ref: node.$ref }), ...rest }, path, out, depth + 1, next);
     return;
   }
   for (const alt of [...(node.anyOf ?? []), ...(node.oneOf ?? []), ...(node.allOf ?? [])])
     walk(contract, alt, path, out, depth + 1, seen);
-  for (const [k, v] of Object.entries<any>(node.properties ?? {}))
+  for (const [k, v] of Object.entries(node.properties ?? {}))
     walk(contract, v, path ? `${path}.${k}` : k, out, depth + 1, seen);
   if (node.items) walk(contract, node.items, `${path}[]`, out, depth + 1, seen);
   if (node.additionalProperties && typeof node.additionalProperties === "object")
@@ -36,7 +43,7 @@ export function moneyFields(contract: Contract): Map<string, string[]> {
   table = new Map();
   for (const op of contract.operations) {
     const out = new Set<string>();
-    for (const [status, r] of Object.entries<any>(op.responsesRaw)) {
+    for (const [status, r] of Object.entries(op.responsesRaw)) {
       if (!/^2/.test(status)) continue;
       walk(contract, contract.deref(r)?.content?.["application/json"]?.schema, "", out, 0, new Set());
     }
@@ -58,7 +65,7 @@ export function valuesAt(body: unknown, path: string): Array<[string, unknown]> 
       const children: Array<[string, unknown]> =
         key === "*"
           ? Object.entries(v as object).map(([k, x]) => [`${p}.${k}`, x])
-          : [[p ? `${p}.${key}` : key, (v as any)[key]]];
+          : [[p ? `${p}.${key}` : key, (v as Record<string, unknown>)[key]]];
       for (const [cp, cv] of children) {
         if (arr) (Array.isArray(cv) ? cv : []).forEach((x, i) => next.push([`${cp}[${i}]`, x]));
         else next.push([cp, cv]);

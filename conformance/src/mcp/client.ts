@@ -4,8 +4,15 @@
 // the SDK's transport because the rules checked live at the HTTP level (the
 // SDK follows the 307 silently and turns 401/429 into exceptions); the SDK's
 // zod schemas still validate the protocol messages.
-import { CallToolResultSchema, JSONRPCMessageSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  JSONRPCMessageSchema,
+  ListToolsResultSchema,
+  type CallToolResult,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
 import type { Exchange, KeyRole } from "../http.ts";
+import { isObject, type Untrusted } from "../typed.ts";
 import type { CheckContext } from "../types.ts";
 
 export const PROTOCOL_VERSION = "2025-06-18";
@@ -22,12 +29,20 @@ export interface McpAuth {
   bearer?: string;
 }
 
+/** A JSON-RPC error object (its shape checked by the SDK's JSONRPCMessageSchema). */
+export interface RpcError {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
 export interface RpcAnswer {
   ex: Exchange;
-  /** the JSON-RPC response to our id (from a JSON body or an SSE stream) */
-  message?: any;
-  result?: any;
-  error?: { code: number; message: string; data?: unknown };
+  /** the JSON-RPC response to our id (from a JSON body or an SSE stream), as sent */
+  message?: unknown;
+  /** its `result`, as sent (callTool and listTools validate it with the SDK's schema) */
+  result?: unknown;
+  error?: RpcError;
   /** why no JSON-RPC response could be read */
   unreadable?: string;
 }
@@ -92,15 +107,16 @@ export async function rpc(
     meta: { mcp: true, planned429: o.planned429 },
   });
   if (o.notify || ex.status !== 200) return { ex };
-  const message = messagesOf(ex).find((m: any) => m && typeof m === "object" && m.id === id) as any;
-  if (!message)
+  const message = messagesOf(ex).find((m) => isObject(m) && m.id === id);
+  if (!isObject(message))
     return {
       ex,
       unreadable: `no JSON-RPC response with id ${id} in the ${ex.headers["content-type"] ?? "untyped"} body`,
     };
   if (!JSONRPCMessageSchema.safeParse(message).success)
     return { ex, message, unreadable: "the response is not a JSON-RPC 2.0 message" };
-  return { ex, message, result: message.result, error: message.error };
+  // a valid JSON-RPC message: its error, when it has one, has the schema's shape
+  return { ex, message, result: message.result, error: message.error as RpcError | undefined };
 }
 
 /** initialize + notifications/initialized, as a client connects (stateless servers accept calls without it). */
@@ -114,23 +130,33 @@ export async function initialize(ctx: CheckContext, auth: McpAuth = { key: "main
   return init;
 }
 
-export interface ToolCall {
+/** The ToolError of an isError result: `{error: {code, message, status}}` (D-MCP-TOOL-ERROR). */
+export interface ToolError {
+  code: string;
+  message: string;
+  status: number;
+}
+
+/** One tools/call; `R` is the tool's documented result (generated `Mcp…Result`), read as sent. */
+export interface ToolCall<R = unknown> {
   ex: Exchange;
   answer: RpcAnswer;
   /** the CallToolResult, when the call got one */
-  result?: any;
+  result?: CallToolResult;
   isError: boolean;
   /** structuredContent, else the JSON of the single text content */
-  payload?: any;
-  /** the ToolError `{error: {code, message, status}}` of an isError result */
-  toolError?: { code: string; message: string; status: number };
+  payload?: Untrusted<R>;
+  /** the `error` object of an isError result, as sent (isToolError tells whether it is a ToolError) */
+  toolError?: Untrusted<ToolError>;
   /** why the call has no usable result (transport error, JSON-RPC error, unreadable body) */
   problem?: string;
 }
 
-function textJson(result: any): unknown {
-  const texts = Array.isArray(result?.content)
-    ? result.content.filter((c: any) => c?.type === "text" && typeof c.text === "string")
+function textJson(result: CallToolResult): unknown {
+  const texts = Array.isArray(result.content)
+    ? result.content.filter(
+        (c): c is { type: "text"; text: string } => c?.type === "text" && typeof c.text === "string",
+      )
     : [];
   if (texts.length !== 1) return undefined;
   try {
@@ -140,14 +166,14 @@ function textJson(result: any): unknown {
   }
 }
 
-/** tools/call and its result, unpacked. */
-export async function callTool(
+/** tools/call and its result, unpacked; `R` names the tool's documented result type. */
+export async function callTool<R = unknown>(
   ctx: CheckContext,
   name: string,
   args: Record<string, unknown> | undefined,
   auth: McpAuth = { key: "main" },
   o: { burst?: boolean; planned429?: boolean } = {},
-): Promise<ToolCall> {
+): Promise<ToolCall<R>> {
   const answer = await rpc(ctx, "tools/call", { name, arguments: args ?? {} }, auth, o);
   const base = { ex: answer.ex, answer, isError: false };
   if (answer.ex.status !== 200) return { ...base, problem: `transport answered HTTP ${answer.ex.status}` };
@@ -155,19 +181,20 @@ export async function callTool(
   if (answer.error) return { ...base, problem: `JSON-RPC error ${answer.error.code}: ${answer.error.message}` };
   const parsed = CallToolResultSchema.safeParse(answer.result);
   if (!parsed.success) return { ...base, problem: "the result is not an MCP CallToolResult" };
-  const result = answer.result;
+  // the result as sent (the schema passed it), not the schema's copy of it
+  const result = answer.result as CallToolResult;
   const isError = result.isError === true;
   const payload = result.structuredContent ?? textJson(result);
-  const e = (payload as any)?.error;
-  const toolError = isError && e && typeof e === "object" ? e : undefined;
-  return { ...base, result, isError, payload, toolError };
+  const e = isObject(payload) ? payload.error : undefined;
+  const toolError = isError && e && typeof e === "object" ? (e as Untrusted<ToolError>) : undefined;
+  return { ...base, result, isError, payload: payload as Untrusted<R> | undefined, toolError };
 }
 
 export async function listTools(
   ctx: CheckContext,
   auth: McpAuth = { key: "main" },
-): Promise<{ answer: RpcAnswer; tools?: any[]; problem?: string }> {
-  const tools: any[] = [];
+): Promise<{ answer: RpcAnswer; tools?: Tool[]; problem?: string }> {
+  const tools: Tool[] = [];
   let cursor: string | undefined;
   let answer: RpcAnswer | undefined;
   for (let i = 0; i < 10; i++) {
@@ -179,10 +206,12 @@ export async function listTools(
           answer.unreadable ??
           (answer.error ? `JSON-RPC error ${answer.error.code}: ${answer.error.message}` : `HTTP ${answer.ex.status}`),
       };
-    if (!ListToolsResultSchema.safeParse(answer.result).success)
-      return { answer, problem: "tools/list result is not an MCP ListToolsResult" };
-    tools.push(...answer.result.tools);
-    cursor = answer.result.nextCursor;
+    const page = ListToolsResultSchema.safeParse(answer.result);
+    if (!page.success) return { answer, problem: "tools/list result is not an MCP ListToolsResult" };
+    // the tools as sent (the schema passed them), not the schema's copy of them
+    const sent = answer.result as { tools: Tool[]; nextCursor?: string };
+    tools.push(...sent.tools);
+    cursor = sent.nextCursor;
     if (!cursor) break;
   }
   return { answer: answer!, tools };
@@ -204,15 +233,15 @@ export async function requireMcp(ctx: CheckContext): Promise<void> {
 }
 
 /** A ToolError has {error: {code: string, message: string, status: 400-599}} (D-MCP-TOOL-ERROR). */
-export function isToolError(e: unknown): e is { code: string; message: string; status: number } {
-  const x = e as any;
+export function isToolError(e: unknown): e is ToolError {
   return (
-    !!x &&
-    typeof x.code === "string" &&
-    typeof x.message === "string" &&
-    Number.isInteger(x.status) &&
-    x.status >= 400 &&
-    x.status <= 599
+    isObject(e) &&
+    typeof e.code === "string" &&
+    typeof e.message === "string" &&
+    typeof e.status === "number" &&
+    Number.isInteger(e.status) &&
+    e.status >= 400 &&
+    e.status <= 599
   );
 }
 

@@ -1,14 +1,26 @@
 // Every MCP read tool paired with its REST twin, filled with ids of resources
 // the account already has (found over REST), so agreement and free-read checks
 // call each tool with arguments that reach real data.
+import type {
+  DatasetsDataset,
+  DatasetsDatasetRun,
+  PatternsPatternDetectionRun,
+} from "../../../generated/client/types.gen.ts";
+import type { Exchange } from "../http.ts";
 import type { CheckContext } from "../types.ts";
-import { data } from "../checks/support/util.ts";
 import { detection } from "../checks/support/patterns.ts";
 import { SkipError } from "../skip.ts";
+import { dataOf, isObject, type Untrusted } from "../typed.ts";
+
+/** `data` of a list answer as sent, each item read as `T`; undefined when `data` is not an array. */
+function listOf<T>(ex: Exchange): Untrusted<T>[] | undefined {
+  const data = isObject(ex.json) ? ex.json.data : undefined;
+  return Array.isArray(data) ? (data as Untrusted<T>[]) : undefined;
+}
 
 async function detectionRunId(ctx: CheckContext): Promise<string | undefined> {
   try {
-    return data((await detection(ctx)).create)?.run_id;
+    return dataOf<PatternsPatternDetectionRun>((await detection(ctx)).create)?.run_id;
   } catch (e) {
     if (e instanceof SkipError) return undefined;
     throw e;
@@ -26,8 +38,8 @@ export interface Twin {
 async function firstId(ctx: CheckContext, path: string): Promise<string | undefined> {
   if (!ctx.contract.match("GET", path.split("?")[0])) return undefined;
   const ex = await ctx.req({ method: "GET", path });
-  const items = data(ex);
-  return Array.isArray(items) && typeof items[0]?.id === "string" ? items[0].id : undefined;
+  const first: unknown = listOf(ex)?.[0];
+  return isObject(first) && typeof first.id === "string" ? first.id : undefined;
 }
 
 /** The twins the account's data allows (a tool whose resource the account lacks is reported as not exercised). */
@@ -44,22 +56,23 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
       list: true,
     });
     // a dataset with a run: walk the first few datasets
-    const dsList = data(await ctx.req({ method: "GET", path: "/v1/datasets?limit=10" }));
-    let withRun: { ds: string; run: string } | undefined;
-    for (const ds of Array.isArray(dsList) ? dsList.slice(0, 5) : []) {
-      const runs = data(
-        await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs?limit=1` }),
+    const dsList = listOf<DatasetsDataset>(await ctx.req({ method: "GET", path: "/v1/datasets?limit=10" }));
+    let withRun: { ds: string | undefined; run: string } | undefined;
+    for (const ds of dsList ? dsList.slice(0, 5) : []) {
+      const runs = listOf<DatasetsDatasetRun>(
+        await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(String(ds.id))}/runs?limit=1` }),
       );
-      if (Array.isArray(runs) && runs[0]?.id) {
-        withRun = { ds: ds.id, run: runs[0].id };
+      const run = runs?.[0]?.id;
+      if (run) {
+        withRun = { ds: ds.id, run };
         break;
       }
     }
-    if (Array.isArray(dsList) && dsList[0])
+    if (dsList?.[0])
       out.push({
         tool: "svc__get_dataset",
         args: { dataset_id: dsList[0].id },
-        rest: { method: "GET", path: `/v1/datasets/${encodeURIComponent(dsList[0].id)}` },
+        rest: { method: "GET", path: `/v1/datasets/${encodeURIComponent(String(dsList[0].id))}` },
         list: false,
       });
     else missing.push("svc__get_dataset: the account has no dataset");
@@ -69,7 +82,7 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
         args: { dataset_id: withRun.ds, run_id: withRun.run },
         rest: {
           method: "GET",
-          path: `/v1/datasets/${encodeURIComponent(withRun.ds)}/runs/${encodeURIComponent(withRun.run)}`,
+          path: `/v1/datasets/${encodeURIComponent(String(withRun.ds))}/runs/${encodeURIComponent(withRun.run)}`,
         },
         list: false,
       });

@@ -9,6 +9,10 @@
 import type { CheckContext } from "../types.ts";
 import type { Exchange } from "../http.ts";
 import type { RunStates } from "../groups/types.ts";
+import { isObject } from "../typed.ts";
+
+/** A run as the deployment sent it: a JSON object of any run kind, none of its fields promised. */
+export type RunBody = Record<string, unknown>;
 
 /** What the model needs to know about one run kind (from its group descriptor). */
 export interface RunKindModel {
@@ -21,7 +25,7 @@ export interface RunKindModel {
   counts: string[];
   within?: Array<[string, string]>;
   /** the requested size, if the run echoes it (mentions_count ≤ params.count) */
-  requested?: (run: any) => number | undefined;
+  requested?: (run: RunBody | undefined) => number | undefined;
   /** counter that must not exceed `requested` */
   boundedCounter?: string;
   /** whether counters must be 0 while pending */
@@ -30,9 +34,11 @@ export interface RunKindModel {
 
 export interface Seen {
   type: string;
-  steps: Array<{ name: string; completed_at: number }>;
+  /** each step's name as sent (compared, never read as text) */
+  steps: Array<{ name: unknown; completed_at: number }>;
   counts: Record<string, number>;
-  updated_at?: string | number;
+  /** as sent: ISO text or Unix seconds */
+  updated_at?: unknown;
 }
 
 export class RunModel {
@@ -76,7 +82,7 @@ export interface RealSystem {
   /** start one run (variant names what kind of input, e.g. "keyword" or "unretrievable"); answers the create exchange */
   start(variant: string, n: number): Promise<Exchange>;
   /** the run's id and body in a create answer (202 body, or `{run_id}`) */
-  created(ex: Exchange): { id?: string; run?: any };
+  created(ex: Exchange): { id?: string; run?: RunBody };
   runPath(id: string): string;
   /** list path of the runs, if the kind has a list */
   listPath?: string;
@@ -85,16 +91,28 @@ export interface RealSystem {
 
 const time = (v: unknown) => (typeof v === "number" ? v * 1000 : Date.parse(String(v)));
 
+/** The data of a run read (`GET …/runs/{id}`), or undefined when the body holds no object there. */
+export function runOf(json: unknown): RunBody | undefined {
+  const data = isObject(json) ? json.data : undefined;
+  return isObject(data) ? data : undefined;
+}
+
 /** Compare one observation of a run with the model and advance the model. */
-export function observe(model: RunModel, id: string, run: any, ex: Exchange): void {
+export function observe(model: RunModel, id: string, body: unknown, ex: Exchange): void {
   const k = model.kind;
   const t = (s: string) => `${k.check}: ${s}`;
-  const type = (k.statusAt === "status" ? run?.status : run?.status?.type) as string;
+  const run = isObject(body) ? body : undefined;
+  const status = isObject(run?.status) ? run.status : undefined;
+  // whatever was sent: the check below turns anything that is not a state of the kind into a violation
+  const type = (k.statusAt === "status" ? run?.status : status?.type) as string;
   if (!(type in model.next))
     throw new ModelViolation(t("unknown status"), run?.status, Object.keys(model.next).join(" | "), ex);
-  const rawSteps = k.statusAt === "status.type" ? run?.status?.steps : undefined;
+  const rawSteps = k.statusAt === "status.type" ? status?.steps : undefined;
   const steps: Seen["steps"] = Array.isArray(rawSteps)
-    ? rawSteps.map((s: any) => ({ name: s?.name, completed_at: Number(s?.completed_at) }))
+    ? rawSteps.map((s: unknown) => {
+        const step = isObject(s) ? s : undefined;
+        return { name: step?.name, completed_at: Number(step?.completed_at) };
+      })
     : [];
   const counts = Object.fromEntries(k.counts.map((c) => [c, Number(run?.[c] ?? 0)]));
   const prev = model.runs.get(id);
@@ -108,7 +126,7 @@ export function observe(model: RunModel, id: string, run: any, ex: Exchange): vo
   if (
     type === k.states.failed &&
     k.statusAt === "status.type" &&
-    !(typeof run?.status?.error_message === "string" && run.status.error_message.length > 0)
+    !(typeof status?.error_message === "string" && status.error_message.length > 0)
   )
     throw new ModelViolation(
       t("failed without error_message"),
@@ -128,7 +146,7 @@ export function observe(model: RunModel, id: string, run: any, ex: Exchange): vo
   if (created !== undefined && steps.some((s) => s.completed_at < created - 1))
     throw new ModelViolation(
       t("a step completed before the run was created"),
-      { created_at: run.created_at, steps },
+      { created_at: run?.created_at, steps },
       "completed_at >= created_at",
       ex,
     );

@@ -1,5 +1,5 @@
 import type fc from "fast-check";
-import { ModelViolation, observe, type RealSystem, type RunModel } from "./model.ts";
+import { ModelViolation, observe, runOf, type RealSystem, type RunModel } from "./model.ts";
 
 /** Read one run by id and check the transition from what the model last saw. */
 export class PollRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
@@ -19,7 +19,7 @@ export class PollRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
         { status: 200 },
         ex,
       );
-    observe(m, id, (ex.json as any)?.data, ex);
+    observe(m, id, runOf(ex.json), ex);
     r.ctx.pass(ex);
   }
   toString(): string {

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { sleep } from "../http.ts";
 import type { CheckContext } from "../types.ts";
 import { ListRunsCommand } from "./list-runs.ts";
-import { ModelViolation, RunModel, observe, type RealSystem, type RunKindModel } from "./model.ts";
+import { ModelViolation, RunModel, observe, runOf, type RealSystem, type RunKindModel } from "./model.ts";
 import { PollRunCommand } from "./poll-run.ts";
 import { StartRunCommand } from "./start-run.ts";
 import { WaitCommand } from "./wait.ts";
@@ -56,12 +56,12 @@ export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions)
             await sleep(300);
             const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
             real.last = ex;
-            observe(model, id, (ex.json as any)?.data, ex);
+            observe(model, id, runOf(ex.json), ex);
           }
         }
         for (const id of model.ids()) {
           const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
-          observe(model, id, (ex.json as any)?.data, ex);
+          observe(model, id, runOf(ex.json), ex);
           ctx.pass(ex);
         }
         return true;

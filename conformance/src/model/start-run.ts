@@ -1,5 +1,6 @@
 import type fc from "fast-check";
-import { ModelViolation, observe, type RealSystem, type RunModel } from "./model.ts";
+import { isObject } from "../typed.ts";
+import { ModelViolation, observe, runOf, type RealSystem, type RunModel } from "./model.ts";
 
 /** Start a run of the model's kind (one of the real system's input variants); it must be accepted in the kind's pending state. */
 export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
@@ -20,7 +21,7 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
         ex,
       );
     if (run) {
-      const type = m.kind.statusAt === "status" ? run.status : run.status?.type;
+      const type = m.kind.statusAt === "status" ? run.status : isObject(run.status) ? run.status.type : undefined;
       if (type !== m.kind.states.pending)
         throw new ModelViolation(
           `${m.kind.check}: a new run is not ${m.kind.states.pending}`,
@@ -32,7 +33,7 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
     } else {
       const read = await r.ctx.req({ method: "GET", path: r.runPath(id) });
       r.last = read;
-      observe(m, id, (read.json as any)?.data, read);
+      observe(m, id, runOf(read.json), read);
     }
     r.ctx.pass(ex);
   }
