@@ -11,7 +11,7 @@
 // Several deviations reuse the rewriting of an existing single-rule fault of
 // faults.ts: those faults break a contract decision, not a seed rule.
 import { faults } from "./faults.ts";
-import { json, type Fault, type ProxyRequest, type ProxyResponse, type ProxyState } from "./proxy.ts";
+import { json, type Body, type Fault, type ProxyRequest, type ProxyResponse, type ProxyState } from "./proxy.ts";
 
 export interface Deviation {
   id: string;
@@ -33,14 +33,14 @@ const envelope = (res: ProxyResponse, status: number, code: string, detail = "Re
     { status: status >= 500 ? "server_error" : "client_error", error_code: code, detail, transient: false },
     status,
   );
-const withData = (res: ProxyResponse, f: (d: any) => any): ProxyResponse =>
+const withData = (res: ProxyResponse, f: (d: Body) => unknown): ProxyResponse =>
   json(res, { ...res.json, data: f(structuredClone(res.json.data)) });
 /** A 2xx answered with another 2xx and the same body (an empty body stays empty). */
 const restatus = (res: ProxyResponse, status: number): ProxyResponse => ({ ...res, status });
 /** Rewrite a JSON request body before the upstream sees it. */
-function rewriteBody(q: ProxyRequest, change: (b: any) => boolean): ProxyRequest {
+function rewriteBody(q: ProxyRequest, change: (b: Body) => boolean): ProxyRequest {
   if (!q.body) return q;
-  let b: any;
+  let b: Body;
   try {
     b = JSON.parse(q.body);
   } catch {
@@ -148,7 +148,7 @@ export const deviations: Deviation[] = [
     response: (_q, res) =>
       res.status === 422 &&
       Array.isArray(res.json?.detail) &&
-      res.json.detail.some((d: any) => d?.loc?.[1] === "date_range" && /precede/.test(d?.msg ?? ""))
+      res.json.detail.some((d: Body) => d?.loc?.[1] === "date_range" && /precede/.test(d?.msg ?? ""))
         ? envelope(res, 400, "bad_request", "date_range.from must precede date_range.to")
         : res,
   },

@@ -1,8 +1,18 @@
-// Single-rule faults in the groups beyond datasets (audiences, previews,
-// patterns, custom parameters, tracking agents, ask and chats) and in mention
-// sorts, filters and usage history. Each breaks one documented rule; the named
-// check must fail when the whole kit runs behind it.
-import { json, type Fault, type ProxyRequest, type ProxyResponse, type ProxyState } from "./proxy.ts";
+// One idea, kept long on purpose: a table of single-rule faults, one entry per
+// fault, in the groups beyond datasets (audiences, previews, patterns, custom
+// parameters, tracking agents, ask and chats) and in mention sorts, filters
+// and usage history. Each breaks one documented rule; the named check must
+// fail when the whole kit runs behind it.
+import {
+  json,
+  memoNumber,
+  memoResponse,
+  type Body,
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+} from "./proxy.ts";
 
 const P = (q: ProxyRequest) => q.url.pathname;
 const is = (q: ProxyRequest, method: string, re: RegExp) => q.method === method && re.test(P(q));
@@ -18,19 +28,19 @@ const err = (res: ProxyResponse, status: number, code: string, transient = false
     },
     status,
   );
-const body = (q: ProxyRequest): any => {
+const body = (q: ProxyRequest): Body => {
   try {
     return q.body ? JSON.parse(q.body) : undefined;
   } catch {
     return undefined;
   }
 };
-const withData = (res: ProxyResponse, f: (d: any) => any): ProxyResponse =>
+const withData = (res: ProxyResponse, f: (d: Body) => unknown): ProxyResponse =>
   json(res, { ...res.json, data: f(structuredClone(res.json.data)) });
 
 /** A balance offset applied to every GET /v1/me while `key` is set in the memo (a reservation or charge that is off). */
 function shifted(q: ProxyRequest, res: ProxyResponse, s: ProxyState, key: string): ProxyResponse {
-  const delta = s.memo.get(key);
+  const delta = memoNumber(s, key);
   // only the main key's balance: the fault stays a single-rule fault of the account under test
   if (
     !delta ||
@@ -50,7 +60,7 @@ function shifted(q: ProxyRequest, res: ProxyResponse, s: ProxyState, key: string
 function onceCompleted(q: ProxyRequest, res: ProxyResponse, s: ProxyState, key: string, delta: number): void {
   if (q.method !== "GET" || res.json?.data?.status?.type !== "completed" || s.memo.get(`seen-${key}-${P(q)}`)) return;
   s.memo.set(`seen-${key}-${P(q)}`, true);
-  s.memo.set(key, (s.memo.get(key) ?? 0) + delta);
+  s.memo.set(key, memoNumber(s, key) + delta);
 }
 
 const AUD_RUNS = /^\/v1\/audience_datasets\/[^/]+\/runs$/;
@@ -66,12 +76,12 @@ const CP_RUN = /^\/v1\/custom_parameters\/[^/]+\/runs\/[^/]+$/;
 const TA_ONE = /^\/v1\/tracking_agents\/[^/]+$/;
 const MESSAGE = /^\/v1\/chats\/[^/]+\/messages\/[^/]+$/;
 const CHAT_ANY = /^\/v1\/chats\/[^/]+/;
-const terminal = (d: any) => ["completed", "failed"].includes(d?.status?.type);
+const terminal = (d: Body) => ["completed", "failed"].includes(d?.status?.type);
 
 /** A completed assistant message's text and references, rewritten. */
-const message = (f: (d: any) => any) => (q: ProxyRequest, res: ProxyResponse) =>
+const message = (f: (d: Body) => unknown) => (q: ProxyRequest, res: ProxyResponse) =>
   is(q, "GET", MESSAGE) && res.status === 200 && res.json?.data?.status === "completed" ? withData(res, f) : res;
-const postRefs = (d: any) => (d.references ?? []).filter((r: any) => r?.type === "post");
+const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type === "post");
 
 export const groupFaults: Fault[] = [
   // ---- audiences --------------------------------------------------------------------
@@ -124,7 +134,7 @@ export const groupFaults: Fault[] = [
       // a cent more for every audience run seen completed (the first sighting of each run)
       if (is(q, "GET", AUD_RUN) && res.json?.data?.status?.type === "completed" && !s.memo.get(`seen-${P(q)}`)) {
         s.memo.set(`seen-${P(q)}`, true);
-        s.memo.set("aud-settle", (s.memo.get("aud-settle") ?? 0) - 0.01);
+        s.memo.set("aud-settle", memoNumber(s, "aud-settle") - 0.01);
       }
       return shifted(q, res, s, "aud-settle");
     },
@@ -135,7 +145,7 @@ export const groupFaults: Fault[] = [
     expect: "audience-profile-billing",
     response: (q, res) =>
       is(q, "GET", /^\/v1\/me\/usage_history$/) && Array.isArray(res.json?.data)
-        ? withData(res, (rows) => rows.filter((r: any) => r.category !== "audience_profile"))
+        ? withData(res, (rows) => rows.filter((r: Body) => r.category !== "audience_profile"))
         : res,
   },
   {
@@ -222,7 +232,7 @@ export const groupFaults: Fault[] = [
             failed_to_retrieve_profiles: [
               ...d.failed_to_retrieve_profiles,
               ...d.private_profiles,
-              ...d.profiles.map((p: any) => p.url).slice(0, 1),
+              ...d.profiles.map((p: Body) => p.url).slice(0, 1),
             ],
           }))
         : res,
@@ -241,7 +251,7 @@ export const groupFaults: Fault[] = [
     breaks: "Re-reading a preview is free",
     expect: "preview-reread-free",
     response: (q, res, s) => {
-      if (is(q, "GET", PREVIEW) && res.status === 200) s.memo.set("pv-read", (s.memo.get("pv-read") ?? 0) - 0.049);
+      if (is(q, "GET", PREVIEW) && res.status === 200) s.memo.set("pv-read", memoNumber(s, "pv-read") - 0.049);
       return shifted(q, res, s, "pv-read");
     },
   },
@@ -329,12 +339,12 @@ export const groupFaults: Fault[] = [
     response: (q, res) =>
       is(q, "POST", /^\/v1\/mentions$/) && Array.isArray(res.json?.data)
         ? withData(res, (ms) =>
-            ms.map((m: any) => ({
+            ms.map((m: Body) => ({
               ...m,
               pattern_assignments: Object.fromEntries(
-                Object.entries<any>(m.pattern_assignments ?? {}).map(([k, v]) => [
+                Object.entries<Body>(m.pattern_assignments ?? {}).map(([k, v]) => [
                   k,
-                  v.map((a: any) => ({ ...a, pattern_item_id: `${a.pattern_item_id}_x` })),
+                  v.map((a: Body) => ({ ...a, pattern_item_id: `${a.pattern_item_id}_x` })),
                 ]),
               ),
             })),
@@ -368,7 +378,7 @@ export const groupFaults: Fault[] = [
         ...d,
         status: {
           ...d.status,
-          steps: d.status.steps.map((st: any, i: number) => ({ ...st, completed_at: st.completed_at - i * 100 })),
+          steps: d.status.steps.map((st: Body, i: number) => ({ ...st, completed_at: st.completed_at - i * 100 })),
         },
       }));
     },
@@ -451,7 +461,7 @@ export const groupFaults: Fault[] = [
     expect: "custom-parameter-values-via-parameter-ids",
     response: (q, res) =>
       is(q, "POST", /^\/v1\/mentions$/) && body(q)?.parameter_ids?.length && Array.isArray(res.json?.data)
-        ? withData(res, (ms) => ms.map((m: any) => ({ ...m, parameters: {} })))
+        ? withData(res, (ms) => ms.map((m: Body) => ({ ...m, parameters: {} })))
         : res,
   },
   {
@@ -461,7 +471,7 @@ export const groupFaults: Fault[] = [
     response: (q, res) =>
       is(q, "POST", /^\/v1\/mentions$/) && !body(q)?.parameter_ids && Array.isArray(res.json?.data)
         ? withData(res, (ms) =>
-            ms.map((m: any) => ({
+            ms.map((m: Body) => ({
               ...m,
               parameters: { cp_injected: { value: "x", status: "completed", computed_at: 1 } },
             })),
@@ -616,8 +626,8 @@ export const groupFaults: Fault[] = [
       return q;
     },
     response: (q, res, s) =>
-      is(q, "GET", TA_ONE) && res.status === 404 && s.memo.get(`ta-${P(q)}`)?.status === 200
-        ? s.memo.get(`ta-${P(q)}`)
+      is(q, "GET", TA_ONE) && res.status === 404 && memoResponse(s, `ta-${P(q)}`)?.status === 200
+        ? memoResponse(s, `ta-${P(q)}`)!
         : res,
   },
   {
@@ -704,7 +714,7 @@ export const groupFaults: Fault[] = [
     response: message((d) => ({
       ...d,
       text: d.text.replace(/\[(\d+)\]/g, (_: string, n: string) => `[${Number(n) + 1}]`),
-      references: d.references.map((r: any) => (r.type === "post" ? { ...r, citation: r.citation + 1 } : r)),
+      references: d.references.map((r: Body) => (r.type === "post" ? { ...r, citation: r.citation + 1 } : r)),
     })),
   },
   {
@@ -713,7 +723,7 @@ export const groupFaults: Fault[] = [
     expect: "ask-citation-invariants",
     response: message((d) => ({
       ...d,
-      references: d.references.map((r: any) =>
+      references: d.references.map((r: Body) =>
         r.type === "post" ? { ...r, start_index: r.start_index + 1, end_index: r.end_index + 1 } : r,
       ),
     })),
@@ -724,7 +734,7 @@ export const groupFaults: Fault[] = [
     expect: "ask-citation-invariants",
     response: message((d) => ({
       ...d,
-      references: d.references.map((r: any) => (r.type === "post" ? { ...r, id: `${r.id}_gone` } : r)),
+      references: d.references.map((r: Body) => (r.type === "post" ? { ...r, id: `${r.id}_gone` } : r)),
     })),
   },
   {

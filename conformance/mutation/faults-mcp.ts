@@ -1,11 +1,20 @@
-// Single-rule faults of the MCP surface: the redirect, the 401 challenge and
+// One idea, kept long on purpose: a table of single-rule faults, one entry per
+// fault, of the MCP surface: the redirect, the 401 challenge and
 // metadata document, auth order, the tool catalogue, tool errors, list
 // cursors, REST↔MCP agreement, free reads, the ask flow and the shared rate
 // limit. Responses are JSON-RPC over JSON or SSE; `rewrite` keeps the format.
-import { json, type Fault, type ProxyRequest, type ProxyResponse, type ProxyState } from "./proxy.ts";
+import {
+  json,
+  memoNumber,
+  type Body,
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type ProxyState,
+} from "./proxy.ts";
 
 const isMcp = (q: ProxyRequest) => q.method === "POST" && /^\/mcp\/$/.test(q.url.pathname);
-const rpcOf = (q: ProxyRequest): any => {
+const rpcOf = (q: ProxyRequest): Body => {
   try {
     return q.body ? JSON.parse(q.body) : undefined;
   } catch {
@@ -17,7 +26,7 @@ const toolOf = (q: ProxyRequest): string | undefined =>
 const methodOf = (q: ProxyRequest): string | undefined => rpcOf(q)?.method;
 
 /** The JSON-RPC response in a body (JSON or the last `data:` event of an SSE stream). */
-function messageOf(res: ProxyResponse): any {
+function messageOf(res: ProxyResponse): Body {
   if (/event-stream/.test(res.headers["content-type"] ?? "")) {
     const datas = res.body.split(/\r?\n/).filter((l) => l.startsWith("data:"));
     for (const d of datas.reverse()) {
@@ -34,7 +43,7 @@ function messageOf(res: ProxyResponse): any {
 }
 
 /** Rewrite the JSON-RPC response, keeping the body's format (JSON or SSE). */
-function rewrite(res: ProxyResponse, f: (m: any) => any): ProxyResponse {
+function rewrite(res: ProxyResponse, f: (m: Body) => unknown): ProxyResponse {
   const m = messageOf(res);
   if (!m) return res;
   const next = f(structuredClone(m));
@@ -44,7 +53,7 @@ function rewrite(res: ProxyResponse, f: (m: any) => any): ProxyResponse {
 }
 
 /** The tool result's payload (structuredContent, else the JSON of its text), rewritten in both places. */
-function payload(res: ProxyResponse, f: (p: any) => any): ProxyResponse {
+function payload(res: ProxyResponse, f: (p: Body) => unknown): ProxyResponse {
   return rewrite(res, (m) => {
     const r = m.result;
     if (!r || r.isError) return m;
@@ -68,10 +77,10 @@ function payload(res: ProxyResponse, f: (p: any) => any): ProxyResponse {
   });
 }
 
-const toolError = (res: ProxyResponse, f: (e: any, r: any) => any): ProxyResponse =>
+const toolError = (res: ProxyResponse, f: (e: Body, r: Body) => unknown): ProxyResponse =>
   rewrite(res, (m) => {
     if (!m.result?.isError) return m;
-    let e: any;
+    let e: Body;
     try {
       e = JSON.parse(m.result.content?.[0]?.text ?? "null");
     } catch {
@@ -83,7 +92,7 @@ const toolError = (res: ProxyResponse, f: (e: any, r: any) => any): ProxyRespons
 const forwardTo = async (q: ProxyRequest, s: ProxyState, path: string) =>
   s.forward({ ...q, path, url: new URL(path, q.url) });
 const mcpShift = (q: ProxyRequest, res: ProxyResponse, s: ProxyState): ProxyResponse => {
-  const delta = s.memo.get("mcp-read-charge");
+  const delta = memoNumber(s, "mcp-read-charge");
   if (
     !delta ||
     q.method !== "GET" ||
@@ -241,7 +250,7 @@ export const mcpFaults: Fault[] = [
       isMcp(q) && methodOf(q) === "tools/list"
         ? rewrite(res, (m) => ({
             ...m,
-            result: { ...m.result, tools: m.result.tools.filter((t: any) => !/render$/.test(t.name)) },
+            result: { ...m.result, tools: m.result.tools.filter((t: Body) => !/render$/.test(t.name)) },
           }))
         : res,
   },
@@ -255,7 +264,7 @@ export const mcpFaults: Fault[] = [
             ...m,
             result: {
               ...m.result,
-              tools: m.result.tools.map((t: any) =>
+              tools: m.result.tools.map((t: Body) =>
                 /get_dataset$/.test(t.name) ? { ...t, inputSchema: { ...t.inputSchema, required: [] } } : t,
               ),
             },
@@ -270,7 +279,7 @@ export const mcpFaults: Fault[] = [
       isMcp(q) && methodOf(q) === "tools/list"
         ? rewrite(res, (m) => ({
             ...m,
-            result: { ...m.result, tools: m.result.tools.map(({ annotations: _a, ...t }: any) => t) },
+            result: { ...m.result, tools: m.result.tools.map(({ annotations: _a, ...t }: Body) => t) },
           }))
         : res,
   },
@@ -418,7 +427,7 @@ export const mcpFaults: Fault[] = [
     expect: "mcp-read-tools-free",
     response: (q, res, s) => {
       if (isMcp(q) && toolOf(q) && toolOf(q) !== "svc__ask")
-        s.memo.set("mcp-read-charge", (s.memo.get("mcp-read-charge") ?? 0) - 0.001);
+        s.memo.set("mcp-read-charge", memoNumber(s, "mcp-read-charge") - 0.001);
       return mcpShift(q, res, s);
     },
   },
@@ -446,7 +455,7 @@ export const mcpFaults: Fault[] = [
     response: (q, res) =>
       isMcp(q) && toolOf(q) === "svc__get_message"
         ? payload(res, (p) =>
-            Array.isArray(p?.blocks) ? { ...p, blocks: p.blocks.map(({ text: _t, ...b }: any) => b) } : p,
+            Array.isArray(p?.blocks) ? { ...p, blocks: p.blocks.map(({ text: _t, ...b }: Body) => b) } : p,
           )
         : res,
   },

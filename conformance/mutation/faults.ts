@@ -1,8 +1,20 @@
-// Single-rule faults for the mutation harness. Each breaks exactly one rule of
-// the contract; the named check must fail behind it, and the kit must pass
-// behind no fault at all.
+// One idea, kept long on purpose: a table of single-rule faults for the
+// mutation harness, one entry per fault (status codes and envelopes, isolation
+// between keys, pagination, validation, datasets and their runs, billing, rate
+// limits, bounds, and controls), with the groups' and the MCP surface's faults
+// appended from their own tables. Each breaks exactly one rule of the
+// contract; the named check must fail behind it, and the kit must pass behind
+// no fault at all.
 import { Decimal } from "decimal.js";
-import { json, type Fault, type ProxyRequest, type ProxyResponse } from "./proxy.ts";
+import {
+  json,
+  memoNumber,
+  memoResponse,
+  type Body,
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+} from "./proxy.ts";
 import { groupFaults } from "./faults-groups.ts";
 import { mcpFaults } from "./faults-mcp.ts";
 
@@ -25,7 +37,7 @@ function isRealDay(day: string): boolean {
 }
 
 /** A dataset-run request with its JSON body changed by `change` in place; every other request passes unchanged. */
-function runBody(q: ProxyRequest, change: (body: any) => void): ProxyRequest {
+function runBody(q: ProxyRequest, change: (body: Body) => void): ProxyRequest {
   if (q.method !== "POST" || !/\/runs$/.test(q.url.pathname) || !q.body) return q;
   const body = JSON.parse(q.body);
   change(body);
@@ -212,7 +224,7 @@ export const faults: Fault[] = [
     expect: "pagination-padding-optional",
     only: ["pagination-padding-optional"],
     response: (q, res, s) => {
-      const emitted: Set<string> = s.memo.get("cursors") ?? new Set();
+      const emitted = (s.memo.get("cursors") as Set<string> | undefined) ?? new Set<string>();
       s.memo.set("cursors", emitted);
       if (isList(q) && typeof res.json?.cursor === "string") emitted.add(res.json.cursor);
       const c = q.url.searchParams.get("cursor");
@@ -249,7 +261,7 @@ export const faults: Fault[] = [
     only: ["invalid-request-rejected", "validation-loc-accurate"],
     response: (_q, res) =>
       res.status === 422 && Array.isArray(res.json?.detail)
-        ? json(res, { detail: res.json.detail.map((d: any) => ({ ...d, loc: ["body", "__root__"] })) })
+        ? json(res, { detail: res.json.detail.map((d: Body) => ({ ...d, loc: ["body", "__root__"] })) })
         : res,
   },
   {
@@ -308,8 +320,8 @@ export const faults: Fault[] = [
     },
     response: (q, res, s) => {
       const m = DS_BY_ID.exec(q.url.pathname);
-      if (m && q.method === "GET" && res.status === 404 && s.memo.get(`ds-${m[1]}`)?.status === 200)
-        return s.memo.get(`ds-${m[1]}`);
+      if (m && q.method === "GET" && res.status === 404 && memoResponse(s, `ds-${m[1]}`)?.status === 200)
+        return memoResponse(s, `ds-${m[1]}`)!;
       return res;
     },
   },
@@ -396,7 +408,7 @@ export const faults: Fault[] = [
     only: ["rate-limit-per-key"],
     response: (q, res, s) => {
       if (res.status === 429) s.memo.set("throttled-until", Date.now() + 1000);
-      if (q.key !== s.keys.main && (s.memo.get("throttled-until") ?? 0) > Date.now())
+      if (q.key !== s.keys.main && memoNumber(s, "throttled-until") > Date.now())
         return json(
           { ...res, headers: { ...res.headers, "retry-after": "1" } },
           {
@@ -418,7 +430,7 @@ export const faults: Fault[] = [
     only: ["rate-limit-recovers"],
     response: (q, res, s) => {
       if (res.status === 429) s.memo.set(`until-${q.key}`, Date.now() + 8000);
-      if ((s.memo.get(`until-${q.key}`) ?? 0) > Date.now() && res.status === 200)
+      if (memoNumber(s, `until-${q.key}`) > Date.now() && res.status === 200)
         return json(
           { ...res, headers: { ...res.headers, "retry-after": "1" } },
           {
@@ -492,7 +504,7 @@ export const faults: Fault[] = [
     only: ["billing-usage-history-matches"],
     response: (q, res) =>
       q.method === "GET" && q.url.pathname === "/v1/me/usage_history" && Array.isArray(res.json?.data)
-        ? json(res, { ...res.json, data: res.json.data.filter((r: any) => r.category !== "mention") })
+        ? json(res, { ...res.json, data: res.json.data.filter((r: Body) => r.category !== "mention") })
         : res,
   },
   {
@@ -522,7 +534,7 @@ export const faults: Fault[] = [
     response: (q, res, s) => {
       const m = RUN_BY_ID.exec(q.url.pathname);
       if (!m || q.method !== "GET" || res.status !== 200) return res;
-      const n = (s.memo.get(`reads-${m[1]}`) ?? 0) + 1;
+      const n = memoNumber(s, `reads-${m[1]}`) + 1;
       s.memo.set(`reads-${m[1]}`, n);
       if (res.json?.data?.status?.type === "completed" && s.memo.get(`done-${m[1]}`))
         return json(res, {
@@ -542,10 +554,10 @@ export const faults: Fault[] = [
       const m = RUN_BY_ID.exec(q.url.pathname);
       const steps = res.json?.data?.status?.steps;
       if (!m || q.method !== "GET" || !Array.isArray(steps) || steps.length === 0) return res;
-      const n = (s.memo.get(`r-${m[1]}`) ?? 0) + 1;
+      const n = memoNumber(s, `r-${m[1]}`) + 1;
       s.memo.set(`r-${m[1]}`, n);
       const shift = n % 2 === 0 ? -10 : 0;
-      const moved = steps.map((st: any) => ({ ...st, completed_at: st.completed_at + shift }));
+      const moved = steps.map((st) => ({ ...st, completed_at: st.completed_at + shift }));
       return json(res, { ...res.json, data: { ...res.json.data, status: { ...res.json.data.status, steps: moved } } });
     },
   },

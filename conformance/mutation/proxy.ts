@@ -17,18 +17,30 @@ export interface ProxyRequest {
   key?: string;
 }
 
+/**
+ * A decoded JSON body as faults read and rewrite it: the request or response
+ * of any operation, or one a fault has already broken on purpose. A fault
+ * reaches into the one shape it breaks (`res.json?.data?.usage?.balance`), and
+ * so do the kit's tests that write their own faults; no single type describes
+ * every body, and a check at every step would bury what each fault does. This
+ * is the harness's one open type.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- a body of any operation, read by the path a fault breaks
+export type Body = any;
+
 export interface ProxyResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
-  json?: any;
+  /** the body decoded, when it is JSON */
+  json?: Body;
 }
 
 export interface ProxyState {
   /** dataset id → the key that created it */
   owners: Map<string, string>;
-  /** anything a fault wants to remember */
-  memo: Map<string, any>;
+  /** anything a fault wants to remember; the fault that stores a key knows its type */
+  memo: Map<string, unknown>;
   keys: Record<string, string | undefined>;
   forward(req: ProxyRequest): Promise<ProxyResponse>;
 }
@@ -45,6 +57,16 @@ export interface Fault {
   control?: boolean;
   request?(req: ProxyRequest, s: ProxyState): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
   response?(req: ProxyRequest, res: ProxyResponse, s: ProxyState): ProxyResponse | Promise<ProxyResponse>;
+}
+
+/** A number a fault keeps in the memo (a balance offset, a count, a time): 0 until the fault sets it. */
+export function memoNumber(s: ProxyState, key: string): number {
+  return (s.memo.get(key) as number | undefined) ?? 0;
+}
+
+/** A response a fault keeps in the memo (a resource as it was before it was deleted). */
+export function memoResponse(s: ProxyState, key: string): ProxyResponse | undefined {
+  return s.memo.get(key) as ProxyResponse | undefined;
 }
 
 export function json(res: ProxyResponse, body: unknown, status = res.status): ProxyResponse {
@@ -98,7 +120,7 @@ export async function startProxy(
     delete h["content-length"];
     delete h["transfer-encoding"];
     delete h["content-encoding"];
-    let parsed: any;
+    let parsed: Body;
     try {
       parsed = text ? JSON.parse(text) : undefined;
     } catch {
