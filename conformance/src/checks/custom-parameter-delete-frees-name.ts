@@ -1,5 +1,10 @@
+import type {
+  CustomParametersCustomParameter,
+  CustomParametersCustomParameterNotFoundError,
+} from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data, seen } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import { idOf, listItemsOf, listOf, seen } from "./support/util.ts";
 import { CP, createParameter } from "./support/custom-parameters.ts";
 
 /** Deleting a parameter answers 204, hides it (404, not listed) and frees its name for a new parameter. */
@@ -7,7 +12,7 @@ export default defineCheck({
   id: "custom-parameter-delete-frees-name",
   phase: "groups",
   rule: "DELETE /v1/custom_parameters/{id} answers 204; the parameter then reads 404 custom_parameter_not_found, leaves the list, and its name can be used by a new parameter (201)",
-  section: "Endpoints › Custom parameters (DELETE); decisions D-CP-DELETE, D-CP-LIST, D-EMPTY-204",
+  section: "Endpoints › Custom parameters (DELETE)",
   severity: "major",
   rules: {
     seed: "DELETE /v1/custom_parameters/{parameter_id} | | empty body",
@@ -33,7 +38,8 @@ export default defineCheck({
     ctx.untrack(`${CP}/${encodeURIComponent(cp.id)}`);
     const read = await ctx.req({ method: "GET", path: `${CP}/${encodeURIComponent(cp.id)}` });
     ctx.expect(
-      read.status === 404 && (read.json as any)?.error_code === "custom_parameter_not_found",
+      read.status === 404 &&
+        bodyOf<CustomParametersCustomParameterNotFoundError>(read)?.error_code === "custom_parameter_not_found",
       {
         title: `a deleted parameter reads ${read.status}`,
         received: seen(read),
@@ -42,11 +48,13 @@ export default defineCheck({
       read,
     );
     const list = await ctx.req({ method: "GET", path: `${CP}?limit=100` });
+    // the ids listed, or undefined when the answer is no list at all
+    const listed = listOf(list) ? listItemsOf<CustomParametersCustomParameter>(list).map((p) => p?.id) : undefined;
     ctx.expect(
-      list.status === 200 && Array.isArray(data(list)) && !data(list).some((p: any) => p?.id === cp.id),
+      list.status === 200 && listed !== undefined && !listed.includes(cp.id),
       {
         title: "the deleted parameter is still listed",
-        received: Array.isArray(data(list)) ? data(list).map((p: any) => p?.id) : seen(list),
+        received: listed ?? seen(list),
         expected: `no ${cp.id}`,
       },
       list,
@@ -56,8 +64,9 @@ export default defineCheck({
       path: CP,
       body: { name: cp.name, instructions: "Which brand does the post mention?", value_type: "string" },
     });
-    if (again.status === 201 && typeof data(again)?.id === "string")
-      ctx.track("custom parameter", `${CP}/${encodeURIComponent(data(again).id)}`);
+    const againId = idOf(again);
+    if (again.status === 201 && againId !== undefined)
+      ctx.track("custom parameter", `${CP}/${encodeURIComponent(againId)}`);
     ctx.expect(
       again.status === 201,
       {

@@ -1,5 +1,7 @@
+import type { CustomParametersCustomParameterPreview, MentionsMention } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data, seen } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import { listItemsOf, seen } from "./support/util.ts";
 import { usageRows } from "./support/billing.ts";
 import { balanceOf } from "./support/groups.ts";
 import { CP, cpSource } from "./support/custom-parameters.ts";
@@ -9,8 +11,7 @@ export default defineCheck({
   id: "custom-parameter-preview-free",
   phase: "groups",
   rule: "POST /v1/custom_parameters/preview with 1-5 post_refs answers one result {post_id, source, value} per ref and leaves the balance and usage history unchanged",
-  section:
-    "Endpoints › Custom parameters (preview: free); Limits › Charges (3: custom parameter preview is free); decision D-CP-PREVIEW-MISS",
+  section: "Endpoints › Custom parameters (preview: free); Limits › Charges (3: custom parameter preview is free)",
   severity: "critical",
   rules: {
     seed: "Free: custom parameter preview",
@@ -21,7 +22,9 @@ export default defineCheck({
   async run(ctx) {
     const src = await cpSource(ctx);
     const m = await ctx.req({ method: "POST", path: "/v1/mentions", body: { dataset_ids: [src.id], limit: 5 } });
-    const refs = (Array.isArray(data(m)) ? data(m) : []).slice(0, 3).map((x: any) => ({ id: x.id, source: x.source }));
+    const refs = listItemsOf<MentionsMention>(m)
+      .slice(0, 3)
+      .map((x) => ({ id: x?.id, source: x?.source }));
     if (refs.length === 0) ctx.skip("the source dataset has no mentions to preview on");
     const { rows: rowsBefore } = await usageRows(ctx);
     const { balance: before } = await balanceOf(ctx);
@@ -34,16 +37,16 @@ export default defineCheck({
         post_refs: refs,
       },
     });
-    const results = data(ex)?.results;
-    const keys = (Array.isArray(results) ? results : []).map((r: any) => `${r?.source}:${r?.post_id}`).sort();
+    const results = dataOf<CustomParametersCustomParameterPreview>(ex)?.results;
+    const keys = (Array.isArray(results) ? results : []).map((r) => `${r?.source}:${r?.post_id}`).sort();
     ctx.expect(
-      ex.status === 200 && JSON.stringify(keys) === JSON.stringify(refs.map((r: any) => `${r.source}:${r.id}`).sort()),
+      ex.status === 200 && JSON.stringify(keys) === JSON.stringify(refs.map((r) => `${r.source}:${r.id}`).sort()),
       {
         title: `a preview of ${refs.length} posts answered ${ex.status} with ${keys.length} results`,
         received: seen(ex),
         expected: {
           status: 200,
-          data: { results: refs.map((r: any) => ({ post_id: r.id, source: r.source, value: "…" })) },
+          data: { results: refs.map((r) => ({ post_id: r.id, source: r.source, value: "…" })) },
         },
       },
       ex,

@@ -1,5 +1,11 @@
+import type {
+  CustomParametersCustomParameterRun,
+  CustomParametersCustomParameterRunAccepted,
+  CustomParametersCustomParameterRunInFlightError,
+} from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data, seen } from "./support/util.ts";
+import { bodyOf, dataOf } from "../typed.ts";
+import { listOf, seen } from "./support/util.ts";
 import { errorCode, pollUntil, priceOf } from "./support/groups.ts";
 import { cpRuns, cpSource, createParameter } from "./support/custom-parameters.ts";
 
@@ -8,7 +14,7 @@ export default defineCheck({
   id: "custom-parameter-run-409-in-flight",
   phase: "groups",
   rule: "While a custom parameter run is processing, another run of the same parameter gets 409 custom_parameter_run_in_flight (transient false) and starts nothing",
-  section: "Limits › Concurrency (custom parameter runs); Endpoints › Custom parameters (runs errors); decision D-409",
+  section: "Limits › Concurrency (custom parameter runs); Endpoints › Custom parameters (runs errors)",
   severity: "major",
   rules: {
     seed: "`custom_parameter_run_in_flight` when one is running for the parameter",
@@ -27,21 +33,20 @@ export default defineCheck({
     ctx.charge(price.mul(20).toFixed(), "two custom parameter runs");
     const body = { scope: { kind: "dataset", id: src.id } };
     const first = await ctx.req({ method: "POST", path: cpRuns(cp.id), body });
-    const firstId = data(first)?.run_id;
-    if (
-      !ctx.expect(
-        first.status === 202 && typeof firstId === "string",
-        {
-          title: `the first run answered ${first.status}`,
-          received: seen(first),
-          expected: { status: 202 },
-        },
-        first,
-      )
-    )
-      return;
+    const firstId = dataOf<CustomParametersCustomParameterRunAccepted>(first)?.run_id;
+    const started = first.status === 202 && typeof firstId === "string";
+    ctx.expect(
+      started,
+      {
+        title: `the first run answered ${first.status}`,
+        received: seen(first),
+        expected: { status: 202 },
+      },
+      first,
+    );
+    if (!started) return;
     const second = await ctx.req({ method: "POST", path: cpRuns(cp.id), body });
-    const obs = await pollUntil(
+    const obs = await pollUntil<CustomParametersCustomParameterRun>(
       ctx,
       `${cpRuns(cp.id)}/${encodeURIComponent(firstId)}`,
       (d) => d?.status?.type !== "processing",
@@ -52,7 +57,7 @@ export default defineCheck({
     ctx.expect(
       second.status === 409 &&
         errorCode(second) === "custom_parameter_run_in_flight" &&
-        (second.json as any)?.transient === false,
+        bodyOf<CustomParametersCustomParameterRunInFlightError>(second)?.transient === false,
       {
         title: `a second run while one was processing answered ${second.status} ${errorCode(second) ?? ""}`,
         received: seen(second),
@@ -62,9 +67,9 @@ export default defineCheck({
     );
     const runs = await ctx.req({ method: "GET", path: cpRuns(cp.id) });
     ctx.expect(
-      runs.status === 200 && Array.isArray(data(runs)) && data(runs).length === 1,
+      runs.status === 200 && listOf(runs)?.length === 1,
       {
-        title: `the parameter has ${Array.isArray(data(runs)) ? data(runs).length : "?"} runs after one refused start`,
+        title: `the parameter has ${listOf(runs)?.length ?? "?"} runs after one refused start`,
         received: seen(runs),
         expected: "exactly 1 run",
       },

@@ -1,6 +1,6 @@
 import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { createDataset, MISSING_DATASET_ID, seen } from "./support/util.ts";
+import { createDataset, listOf, MISSING_DATASET_ID, seen } from "./support/util.ts";
 import { balanceOf, errorCode } from "./support/groups.ts";
 import { cpRuns, createParameter } from "./support/custom-parameters.ts";
 
@@ -9,7 +9,7 @@ export default defineCheck({
   id: "custom-parameter-run-codes",
   phase: "groups",
   rule: "A run of an unknown parameter is 404 custom_parameter_not_found; a run scoped to an unknown dataset is 404 dataset_not_found; a run on a dataset without mentions is 400 nothing_to_analyze; none creates a run or changes the balance",
-  section: "Endpoints › Custom parameters (runs errors); decisions D-CPR-SCOPE-404, D-CPR-CHECK-ORDER, D-400",
+  section: "Endpoints › Custom parameters (runs errors)",
   severity: "major",
   rules: {
     seed: "`insufficient_credits_content_analysis`, `custom_parameter_not_found`, `custom_parameter_run_in_flight`, `nothing_to_analyze`",
@@ -74,7 +74,7 @@ export default defineCheck({
     }
     const runs = await ctx.req({ method: "GET", path: cpRuns(cp.id) });
     ctx.expect(
-      runs.status === 200 && Array.isArray((runs.json as any)?.data) && (runs.json as any).data.length === 0,
+      runs.status === 200 && listOf(runs)?.length === 0,
       {
         title: "refused runs left runs behind",
         received: seen(runs),

@@ -2,7 +2,9 @@ import { decision, defineCheck } from "../define-check.ts";
 import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
-import { data, fillPath } from "./support/util.ts";
+import type { CustomParametersCustomParameterRunAccepted } from "../../../generated/client/types.gen.ts";
+import { dataOf, isObject } from "../typed.ts";
+import { fillPath } from "./support/util.ts";
 import { priceOf } from "./support/groups.ts";
 import { cpSource, createParameter } from "./support/custom-parameters.ts";
 
@@ -16,7 +18,7 @@ export default defineCheck({
   id: "custom-parameter-run-state-machine",
   phase: "groups",
   rule: "Custom parameter runs move only processing → completed | failed; terminal states never change; mentions_done and mentions_error never shrink and their sum never exceeds mentions_total",
-  section: "States and transitions › Custom parameter run; Resources › Custom parameter run; decision D-RUN-STATES",
+  section: "States and transitions › Custom parameter run; Resources › Custom parameter run",
   severity: "critical",
   rules: {
     seed: "State seen: `processing`. Completion is derived from counters (done plus error equals total).",
@@ -44,8 +46,11 @@ export default defineCheck({
       states: run.states,
       statusAt: run.statusAt,
       counts: ["mentions_done", "mentions_error"],
-      requested: (r) =>
-        r?.mentions_total !== undefined ? Number(r.mentions_total) - Number(r.mentions_error ?? 0) : undefined,
+      // the mentions a run can still complete: its total less the ones that errored
+      requested: (r: unknown) => {
+        if (!isObject(r) || r.mentions_total === undefined) return undefined;
+        return Number(r.mentions_total) - Number(r.mentions_error ?? 0);
+      },
       boundedCounter: "mentions_done",
     };
     let lastParam = "";
@@ -56,7 +61,10 @@ export default defineCheck({
       real: () => ({
         ctx,
         runPath: (id) => fillPath(run.readOp!.path, { parameter_id: parent.get(id) ?? lastParam, run_id: id })!,
-        created: (ex) => ({ id: data(ex)?.run_id ?? data(ex)?.id }),
+        created: (ex) => {
+          const accepted = dataOf<CustomParametersCustomParameterRunAccepted & { id: string }>(ex);
+          return { id: accepted?.run_id ?? accepted?.id };
+        },
         start: async (_variant, n) => {
           const cp = await createParameter(ctx, `cp-sm-${n}-${Date.now() % 100000}`);
           lastParam = cp.id;
@@ -65,7 +73,7 @@ export default defineCheck({
             path: fillPath(run.createOp!.path, { parameter_id: cp.id })!,
             body: { scope: { kind: "dataset", id: src.id } },
           });
-          const id = data(ex)?.run_id;
+          const id = dataOf<CustomParametersCustomParameterRunAccepted>(ex)?.run_id;
           if (typeof id === "string") parent.set(id, cp.id);
           return ex;
         },

@@ -1,5 +1,7 @@
+import type { MentionsMention } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { data, isObj, seen } from "./support/util.ts";
+import { isObject } from "../typed.ts";
+import { listItemsOf, seen } from "./support/util.ts";
 import { parameterRun } from "./support/custom-parameters.ts";
 
 /** Extracted values are read through POST /v1/mentions with parameter_ids, under `parameters[<id>]`; without parameter_ids the map is empty. */
@@ -8,7 +10,7 @@ export default defineCheck({
   phase: "groups",
   rule: "After a completed custom parameter run, POST /v1/mentions {dataset_ids, parameter_ids: [id]} gives every mention parameters[id] = {value, status completed|failed, computed_at}, as many completed as mentions_done; without parameter_ids parameters is {}",
   section:
-    "Endpoints › Custom parameters (read extracted values via POST /v1/mentions with parameter_ids); Resources › Mention (parameters); decisions D-MENTION-PARAMETERS, D-PARAM-VALUE-STATUS",
+    "Endpoints › Custom parameters (read extracted values via POST /v1/mentions with parameter_ids); Resources › Mention (parameters)",
   severity: "major",
   rules: {
     seed: "Read extracted values afterwards via `POST /v1/mentions` with `parameter_ids`.",
@@ -28,12 +30,12 @@ export default defineCheck({
       path: "/v1/mentions",
       body: { dataset_ids: [r.datasetId], parameter_ids: [r.cp], limit: 100 },
     });
-    const ms = Array.isArray(data(withIds)) ? data(withIds) : [];
-    const entries = ms.map((m: any) => m?.parameters?.[r.cp]);
+    const ms = listItemsOf<MentionsMention>(withIds);
+    const entries = ms.map((m) => m?.parameters?.[r.cp]);
     const shaped = entries.every(
-      (e: any) =>
-        isObj(e) &&
-        ["completed", "failed"].includes(e.status) &&
+      (e) =>
+        isObject(e) &&
+        (e.status === "completed" || e.status === "failed") &&
         "value" in e &&
         Number.isInteger(e.computed_at) &&
         (e.status === "completed" || e.value === null),
@@ -41,7 +43,7 @@ export default defineCheck({
     ctx.expect(
       withIds.status === 200 && ms.length > 0 && shaped,
       {
-        title: `${entries.filter((e: any) => !isObj(e)).length} of ${ms.length} mentions lack parameters.${r.cp} or carry a malformed value`,
+        title: `${entries.filter((e) => !isObject(e)).length} of ${ms.length} mentions lack parameters.${r.cp} or carry a malformed value`,
         received: seen(withIds),
         expected: {
           parameters: { [r.cp]: { value: "…", status: "completed | failed", computed_at: "<unix seconds>" } },
@@ -49,7 +51,7 @@ export default defineCheck({
       },
       withIds,
     );
-    const completed = entries.filter((e: any) => e?.status === "completed").length;
+    const completed = entries.filter((e) => e?.status === "completed").length;
     ctx.expect(
       completed === r.final.mentions_done,
       {
@@ -64,14 +66,14 @@ export default defineCheck({
       path: "/v1/mentions",
       body: { dataset_ids: [r.datasetId], limit: 5 },
     });
-    const leaked = (Array.isArray(data(without)) ? data(without) : []).filter(
-      (m: any) => !isObj(m?.parameters) || Object.keys(m.parameters).length > 0,
+    const leaked = listItemsOf<MentionsMention>(without).filter(
+      (m) => !isObject(m?.parameters) || Object.keys(m.parameters).length > 0,
     );
     ctx.expect(
       without.status === 200 && leaked.length === 0,
       {
         title: "mentions carry parameters that were not asked for",
-        received: leaked.slice(0, 2).map((m: any) => m?.parameters),
+        received: leaked.slice(0, 2).map((m) => m?.parameters),
         expected: {},
       },
       without,
