@@ -2,7 +2,15 @@ import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import { sleep } from "../http.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
-import { data, fixtureDataset } from "./support/util.ts";
+import { dataOf, type Untrusted } from "../typed.ts";
+import type {
+  AssistantChatMessageStatus,
+  McpAskResult,
+  McpGetMessageResult,
+  McpRenderResult,
+} from "../../../generated/client/types.gen.ts";
+import { fixtureDataset } from "./support/util.ts";
+import { payloadOf } from "./support/mcp.ts";
 
 /** The largest assistant-turn charge the kit commits to (tokens settle after the reply). */
 export const ASK_BUDGET_USD = 0.5;
@@ -17,8 +25,7 @@ export default defineCheck({
   id: "mcp-ask-flow",
   phase: "mcp",
   rule: "svc__ask returns {chat_id, message_id, status: working}; svc__get_message reaches completed or failed with stop_reason null exactly while working and blocks empty while working; render: false blocks carry text, render: true blocks render through svc__render; the chat is readable over REST",
-  section:
-    "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn; decisions D-MCP-BLOCK, D-MCP-STOP-REASON, D-MCP-RENDER",
+  section: "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn (ask message)",
   severity: "critical",
   rules: {
     seed: "`svc__ask` … `{chat_id, message_id, status: working}` immediately; `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles",
@@ -37,7 +44,7 @@ export default defineCheck({
       prompt: "How many posts does this dataset hold? Answer in one sentence.",
       dataset_ids: [ds.id],
     });
-    const a = ask.payload as any;
+    const a = payloadOf<McpAskResult>(ask);
     // D-MCP-ASK-AUTH (lenient): a server that refuses x-api-key for svc__ask gets a warning, not a failure; the flow cannot go on
     if (ask.toolError && ask.toolError.status === 401) {
       ctx.warn(lenientWarning("D-MCP-ASK-AUTH"), ask.ex);
@@ -48,35 +55,40 @@ export default defineCheck({
         !ask.problem &&
           !ask.isError &&
           typeof a?.chat_id === "string" &&
-          typeof a?.message_id === "string" &&
-          a?.status === "working",
+          typeof a.message_id === "string" &&
+          a.status === "working",
         {
           title: `svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`,
           received: ask.payload ?? { status: ask.ex.status },
           expected: { chat_id: "ch_…", message_id: "msg_…", status: "working" },
         },
         ask.ex,
-      )
+      ) ||
+      typeof a?.chat_id !== "string" ||
+      typeof a.message_id !== "string"
     )
       return;
+    const turn = { chat_id: a.chat_id, message_id: a.message_id };
     const deadline = Date.now() + ctx.settings.runTimeoutMs;
-    let last: any;
+    let last: Untrusted<McpGetMessageResult> | undefined;
     for (;;) {
-      const poll = await callTool(ctx, "svc__get_message", { chat_id: a.chat_id, message_id: a.message_id });
-      last = poll.payload;
+      const poll = await callTool(ctx, "svc__get_message", turn);
+      last = payloadOf<McpGetMessageResult>(poll);
       if (
         !ctx.expect(
           !poll.problem &&
             !poll.isError &&
-            ["working", "completed", "failed"].includes(last?.status) &&
+            ["working", "completed", "failed"].some((s) => s === last?.status) &&
             Array.isArray(last?.blocks),
           {
-            title: `svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? last)}`,
+            title: `svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? poll.payload)}`,
             received: poll.payload ?? { status: poll.ex.status },
             expected: { status: "working | completed | failed", stop_reason: "null | string", blocks: [] },
           },
           poll.ex,
-        )
+        ) ||
+        !last ||
+        !Array.isArray(last.blocks)
       )
         return;
       if (last.status === "working") {
@@ -117,7 +129,7 @@ export default defineCheck({
           received: b,
           expected: { render: false, text: "<markdown>" },
         });
-        const r = await callTool(ctx, "svc__render", { message_id: a.message_id, block_id: b.block_id });
+        const r = await callTool(ctx, "svc__render", { message_id: turn.message_id, block_id: b.block_id });
         if (!(r.isError && isToolError(r.toolError) && r.toolError.status === 404))
           ctx.warn(
             lenientWarning(
@@ -134,7 +146,7 @@ export default defineCheck({
               `render: true block ${b.block_id} is ${b.type}${b.text !== undefined ? " with text" : ""}`,
             ),
           );
-        const r = await callTool(ctx, "svc__render", { message_id: a.message_id, block_id: b.block_id });
+        const r = await callTool(ctx, "svc__render", { message_id: turn.message_id, block_id: b.block_id });
         ctx.expect(
           !r.problem && !r.isError && r.payload !== undefined,
           {
@@ -144,7 +156,8 @@ export default defineCheck({
           },
           r.ex,
         );
-        if (r.payload && (typeof r.payload.content !== "string" || r.payload.block_id !== b.block_id))
+        const rendered = payloadOf<McpRenderResult>(r);
+        if (r.payload && (typeof rendered?.content !== "string" || rendered.block_id !== b.block_id))
           ctx.warn(
             lenientWarning("D-MCP-RENDER", `svc__render of block ${b.block_id} is not {block_id, content: string}`),
             r.ex,
@@ -154,13 +167,14 @@ export default defineCheck({
     if (ctx.contract.op("GET /v1/chats/{chat_id}/messages/{message_id}")) {
       const rest = await ctx.req({
         method: "GET",
-        path: `/v1/chats/${encodeURIComponent(a.chat_id)}/messages/${encodeURIComponent(a.message_id)}`,
+        path: `/v1/chats/${encodeURIComponent(turn.chat_id)}/messages/${encodeURIComponent(turn.message_id)}`,
       });
+      const message = dataOf<AssistantChatMessageStatus>(rest);
       ctx.expect(
-        rest.status === 200 && data(rest)?.status === last.status,
+        rest.status === 200 && message?.status === last.status,
         {
-          title: `the MCP turn reads over REST as ${rest.status} ${data(rest)?.status ?? ""}`,
-          received: { status: rest.status, data: data(rest) },
+          title: `the MCP turn reads over REST as ${rest.status} ${message?.status ?? ""}`,
+          received: { status: rest.status, data: message },
           expected: { status: 200, data: { status: last.status } },
         },
         rest,

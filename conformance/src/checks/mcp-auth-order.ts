@@ -1,6 +1,8 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { callTool, requireMcp, type McpAuth } from "../mcp/client.ts";
-import { data } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import type { AccountMe, McpGetMeResult } from "../../../generated/client/types.gen.ts";
+import { payloadOf } from "./support/mcp.ts";
 
 const BAD_KEY = { invalid: "sl_test_slk_invalid_key_000000" };
 const BAD_BEARER = "slk-invalid-access-token";
@@ -28,7 +30,7 @@ export default defineCheck({
   async run(ctx) {
     await requireMcp(ctx);
     const me = await ctx.req({ method: "GET", path: "/v1/me" });
-    const account = data(me)?.account_id;
+    const account = dataOf<AccountMe>(me)?.account_id;
     if (typeof account !== "string") ctx.skip(`GET /v1/me answered ${me.status} without account_id`);
     const token = ctx.settings.bearerToken;
     const cases: Array<{ label: string; auth: McpAuth; accepted: boolean }> = [
@@ -61,7 +63,7 @@ export default defineCheck({
         );
         continue;
       }
-      const got = (call.payload as any)?.account_id;
+      const got = payloadOf<McpGetMeResult>(call)?.account_id;
       ctx.expect(
         call.ex.status === 200 && !call.problem && !call.isError && got === account,
         {

@@ -2,6 +2,7 @@ import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
 import { MISSING_DATASET_ID } from "./support/util.ts";
+import { jsonAt } from "./support/groups.ts";
 
 const postRefs = (n: number) => Array.from({ length: n }, (_, i) => ({ id: `slk_post_${i}`, source: "reddit" }));
 
@@ -15,7 +16,7 @@ export default defineCheck({
   phase: "mcp",
   rule: "Invalid tool arguments (wrong type, missing required, out-of-range limit, 51 post_refs on svc__ask, garbage cursor) answer a tool error (isError, ToolError unprocessable_entity/422 or invalid_cursor/400), never a transport 5xx or a success",
   section:
-    "Endpoints › MCP tool surface (post_refs at most 50; tool errors); Limits › Ask; decisions D-MCP-TOOL-ERROR, D-MCP-PAGING",
+    "Endpoints › MCP tool surface (post_refs at most 50; tool errors); Limits › Concurrency and caps (Ask: at most 50 post_refs)",
   severity: "major",
   rules: {
     seed: "tool errors surface inside the tool result",
@@ -86,11 +87,10 @@ export default defineCheck({
         continue;
       }
       const call = await callTool(ctx, c.tool, c.args);
+      const content = jsonAt(call.result, "content");
       const sdkArgError =
         call.answer.error?.code === -32602 ||
-        (call.isError &&
-          !call.toolError &&
-          /-32602|invalid arguments|validation/i.test(JSON.stringify(call.result?.content ?? "")));
+        (call.isError && !call.toolError && /-32602|invalid arguments|validation/i.test(JSON.stringify(content ?? "")));
       if (call.ex.status >= 500 || (call.problem && !sdkArgError)) {
         ctx.fail(
           {
@@ -113,7 +113,7 @@ export default defineCheck({
           call.toolError.code === c.code &&
           call.toolError.status === c.status,
         {
-          title: `${c.tool} with ${c.label} ${call.isError ? `returned ${JSON.stringify(call.toolError ?? call.result?.content)}` : "succeeded"}`,
+          title: `${c.tool} with ${c.label} ${call.isError ? `returned ${JSON.stringify(call.toolError ?? content)}` : "succeeded"}`,
           received: call.result,
           expected: {
             isError: true,

@@ -1,5 +1,10 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { callTool, requireMcp } from "../mcp/client.ts";
+import { callTool, requireMcp, type ToolCall } from "../mcp/client.ts";
+import { isObject, type Untrusted } from "../typed.ts";
+import { payloadOf } from "./support/mcp.ts";
+
+/** A page of any list tool: `{content, cursor}` (D-MCP-PAGING). */
+type ListResult = { content: unknown[]; cursor: string | null };
 
 const LIST_TOOLS: Array<{ tool: string; needs: string; args?: Record<string, unknown> }> = [
   { tool: "svc__list_datasets", needs: "GET /v1/datasets" },
@@ -14,7 +19,7 @@ export default defineCheck({
   id: "mcp-list-cursor-walk",
   phase: "mcp",
   rule: "Each list tool, walked with limit 2 by passing cursor back, returns {content, cursor} pages with at most 2 items, no item twice, and ends with cursor null; a garbage cursor is ToolError invalid_cursor/400",
-  section: "Endpoints › MCP tool surface (lists return cursor; null means the end); decision D-MCP-PAGING",
+  section: "Endpoints › MCP tool surface (lists return cursor; null means the end)",
   severity: "major",
   rules: {
     seed: "Lists return `cursor`; a null cursor means the end",
@@ -29,31 +34,37 @@ export default defineCheck({
         ctx.notExercised(`${l.tool}: its REST twin is outside the contract scope`);
         continue;
       }
-      const seen = new Map<string, number>();
-      let cursor: string | null = null;
+      const seen = new Map<unknown, number>();
+      let cursor: string | null | undefined = null;
       let pages = 0;
       let ended = false;
       for (; pages < 8; pages++) {
-        const call = await callTool(ctx, l.tool, { ...(l.args ?? {}), limit: 2, ...(cursor ? { cursor } : {}) });
-        const content = call.payload?.content;
+        const call: ToolCall = await callTool(ctx, l.tool, {
+          ...(l.args ?? {}),
+          limit: 2,
+          ...(cursor ? { cursor } : {}),
+        });
+        const page: Untrusted<ListResult> | undefined = payloadOf<ListResult>(call);
+        const content: unknown = page?.content;
         if (
           !ctx.expect(
             !call.problem &&
               !call.isError &&
               Array.isArray(content) &&
               content.length <= 2 &&
-              (call.payload.cursor === null || typeof call.payload.cursor === "string"),
+              (page?.cursor === null || typeof page?.cursor === "string"),
             {
               title: `${l.tool} page ${pages + 1} ${call.problem ?? (call.isError ? `returned ${JSON.stringify(call.toolError)}` : "is not {content (≤ 2 items), cursor}")}`,
               received: call.result ?? { status: call.ex.status },
               expected: { content: "≤ 2 items", cursor: "string | null" },
             },
             call.ex,
-          )
+          ) ||
+          !Array.isArray(content)
         )
           break;
-        for (const item of content) {
-          const id = item?.id ?? JSON.stringify(item);
+        for (const item of content as unknown[]) {
+          const id = (isObject(item) ? item.id : undefined) ?? JSON.stringify(item);
           if (seen.has(id))
             ctx.fail(
               {
@@ -65,7 +76,7 @@ export default defineCheck({
             );
           seen.set(id, pages + 1);
         }
-        cursor = call.payload.cursor;
+        cursor = page?.cursor;
         if (cursor === null) {
           ended = true;
           break;

@@ -17,7 +17,7 @@ export default defineCheck({
   async run(ctx) {
     await requireMcp(ctx);
     const { twins: pairs } = await twins(ctx);
-    const { balance: before, ex: meBefore } = await balance(ctx);
+    const { balance: before } = await balance(ctx);
     const { rows: rowsBefore } = await usageRows(ctx);
     let calls = 0;
     for (const t of pairs) {
@@ -48,6 +48,5 @@ export default defineCheck({
       },
       usage,
     );
-    void meBefore;
   },
 });

@@ -1,32 +1,24 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { callTool, requireMcp } from "../mcp/client.ts";
 import { twins } from "../mcp/twins.ts";
-import { data, isObj } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import { canonical, payloadOf } from "./support/mcp.ts";
+import type { Page } from "./support/pagination.ts";
 
 /** The part of a REST /v1/me body the tool documents (user, account, plan, members, teams): usage moves with every charge. */
-function comparable(tool: string, v: any): unknown {
+function comparable(tool: string, v: unknown): unknown {
   // D-MCP-PDR-RESULT: the tool picks run_id, status and pattern_id from the REST run
-  if (tool === "svc__get_pattern_detection_run" && isObj(v))
+  if (tool === "svc__get_pattern_detection_run" && isObject(v))
     return { run_id: v.run_id, status: v.status, pattern_id: v.pattern_id };
-  if (tool === "svc__get_me" && isObj(v)) {
+  if (tool === "svc__get_me" && isObject(v)) {
     const { usage: _usage, ...rest } = v;
     return rest;
   }
   return v;
 }
 
-/** JSON with sorted keys: two servers may build the same object in another key order. */
-export function canonical(v: unknown): string {
-  return JSON.stringify(v, (_k, x) =>
-    isObj(x)
-      ? Object.fromEntries(
-          Object.keys(x)
-            .sort()
-            .map((k) => [k, x[k]]),
-        )
-      : x,
-  );
-}
+/** An item of a list by its id (an item without one, or not an object, as itself). */
+const idOrItem = (x: unknown): unknown => (isObject(x) ? (x.id ?? x) : x);
 
 /** REST↔MCP agreement: the same key sees the same data through a read tool as through its REST twin. */
 export default defineCheck({
@@ -65,24 +57,26 @@ export default defineCheck({
         ctx.notExercised(`${t.tool}: REST twin answered ${rest.status}`);
         continue;
       }
-      const restData = data(rest);
+      // `data` exactly as sent: the tool's content must be the same whatever it is
+      const restData = bodyOf<{ data: unknown }>(rest)?.data;
       if (t.list) {
-        const content = call.payload?.content;
-        const restHasNext = (rest.json as any)?.has_next === true;
+        const page = payloadOf<{ content: unknown; cursor: string | null }>(call);
+        const content = page?.content;
+        const restHasNext = bodyOf<Page>(rest)?.has_next === true;
         ctx.expect(
           Array.isArray(content) && canonical(content) === canonical(restData),
           {
             title: `${t.tool} content differs from ${t.rest.method} ${t.rest.path}`,
-            received: Array.isArray(content) ? content.map((x: any) => x?.id ?? x) : call.payload,
-            expected: Array.isArray(restData) ? restData.map((x: any) => x?.id ?? x) : restData,
+            received: Array.isArray(content) ? (content as unknown[]).map(idOrItem) : call.payload,
+            expected: Array.isArray(restData) ? (restData as unknown[]).map(idOrItem) : restData,
           },
           call.ex,
         );
         ctx.expect(
-          (call.payload?.cursor === null) === !restHasNext,
+          (page?.cursor === null) === !restHasNext,
           {
-            title: `${t.tool} cursor ${call.payload?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`,
-            received: call.payload?.cursor,
+            title: `${t.tool} cursor ${page?.cursor === null ? "is null" : "is set"} while REST has_next is ${restHasNext}`,
+            received: page?.cursor,
             expected: restHasNext ? "a cursor" : null,
           },
           call.ex,

@@ -1,18 +1,40 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { listTools, requireMcp } from "../mcp/client.ts";
+import { isObject } from "../typed.ts";
+import { jsonAt, schemaEnum } from "./support/groups.ts";
 
 /** Tool name → the Args component of the contract (svc__get_dataset_run → Mcp.GetDatasetRunArgs). */
-export function argsSchemaOf(doc: Record<string, any>, tool: string): any {
+export function argsSchemaOf(doc: unknown, tool: string): unknown {
   const pascal = tool
     .replace(/^svc__/, "")
     .split("_")
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
     .join("");
-  return doc.components?.schemas?.[`Mcp.${pascal}Args`];
+  return jsonAt(doc, "components", "schemas", `Mcp.${pascal}Args`);
 }
 
-export function toolNames(doc: Record<string, any>): string[] {
-  return doc.components?.schemas?.["Mcp.ToolName"]?.enum ?? [];
+export function toolNames(doc: unknown): string[] {
+  return schemaEnum(doc, "Mcp.ToolName") ?? [];
+}
+
+/** The names a JSON schema requires and the properties it declares (none where it says nothing). */
+function argumentsOf(schema: unknown): { required: unknown[]; properties: string[] } {
+  const required = jsonAt(schema, "required");
+  const properties = jsonAt(schema, "properties");
+  return {
+    required: Array.isArray(required) ? (required as unknown[]) : [],
+    properties: Object.keys(isObject(properties) ? properties : {}),
+  };
+}
+
+/** What the check reads of a served tool (tools/list validated each as an MCP Tool, so its name is a string). */
+function servedTool(t: unknown) {
+  const annotations = jsonAt(t, "annotations");
+  return {
+    name: String(jsonAt(t, "name")),
+    input: argumentsOf(jsonAt(t, "inputSchema")),
+    annotations: isObject(annotations) ? annotations : undefined,
+  };
 }
 
 /**
@@ -24,7 +46,7 @@ export default defineCheck({
   id: "mcp-tool-catalogue",
   phase: "mcp",
   rule: "tools/list returns exactly the fifteen documented tools; each inputSchema requires exactly the documented arguments and declares every documented one; every tool but svc__ask is annotated readOnlyHint true and none destructiveHint",
-  section: "Endpoints › MCP tool surface; decisions D-MCP-CATALOGUE, D-MCP-COMPONENTS, D-MCP-NO-ARGS",
+  section: "Endpoints › MCP tool surface",
   severity: "critical",
   rules: {
     seed: "Fifteen tools. Read tools never create or charge; there are no create, update or delete tools.",
@@ -38,8 +60,8 @@ export default defineCheck({
   profiles: ["readonly", "standard", "full"],
   async run(ctx) {
     await requireMcp(ctx);
-    const { answer, tools, problem } = await listTools(ctx);
-    if (!tools) {
+    const { answer, tools: listed, problem } = await listTools(ctx);
+    if (!listed) {
       ctx.fail(
         {
           title: `tools/list failed (${problem})`,
@@ -51,6 +73,7 @@ export default defineCheck({
       return;
     }
     const documented = toolNames(ctx.contract.doc);
+    const tools = (listed as unknown[]).map(servedTool);
     const served = tools.map((t) => t.name);
     const extra = served.filter((n) => !documented.includes(n));
     const missing = documented.filter((n) => !served.includes(n));
@@ -64,22 +87,22 @@ export default defineCheck({
       answer.ex,
     );
     for (const t of tools.filter((x) => documented.includes(x.name))) {
-      const args = argsSchemaOf(ctx.contract.doc, t.name) ?? { properties: {} };
-      const want = [...(args.required ?? [])].sort();
-      const got = [...(t.inputSchema?.required ?? [])].sort();
+      const args = argumentsOf(argsSchemaOf(ctx.contract.doc, t.name));
+      const want = [...args.required].sort();
+      const got = [...t.input.required].sort();
       ctx.expect(
         JSON.stringify(want) === JSON.stringify(got),
         { title: `${t.name} requires ${JSON.stringify(got)}`, received: got, expected: want },
         answer.ex,
       );
-      const props = Object.keys(t.inputSchema?.properties ?? {});
-      const undeclared = Object.keys(args.properties ?? {}).filter((p) => !props.includes(p));
+      const props = t.input.properties;
+      const undeclared = args.properties.filter((p) => !props.includes(p));
       ctx.expect(
         undeclared.length === 0,
         {
           title: `${t.name} does not declare ${undeclared.join(", ")}`,
           received: props,
-          expected: Object.keys(args.properties ?? {}),
+          expected: args.properties,
         },
         answer.ex,
       );

@@ -1,6 +1,9 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
+import { bodyOf } from "../typed.ts";
+import type { CommonErrorCode } from "../../../generated/client/types.gen.ts";
 import { MISSING_DATASET_ID } from "./support/util.ts";
+import { jsonAt } from "./support/groups.ts";
 
 /** Read tools with a missing id, and the REST twin of each call. */
 export const MISSING_CASES: Array<{ tool: string; args: Record<string, string>; rest: string }> = [
@@ -46,7 +49,7 @@ export default defineCheck({
   id: "mcp-tool-error-shape",
   phase: "mcp",
   rule: "A read tool given a missing id returns isError true with the ToolError {error: {code, message, status}} as its only text content (no structuredContent); code and status equal the REST twin's error_code and HTTP status",
-  section: "Endpoints › MCP tool surface (tool errors); Authentication › MCP (6); decision D-MCP-TOOL-ERROR",
+  section: "Endpoints › MCP tool surface (tool errors); Authentication › MCP (6)",
   severity: "major",
   rules: {
     seed: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
@@ -63,13 +66,14 @@ export default defineCheck({
       }
       const rest = await ctx.req({ method: "GET", path: c.rest });
       const call = await callTool(ctx, c.tool, c.args);
-      const restBody = rest.json as any;
+      // the REST twin's code as sent: the tool must say the same
+      const restCode: unknown = bodyOf<{ error_code: CommonErrorCode }>(rest)?.error_code;
       const expected = {
         isError: true,
         content: [
           {
             type: "text",
-            text: JSON.stringify({ error: { code: restBody?.error_code, message: "…", status: rest.status } }),
+            text: JSON.stringify({ error: { code: restCode, message: "…", status: rest.status } }),
           },
         ],
       };
@@ -85,21 +89,22 @@ export default defineCheck({
         )
       )
         continue;
+      const structured = jsonAt(call.result, "structuredContent");
       ctx.expect(
-        call.result.structuredContent === undefined,
+        structured === undefined,
         {
           title: `${c.tool}'s error result carries structuredContent`,
-          received: call.result.structuredContent,
+          received: structured,
           expected: "no structuredContent on an isError result (D-MCP-TOOL-ERROR)",
         },
         call.ex,
       );
       ctx.expect(
-        call.toolError!.code === restBody?.error_code && call.toolError!.status === rest.status,
+        call.toolError!.code === restCode && call.toolError!.status === rest.status,
         {
-          title: `${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${restBody?.error_code}/${rest.status}`,
+          title: `${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${String(restCode)}/${rest.status}`,
           received: call.toolError,
-          expected: { code: restBody?.error_code, status: rest.status },
+          expected: { code: restCode, status: rest.status },
         },
         call.ex,
       );

@@ -2,7 +2,8 @@ import { lenientWarning } from "../lenient.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
 import { initialize, mcpUrl, requireMcp, rpc } from "../mcp/client.ts";
-import { isObj } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import type { McpProtectedResourceMetadata } from "../../../generated/client/types.gen.ts";
 
 /** `Bearer resource_metadata="<url>"`: the parameter present and its value quoted (RFC 6750 auth-param syntax). */
 export function metadataUrlOf(header: string | undefined): string | undefined {
@@ -18,7 +19,7 @@ export default defineCheck({
   id: "mcp-unauthenticated-401",
   phase: "mcp",
   rule: 'initialize, tools/list and tools/call without x-api-key or bearer token answer HTTP 401 with WWW-Authenticate: Bearer resource_metadata="<url>" (quoted); the metadata document at <url> is JSON with resource (the MCP URL) and at least one authorization server',
-  section: "Authentication › MCP (3: 401 with WWW-Authenticate); decisions D-OAUTH, D-MCP-OAUTH-METADATA",
+  section: "Authentication › MCP (3: 401 with WWW-Authenticate)",
   severity: "critical",
   rules: {
     seed: "If neither resolves: 401 with header `WWW-Authenticate: Bearer resource_metadata=<metadata_url>` pointing at the OAuth metadata document.",
@@ -71,35 +72,36 @@ export default defineCheck({
       key: "none",
       meta: { mcp: true },
     });
-    const body = doc.json as any;
+    const body = bodyOf<McpProtectedResourceMetadata>(doc);
+    const servers: unknown = body?.authorization_servers;
+    const resource = body?.resource;
     const okDoc =
       doc.status === 200 &&
-      isObj(body) &&
-      typeof body.resource === "string" &&
-      Array.isArray(body.authorization_servers) &&
-      body.authorization_servers.length > 0 &&
-      body.authorization_servers.every((s: unknown) => typeof s === "string");
+      typeof resource === "string" &&
+      Array.isArray(servers) &&
+      servers.length > 0 &&
+      (servers as unknown[]).every((s) => typeof s === "string");
     ctx.expect(
       okDoc,
       {
         title: `the metadata document ${metadata} answered ${doc.status} without resource and authorization_servers`,
-        received: { status: doc.status, body: body ?? doc.text.slice(0, 200) },
+        received: { status: doc.status, body: doc.json ?? doc.text.slice(0, 200) },
         expected: { status: 200, body: { resource: mcpUrl(ctx), authorization_servers: ["<issuer url>"] } },
       },
       doc,
     );
-    if (okDoc) {
-      const same = body.resource.replace(/\/+$/, "") === mcpUrl(ctx).replace(/\/+$/, "");
+    if (okDoc && body) {
+      const same = resource.replace(/\/+$/, "") === mcpUrl(ctx).replace(/\/+$/, "");
       ctx.expect(
         same,
         {
           title: "the metadata document's resource is not the MCP URL",
-          received: body.resource,
+          received: resource,
           expected: mcpUrl(ctx),
         },
         doc,
       );
-      for (const f of ["bearer_methods_supported", "scopes_supported"])
+      for (const f of ["bearer_methods_supported", "scopes_supported"] as const)
         if (f in body && !Array.isArray(body[f]))
           ctx.warn(lenientWarning("D-MCP-OAUTH-METADATA", `${f} is not an array`), doc);
     }

@@ -9,7 +9,7 @@ export default defineCheck({
   id: "pagination-limit-respected",
   phase: "lists",
   rule: "A page holds at most `limit` items (exactly `limit` when has_next is true); without limit the documented default applies (10 resources, 25 usage history, …); 1 and 100 are accepted",
-  section: "Limits › Page size; Endpoints › Datasets (limit default 10)",
+  section: "Limits › Concurrency and caps (page size); Endpoints › Datasets (limit default 10)",
   severity: "major",
   rules: {
     seed: "Page size | 1-100 on every list; defaults 10 (resources), 20 (mentions, profiles), 25 (chat messages, usage history, agent messages)",

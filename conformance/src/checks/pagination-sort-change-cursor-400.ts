@@ -9,7 +9,7 @@ export default defineCheck({
   id: "pagination-sort-change-cursor-400",
   phase: "lists",
   rule: "A cursor reused across a change of sort (dataset list order=desc → asc; mention search sort=date → likes) gets 400 invalid_cursor",
-  section: "Endpoints › Mentions/Audience profiles (cursor encodes the sort)",
+  section: "Endpoints › Mentions; Endpoints › Audience profiles (cursor encodes the sort)",
   severity: "major",
   rules: {
     refusals: true,

@@ -7,7 +7,7 @@ export default defineCheck({
   id: "pattern-detection-codes",
   phase: "groups",
   rule: "POST /v1/pattern_detections on an unknown dataset gets 404 dataset_not_found; on a dataset without a completed run 400 nothing_to_analyze; neither changes the balance",
-  section: "Endpoints › Pattern detections (404 dataset_not_found); decisions D-PDR-EMPTY, D-PDR-CHECK-ORDER",
+  section: "Endpoints › Pattern detections and patterns (404 dataset_not_found)",
   severity: "major",
   rules: {
     seed: "404 `dataset_not_found`",

@@ -9,8 +9,7 @@ export default defineCheck({
   id: "pattern-item-post-count",
   phase: "groups",
   rule: "For every item of a detected pattern, GET /v1/patterns/{id}/items/{item_id} lists post_refs of length post_count without duplicates, each resolving through POST /v1/mentions {post_refs} to a post of the analysed dataset; an unknown item is 404",
-  section:
-    "Resources › Pattern detection run, pattern (item expansion lists its posts as post_refs); decision D-PATTERN-ITEM-404",
+  section: "Resources › Pattern detection run, pattern (item expansion lists its posts as post_refs)",
   severity: "major",
   rules: {
     seed: "each item has a short title, a synopsis, `post_count` and an `item_id`. An item expansion lists its constituent posts as `post_refs`.",

@@ -2,18 +2,13 @@ import { decision, defineCheck } from "../define-check.ts";
 import { newUsageRows } from "./support/groups.ts";
 import { chargedPreview } from "./support/previews.ts";
 import { dec } from "./support/billing.ts";
-import { isObject, type Untrusted } from "../typed.ts";
-import type { AccountUsageHistoryRow } from "../../../generated/client/types.gen.ts";
-
-/** A usage history row as sent (the rows come as the account's usage history answered them). */
-const usage = (row: unknown) => (isObject(row) ? (row as Untrusted<AccountUsageHistoryRow>) : undefined);
 
 /** A prompt preview costs one preview_generation per source, no partial refund. */
 export default defineCheck({
   id: "preview-charge-per-source",
   phase: "groups",
   rule: "A prompt research preview (201) charges exactly number of sources × the preview_generation price, and usage history gains one preview_generation row of that amount",
-  section: "Limits › Charges (preview_generation: 1 unit per source; rule 2: prompt preview, no partial refund)",
+  section: "Limits › Charges (preview_generation: 1 unit per source; 2: prompt preview, no partial refund)",
   severity: "critical",
   rules: {
     seed: "Prompt preview: charge equals number of sources, no partial refund.",
@@ -35,8 +30,8 @@ export default defineCheck({
       },
       p.create,
     );
-    const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => usage(r)?.category === "preview_generation");
-    ctx.expect(rows.length === 1 && dec(usage(rows[0])?.quantity)?.equals(expected) === true, {
+    const rows = newUsageRows(p.rowsBefore, p.rowsAfter).filter((r) => r?.category === "preview_generation");
+    ctx.expect(rows.length === 1 && dec(rows[0].quantity)?.equals(expected) === true, {
       title: "usage history has no single preview_generation row of the charge",
       received: rows,
       expected: [{ category: "preview_generation", quantity: Number(expected.toFixed(6)) }],

@@ -12,8 +12,7 @@ export default defineCheck({
   id: "preview-future-window",
   phase: "groups",
   rule: "A prompt preview with date_since after today gets 422 with the validation body pointing at [body, date_since] and charges nothing; one with date_until after today is accepted (the window ends now)",
-  section:
-    "Endpoints › Research previews (prompt: absolute pair date_since plus date_until); decision D-PREVIEW-FUTURE",
+  section: "Endpoints › Research previews (prompt: absolute pair date_since plus date_until)",
   severity: "minor",
   rules: { refusals: true, decisions: [decision("D-PREVIEW-FUTURE")] },
   decisions: ["D-PREVIEW-FUTURE"],

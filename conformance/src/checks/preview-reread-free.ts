@@ -3,7 +3,7 @@ import type { Exchange } from "../http.ts";
 import { bodyOf, dataOf } from "../typed.ts";
 import type { PreviewsResearchPreview } from "../../../generated/client/types.gen.ts";
 import { seen } from "./support/util.ts";
-import { canonical } from "./mcp-rest-agreement.ts";
+import { canonical } from "./support/mcp.ts";
 import { balanceOf } from "./support/groups.ts";
 import { chargedPreview, PREVIEWS } from "./support/previews.ts";
 
@@ -15,8 +15,7 @@ export default defineCheck({
   id: "preview-reread-free",
   phase: "groups",
   rule: "GET /v1/research_previews/{preview_id} returns the stored result unchanged and charges nothing; another account gets 404",
-  section:
-    "Endpoints › Research previews (GET: stored sample, free, no re-scrape, scoped to the account); decision D-PREVIEW-404",
+  section: "Endpoints › Research previews (GET: stored sample, free, no re-scrape, scoped to the account)",
   severity: "major",
   rules: {
     seed: "the stored sample; free; no re-scrape; scoped to the account",

@@ -11,8 +11,7 @@ export default defineCheck({
   id: "preview-url-charge-per-returning-url",
   phase: "groups",
   rule: "A URL research preview puts each requested URL in exactly one of profiles, failed_to_retrieve_profiles, non_existing_profiles, private_profiles, and charges exactly profiles.length × the preview_generation price (the others refunded)",
-  section:
-    "Limits › Charges (rule 2: URL preview charges URLs returning data; private, non-existing, failed refunded); decisions D-PREVIEW-URL-LISTS, D-PREVIEW-PROFILE",
+  section: "Limits › Charges (2: URL preview charges URLs returning data; private, non-existing, failed refunded)",
   severity: "critical",
   rules: {
     seed: "URL preview: charge equals number of URLs returning data; private, non-existing or failed URLs are refunded.",

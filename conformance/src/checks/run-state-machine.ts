@@ -3,7 +3,10 @@ import { groupOf } from "../groups/index.ts";
 import type { RunKindModel } from "../model/model.ts";
 import { runStateMachine } from "../model/settle.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
-import { data, fillPath, fixtureDataset } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import type { DatasetsDatasetRun } from "../../../generated/client/types.gen.ts";
+import { fillPath, fixtureDataset } from "./support/util.ts";
+import { jsonAt } from "./support/groups.ts";
 
 /**
  * Model-based (fc.asyncModelRun) over dataset runs: random sequences of start /
@@ -52,8 +55,12 @@ export default defineCheck({
         ["images_count", "mentions_count"],
         ["videos_count", "mentions_count"],
       ],
-      requested: (r) =>
-        r?.params?.count !== undefined ? Number(r.params.count) : r?.count !== undefined ? Number(r.count) : undefined,
+      // the run's params.count, else a top-level count (null reads as 0, as Number says)
+      requested: (r) => {
+        const asked = jsonAt(r, "params", "count");
+        if (asked !== undefined) return Number(asked);
+        return r?.count !== undefined ? Number(r.count) : undefined;
+      },
       boundedCounter: "mentions_count",
       zeroWhilePending: true,
     };
@@ -65,7 +72,10 @@ export default defineCheck({
         ctx,
         listPath: fillPath(run.listOp?.path ?? "", { dataset_id: ds.id }),
         runPath: (id) => fillPath(run.readOp!.path, { dataset_id: ds.id, run_id: id })!,
-        created: (ex) => ({ id: data(ex)?.id, run: data(ex) }),
+        created: (ex) => {
+          const created = dataOf<DatasetsDatasetRun>(ex);
+          return { id: created?.id, run: created };
+        },
         start: (variant, n) =>
           ctx.req({
             method: "POST",

@@ -8,8 +8,7 @@ export default defineCheck({
   id: "tracking-agent-cycle-billing",
   phase: "groups",
   rule: "A triggered cycle reserves, per dataset run it starts, that run's count (capped at its URLs for a URL search) × the mention price; when its runs end the charge is the mentions they collected × price exactly",
-  section:
-    "Limits › Charges (mention: each mention collected by a tracking agent cycle); decision D-TA-NO-QUERIES (reservation per dataset run)",
+  section: "Limits › Charges (mention: each mention collected by a tracking agent cycle)",
   severity: "critical",
   rules: {
     seed: "mention | 1 | each mention collected by a dataset run or tracking agent cycle",

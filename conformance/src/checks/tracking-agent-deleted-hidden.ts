@@ -9,8 +9,7 @@ export default defineCheck({
   id: "tracking-agent-deleted-hidden",
   phase: "groups",
   rule: "DELETE answers 204; afterwards GET, PATCH, pause, resume, trigger and messages of the agent answer 404 not_found and GET /v1/tracking_agents no longer lists it",
-  section:
-    "States › Tracking agent lifecycle (deleted: hidden from lists, retained server-side); decisions D-TA-DELETE, D-TA-CREATE-404",
+  section: "States › Tracking agent lifecycle (deleted: hidden from lists, retained server-side)",
   severity: "major",
   rules: {
     seed: "soft delete: agent and messages hidden from lists, retained server-side",

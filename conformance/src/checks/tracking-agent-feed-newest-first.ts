@@ -25,7 +25,7 @@ export default defineCheck({
   phase: "groups",
   rule: "After two finished cycles GET /v1/tracking_agents/{id}/messages lists at least two messages of that agent (agent_id, agent_name), sorted by created_at descending, the same across a limit=1 cursor walk",
   section:
-    "Endpoints › Tracking agents (messages: newest first); Resources › Agent message; decisions D-TA-MESSAGES-ORDER, D-TA-MESSAGE, D-TA-MESSAGE-SENTIMENT",
+    "Endpoints › Tracking agents (messages: newest first); Resources › Tracking agent, run, message (agent message)",
   severity: "major",
   rules: {
     seed: "list of agent message, newest first",

@@ -9,7 +9,7 @@ export default defineCheck({
   phase: "groups",
   rule: "Triggering an agent whose only dataset has never run gets 400 dataset_has_no_queries and leaves the balance unchanged",
   section:
-    "Endpoints › Tracking agents (trigger: dataset_has_no_queries); States › Tracking agent lifecycle (dataset has queries); decisions D-TA-NO-QUERIES, D-400",
+    "Endpoints › Tracking agents (trigger: dataset_has_no_queries); States › Tracking agent lifecycle (dataset has queries)",
   severity: "major",
   rules: {
     seed: "`dataset_has_no_queries`",

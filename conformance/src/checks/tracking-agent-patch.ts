@@ -2,7 +2,7 @@ import { decision, defineCheck } from "../define-check.ts";
 import { dataOf, type Untrusted } from "../typed.ts";
 import type { TrackingAgentsTrackingAgent } from "../../../generated/client/types.gen.ts";
 import { fixtureDataset, seen } from "./support/util.ts";
-import { canonical } from "./mcp-rest-agreement.ts";
+import { canonical } from "./support/mcp.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
 
 /** PATCH updates the documented fields (schedule replaced whole), an empty body changes nothing, and reads agree. */
@@ -10,7 +10,7 @@ export default defineCheck({
   id: "tracking-agent-patch",
   phase: "groups",
   rule: "PATCH /v1/tracking_agents/{id} with {} returns the agent unchanged; with {name, instructions, count, num_comments_per_post, schedule} returns and stores exactly those values (a weekly schedule replaces the daily one whole) and leaves paused untouched",
-  section: "Endpoints › Tracking agents (PATCH partial body); decisions D-TA-PATCH, D-TA-SCHEDULE",
+  section: "Endpoints › Tracking agents (PATCH partial body)",
   severity: "major",
   rules: {
     seed: "PATCH /v1/tracking_agents/{agent_id} | partial body (`name`, `schedule` shown; other fields: not shown)",

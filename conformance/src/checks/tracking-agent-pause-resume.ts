@@ -13,7 +13,7 @@ export default defineCheck({
   id: "tracking-agent-pause-resume",
   phase: "groups",
   rule: "A new agent is active (paused false, next_run_at an integer); POST pause answers 204 and the agent reads paused true with next_run_at null; pausing again is 204 and changes nothing; POST resume answers 204 and the agent reads paused false with an integer next_run_at (a next_run_at not after created_at only warns, D-TA-NEXT-RUN)",
-  section: "States › Tracking agent lifecycle (active ⇄ paused); decisions D-TA-PAUSE, D-TA-NEXT-RUN, D-EMPTY-204",
+  section: "States › Tracking agent lifecycle (active ⇄ paused)",
   severity: "major",
   rules: {
     seed: "`active` | POST pause | agent exists | `paused` (`paused` = true) | no scheduled work",

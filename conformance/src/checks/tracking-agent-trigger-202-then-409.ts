@@ -14,7 +14,7 @@ export default defineCheck({
   phase: "groups",
   rule: "POST trigger answers 202 with an agent run {id, agent_id, dataset_run_ids, status: {type: in_progress}}; a second trigger while that cycle runs gets 409 tracking_agent_run_in_progress (transient false); after its dataset runs end a trigger is accepted again",
   section:
-    "States › Tracking agent lifecycle (trigger); Endpoints › Tracking agents (trigger errors); Limits › Concurrency; decisions D-TAR-STATES, D-409, D-ASYNC-202",
+    "States › Tracking agent lifecycle (trigger); Endpoints › Tracking agents (trigger errors); Limits › Concurrency and caps",
   severity: "major",
   rules: {
     seed: "`tracking_agent_run_in_progress` when a cycle is running",

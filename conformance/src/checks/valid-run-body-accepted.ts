@@ -2,7 +2,11 @@ import fc from "fast-check";
 import { decision, defineCheck } from "../define-check.ts";
 import { SkipError } from "../skip.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
-import { data, fixtureDataset, seen } from "./support/util.ts";
+import type { Exchange } from "../http.ts";
+import { dataOf } from "../typed.ts";
+import type { DatasetsDatasetRun } from "../../../generated/client/types.gen.ts";
+import { fixtureDataset, seen } from "./support/util.ts";
+import { schemaEnum } from "./support/groups.ts";
 
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
@@ -15,7 +19,7 @@ export default defineCheck({
   id: "valid-run-body-accepted",
   phase: "billing",
   rule: "Generated valid dataset run bodies (prompt and url searches, every optional field) get 202 pending, and the run's params echo every field sent",
-  section: "Endpoints › Datasets (run body); Resources › Dataset run (params echo); decision D-RUN-PARAMS-ECHO",
+  section: "Endpoints › Datasets (run body); Resources › Dataset run (params echo)",
   severity: "major",
   rules: {
     seed: "POST /v1/datasets/{dataset_id}/runs | body below | 202, run create response (status `pending`)",
@@ -29,9 +33,8 @@ export default defineCheck({
   async run(ctx) {
     const op = ctx.contract.op("POST /v1/datasets/{dataset_id}/runs")!;
     const zBody = op.bodyRef ? ctx.contract.zodOf(op.bodyRef) : undefined;
-    const schemas = ctx.contract.doc.components?.schemas ?? {};
-    const sources: string[] = schemas["Common.Source"]?.enum ?? ["reddit"];
-    const actions: string[] = schemas["Datasets.ContentAnalysisAction"]?.enum ?? [];
+    const sources = schemaEnum(ctx.contract.doc, "Common.Source") ?? ["reddit"];
+    const actions = schemaEnum(ctx.contract.doc, "Datasets.ContentAnalysisAction") ?? [];
     const now = Date.now();
     const prompt = fc.record(
       {
@@ -82,7 +85,7 @@ export default defineCheck({
     const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
     const seed = ctx.fcSeed();
     const numRuns = ctx.settings.profile === "full" ? 6 : 3;
-    let bad: { title: string; ex: any; expected: unknown } | undefined;
+    let bad: { title: string; ex: Exchange; expected: unknown } | undefined;
     let skipped: string | undefined;
     const out = await fc.check(
       fc.asyncProperty(bodyArb, async (body) => {
@@ -101,10 +104,10 @@ export default defineCheck({
           body,
           meta: { seed },
         });
-        const run = data(ex);
+        const run = dataOf<DatasetsDatasetRun>(ex);
         if (ex.status !== 202 || run?.status?.type !== "pending" || typeof run?.id !== "string") {
           bad = {
-            title: `a valid ${(body.search_query as any).type} run body answered ${ex.status}`,
+            title: `a valid ${body.search_query.type} run body answered ${ex.status}`,
             ex,
             expected: { status: 202, data: { status: { type: "pending" } } },
           };
@@ -114,10 +117,12 @@ export default defineCheck({
           method: "GET",
           path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(run.id)}`,
         });
-        const params = data(read)?.params ?? {};
+        const params: Record<string, unknown> = dataOf<DatasetsDatasetRun>(read)?.params ?? {};
+        // the actions are a set: compared sorted, whatever the deployment sent in their place
+        const sortedJson = (v: unknown) => JSON.stringify([...((v ?? []) as unknown[])].sort());
         const differ = Object.entries(body).filter(([k, v]) =>
           k === "content_analysis_actions"
-            ? JSON.stringify([...(params[k] ?? [])].sort()) !== JSON.stringify([...(v as string[])].sort())
+            ? sortedJson(params[k]) !== sortedJson(v)
             : JSON.stringify(params[k]) !== JSON.stringify(v),
         );
         if (differ.length) {

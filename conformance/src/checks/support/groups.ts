@@ -30,6 +30,12 @@ export function jsonAt(v: unknown, ...path: string[]): unknown {
   return at;
 }
 
+/** The string values of a named schema's `enum` in the contract document, if it has one. */
+export function schemaEnum(doc: unknown, schema: string): string[] | undefined {
+  const values = jsonAt(doc, "components", "schemas", schema, "enum");
+  return Array.isArray(values) ? values.filter((v): v is string => typeof v === "string") : undefined;
+}
+
 /** Dollars per result of one price category (GET /v1/prices: units × the account rate). */
 export async function priceOf(ctx: CheckContext, category: Category, key: KeyRole = "main"): Promise<Decimal> {
   const ex = await ctx.shared(`prices-${key}`, () => ctx.req({ method: "GET", path: "/v1/prices", key }));

@@ -4,7 +4,7 @@
 // discriminator); this table only maps each to the mention field it reads.
 import type { Contract } from "../../contract.ts";
 import { isObject, type Untrusted } from "../../typed.ts";
-import { jsonAt } from "./groups.ts";
+import { jsonAt, schemaEnum } from "./groups.ts";
 import type {
   MentionsEmotion,
   MentionsFilter,
@@ -29,8 +29,7 @@ export const SORT_FIELD: Record<string, (m: Mention | undefined) => number | und
 };
 
 export function sortKeys(contract: Contract): string[] {
-  const values = jsonAt(contract.doc, "components", "schemas", "Mentions.MentionSort", "enum");
-  return Array.isArray(values) ? values.filter((v): v is string => typeof v === "string") : [];
+  return schemaEnum(contract.doc, "Mentions.MentionSort") ?? [];
 }
 
 export function filterTypes(contract: Contract): string[] {
