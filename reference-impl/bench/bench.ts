@@ -9,7 +9,6 @@ import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { createApp } from "../src/app.ts";
-import { newDatasetRow } from "../src/domain/datasets/rows.ts";
 import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";

@@ -36,7 +36,7 @@ describe("profile search cursor walk", () => {
       [audiences[1], 25],
       [audiences[0], 15],
     ] as const) {
-      t.clock.advance(5_000);
+      await t.clock.advance(5_000);
       const res = await t.call("POST", `/v1/audience_datasets/${audience}/runs`, {
         body: { source_dataset_id: ds, total_profile_count: count },
       });

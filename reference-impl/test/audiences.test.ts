@@ -92,7 +92,7 @@ describe("audience datasets", () => {
     const id = created.json.data.id;
     const read = await t.call("GET", `/v1/audience_datasets/${id}`);
     expect(read.json.data).toMatchObject({ id, name: "Oat milk creators", profile_count: 0 });
-    t.clock.advance(2000);
+    await t.clock.advance(2000);
     const renamed = await t.call("PATCH", `/v1/audience_datasets/${id}`, { body: { name: "Renamed" } });
     expect(renamed.status).toBe(200);
     expect(renamed.json.data.name).toBe("Renamed");
@@ -119,7 +119,7 @@ describe("audience datasets", () => {
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push(await createAudience(t, `A${i}`));
-      t.clock.advance(1000);
+      await t.clock.advance(1000);
     }
     for (const order of ["asc", "desc"] as const) {
       const seen: string[] = [];
@@ -372,7 +372,7 @@ describe("audience runs", () => {
     const audience = await createAudience(t);
     const ds = await createDataset(t, "Two runs");
     const older = await runToCompletion(t, ds, promptRun("oat milk", 20, { num_comments_per_post: 0 }));
-    t.clock.advance(60_000);
+    await t.clock.advance(60_000);
     const newer = await runToCompletion(t, ds, promptRun("running shoes", 20, { num_comments_per_post: 0 }));
     const authorsOf = (runId: string) =>
       new Set(
@@ -400,7 +400,7 @@ describe("audience runs", () => {
     const ds = await sourceWith(t, promptRun("oat milk", 30, { num_comments_per_post: 0 }));
     const first = await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 1000 });
     const before = await allProfiles(t);
-    t.clock.advance(60_000);
+    await t.clock.advance(60_000);
     const second = await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 1000 });
     expect(second.profile_count).toBe(first.profile_count);
     const after = await allProfiles(t);
@@ -458,7 +458,7 @@ describe("audience runs", () => {
     const audience = await createAudience(t);
     const ds = await sourceWith(t);
     const a = await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 5 });
-    t.clock.advance(1000);
+    await t.clock.advance(1000);
     const b = await runAudience(t, audience, { source_dataset_id: ds, total_profile_count: 5 });
     const listed = await t.call("GET", `/v1/audience_datasets/${audience}/runs`);
     expect(listed.json.data.map((r: any) => r.id)).toEqual([b.id, a.id]);
@@ -595,7 +595,7 @@ describe("profile search", () => {
     const a2 = await createAudience(t, "second");
     const ds = await sourceWith(t, promptRun("oat milk", 20, { num_comments_per_post: 0 }));
     const r1 = await runAudience(t, a1, { source_dataset_id: ds, total_profile_count: 3 });
-    t.clock.advance(10_000);
+    await t.clock.advance(10_000);
     const r2 = await runAudience(t, a2, { source_dataset_id: ds, total_profile_count: 3 });
     const desc = (
       await t.call("POST", "/v1/audience_profiles", { body: { sort: "audience_dataset_run_at", order: "desc" } })

@@ -322,7 +322,7 @@ describe("custom parameter runs", () => {
             expect(t0.ledger.balance(A).isNegative()).toBe(false);
             expect(initial.eq(t0.ledger.balance(A).add(t0.ledger.held(A)).add(t0.ledger.charged(A)))).toBe(true);
           };
-          for (const [i, o] of ops.entries()) {
+          for (const o of ops) {
             if (o.op === "run") {
               ids[o.p] ??= await parameter(t0, `p${o.p}-${++made}`, instructions[o.p]!, types[o.p]);
               const res = await start(t0, ids[o.p]!, datasets[o.d]!);

@@ -92,7 +92,7 @@ describe("custom parameters", () => {
     const t = makeApp();
     const p = await create(t, "Brands");
     await create(t, "Price");
-    t.clock.advance(5000);
+    await t.clock.advance(5000);
     const same = await t.call("PATCH", `/v1/custom_parameters/${p.id}`, { body: {} });
     expect(same.status).toBe(200);
     expect(same.json.data).toEqual(p);
@@ -149,7 +149,7 @@ describe("custom parameters", () => {
     const t = makeApp();
     for (let i = 0; i < 12; i++) {
       await create(t, `p${i}`);
-      t.clock.advance(1000);
+      await t.clock.advance(1000);
     }
     const first = await t.call("GET", "/v1/custom_parameters");
     expect(first.json.data.map((p: { name: string }) => p.name)).toEqual([
@@ -188,7 +188,7 @@ describe("custom parameters", () => {
             const p = await create(t, `n${i}`);
             if (step.remove) expect((await t.call("DELETE", `/v1/custom_parameters/${p.id}`)).status).toBe(204);
             else live.push(p);
-            t.clock.advance(step.advance);
+            await t.clock.advance(step.advance);
           }
           const seen: string[] = [];
           let cursor: string | null = null;

@@ -4,6 +4,7 @@
 // file is refused with one line. The kill -9 property test with real server
 // processes is dev-backend-restart.test.ts.
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -191,7 +192,6 @@ describe("--state: save and restore", () => {
     const image = readStateFile(file);
     expect(image.format).toBe(1);
     // A format this server does not read.
-    const { DatabaseSync } = require("node:sqlite") as typeof import("node:sqlite");
     const db = new DatabaseSync(file);
     db.exec("UPDATE meta SET value = '99' WHERE key = 'format'");
     db.close();
@@ -206,7 +206,6 @@ describe("--state: save and restore", () => {
     await first.call("POST", "/v1/datasets", { name: "Kept" });
     first.b.close();
     // What a process killed in the middle of a save leaves: a transaction that never committed.
-    const { DatabaseSync } = require("node:sqlite") as typeof import("node:sqlite");
     const db = new DatabaseSync(file);
     db.exec("BEGIN; DELETE FROM sections; INSERT INTO sections (name, data) VALUES ('tables', x'00');");
     db.close();

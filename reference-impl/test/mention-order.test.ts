@@ -5,6 +5,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MentionPool } from "../src/domain/mentions/pool.ts";
+import type { MentionRecord } from "../src/domain/mentions/record.ts";
 import { sortKeyOf, type MentionSort } from "../src/domain/mentions/sort-values.ts";
 import { KeyOrder, sortByValue } from "../src/domain/mentions/order.ts";
 import { drainNow } from "../src/platform/pipeline.ts";
@@ -22,10 +23,7 @@ const SORTS: MentionSort[] = [
   "dataset_run_at",
 ];
 
-function bySort(
-  records: Iterable<import("../src/domain/mentions/record.ts").MentionRecord>,
-  sort: MentionSort,
-): string[] {
+function bySort(records: Iterable<MentionRecord>, sort: MentionSort): string[] {
   const keyOf = sortKeyOf(sort);
   return [...records]
     .map((r) => ({ r, k: keyOf(r) }))
