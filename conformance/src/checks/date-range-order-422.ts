@@ -1,5 +1,7 @@
+import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj, fixtureDataset, seen } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import { fixtureDataset, seen } from "./support/util.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
 /** A reversed date_range is request validation (422 validation body at body.date_range), not a run. */
@@ -7,7 +9,7 @@ export default defineCheck({
   id: "date-range-order-422",
   phase: "requests",
   rule: "A dataset run whose date_range.from is not before date_range.to gets 422 with the validation body pointing at [body, date_range]; nothing starts",
-  section: "Endpoints › Datasets (run body: from must precede to); decision D-DATE-RANGE-ORDER",
+  section: "Endpoints › Datasets (run body: from must precede to)",
   severity: "major",
   rules: {
     refusals: true,
@@ -45,10 +47,10 @@ export default defineCheck({
         ctx.pass(ex);
         continue;
       }
-      const locs: string[][] =
-        isObj(ex.json) && Array.isArray(ex.json.detail)
-          ? ex.json.detail.map((d: any) => (Array.isArray(d?.loc) ? d.loc.map(String) : []))
-          : [];
+      const issues = bodyOf<CommonValidationError>(ex)?.detail;
+      const locs: string[][] = Array.isArray(issues)
+        ? issues.map((d) => (Array.isArray(d?.loc) ? d.loc.map(String) : []))
+        : [];
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
         {

@@ -1,12 +1,15 @@
+import type { CommonDatasetNotFoundError, DatasetsDataset } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
-import { DATASETS, collections, createDataset, createIn, isObj, seen, walk } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import { DATASETS, collections, createDataset, createIn, seen, walk } from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
 
 /** After DELETE (204) a resource is 404 on every by-id operation and gone from lists. */
 export default defineCheck({
   id: "deleted-gone-everywhere",
   phase: "resources",
   rule: "DELETE answers 204; afterwards every by-id operation answers 404 (datasets: dataset_not_found) and lists no longer show it",
-  section: "Endpoints › Datasets (DELETE: soft delete) and every collection with a delete; decision D-EMPTY-204",
+  section: "Endpoints › Datasets (DELETE: soft delete) and every collection with a delete",
   severity: "critical",
   rules: { seed: "soft delete; dataset and its runs disappear from lists and by-id reads" },
   decisions: ["D-EMPTY-204"],
@@ -41,7 +44,7 @@ export default defineCheck({
         body: op.bodySchema ? (op.bodyExamples[0] ?? {}) : undefined,
       });
       ctx.expect(
-        ex.status === 404 && isObj(ex.json) && ex.json.error_code === "dataset_not_found",
+        ex.status === 404 && bodyOf<CommonDatasetNotFoundError>(ex)?.error_code === "dataset_not_found",
         {
           title: `${op.operationId} on a deleted dataset answered ${ex.status}`,
           received: seen(ex),
@@ -50,7 +53,7 @@ export default defineCheck({
         ex,
       );
     }
-    const w = await walk(ctx, DATASETS, { limit: 100, maxPages: 20 });
+    const w = await walk<DatasetsDataset>(ctx, DATASETS, { limit: 100, maxPages: 20 });
     ctx.expect(
       !w.items.some((x) => x?.id === id),
       {
@@ -64,7 +67,7 @@ export default defineCheck({
     for (const c of collections(ctx, [DATASETS])) {
       const made = await createIn(ctx, c, "lifecycle-delete");
       if (!made.id) {
-        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""}`);
+        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${errorCode(made.ex) ?? ""}`);
         continue;
       }
       const p = `${c.list}/${encodeURIComponent(made.id)}`;
@@ -95,7 +98,8 @@ export default defineCheck({
           ex,
         );
       }
-      const lw = await walk(ctx, c.list, { limit: 100, maxPages: 20 });
+      // any collection: only the id is read
+      const lw = await walk<{ id: string }>(ctx, c.list, { limit: 100, maxPages: 20 });
       ctx.expect(
         !lw.items.some((x) => x?.id === made.id),
         {

@@ -4,7 +4,7 @@ import { defineCheck } from "../define-check.ts";
 export default defineCheck({
   id: "empty-body-204",
   rule: "A 204 has an empty body, and operations documented as 204 answer 204 (not 200 with a body)",
-  section: "Resources › Conventions › 204; decision D-EMPTY-204",
+  section: "Resources › Conventions › 204",
   severity: "major",
   rules: {
     seed: '204 | Empty body. (and "empty body" for every delete, pause and resume)',

@@ -1,11 +1,20 @@
+import type { CommonErrorCode, CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
+
+/** The error envelope every 4xx/5xx body shares (each error's own type narrows `error_code` and `detail`). */
+interface ErrorEnvelope {
+  status: string;
+  error_code: CommonErrorCode;
+  detail: unknown;
+  transient: boolean;
+}
 
 /** 4xx/5xx bodies are {status, error_code, detail, transient}; request-shape 422s are {detail: [{loc, msg, type}]}. */
 export default defineCheck({
   id: "error-envelope",
   rule: "Error bodies are {status, error_code, detail, transient} with a contract error_code; a request-shape 422 is {detail: [{loc, msg, type}]} without envelope",
-  section: "Errors; Resources › Conventions › 422 validation body; decision D-422",
+  section: "Errors; Resources › Conventions › 422 validation body",
   severity: "critical",
   rules: {
     seed: "Error body: `{status, error_code, detail, transient}`. … 422 validation errors use the validation body in Resources.",
@@ -23,16 +32,17 @@ export default defineCheck({
   inspect(ex, ctx) {
     if (ex.status < 400) return;
     const b = ex.json;
-    if (ex.status === 422 && isObj(b) && Array.isArray(b.detail)) {
-      const bad = b.detail.find(
-        (d: any) =>
-          !isObj(d) ||
+    const issues: unknown = bodyOf<CommonValidationError>(ex)?.detail;
+    if (ex.status === 422 && Array.isArray(issues)) {
+      const bad = issues.find(
+        (d) =>
+          !isObject(d) ||
           !Array.isArray(d.loc) ||
-          !d.loc.every((x: unknown) => typeof x === "string") ||
+          !d.loc.every((x) => typeof x === "string") ||
           typeof d.msg !== "string" ||
           typeof d.type !== "string",
       );
-      if (bad !== undefined || b.detail.length === 0)
+      if (bad !== undefined || issues.length === 0)
         return ctx.fail(ex, {
           title: "422 validation body malformed",
           received: b,
@@ -42,12 +52,13 @@ export default defineCheck({
     }
     const codes: string[] =
       (ctx.contract.doc.components?.schemas?.["Common.ErrorCode"]?.enum as string[] | undefined) ?? [];
+    const env = bodyOf<ErrorEnvelope>(ex);
     if (
-      !isObj(b) ||
-      typeof b.status !== "string" ||
-      typeof b.error_code !== "string" ||
-      !("detail" in b) ||
-      typeof b.transient !== "boolean"
+      !env ||
+      typeof env.status !== "string" ||
+      typeof env.error_code !== "string" ||
+      !("detail" in env) ||
+      typeof env.transient !== "boolean"
     ) {
       return ctx.fail(ex, {
         title: `${ex.status} body is not the error envelope`,
@@ -55,10 +66,10 @@ export default defineCheck({
         expected: "{status, error_code, detail, transient: boolean}",
       });
     }
-    if (codes.length && !codes.includes(b.error_code))
+    if (codes.length && !codes.includes(env.error_code))
       return ctx.fail(ex, {
-        title: `unknown error_code ${b.error_code}`,
-        received: b.error_code,
+        title: `unknown error_code ${env.error_code}`,
+        received: env.error_code,
         expected: `one of the contract's ${codes.length} error codes`,
       });
     ctx.pass(ex);

@@ -5,34 +5,14 @@ import fc from "fast-check";
 import type { ZodType } from "zod";
 import type { Contract, JsonSchema, Operation } from "../../contract.ts";
 
-/** The JSON Schema keywords the sweep reads; the contract's schemas are plain JSON, so any of them may be absent. */
-interface SchemaNode {
-  type?: string | string[];
-  anyOf?: SchemaNode[];
-  oneOf?: SchemaNode[];
-  enum?: unknown[];
-  properties?: Record<string, SchemaNode>;
-  required?: string[];
-  readOnly?: boolean;
-  items?: SchemaNode;
-  examples?: unknown[];
-  minLength?: number;
-  maxLength?: number;
-  minimum?: number;
-  maximum?: number;
-  minItems?: number;
-  maxItems?: number;
-  pattern?: string;
-}
-
-/** A contract schema read through the keywords above. */
-const nodeOf = (s: JsonSchema | undefined): SchemaNode | undefined => s as SchemaNode | undefined;
-
 /** A node with the non-null alternatives of its anyOf / oneOf folded in (a nullable bound keeps its bound). */
-const mergedOf = (s: SchemaNode): SchemaNode => ({
+const mergedOf = (s: JsonSchema): JsonSchema => ({
   ...s,
-  ...(Object.assign({}, ...(s.anyOf ?? s.oneOf ?? []).filter((a) => a.type !== "null")) as SchemaNode),
+  ...(Object.assign({}, ...(s.anyOf ?? s.oneOf ?? []).filter((a) => a.type !== "null")) as JsonSchema),
 });
+
+/** The first of a keyword's values when it holds a list (`examples`), else undefined. */
+const firstOf = (v: unknown): unknown => (Array.isArray(v) ? v[0] : undefined);
 
 /** A JSON object the example body holds (its fields are spread into the cases). */
 type Example = Record<string, unknown>;
@@ -44,7 +24,7 @@ export interface NegCase {
   query?: Record<string, string>;
 }
 
-const typeOf = (s: SchemaNode): string[] => {
+const typeOf = (s: JsonSchema): string[] => {
   if (Array.isArray(s.type)) return s.type;
   if (typeof s.type === "string") return [s.type];
   const alts = s.anyOf ?? s.oneOf;
@@ -62,8 +42,7 @@ function wrongValue(types: string[]): unknown | undefined {
 }
 
 /** Bound-crossing values for one schema node (the value, and why it is wrong). */
-export function boundCases(s0: JsonSchema | SchemaNode): Array<{ why: string; value: unknown }> {
-  const s = s0 as SchemaNode;
+export function boundCases(s: JsonSchema): Array<{ why: string; value: unknown }> {
   const merged = mergedOf(s);
   const types = typeOf(s);
   const out: Array<{ why: string; value: unknown }> = [];
@@ -82,7 +61,10 @@ export function boundCases(s0: JsonSchema | SchemaNode): Array<{ why: string; va
   if (typeof maxItems === "number")
     out.push({
       why: `maxItems ${maxItems} + 1`,
-      value: Array.from({ length: maxItems + 1 }, () => merged.items?.enum?.[0] ?? merged.items?.examples?.[0] ?? "x"),
+      value: Array.from(
+        { length: maxItems + 1 },
+        () => merged.items?.enum?.[0] ?? firstOf(merged.items?.examples) ?? "x",
+      ),
     });
   if (typeof merged.minItems === "number" && merged.minItems > 0)
     out.push({ why: `minItems ${merged.minItems} - 1`, value: [] });
@@ -92,7 +74,7 @@ export function boundCases(s0: JsonSchema | SchemaNode): Array<{ why: string; va
 
 /** Every deterministic negative case of an operation's JSON body, each confirmed invalid by the generated zod. */
 export function bodyCases(contract: Contract, op: Operation): NegCase[] {
-  const schema = nodeOf(op.bodySchema);
+  const schema = op.bodySchema;
   const base = op.bodyExamples[0];
   const zod: ZodType | undefined = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
   if (!schema || !schema.properties || typeof base !== "object" || base === null) return [];
@@ -160,7 +142,7 @@ const ITEM_DEPTH = 3;
 
 /** Bound-crossing cases inside the first item of an array value: the item, its fields, and arrays within them. */
 function itemCases(
-  s0: SchemaNode | undefined,
+  s0: JsonSchema | undefined,
   value: unknown,
   depth: number,
 ): Array<{ at: string; loc: string[]; why: string; value: unknown }> {
@@ -209,7 +191,7 @@ function closestLoc(intended: string[], issues: string[][]): string[] {
 export function queryCases(op: Operation): NegCase[] {
   const out: NegCase[] = [];
   for (const p of op.params.filter((x) => x.in === "query")) {
-    const types = typeOf(p.schema as SchemaNode);
+    const types = typeOf(p.schema);
     for (const c of boundCases(p.schema)) {
       if (typeof c.value === "object") continue;
       if (c.why.startsWith("wrong type") && (types.includes("string") || types.length === 0)) continue; // every query value is a string
@@ -222,7 +204,7 @@ export function queryCases(op: Operation): NegCase[] {
 
 /** A random bound-crossing case on top of the deterministic sweep: lengths and numbers beyond the limits. */
 export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<NegCase> | undefined {
-  const schema = nodeOf(op.bodySchema);
+  const schema = op.bodySchema;
   const base = op.bodyExamples[0];
   const zod = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
   if (!schema?.properties || typeof base !== "object" || base === null) return undefined;
