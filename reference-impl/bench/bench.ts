@@ -1,4 +1,4 @@
-// npm run bench: the numbers issue 3 asks for, measured in one run.
+// npm run bench: every benchmark figure the READMEs report, measured in one run.
 //  1. 100k mentions loaded; POST /v1/mentions with 3 filters and a sort, p50 in process.
 //  2. Page 500 vs page 1 of the same query (keyset cursors).
 //  3. GET /v1/datasets/{id} through the full stack vs a bare Hono route with

@@ -1,4 +1,4 @@
-// Probe: the slowest valid POST /v1/mentions bodies at N mentions (issue 11).
+// Probe: the slowest valid POST /v1/mentions bodies at N mentions.
 import { createApp } from "../src/app.ts";
 import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";

@@ -1,4 +1,4 @@
-// Issue 11 figures for `npm run bench` (or alone: tsx reference-impl/bench/hardening.ts):
+// Throughput, isolation and scale figures for `npm run bench` (or alone: tsx reference-impl/bench/hardening.ts):
 //  1. Throughput of GET /v1/datasets/{id}, autocannon 50 connections, side by
 //     side in one run: the full stack with request logging, bare Hono, bare
 //     node:http returning the same bytes, and the Prism mock.
@@ -291,7 +291,7 @@ async function scale(n: number, withStall: boolean): Promise<string[]> {
 }
 
 export async function hardeningBench(): Promise<string> {
-  const lines: string[] = ["--- issue 11: throughput, isolation, scale ---"];
+  const lines: string[] = ["--- throughput, isolation, scale ---"];
   const parts = (process.env.BENCH_PARTS ?? "throughput,scale").split(",");
   if (parts.includes("throughput")) lines.push(...(await throughput()));
   if (parts.includes("scale")) for (const n of SCALES) lines.push(...(await scale(n, n === SCALES[0] && n <= 200_000)));

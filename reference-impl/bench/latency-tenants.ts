@@ -1,4 +1,4 @@
-// Bench (issue 17): does simulated latency on one tenant cost another tenant
+// Bench (D-REF-LATENCY): does simulated latency on one tenant cost another tenant
 // anything? The server runs in its own process (`npm start` with
 // PREFER_DELAY=true); account A keeps IN_FLIGHT requests open, each asking
 // `Prefer: delay=400`, while account B sends cheap `GET /v1/prices` requests

@@ -1,4 +1,4 @@
-// Benchmark child (issues 11 and 18): seed N mentions into account A through
+// Benchmark child (throughput and scale): seed N mentions into account A through
 // real dataset runs (POST /v1/datasets/{id}/runs, 1,000 posts each, on the
 // system clock), then send one search per sort key, per filter type and a
 // `q`, each cold and then warm, while account B sends a cheap request every

@@ -1,4 +1,4 @@
-// Bench: does expensive work stall other tenants? (issue 11)
+// Bench: does expensive work stall other tenants?
 // For each kind of expensive work, an app on the real SystemClock (pipeline
 // delay 1 ms) answers `GET /v1/prices` with another account's key every
 // PROBE_MS while the work runs, and once with nothing running. A probe's

@@ -1,4 +1,4 @@
-// Bench (issues 17 and 18): `--state` at a million mentions. Loads N
+// Bench (D-REF-STATE): `--state` at a million mentions. Loads N
 // synthetic mentions into account A of a Backend with a fresh state file (the
 // scale bench's generator: provider posts with sentiment and brands), then
 // measures, while account B sends `GET /v1/prices` every 10 ms in the same
@@ -6,7 +6,7 @@
 //   - the first (whole) save, sliced as the server's periodic save runs it:
 //     wall time, pieces, the longest piece, the event loop's max delay
 //     (perf_hooks.monitorEventLoopDelay) and B's worst and p99 latency;
-//   - the same whole save in ONE turn into another file (what H17's first
+//   - the same whole save in ONE turn into another file (what the first
 //     version did, and what a clean stop still does): the turn's length;
 //   - a periodic save with no pool changed, and one after a 1,000-post run;
 //   - restore into a fresh Backend (read + deserialize + the pool's upserts),

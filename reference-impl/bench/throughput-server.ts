@@ -1,4 +1,4 @@
-// Benchmark child (issue 11): one of three servers answering
+// Benchmark child (throughput): one of three servers answering
 // GET /v1/datasets/{id} with the same bytes, on 127.0.0.1 and a free port:
 //   full  the reference exactly as `npm start` runs it (server.ts: timeouts,
 //         transport errors, CORS, auth, rate limit, body guards) with request

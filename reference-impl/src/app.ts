@@ -85,7 +85,7 @@ export function createApp(options: AppOptions = {}) {
   // Before auth, so a browser's preflight OPTIONS is answered without a key.
   // Only requests that carry an Origin (browsers) pay for it: CORS headers
   // mean nothing to other clients, and setting them forces Hono to build a
-  // full Response for every request (issue 11: throughput).
+  // full Response for every request (throughput).
   const corsHeaders = cors({
     origin: options.corsOrigins ?? "*",
     allowMethods: ["GET", "POST", "PATCH", "DELETE", "OPTIONS"],

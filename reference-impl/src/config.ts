@@ -1,7 +1,7 @@
 // The settings of `npm start`, read from the environment (and `--quiet` /
 // `--port N` on the command line) and checked all at once, so a mistake is
 // one clear line naming the setting and what it accepts, never a NaN that
-// surfaces later as odd behaviour (issue 11).
+// surfaces later as odd behaviour.
 
 import { FAULT_KINDS, parseFaults, type FaultRates } from "./platform/faults.ts";
 import { parseLatency, type LatencySpec } from "./platform/latency.ts";
@@ -31,7 +31,7 @@ export interface ServerConfig {
   mcpLongPollMs: number;
   /** Extra host names the MCP endpoint answers to besides loopback (MCP_ALLOWED_HOSTS). */
   mcpAllowedHosts: string[];
-  /** Development backend (issue 17): simulated latency of /v1 answers (LATENCY / --latency). */
+  /** Development backend (D-REF-LATENCY): simulated latency of /v1 answers (LATENCY / --latency). */
   latency?: LatencySpec;
   /** Honour `Prefer: delay=N` (PREFER_DELAY / --prefer-delay). */
   preferDelay: boolean;

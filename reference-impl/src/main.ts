@@ -23,7 +23,7 @@ if (!read.ok) {
 const config = read.config;
 
 try {
-  // Issue 11: the NLP models (a few hundred ms to build) are ready before the first request, not built inside one.
+  // Throughput: the NLP models (a few hundred ms to build) are ready before the first request, not built inside one.
   preloadNlp();
   const running = await startServer(config);
   const { directory, ledger } = running.handle;

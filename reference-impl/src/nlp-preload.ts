@@ -1,7 +1,7 @@
 // Each module that reads text builds its own wink-nlp instance on first use
 // (about 0.1 s each, a few hundred ms in all). `npm start` builds them before
-// listening, so no request or run step pays for it while other accounts wait
-// (issue 11). Each call below is the cheapest public entry that builds one.
+// listening, so no request or run step pays for it while other accounts wait.
+// Each call below is the cheapest public entry that builds one.
 import { analyseWritings } from "./domain/audiences/text-profile.ts";
 import { countTokens } from "./domain/assistant/language.ts";
 import { compileInstructions } from "./domain/custom-parameters/extractor.ts";

@@ -1,4 +1,4 @@
-// A real browser against /docs (issue 11): headless Chromium (Debian's
+// A real browser against /docs: headless Chromium (Debian's
 // `chromium`, installed by .ci/run) driven by puppeteer-core loads Swagger UI
 // from a server on a non-default port, authorises with a demo key, runs "Try
 // it out" on GET /v1/datasets and sees the 200 body. It only passes when the

@@ -1,4 +1,4 @@
-// Issue 18: a cold sort view at scale is built without holding the event
+// D-REF-SORT-VIEWS: a cold sort view at scale is built without holding the event
 // loop, so another account's requests keep being answered while it is built.
 // 200,000 mentions, loaded straight into the pool; the first search sorted by
 // `likes` then needs the key order (built in the background after the load)

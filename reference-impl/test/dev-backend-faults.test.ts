@@ -1,4 +1,4 @@
-// Issue 17, faults on demand: every kind a client can ask for with
+// Faults on demand (D-REF-FAULTS): every kind a client can ask for with
 // `Prefer: fault=KIND` (or get from seeded `--faults` rates) answers a failure
 // the contract documents for that operation — code and status through the
 // contract guard, body through the generated zod of that status — and leaves

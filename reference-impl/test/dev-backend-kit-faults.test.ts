@@ -1,4 +1,4 @@
-// Issue 17: the conformance kit against a reference server started with
+// Faults on demand (D-REF-FAULTS): the conformance kit against a reference server started with
 // seeded fault rates (here 500 at 10%, readonly profile, /v1/datasets). Every
 // injected answer is shaped as the contract documents it, so the kit's
 // response checks pass; the only failures are where a request met an injected

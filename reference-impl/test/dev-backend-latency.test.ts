@@ -1,4 +1,4 @@
-// Issue 17, latency: seeded, deterministic delays applied after the answer is
+// Latency (D-REF-LATENCY): seeded, deterministic delays applied after the answer is
 // decided, only on /v1 (never /health or /openapi.json), and a per-request
 // `Prefer: delay=N` honoured only when enabled. These tests wait on real
 // timers of a few hundred ms at most and compare lower bounds only (never an

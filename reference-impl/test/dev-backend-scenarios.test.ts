@@ -1,4 +1,4 @@
-// Issue 17, scenarios: a user's own fixture folder (accounts, keys, datasets,
+// Scenarios (D-REF-SCENARIOS): a user's own fixture folder (accounts, keys, datasets,
 // posts) loads, or is refused with lines naming the file and the field; the
 // named scenarios; and POST /_reference/reset putting the loaded data back.
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";

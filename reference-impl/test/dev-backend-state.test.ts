@@ -1,4 +1,4 @@
-// Issue 17, `--state FILE` in process: every store survives a save and a
+// `--state FILE` in process (D-REF-STATE): every store survives a save and a
 // restore (compared through the API, every group), a run in flight at the
 // snapshot comes back failed with a full refund, and a damaged or foreign
 // file is refused with one line. The kill -9 property test with real server

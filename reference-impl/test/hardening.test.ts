@@ -1,4 +1,4 @@
-// Issue 11 in process (app.request, ManualClock): bounded input, body size and
+// Hardening in process (app.request, ManualClock): bounded input, body size and
 // media type, accurate edge answers, CORS, health, the served document's
 // origin, the request log, and a body the client abandons.
 import { Writable } from "node:stream";

@@ -1,4 +1,4 @@
-// The request log's destination (issue 11: throughput): lines reach the sink
+// The request log's destination (throughput): lines reach the sink
 // in order and whole, many lines per sink write, a lone line within
 // BATCH_DELAY_MS, and nothing is lost on flush.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";

@@ -1,4 +1,4 @@
-// The quick tools/call path (mcp/quick-call.ts, issue 9) must answer exactly
+// The quick tools/call path (mcp/quick-call.ts) must answer exactly
 // what the SDK path answers. Both run on one app: a Content-Type with a
 // charset parameter is one the SDK accepts but the quick path leaves to the
 // SDK, so the same message is sent once each way and the answers compared

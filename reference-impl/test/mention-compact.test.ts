@@ -1,4 +1,4 @@
-// The pool stores posts compactly (issue 11: shared strings, derived URLs and
+// The pool stores posts compactly (D-REF-COMPACT-POOL: shared strings, derived URLs and
 // media, no lower-cased copy of the text). A compacted record must render
 // exactly the view the plain provider post rendered, and the keyword filter
 // must answer exactly what the stored lower-cased copy answered.
@@ -149,7 +149,7 @@ describe("compacted mention records", () => {
       runAtMs: now,
       numComments: 1,
     });
-    // One run: the id alone, no array (issue 11); the same run again adds nothing.
+    // One run: the id alone, no array; the same run again adds nothing.
     index.upsert(few!, analyse(few!.text, ["sentiment"]), {
       datasetId: "ds_b",
       runId: "dsr_1",

@@ -1,4 +1,4 @@
-// The sorts behind the sorted views (issue 18): the key order, the radix
+// The sorts behind the sorted views (D-REF-SORT-VIEWS): the key order, the radix
 // sort by value and the sliced build and merge give exactly what a
 // comparator sort by (value, key) gives, whatever the values (ties,
 // negatives, -0, fractions, large integers) and however the work is cut.

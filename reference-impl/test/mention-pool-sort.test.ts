@@ -1,4 +1,4 @@
-// Sorted views are kept current as mentions land (issue 11): after any mix
+// Sorted views are kept current as mentions land (D-REF-SORT-VIEWS): after any mix
 // of new and re-collected posts, every sort equals a full re-sort.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// Issue 11 (throughput): Hono's SmartRouter keeps RegExpRouter only when every
+// Throughput: Hono's SmartRouter keeps RegExpRouter only when every
 // route shape fits it; one literal segment beside a parameter at the same
 // place (e.g. /docs/init.js beside /docs/:asset) silently drops the whole app
 // to the slower TrieRouter. These checks fail when such a route comes back,

@@ -1,4 +1,4 @@
-// Issue 11 on a real socket: the answers Node's HTTP layer gives before the
+// Hardening on a real socket: the answers Node's HTTP layer gives before the
 // app (431, 400, 408, 417) carry the error envelope, a trickling client is
 // cut off by the request timeout, and a taken port is one clear message.
 // The server binds 127.0.0.1 on a free port and is closed by the test.
@@ -129,7 +129,7 @@ describe("transport answers (D-TRANSPORT-ERRORS)", () => {
   });
 });
 
-describe("platform headers on a real socket (issue 11: throughput)", () => {
+describe("platform headers on a real socket (throughput)", () => {
   // On Node the rate limiter writes its headers onto the ServerResponse, and
   // the key is read from Node's parsed headers: both paths exist only on a
   // socket, never through app.request().

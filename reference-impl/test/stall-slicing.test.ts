@@ -1,4 +1,4 @@
-// Issue 11, "no tenant stalls another": long run steps are sliced work
+// No tenant stalls another: long run steps are sliced work
 // (platform/pipeline.ts) that yields between bounded pieces, and the k-means
 // fit runs on a worker thread. No timing here: these tests count pieces, so
 // they fail when a step goes back to handling its whole input in one chunk,

@@ -1,5 +1,5 @@
-// The full-text index over a large pool is built a slice at a time (issue 11:
-// the first `q` or assistant turn must not block other tenants), and a search
+// The full-text index over a large pool is built a slice at a time (the
+// first `q` or assistant turn must not block other tenants), and a search
 // after slicing finds exactly what a search over an index built in one go
 // finds. Slices are counted, never timed.
 import { describe, expect, it } from "vitest";

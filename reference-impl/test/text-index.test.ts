@@ -225,7 +225,7 @@ describe("mention pool text search", () => {
     const fresh = posts("zyzzyva sightings", 30);
     land(index, fresh, "dsr_2");
     // The new posts are fed in the background upkeep or by the search, in one
-    // slice of their own (issue 18: not in the turn the run lands).
+    // slice of their own (not in the turn the run lands).
     const hits = await index.textSearchSliced("zyzzyva", "keyword");
     expect(index.textIndexSlices).toBe(slices + 1);
     const freshKeys = new Set(fresh.map((p) => `${p.source}:${p.id}`));

@@ -38,7 +38,7 @@ export function protectedResourceMetadata(c: Context): McpProtectedResourceMetad
 
 export function mcpAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> {
   // Not async: handing back next()'s promise spares an async frame per call
-  // (issue 9); a throw here still reaches onError through Hono's compose.
+  // (MCP throughput); a throw here still reaches onError through Hono's compose.
   return function authenticateMcp(c, next) {
     const challenge = () => ({ "WWW-Authenticate": `Bearer resource_metadata="${metadataUrl(c)}"` });
     const key = requestHeader(c, "x-api-key");

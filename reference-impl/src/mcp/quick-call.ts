@@ -1,5 +1,5 @@
 // The quick path for the commonest MCP message: one plain `tools/call` of a
-// tool that answers at once (issue 9: MCP throughput >= 50% of REST). The SDK
+// tool that answers at once (MCP throughput at least half of REST's). The SDK
 // path builds a protocol server and a transport per POST (stateless mode
 // refuses reuse), re-parses the message with its zod schemas and goes through
 // a web Request and Response; for a message that is already known to be valid

@@ -17,7 +17,7 @@ export interface McpSettings {
   allowedHosts: string[];
   /**
    * Answer a plain single `tools/call` without building the SDK's protocol
-   * server and transport (mcp/quick-call.ts; same bytes, issue 9). Off sends
+   * server and transport (mcp/quick-call.ts; same bytes). Off sends
    * every message through the SDK; the tests compare the two.
    */
   quickCalls: boolean;

@@ -1,5 +1,5 @@
 // The whole state of a running reference server as one plain value (an
-// "image"), and back (issue 17: `--state FILE` and POST /_reference/reset).
+// "image"), and back (`--state FILE`, D-REF-STATE, and POST /_reference/reset, D-REF-RESET).
 // Taken in one synchronous turn, so it is consistent: no run is half landed.
 //
 // What is in it: accounts with seats and key digests, the ledger (balances,

@@ -78,7 +78,7 @@ export class AccountDirectory {
    * Presented key -> its SHA-256 digest, for the keys seen most recently. A
    * digest is a pure function of the key, so remembering it changes no answer
    * (records, accounts and seats are still read fresh on every request); it
-   * saves hashing the same key on every request (issue 11: throughput). Only
+   * saves hashing the same key on every request (throughput). Only
    * keys that resolved are remembered, so guessed keys cannot evict real ones;
    * the map is bounded (the oldest entry leaves first) and lives in memory
    * only, never logged or exposed.

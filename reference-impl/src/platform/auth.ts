@@ -9,7 +9,7 @@ import { requestHeader } from "./request-headers.ts";
 
 export function apiKeyAuth(directory: AccountDirectory): MiddlewareHandler<AppEnv> {
   // Not async: handing back next()'s promise spares an async frame per
-  // request (issue 11); a throw here still reaches onError through compose.
+  // request; a throw here still reaches onError through compose.
   return function authenticate(c, next) {
     const presented = requestHeader(c, "x-api-key");
     const found = presented ? directory.resolve(presented) : undefined;

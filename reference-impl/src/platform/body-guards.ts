@@ -4,7 +4,7 @@
 // client sends one, so an oversized upload is refused without reading a byte;
 // a chunked body is counted while it streams (hono's bodyLimit) and dropped as
 // soon as it passes the limit. A body the client stops sending half-way is a
-// 400 `bad_request`, never a 500 with a stack in the log (issue 11).
+// 400 `bad_request`, never a 500 with a stack in the log.
 import type { MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "./errors.ts";
@@ -38,7 +38,7 @@ export function bodyGuards(maxBytes = MAX_BODY_BYTES): MiddlewareHandler<AppEnv>
   return async function guardBody(c, next) {
     // Most requests (every GET) carry neither header: node's parser has them
     // in `incoming.headers` exactly when the raw request does, so one look
-    // there skips three Headers reads (issue 11: throughput).
+    // there skips three Headers reads (throughput).
     const incoming = nodeBindings(c).incoming;
     if (
       incoming &&

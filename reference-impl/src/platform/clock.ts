@@ -91,7 +91,7 @@ export function unixSeconds(ms: number): number {
   return Math.floor(ms / 1000);
 }
 
-/** Recently formatted instants: rows are read far more often than written (issue 11: throughput). */
+/** Recently formatted instants: rows are read far more often than written (throughput). */
 const isoMemo = new Map<number, string>();
 const ISO_MEMO_SIZE = 4096;
 

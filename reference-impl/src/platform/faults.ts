@@ -1,4 +1,4 @@
-// Faults on demand (issue 17): the reference server as a development backend
+// Faults on demand (D-REF-FAULTS): the reference server as a development backend
 // answers, on purpose, the failures the contract documents for an operation,
 // so a client can exercise its error paths. One mechanism serves the seeded
 // rates of `--faults 429:0.02,503:0.01`, the per-request `Prefer: fault=429`

@@ -1,5 +1,5 @@
 // Simulated network latency for the reference server as a development backend
-// (issue 17). A delay is drawn from a seeded distribution per request, in the
+// (D-REF-LATENCY). A delay is drawn from a seeded distribution per request, in the
 // order requests arrive, and applied only after the answer is decided: the
 // handler runs at full speed, then the finished response waits on a timer.
 // Nothing holds the event loop, so a slow first tenant never slows a second

@@ -6,7 +6,7 @@
 // and handed over as one string when BATCH_CHARS have gathered or
 // BATCH_DELAY_MS after the first one, so a busy server writes once per few
 // dozen requests and a quiet one still shows each line within a moment
-// (issue 11: throughput).
+// (throughput).
 import { pino, type DestinationStream } from "pino";
 
 /** Characters collected before a batch is handed over at once. */

@@ -135,7 +135,7 @@ export function paginate<T>(
    * At most this many rows examined per page (D-REF-SCAN-BUDGET). When the
    * budget runs out before the page fills, the page ends early with
    * `has_next` and a cursor at the last examined row, so a filter that
-   * matches little costs each request a bounded scan (issue 11).
+   * matches little costs each request a bounded scan.
    */
   budget = Number.POSITIVE_INFINITY,
 ): PageResult<T> {
@@ -144,7 +144,7 @@ export function paginate<T>(
   return scan.result();
 }
 
-/** Longest a slice of a sliced page scan runs, in ms (a costly filter over long texts made 2,000 rows take 100 ms at 1M, issue 18). */
+/** Longest a slice of a sliced page scan runs, in ms (a costly filter over long texts made 2,000 rows take 100 ms at 1M). */
 export const SCAN_SLICE_MS = 4;
 
 /** Rows examined between two looks at the clock inside a slice. */
@@ -154,7 +154,7 @@ const SCAN_CHUNK = 128;
  * The same page, examined `slice` rows at a time (fewer when a slice has run
  * SCAN_SLICE_MS) with a turn of the event loop in between, so a long scan
  * for one account never holds another account's cheap request for more than
- * one slice (issue 11).
+ * one slice.
  */
 export async function paginateSliced<T>(
   sortedAsc: SortedRows<T>,

@@ -7,7 +7,7 @@ import type { Clock } from "./clock.ts";
 /**
  * Work written as a generator that `yield`s between bounded pieces (a few
  * hundred posts, one k-means iteration), so a long step does not hold the
- * event loop: another account's request runs in between (issue 11, "no
+ * event loop: another account's request runs in between ("no
  * tenant stalls another"). Its return value is the step's result.
  */
 export type Sliced<T = unknown> = Generator<unknown, T, unknown>;
@@ -58,7 +58,7 @@ export const sliceCounter = { pieces: 0 };
 
 /**
  * One budget of SLICE_BUDGET_MS per event-loop iteration for all sliced
- * work together (issue 18). With one budget per piece of work, four runs
+ * work together. With one budget per piece of work, four runs
  * landing at once each took their 8 ms in the same check phase, and a
  * request arriving meanwhile waited for all of them (40-60 ms stretches
  * while a million posts loaded). Now the work waiting for a turn queues,

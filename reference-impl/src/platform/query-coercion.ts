@@ -83,7 +83,7 @@ function primaryType(schema: JsonSchema): string | undefined {
 function coerceScalar(text: string, schema: JsonSchema): unknown {
   switch (primaryType(schema)) {
     // Decimal text becomes a number too, so `limit=2.5` reads "expected int,
-    // received number" rather than "received string" (issue 11).
+    // received number" rather than "received string".
     case "integer":
       return /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : text;
     case "number":

@@ -87,7 +87,7 @@ export function rateLimit(limiter: RateLimiter, stamp: RateLimitStamp = {}): Mid
     // them into whatever is answered (errors, raw Responses and streams
     // included). Through c.header() every answer would carry a WHATWG
     // Headers object that @hono/node-server then copies header by header:
-    // about a fifth of a cheap request's cost (issue 11: throughput).
+    // about a fifth of a cheap request's cost (throughput).
     const outgoing = nodeBindings(c).outgoing;
     if (outgoing) {
       outgoing.setHeader("RateLimit-Limit", h["RateLimit-Limit"]!);

@@ -2,7 +2,7 @@
 // builds a WHATWG Headers object from every raw header (validating each one)
 // the first time it is called; Node's parser already holds the same headers,
 // lower-cased, in `incoming.headers`. The platform's per-request reads (key,
-// origin, body headers) go through here (issue 11: throughput). Elsewhere
+// origin, body headers) go through here (throughput). Elsewhere
 // (`app.request` in tests) the Request's own headers are all there is.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { Context } from "hono";

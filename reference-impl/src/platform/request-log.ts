@@ -1,7 +1,7 @@
 // One structured line per request (method, path, status, duration, account
 // id; never the key, never a body), written by pino so logging costs a few
 // microseconds rather than a console write. A client that went away before
-// its answer is logged as one short "request aborted" line (issue 11).
+// its answer is logged as one short "request aborted" line.
 import type { Context, MiddlewareHandler } from "hono";
 import { pino, type DestinationStream, type Logger } from "pino";
 import type { AppEnv } from "./env.ts";
@@ -28,7 +28,7 @@ export function createLogger(options: LoggerOptions = {}): Logger {
 /**
  * Whether the client hung up before its answer. On @hono/node-server the
  * socket says so directly; reading `Request.signal` there would build an
- * AbortController for every request just to ask (issue 11: throughput).
+ * AbortController for every request just to ask (throughput).
  * Elsewhere (app.request in tests) the signal is all there is.
  */
 function clientWentAway(c: Context<AppEnv>): boolean {
@@ -51,7 +51,7 @@ export function requestLog(log: Logger): MiddlewareHandler<AppEnv> {
   }
   // Not async: Hono's next() already returns a promise, and an async frame
   // around it made a cheap request cost a third more in some processes
-  // (issue 11: throughput).
+  // (throughput).
   return function logRequest(c, next) {
     const started = performance.now();
     return next().then(() => write(c, started));

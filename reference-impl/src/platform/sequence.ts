@@ -2,7 +2,7 @@
 // own async dispatch (a promise and a microtask each); the platform's chain
 // (log, CORS, key, rate limit, body guards) runs on every request, so its
 // steps call each other directly and Hono sees one or two middleware instead
-// of five (issue 11: throughput). Order, early answers and thrown errors
+// of five (throughput). Order, early answers and thrown errors
 // behave exactly as with separate `app.use` calls.
 import type { MiddlewareHandler } from "hono";
 import type { AppEnv } from "./env.ts";

@@ -3,7 +3,7 @@
 // its request, an unsupported `Expect`). Node would write an empty 400/408/431
 // or 417; here they carry the error envelope (D-TRANSPORT-ERRORS), with no
 // RateLimit-* headers since no key has been read, and the connection closes.
-// Each is logged as one short line, never a stack (issue 11).
+// Each is logged as one short line, never a stack.
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Socket } from "node:net";
 import type { Logger } from "pino";

@@ -44,7 +44,7 @@ async function readJson(text: string, options: BodyOptions): Promise<unknown> {
   }
 }
 
-/** The body as text; a client that goes away mid-body is a 400, not a 500 with a stack (issue 11). */
+/** The body as text; a client that goes away mid-body is a 400, not a 500 with a stack. */
 async function bodyText(req: { text(): Promise<string> }): Promise<string> {
   try {
     return await req.text();
@@ -79,7 +79,7 @@ export function validQuery<S extends z.ZodType>(
 export function validPath<S extends z.ZodType>(
   schema: S,
 ): MiddlewareHandler<AppEnv, string, { in: { param: Record<string, string> }; out: { param: z.output<S> } }> {
-  // Not async (issue 11: one async frame less per request); a throw still
+  // Not async (one async frame less per request); a throw still
   // reaches onError through Hono's compose.
   return function validatePath(c, next) {
     c.req.addValidatedData("param", parseWith(schema, "path", c.req.param()) as object);

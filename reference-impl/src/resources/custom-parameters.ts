@@ -37,7 +37,7 @@ export function customParametersResource(services: Services) {
   // literal "preview" through (any other segment is the unknown route it was
   // before): a literal segment beside POST /:parameter_id/runs is a shape
   // Hono's RegExpRouter refuses, and one such route drops the whole app to the
-  // slower TrieRouter (issue 11: throughput).
+  // slower TrieRouter (throughput).
   app.post(
     "/:parameter_id",
     (c, next) => {

@@ -61,7 +61,7 @@ export function docsResource() {
   app.get("/docs", (c) => c.html(PAGE));
   // init.js is answered inside /docs/:asset: a literal route beside the
   // parameter is a shape Hono's RegExpRouter refuses, and one such route
-  // drops the whole app to the slower TrieRouter (issue 11: throughput).
+  // drops the whole app to the slower TrieRouter (throughput).
   app.get("/docs/:asset", (c) => {
     const asset = c.req.param("asset");
     if (asset === "init.js") return c.body(INIT, 200, { "content-type": "text/javascript; charset=utf-8" });

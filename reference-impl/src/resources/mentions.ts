@@ -8,7 +8,7 @@ import { validBody } from "../platform/validation.ts";
 
 export function mentionsResource(services: Services) {
   const app = new Hono<AppEnv>();
-  // Sliced: a long scan yields to other accounts' requests (issue 11).
+  // Sliced: a long scan yields to other accounts' requests.
   app.post("/", validBody(zMentionsSearchBody, { whenEmpty: {} }), async (c) => {
     return c.json(list(await services.mentionSearch.searchSliced(c.get("principal"), c.req.valid("json"))));
   });

@@ -1,4 +1,5 @@
-// The reference server as a development backend (issue 17): the app loaded
+// The reference server as a development backend (D-REF-SCENARIOS, D-REF-RESET,
+// D-REF-STATE): the app loaded
 // with a scenario or a user's fixtures, `POST /_reference/reset` putting that
 // data back, and `--state FILE` saving everything periodically and on a clean
 // stop, and restoring it at start.

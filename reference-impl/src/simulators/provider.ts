@@ -49,7 +49,7 @@ export interface Post {
 /**
  * Where a generated post came from: its seed and the request it answered,
  * enough for `regenerate` to make the same post again. The mention pool keeps
- * this instead of the post's comments (issue 11). Held under a symbol key, so
+ * this instead of the post's comments. Held under a symbol key, so
  * `{ ...post }` keeps it and JSON never shows it.
  */
 export interface PostOrigin {
@@ -58,7 +58,7 @@ export interface PostOrigin {
   /**
    * The comments as generated, each frozen: a post whose comments are these
    * very objects (in order) has the generated comments, so the pool can
-   * tell without generating the post again (issue 18: that regeneration and
+   * tell without generating the post again (that regeneration and
    * its JSON comparison were most of storing a post).
    */
   readonly comments?: readonly PostComment[];
@@ -187,8 +187,8 @@ export function postUrl(source: Source, id: string, username: string): string {
 
 /**
  * The one media item a generated post carries, a pure function of the post's
- * source, id and media type, so a stored post keeps only the type (issue 11:
- * two URL strings and three objects per post were 0.5 KB of every mention).
+ * source, id and media type, so a stored post keeps only the type (two
+ * URL strings and three objects per post were 0.5 KB of every mention).
  */
 export function standardMedia(source: Source, id: string, type: "image" | "video"): MediaItem {
   const [w, h] =
@@ -217,7 +217,7 @@ function fill(template: string, query: string, brand: string): string {
  * What a simulated post quotes of its query: the first 8 words, at most 80
  * characters. The whole query (with every fragment) still seeds the posts and
  * the volume, but is not copied into each post's title, text, tag and
- * comments, where 300 KB of fragments once cost 100 MiB per run (issue 11).
+ * comments, where 300 KB of fragments once cost 100 MiB per run.
  */
 export function topicOf(query: string): string {
   const words = query.trim().split(/\s+/).slice(0, 8).join(" ");
@@ -332,7 +332,7 @@ export function searchPosts(request: PromptRequest): Post[] {
 
 /**
  * Results `from` to `to - 1` of the same search (fewer past its volume), so a
- * run can generate a large result in pieces (issue 18: 1,000 posts were
+ * run can generate a large result in pieces (1,000 posts were
  * 10-30 ms in one turn); the posts equal those `searchPosts` gives.
  */
 export function searchPostsRange(request: PromptRequest, from: number, to: number): Post[] {

@@ -93,7 +93,7 @@ export class TurnRunner {
     // Prefer: fault=run-failed on the ask: this turn fails like an engine fault.
     const injectedFailure = injectedRunFailure();
     // Bring the account's text index up to date a slice at a time first, so
-    // the first turn over a large pool does not stall other tenants (issue 11).
+    // the first turn over a large pool does not stall other tenants.
     this.services.clock.schedule(delay, async () => {
       await this.services.mentions(req.caller.account.id).catchUpTextIndex();
       this.write(req, injectedFailure);

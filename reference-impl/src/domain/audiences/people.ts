@@ -60,7 +60,7 @@ export function collectPeople(postsNewestFirst: Iterable<Post>): Person[] {
 
 /**
  * `collectPeople` one post at a time, so a run can walk a large source in
- * slices (issue 18: a million posts in one turn); `people` after the last
+ * slices (a million posts in one turn); `people` after the last
  * post equals what `collectPeople` returns.
  */
 export class PeopleCollector {

@@ -141,7 +141,7 @@ export class ParameterRuns {
       this.active.delete(parameter.id);
     }
     // Values exist only on posts of the datasets its runs visited: those are
-    // cleared, not the whole pool (issue 18).
+    // cleared, not the whole pool.
     const datasets = new Set<string>();
     for (const run of this.table.childrenOf(parameter.account_id, "byParameter", parameter.id)) {
       datasets.add(run.dataset_id);
@@ -189,7 +189,7 @@ export class ParameterRuns {
   }
 }
 
-/** Keys of the mentions a dataset holds now, in the order they joined it (no walk of the whole pool, issue 18). */
+/** Keys of the mentions a dataset holds now, in the order they joined it (no walk of the whole pool). */
 function mentionKeysOf(pool: MentionPool, datasetId: string): string[] {
   return pool.inDataset(datasetId).map((r) => r.key);
 }

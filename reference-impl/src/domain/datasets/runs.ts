@@ -188,7 +188,7 @@ export class DatasetRunService {
       steps: [
         {
           name: "scraping",
-          // Sliced: generating 1,000 posts was 10-30 ms in one turn (issue 18).
+          // Sliced: generating 1,000 posts was 10-30 ms in one turn.
           run: function* () {
             posts = given ? given.map((post) => ({ post, coefficient: 1 })) : yield* scrape(body, run.count, window);
             if (body.search_query.type === "url" && posts.length === 0) {
@@ -202,7 +202,7 @@ export class DatasetRunService {
           run: function* () {
             for (const [i, p] of posts.entries()) {
               if (i > 0 && i % POSTS_PER_ANALYSIS_PIECE === 0) yield;
-              // Nothing to change (the usual run): no copy of the post (issue 18, garbage while loading).
+              // Nothing to change (the usual run): no copy of the post (garbage while loading).
               if (
                 !body.enable_visual_recognition &&
                 !body.enable_transcribing &&
@@ -225,7 +225,7 @@ export class DatasetRunService {
           // enter the pool together once all are analysed, so a search never sees half a run.
           // Each post is analysed and put in the form the pool keeps in the
           // same piece, and the provider's post is let go, so only compact
-          // posts wait for the last turn, which adds them (issue 18: storing
+          // posts wait for the last turn, which adds them (storing
           // 1,000 posts in that turn was 40-60 ms, and the run's full posts
           // lived long enough to be promoted to the old generation).
           run: function* (this: void) {

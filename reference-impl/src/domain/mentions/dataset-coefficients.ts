@@ -2,7 +2,7 @@
  * The datasets that collected a post, with the largest extrapolation
  * coefficient per dataset. Nearly every post has one dataset, so the first
  * is held inline and a Map exists only from the second on (an empty or
- * one-entry Map per post was 0.2 KB of each mention, issue 11). Reads the
+ * one-entry Map per post was 0.2 KB of each mention). Reads the
  * same as a Map: `has`, `get`, `set`, `keys()` in insertion order, `size`.
  */
 export class DatasetCoefficients {
@@ -15,7 +15,7 @@ export class DatasetCoefficients {
   /**
    * Nearly every post has one dataset with the coefficient of the run that
    * collected it, so records share one instance per (dataset, coefficient)
-   * instead of holding 48 B each (issue 11). At most SHARED_LIMIT are kept.
+   * instead of holding 48 B each. At most SHARED_LIMIT are kept.
    */
   private static readonly sharedOnes = new Map<string, DatasetCoefficients>();
   private static readonly SHARED_LIMIT = 1 << 16;

@@ -22,7 +22,7 @@ export function normalizeWords(text: string): string {
 
 // A filter is checked against every stored post, so whatever depends only on
 // the filter (normalised keyword, lower-cased value sets) is computed once per
-// filter object, not once per post (issue 11: a long keyword cost seconds).
+// filter object, not once per post (a long keyword cost seconds).
 const prepared = new WeakMap<object, unknown>();
 function once<T>(owner: object, make: () => T): T {
   let value = prepared.get(owner) as T | undefined;
@@ -62,8 +62,8 @@ function keywordOf(value: string): Keyword {
 
 /**
  * Whether `normalizeWords(title + " " + text)` contains the normalised
- * keyword, without storing that lower-cased copy of every post (issue 11:
- * 0.25 KB per mention). Every word of the normalised text is a run of
+ * keyword, without storing that lower-cased copy of every post (that
+ * copy was 0.25 KB per mention). Every word of the normalised text is a run of
  * characters of the lower-cased title or text (normalising only turns the
  * other characters into spaces, and no word spans the space that joins
  * title and text), so a post whose lower-cased title and text both lack the

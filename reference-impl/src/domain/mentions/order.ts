@@ -1,6 +1,6 @@
 // The sorts behind the mention pool's sorted views, written as sliced work
 // (platform/pipeline.ts) so that no pass holds the event loop for long
-// (issue 18: a cold view at 1M mentions was one 9 s sort of decorated
+// (a cold view at 1M mentions was one 9 s sort of decorated
 // objects on the event loop, and every other tenant waited behind it).
 //
 // A view orders posts by (sort value, key). The keys never change, so the

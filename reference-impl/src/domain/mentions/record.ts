@@ -24,7 +24,7 @@ export interface MentionRecord {
   /**
    * Ids of the runs that collected the post, in the order they did: the one
    * id while there is one (nearly every post; a one-entry array was 56 B of
-   * each mention, issue 11), an array from the second on. Read it with
+   * each mention), an array from the second on. Read it with
    * `collectingRuns(record)`.
    */
   runs: string | string[];
@@ -51,7 +51,7 @@ export function engagementRate(m: Metrics): number {
 /**
  * A post in the form the pool keeps (compact post, shared analysis values),
  * made before it lands: a run prepares its posts in slices and then adds
- * them all in one short turn (issue 18).
+ * them all in one short turn.
  */
 export interface PreparedPost {
   readonly post: StoredPost;

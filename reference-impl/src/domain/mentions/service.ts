@@ -46,8 +46,8 @@ export class MentionSearchService {
 
   /**
    * The same search, scanning in slices with event-loop turns in between, so
-   * one account's costly search never stalls another account's request
-   * (issue 11). REST uses this; results equal `search`.
+   * one account's costly search never stalls another account's request.
+   * REST uses this; results equal `search`.
    */
   async searchSliced(caller: Caller, body: SearchBody): Promise<PageResult<MentionsMention>> {
     const accountId = caller.account.id;
@@ -56,7 +56,7 @@ export class MentionSearchService {
     const hits = q ? await this.services.mentions(accountId).textSearchSliced(q, body.search_mode) : undefined;
     const plan = planSearch(this.services, accountId, body, hits);
     // A sort view that is cold or behind is built or merged in slices, and a
-    // search that needs one under way waits for it (issue 18).
+    // search that needs one under way waits for it.
     const rows = plan.rows ?? (await this.services.mentions(accountId).sortedBySliced(body.sort));
     return plan.finish(await paginateSliced(rows, plan.keyOf, plan.request, plan.keep, SCAN_BUDGET, SCAN_SLICE));
   }
@@ -110,7 +110,7 @@ function planSearch(
   const textHits = q ? (precomputedHits ?? pool.textSearch(q, body.search_mode)) : undefined;
 
   // Checked for every stored post, so it allocates nothing: the scope is a
-  // short array probed against each post's dataset map (issue 11).
+  // short array probed against each post's dataset map.
   const scopeIds = [...scope];
   const keep = (r: MentionRecord): boolean => {
     let inScope = false;
@@ -173,7 +173,7 @@ function planSearch(
 
 /**
  * D-METRIC-CHANGE-OPERATOR: `in_range` is inclusive and `min > max` is 422;
- * JSON Schema cannot compare two fields, so the check lives here (issue 11).
+ * JSON Schema cannot compare two fields, so the check lives here.
  */
 function reversedRanges(filters: SearchBody["filters"]) {
   const issues: { loc: string[]; msg: string; type: string }[] = [];

@@ -5,7 +5,7 @@ import type { MentionRecord } from "./record.ts";
 
 /**
  * A sort view's rows as post numbers (a `Uint32Array`, not a million
- * pointers the collector traces on every full collection, issue 18), read
+ * pointers the collector traces on every full collection), read
  * by position through the pool's record table.
  */
 export class ViewRows implements SortedRows<MentionRecord> {

@@ -1,4 +1,4 @@
-// The compact form a post takes once it is in the mention pool (D-REF-COMPACT-POOL, issue 11:
+// The compact form a post takes once it is in the mention pool (D-REF-COMPACT-POOL:
 // 1M mentions in at most 1.5 GB). The provider hands over plain `Post`
 // objects; the pool keeps one `StoredPost` per post, which reads the same
 // through the `Post` interface but
@@ -101,7 +101,7 @@ const VIDEO = 2;
 
 function mediaCode(source: Source, id: string, media: MediaItem[]): number | MediaItem[] {
   if (media.length === 0) return NO_MEDIA;
-  // The provider's own frozen item: known standard without building and serialising two more (issue 18).
+  // The provider's own frozen item: known standard without building and serialising two more.
   if (media.length === 1 && isGeneratedMedia(media[0]!, source, id)) return media[0]!.type === "video" ? VIDEO : IMAGE;
   if (media.length === 1) {
     const own = JSON.stringify(media[0]);
@@ -139,7 +139,7 @@ export class StoredPost implements Post {
   readonly country: string;
   readonly created_ms: number;
   // The base metrics and the generator origin are held as plain fields rather
-  // than one small object each (about 64 B a post at 1M posts, issue 11);
+  // than one small object each (about 64 B a post at 1M posts);
   // `base` is rebuilt on read, and `{ ...post }` leaves it out like the other
   // derived fields.
   private readonly baseViews: number;

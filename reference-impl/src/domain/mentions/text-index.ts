@@ -1,4 +1,4 @@
-// Full-text index of the mention pool (issue 11, D-REF-SEARCH-COST): which
+// Full-text index of the mention pool (D-REF-SEARCH-COST): which
 // posts contain which terms, and nothing else. Every caller of `q` only wants
 // the set of matching posts, never a score, so the index keeps no term
 // frequencies and no field lengths (MiniSearch kept a Map<doc, frequency> per
@@ -155,7 +155,7 @@ function intersect(a: readonly number[], b: readonly number[]): number[] {
 /**
  * The posts a query matched: one byte per document number of the index at
  * search time, so membership is an array read and no set of a million keys
- * is built for a broad query (issue 11). Iterates in document order.
+ * is built for a broad query. Iterates in document order.
  */
 export class TextHits<T extends Numbered> {
   constructor(
@@ -292,7 +292,7 @@ export class TextIndex<T extends Numbered> {
     return matching.result(this.records);
   }
 
-  /** The same documents as `search`, with an event-loop turn after each term (issue 11). */
+  /** The same documents as `search`, with an event-loop turn after each term. */
   async searchSliced(q: string, mode: SearchMode): Promise<TextHits<T>> {
     const matching = this.matching(q, mode);
     while (matching.pending) {

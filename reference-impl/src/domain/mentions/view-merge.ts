@@ -55,7 +55,7 @@ export function* sortChanged(
  * ties). Only posts the view already held can need dropping: a run of new
  * posts (the usual case) skips that test for every row, and otherwise the
  * test reads a mark per post number rather than probing a Set with a million
- * rows (issue 11). Yields every ROWS_PER_PIECE rows copied (issue 18: the
+ * rows. Yields every ROWS_PER_PIECE rows copied (the
  * merge alone was 28-57 ms at 1M).
  */
 export function* mergeInto(
