@@ -1,7 +1,5 @@
-import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { bodyOf } from "../typed.ts";
-import { fixtureDataset, seen } from "./support/util.ts";
+import { fixtureDataset, seen, validationLocs } from "./support/util.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
 /** A reversed date_range is request validation (422 validation body at body.date_range), not a run. */
@@ -47,10 +45,7 @@ export default defineCheck({
         ctx.pass(ex);
         continue;
       }
-      const issues = bodyOf<CommonValidationError>(ex)?.detail;
-      const locs: string[][] = Array.isArray(issues)
-        ? issues.map((d) => (Array.isArray(d?.loc) ? d.loc.map(String) : []))
-        : [];
+      const locs = validationLocs(ex);
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
         {

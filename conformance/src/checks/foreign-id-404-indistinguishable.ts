@@ -1,5 +1,17 @@
+import type { DatasetsDataset, DatasetsDatasetRun } from "../../../generated/client/types.gen.ts";
 import { decision, defineCheck } from "../define-check.ts";
-import { collections, createIn, fillPath, fixtureDataset, isObj, normalise, sameJson, seen } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import {
+  collections,
+  createIn,
+  fillPath,
+  fixtureDataset,
+  listItemsOf,
+  normalise,
+  sameJson,
+  seen,
+} from "./support/util.ts";
+import { errorCode } from "./support/groups.ts";
 import { groupOf, groupsOf } from "../groups/index.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 import { SkipError } from "../skip.ts";
@@ -31,7 +43,7 @@ export default defineCheck({
     let runId: string | undefined;
     if (ctx.contract.op("GET /v1/datasets/{dataset_id}/runs")) {
       const runs = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs?limit=1` });
-      runId = (runs.json as any)?.data?.[0]?.id;
+      runId = listItemsOf<DatasetsDatasetRun>(runs)[0]?.id;
     }
     // the datasets group's by-id paths (item, its runs, one run) from its descriptor
     const group = groupOf(ctx.contract, "datasets");
@@ -92,7 +104,7 @@ export default defineCheck({
       const a = normalise(foreign.json, [ds.id, ...(runId ? [runId] : [])]);
       const b = normalise(missing.json, [MISSING_DATASET_ID, MISSING_RUN_ID]);
       ctx.expect(
-        sameJson(isObj(a) ? a : a, isObj(b) ? b : b) && missing.status === 404,
+        sameJson(a, b) && missing.status === 404,
         {
           title: `${op.operationId} foreign 404 differs from missing-id 404`,
           received: { foreign: a },
@@ -125,7 +137,7 @@ export default defineCheck({
     for (const c of collections(ctx, ["/v1/datasets"])) {
       const made = await createIn(ctx, c, "isolation");
       if (!made.id) {
-        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${(made.ex.json as any)?.error_code ?? ""}`);
+        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${errorCode(made.ex) ?? ""}`);
         continue;
       }
       const group = groupsOf(ctx.contract).find((g) => g.base === c.list);
@@ -185,7 +197,7 @@ export default defineCheck({
     // the owner still sees it unchanged (a foreign PATCH/DELETE must not have acted)
     const own = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}` });
     ctx.expect(
-      own.status === 200 && (own.json as any)?.data?.name === ds.name,
+      own.status === 200 && dataOf<DatasetsDataset>(own)?.name === ds.name,
       {
         title: "a foreign request changed or deleted the owner's dataset",
         received: seen(own),

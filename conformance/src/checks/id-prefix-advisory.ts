@@ -1,7 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
 import type { Contract } from "../contract.ts";
 import { groupsOf } from "../groups/index.ts";
-import { isObj } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
 
 /** Path pattern → documented prefix, from the group descriptors (which read the prefixes from the contract's id descriptions). */
 function prefixTable(contract: Contract): Array<[RegExp, string[]]> {
@@ -23,20 +23,23 @@ function prefixTable(contract: Contract): Array<[RegExp, string[]]> {
 export default defineCheck({
   id: "id-prefix-advisory",
   rule: "Resource ids carry their documented prefix (advisory: a mismatch is a warning only)",
-  section: "Resources › Conventions › Id prefixes; decision D-ID-PREFIX (advisory)",
+  section: "Resources › Conventions › Id prefixes",
   severity: "advisory",
   rules: { decisions: [decision("D-ID-PREFIX")] },
   decisions: ["D-ID-PREFIX"],
   mock: true,
   inspect(ex, ctx) {
-    if (ex.status < 200 || ex.status >= 300 || !isObj(ex.json)) return;
+    // any success envelope: one resource or a list of them in `data`
+    const body = bodyOf<{ data: unknown }>(ex);
+    if (ex.status < 200 || ex.status >= 300 || !body) return;
     const rule = prefixTable(ctx.contract).find(([re]) => re.test(ex.path.split("?")[0]));
     if (!rule) return;
-    const items = Array.isArray(ex.json.data) ? ex.json.data : [ex.json.data];
+    const items: unknown[] = Array.isArray(body.data) ? body.data : [body.data];
     for (const it of items) {
-      if (isObj(it) && typeof it.id === "string" && !rule[1].some((p) => it.id.startsWith(p))) {
+      const id = isObject(it) ? it.id : undefined;
+      if (typeof id === "string" && !rule[1].some((p) => id.startsWith(p))) {
         ctx.lenient("D-ID-PREFIX", ex);
-        ctx.warn(`id ${it.id} lacks prefix ${rule[1].join(" or ")}`, ex);
+        ctx.warn(`id ${id} lacks prefix ${rule[1].join(" or ")}`, ex);
         return;
       }
     }

@@ -1,5 +1,5 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj, fixtureDataset, seen } from "./support/util.ts";
+import { fixtureDataset, seen, validationLocs } from "./support/util.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
 /**
@@ -15,7 +15,7 @@ export default defineCheck({
   id: "impossible-date-422",
   phase: "requests",
   rule: "A dataset run whose date_range.from is a well-formed date that does not exist (2026-02-30, 2026-04-31, 2025-02-29) gets 422 with the validation body pointing into [body, date_range]; nothing starts",
-  section: "Endpoints › Datasets (run body: date_range); decision D-BOUND-DATE",
+  section: "Endpoints › Datasets (run body: date_range; a well-formed date that does not exist is not addressed)",
   severity: "minor",
   rules: { refusals: true, decisions: [decision("D-BOUND-DATE")] },
   decisions: ["D-BOUND-DATE"],
@@ -46,10 +46,7 @@ export default defineCheck({
         ctx.pass(ex);
         continue;
       }
-      const locs: string[][] =
-        isObj(ex.json) && Array.isArray(ex.json.detail)
-          ? ex.json.detail.map((d: any) => (Array.isArray(d?.loc) ? d.loc.map(String) : []))
-          : [];
+      const locs = validationLocs(ex);
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
         {

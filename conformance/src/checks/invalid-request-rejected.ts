@@ -4,7 +4,9 @@ import type { CheckContext } from "../types.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
 import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./support/negative.ts";
-import { collections, createIn, data, fillPath, fixtureDataset, isObj, seen } from "./support/util.ts";
+import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import { collections, createIn, fillPath, fixtureDataset, idOf, seen } from "./support/util.ts";
 import { mentionPrice } from "./support/billing.ts";
 import { SkipError } from "../skip.ts";
 
@@ -17,7 +19,7 @@ export default defineCheck({
   id: "invalid-request-rejected",
   phase: "requests",
   rule: "An invalid body or query (a bound crossed, also inside array items; wrong type; unknown enum value; missing required field) gets 422 with the validation body",
-  section: "Endpoints (bounds per operation); Limits; decision D-422",
+  section: "Endpoints (bounds per operation); Limits",
   severity: "critical",
   rules: {
     refusals: true,
@@ -74,7 +76,7 @@ export default defineCheck({
   invalidRequests: true,
   async run(ctx) {
     const ops = ctx.contract.operations.filter((o) => o.bodySchema || o.params.some((p) => p.in === "query"));
-    let any = false;
+    let sentAny = false;
     for (const op of ops) {
       const readonlySafe = op.method === "GET" || !op.bodySchema;
       if (ctx.settings.profile === "readonly" && !readonlySafe) continue;
@@ -84,7 +86,7 @@ export default defineCheck({
           ctx.warn(`${op.operationId} not exercised (no resource of this account to put in ${op.path})`);
         continue;
       }
-      any = true;
+      sentAny = true;
       const cases = [...(op.bodySchema ? bodyCases(ctx.contract, op) : []), ...queryCases(op)];
       for (const c of cases) await sendCase(ctx, op, path, c, { replay: `case "${c.label}"` });
       const arb = op.bodySchema ? randomBodyCase(ctx.contract, op) : undefined;
@@ -113,7 +115,7 @@ export default defineCheck({
         }
       }
     }
-    if (!any) ctx.skip("no operation with a body or query applies in this profile");
+    if (!sentAny) ctx.skip("no operation with a body or query applies in this profile");
   },
 });
 
@@ -168,7 +170,8 @@ async function sendCase(
   trackAccidentalCreate(ctx, op, path, ex);
   if (ex.status >= 400) release?.();
   const ok =
-    (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)) || ctx.lenient("D-UNPROCESSABLE", ex);
+    (ex.status === 422 && Array.isArray(bodyOf<CommonValidationError>(ex)?.detail)) ||
+    ctx.lenient("D-UNPROCESSABLE", ex);
   if (o.report !== false)
     ctx.expect(
       ok,
@@ -189,8 +192,8 @@ export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: st
       o.method === "DELETE" && o.path.startsWith(op.path + "/{") && !o.path.slice(op.path.length + 1).includes("/"),
   );
   if (deletable && op.method === "POST" && ex.status >= 200 && ex.status < 300 && !op.path.endsWith("}")) {
-    const id = data(ex)?.id;
-    if (typeof id === "string") ctx.track("accidental", `${path.split("?")[0]}/${encodeURIComponent(id)}`);
+    const id = idOf(ex);
+    if (id !== undefined) ctx.track("accidental", `${path.split("?")[0]}/${encodeURIComponent(id)}`);
   }
 }
 
@@ -198,7 +201,7 @@ export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: st
 async function worstCase(ctx: CheckContext, body: unknown): Promise<string> {
   if (!ctx.contract.op("GET /v1/prices")) return "0";
   const { price } = await mentionPrice(ctx);
-  const n = Number((body as any)?.count);
+  const n = Number(isObject(body) ? body.count : undefined);
   const count = Number.isFinite(n) && n > 0 ? Math.min(Math.ceil(n), 1_000_000) : 200;
   return price.mul(count).toFixed();
 }

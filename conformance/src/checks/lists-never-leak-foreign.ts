@@ -1,26 +1,37 @@
+import type {
+  DatasetsDataset,
+  DatasetsDatasetRunCreated,
+  MentionsMention,
+} from "../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../types.ts";
 import { defineCheck } from "../define-check.ts";
+import { dataOf, isObject, type Untrusted } from "../typed.ts";
 import { RUN_COUNT, mentionPrice, pollRun } from "./support/billing.ts";
-import { createDataset, data, fixtureDataset, isObj, seen, walk } from "./support/util.ts";
+import { createDataset, fixtureDataset, listItemsOf, listOf, seen, walk } from "./support/util.ts";
+
+/** Mentions as a search listed them (an item that is not an object stays, as undefined). */
+type Mentions = Array<Untrusted<MentionsMention> | undefined>;
 
 /**
  * A foreign dataset that holds mentions: the foreign account's own data when it
  * has some (no cost), else one the kit fills with a minimum run. An empty
  * foreign dataset would let a server that leaks every mention pass.
  */
-async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; mentions: any[] }> {
+async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; mentions: Mentions }> {
   const hasSearch = !!ctx.contract.op("POST /v1/mentions");
-  const theirs = await walk(ctx, "/v1/datasets", { limit: 20, maxPages: 1, key: "foreign" });
+  const theirs = await walk<DatasetsDataset>(ctx, "/v1/datasets", { limit: 20, maxPages: 1, key: "foreign" });
   if (hasSearch) {
     for (const d of theirs.items.slice(0, 5)) {
+      const id = d?.id;
+      if (typeof id !== "string") continue;
       const ex = await ctx.req({
         method: "POST",
         path: "/v1/mentions",
         key: "foreign",
-        body: { dataset_ids: [d.id], limit: 10 },
+        body: { dataset_ids: [id], limit: 10 },
       });
-      const rows = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
-      if (rows.length) return { id: d.id, mentions: rows };
+      const rows = listItemsOf<MentionsMention>(ex);
+      if (rows.length) return { id, mentions: rows };
     }
   }
   const made = await createDataset(ctx, "foreign", "foreign");
@@ -39,7 +50,7 @@ async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; men
       count: RUN_COUNT,
     },
   });
-  const runId = data(run)?.id;
+  const runId = dataOf<DatasetsDatasetRunCreated>(run)?.id;
   if (typeof runId === "string") await pollRun(ctx, made.id, runId, "foreign");
   const ex = await ctx.req({
     method: "POST",
@@ -47,11 +58,14 @@ async function foreignWithMentions(ctx: CheckContext): Promise<{ id: string; men
     key: "foreign",
     body: { dataset_ids: [made.id], limit: 10 },
   });
-  return { id: made.id, mentions: isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [] };
+  return { id: made.id, mentions: listItemsOf<MentionsMention>(ex) };
 }
 
-const carries = (m: any, datasetId: string) =>
-  Array.isArray(m?.datasets) && m.datasets.some((d: any) => d?.id === datasetId || d === datasetId);
+/** Whether a listed mention names the dataset among its datasets (as an object with its id, or the bare id). */
+function carries(m: unknown, datasetId: string): boolean {
+  const datasets = isObject(m) ? m.datasets : undefined;
+  return Array.isArray(datasets) && datasets.some((d) => (isObject(d) && d.id === datasetId) || d === datasetId);
+}
 
 /** Account-wide lists and mention searches never show another account's data. */
 export default defineCheck({
@@ -66,7 +80,7 @@ export default defineCheck({
   async run(ctx) {
     const mine = await fixtureDataset(ctx);
     const theirs = await foreignWithMentions(ctx);
-    const a = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 20 });
+    const a = await walk<DatasetsDataset>(ctx, "/v1/datasets", { limit: 100, maxPages: 20 });
     const leakA = a.items.find((d) => d?.id === theirs.id);
     ctx.expect(
       !leakA,
@@ -77,7 +91,7 @@ export default defineCheck({
       },
       a.pages.at(-1),
     );
-    const b = await walk(ctx, "/v1/datasets", { limit: 100, maxPages: 20, key: "foreign" });
+    const b = await walk<DatasetsDataset>(ctx, "/v1/datasets", { limit: 100, maxPages: 20, key: "foreign" });
     const leakB = b.items.find((d) => d?.id === mine.id);
     ctx.expect(
       !leakB,
@@ -108,11 +122,11 @@ export default defineCheck({
       return;
     }
     // the foreign posts asked for by reference, and the newest pages of an unscoped search
-    const refs = theirs.mentions.slice(0, 5).map((m) => ({ id: m.id, source: m.source }));
+    const refs = theirs.mentions.slice(0, 5).map((m) => ({ id: m?.id, source: m?.source }));
     const byRef = await ctx.req({ method: "POST", path: "/v1/mentions", body: { post_refs: refs, limit: 100 } });
     const unscoped = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
     for (const ex of [byRef, unscoped]) {
-      const rows: any[] = isObj(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : [];
+      const rows = listOf(ex) ?? [];
       const leak = rows.find((m) => carries(m, theirs.id));
       ctx.expect(
         ex.status === 200 && !leak,

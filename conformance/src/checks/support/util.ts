@@ -1,6 +1,6 @@
 // Helpers shared by the checks: datasets the kit creates, list walks, paths
 // filled from the contract, and the generic collections of the group descriptors.
-import type { DatasetsDatasetCreated } from "../../../../generated/client/types.gen.ts";
+import type { CommonValidationError, DatasetsDatasetCreated } from "../../../../generated/client/types.gen.ts";
 import type { Exchange, KeyRole } from "../../http.ts";
 import type { CheckContext } from "../../types.ts";
 import { groupsOf } from "../../groups/index.ts";
@@ -71,6 +71,12 @@ export function listOf(ex: Exchange): unknown[] | undefined {
 /** `data` of a list envelope, each object item read as `T` and any other item kept as `undefined` (positions stay the deployment's). */
 export function listItemsOf<T>(ex: Exchange): Array<Untrusted<T> | undefined> {
   return (listOf(ex) ?? []).map((item) => (isObject(item) ? (item as Untrusted<T>) : undefined));
+}
+
+/** The `loc` of every issue of a 422 validation body, each part as a string (none when the body is not one). */
+export function validationLocs(ex: Exchange): string[][] {
+  const issues = bodyOf<CommonValidationError>(ex)?.detail;
+  return Array.isArray(issues) ? issues.map((d) => (Array.isArray(d?.loc) ? d.loc.map(String) : [])) : [];
 }
 
 /** The `id` a create (or read) answered in `data`, when it is a string. */
