@@ -63,7 +63,7 @@ const contractDir = [new URL("../contract/", import.meta.url), new URL("../../ge
   existsSync(fileURLToPath(new URL("openapi.json", u))),
 )!;
 export const defaultContractPath = fileURLToPath(new URL("openapi.json", contractDir));
-const generatedZod: Record<string, unknown> = await import(new URL("client/zod.gen.ts", contractDir).href);
+const generatedZod = (await import(new URL("client/zod.gen.ts", contractDir).href)) as Record<string, unknown>;
 
 /** `Datasets.DatasetPage` → `zDatasetsDatasetPage` (hey-api's naming of component schemas). */
 export function zodNameOf(schemaRef: string): string {
@@ -166,7 +166,7 @@ export class Contract {
   }
 
   static load(path = defaultContractPath, scope?: string[]): Contract {
-    const c = new Contract(JSON.parse(readFileSync(path, "utf8")), zodBeside(path));
+    const c = new Contract(JSON.parse(readFileSync(path, "utf8")) as OpenApiDocument, zodBeside(path));
     if (scope?.length) c.restrict(scope);
     return c;
   }

@@ -8,10 +8,9 @@ import { readDecisions } from "../src/decisions.ts";
 import { PENDING_DECISIONS } from "../src/decisions-pending.ts";
 import { LENIENT, lenientWarning, type LenientId } from "../src/lenient.ts";
 import { attributeWarning } from "../src/attribution.ts";
-import { allChecks } from "../src/registry.ts";
 import { Contract } from "../src/contract.ts";
 import type { Exchange } from "../src/http.ts";
-import { inspectWith, settings } from "./helpers.ts";
+import { inspectWith } from "./helpers.ts";
 
 // the checks and their shared helpers (checks/support/)
 const checksDir = fileURLToPath(new URL("../src/checks/", import.meta.url));

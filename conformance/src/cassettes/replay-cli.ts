@@ -21,6 +21,18 @@ export function replayProgram(): Command {
     .addOption(new Option("--no-rerun", "active checks: only re-send the cassette, do not run the check itself again"));
 }
 
+/** The options of `replay` as the program hands them over. */
+interface ReplayOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  foreignKey?: string;
+  secondSeatKey?: string;
+  poorKey?: string;
+  bearerToken?: string;
+  requestTimeout?: string;
+  rerun?: boolean;
+}
+
 export async function replayMain(argv: string[]): Promise<number> {
   const program = replayProgram();
   program.exitOverride();
@@ -33,7 +45,7 @@ export async function replayMain(argv: string[]): Promise<number> {
     if (e instanceof CommanderError) return e.exitCode === 0 ? 0 : 2;
     throw e;
   }
-  const o = program.opts();
+  const o = program.opts<ReplayOptions>();
   const file = program.args[0];
   const usage = (m: string) => (console.error(`sl-conformance replay: ${m}`), 2);
   if (!o.baseUrl) return usage("--base-url (or SLK_BASE_URL) is required");

@@ -6,6 +6,9 @@
 // is pointed at a running reference with --reference-url and --reference-keys.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import type * as ReferenceServer from "../../../reference-impl/src/server.ts";
+import type * as ReferenceConfig from "../../../reference-impl/src/config.ts";
+import type * as ReferenceLog from "../../../reference-impl/src/platform/request-log.ts";
 import type { KeyRole } from "../http.ts";
 import { UsageError } from "../preflight.ts";
 
@@ -27,14 +30,17 @@ export function inProcessAvailable(): boolean {
 export const HOW_TO_POINT =
   "this installation of the kit does not carry the reference server (the published package holds only the kit); start one in a clone of the repository (npm install && npm start) and pass --reference-url http://127.0.0.1:3000 --reference-keys fixtures/demo-keys.json";
 
+/** fixtures/demo-keys.json of the reference, as far as the kit reads it. */
+interface DemoKeys {
+  keys?: Array<{ api_key: string; account_id: string; user_id: string }>;
+  bearer_tokens?: Array<{ access_token: string; account_id?: string; user_id?: string }>;
+}
+
 /** Keys by role from a demo-keys.json file (`{keys: [{api_key, account_id, user_id}], bearer_tokens: [...]}`). */
 export function referenceKeysFrom(file: string): ReferenceKeys {
-  let doc: {
-    keys?: Array<{ api_key: string; account_id: string; user_id: string }>;
-    bearer_tokens?: Array<{ access_token: string; account_id?: string; user_id?: string }>;
-  };
+  let doc: DemoKeys;
   try {
-    doc = JSON.parse(readFileSync(file, "utf8"));
+    doc = JSON.parse(readFileSync(file, "utf8")) as DemoKeys;
   } catch (e) {
     throw new UsageError(`--reference-keys ${file}: ${(e as Error).message}`);
   }
@@ -66,11 +72,10 @@ export interface StartedReference {
 /** Start the repository's reference server here, on a free loopback port; `env` as `npm start` reads it (RATE_LIMIT_RPS, STEP_DELAY_MS, …). */
 export async function startInProcess(env: Record<string, string> = {}): Promise<StartedReference> {
   if (!inProcessAvailable()) throw new UsageError(`--differential: ${HOW_TO_POINT}`);
-  const { startServer } = (await import(serverModule.href)) as typeof import("../../../reference-impl/src/server.ts");
-  const { readConfig } = (await import(configModule.href)) as typeof import("../../../reference-impl/src/config.ts");
-  const { createLogger } = (await import(
-    logModule.href
-  )) as typeof import("../../../reference-impl/src/platform/request-log.ts");
+  // imported by URL, so an installed kit without reference-impl/ never loads them (the types vanish at run time)
+  const { startServer } = (await import(serverModule.href)) as typeof ReferenceServer;
+  const { readConfig } = (await import(configModule.href)) as typeof ReferenceConfig;
+  const { createLogger } = (await import(logModule.href)) as typeof ReferenceLog;
   const read = readConfig({ PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env });
   if (!read.ok) throw new UsageError(`reference settings: ${read.errors.join("; ")}`);
   const running = await startServer(read.config, createLogger({ level: "silent" }));

@@ -70,7 +70,7 @@ export function messagesOf(ex: Pick<Exchange, "text" | "headers">): unknown[] {
     return out;
   }
   try {
-    const j = JSON.parse(ex.text);
+    const j: unknown = JSON.parse(ex.text);
     return Array.isArray(j) ? j : [j];
   } catch {
     return [];
