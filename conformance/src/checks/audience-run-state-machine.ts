@@ -9,9 +9,10 @@ import { priceOf } from "./support/groups.ts";
 import { audienceSource, createAudienceDataset } from "./support/audiences.ts";
 
 /**
- * fc.asyncModelRun over audience runs (G1's generic machine, this group's
- * descriptor): each start uses a fresh audience dataset, so the one-in-flight
- * rule (409) does not refuse the sequence's starts.
+ * fc.asyncModelRun over audience runs (the generic run machine of
+ * model/settle.ts, with this group's descriptor): each start uses a fresh
+ * audience dataset, so the one-in-flight rule (409) does not refuse the
+ * sequence's starts.
  */
 export default defineCheck({
   id: "audience-run-state-machine",
