@@ -1,6 +1,8 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { pathFor, trackAccidentalCreate } from "./invalid-request-rejected.ts";
-import { isObj, seen } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 
 const MALFORMED = ['{"name": "unterminated', "{name: 'single quotes'}", "[1, 2,", "not json at all", '{"name": "x",}'];
 
@@ -9,7 +11,7 @@ export default defineCheck({
   id: "malformed-json-rejected",
   phase: "requests",
   rule: "A request body that is not valid JSON gets 422 with the validation body (loc starts with body), never 2xx or 5xx",
-  section: "Endpoints (422 on every body); decision D-422",
+  section: "Endpoints (422 on every body)",
   severity: "major",
   rules: {
     refusals: true,
@@ -34,7 +36,7 @@ export default defineCheck({
       trackAccidentalCreate(ctx, op, path, ex);
       const lenient = ctx.lenient("D-UNPROCESSABLE", ex);
       ctx.expect(
-        lenient || (ex.status === 422 && isObj(ex.json) && Array.isArray(ex.json.detail)),
+        lenient || (ex.status === 422 && Array.isArray(bodyOf<CommonValidationError>(ex)?.detail)),
         {
           title: `${op.operationId} answered ${ex.status} to malformed JSON`,
           received: seen(ex),

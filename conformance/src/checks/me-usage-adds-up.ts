@@ -1,7 +1,8 @@
-import { Decimal } from "decimal.js";
 import { decision, defineCheck } from "../define-check.ts";
 import type { KeyRole } from "../http.ts";
-import { data, seen } from "./support/util.ts";
+import { dataOf } from "../typed.ts";
+import type { AccountMe } from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 import { dec } from "./support/billing.ts";
 
 /**
@@ -13,7 +14,7 @@ export default defineCheck({
   id: "me-usage-adds-up",
   phase: "billing",
   rule: "GET /v1/me: usage.balance + usage.balance_used == usage.balance_total exactly (decimal arithmetic), for the main key and, when configured, the foreign and poor keys",
-  section: "Endpoints › Account (usage covers the current billing period); decision D-ME-USAGE",
+  section: "Resources › Account (`/v1/me`) (usage: balance_used and balance_total cover the current billing period)",
   severity: "major",
   rules: { decisions: [decision("D-ME-USAGE")] },
   decisions: ["D-ME-USAGE"],
@@ -23,23 +24,27 @@ export default defineCheck({
     const roles: KeyRole[] = ["main", "foreign", "poor"];
     for (const key of roles.filter((k) => ctx.settings.keys[k])) {
       const ex = await ctx.req({ method: "GET", path: "/v1/me", key });
-      const u = data(ex)?.usage;
+      const u = dataOf<AccountMe>(ex)?.usage;
       const [balance, used, total] = [dec(u?.balance), dec(u?.balance_used), dec(u?.balance_total)];
       if (
         !ctx.expect(
-          ex.status === 200 && !!balance && !!used && !!total,
+          ex.status === 200 && !!u && !!balance && !!used && !!total,
           {
             title: `GET /v1/me (${key}) gave no decimal usage.balance / balance_used / balance_total`,
             received: seen(ex),
             expected: { status: 200, data: { usage: { balance: "…", balance_used: "…", balance_total: "…" } } },
           },
           ex,
-        )
+        ) ||
+        !u ||
+        !balance ||
+        !used ||
+        !total
       )
         continue;
-      const sum = (balance as Decimal).plus(used as Decimal);
+      const sum = balance.plus(used);
       ctx.expect(
-        sum.equals(total as Decimal),
+        sum.equals(total),
         {
           title: `(${key}) balance ${u.balance} + balance_used ${u.balance_used} = ${sum.toFixed()}, not balance_total ${u.balance_total}`,
           received: u,

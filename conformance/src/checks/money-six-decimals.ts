@@ -5,7 +5,7 @@ import { moneyPathsOf, valuesAt } from "../groups/money.ts";
 export default defineCheck({
   id: "money-six-decimals",
   rule: "Every Dollars field of the contract (balances, prices, usage quantities, …) is a JSON number with at most 6 fractional digits (never binary-float noise such as 0.30000000000000004)",
-  section: "Resources › Prices (exact small decimals); decision D-MONEY-NUMBER",
+  section: "Resources › Prices (exact small decimals)",
   severity: "major",
   rules: {
     seed: "Values are exact small decimals; clients keep full precision.",

@@ -1,4 +1,6 @@
 import { defineCheck } from "../define-check.ts";
+import { dataOf } from "../typed.ts";
+import type { DatasetsDataset } from "../../../generated/client/types.gen.ts";
 import { DATASETS, createDataset, seen } from "./support/util.ts";
 
 /** PATCH: empty body is a no-op returning the dataset; "" stores null; a name is stored and read back. */
@@ -15,7 +17,7 @@ export default defineCheck({
     const path = `${DATASETS}/${encodeURIComponent(id)}`;
     const noop = await ctx.req({ method: "PATCH", path, body: {} });
     ctx.expect(
-      noop.status === 200 && (noop.json as any)?.data?.name === name,
+      noop.status === 200 && dataOf<DatasetsDataset>(noop)?.name === name,
       {
         title: "an empty PATCH changed the dataset or failed",
         received: seen(noop),
@@ -26,7 +28,7 @@ export default defineCheck({
     const renamed = ctx.name("patch-renamed");
     const up = await ctx.req({ method: "PATCH", path, body: { name: renamed } });
     ctx.expect(
-      up.status === 200 && (up.json as any)?.data?.name === renamed,
+      up.status === 200 && dataOf<DatasetsDataset>(up)?.name === renamed,
       {
         title: "PATCH {name} did not return the new name",
         received: seen(up),
@@ -35,7 +37,7 @@ export default defineCheck({
       up,
     );
     const read = await ctx.req({ method: "GET", path });
-    const d = (read.json as any)?.data;
+    const d = dataOf<DatasetsDataset>(read);
     ctx.expect(
       read.status === 200 && d?.name === renamed,
       {
@@ -57,9 +59,9 @@ export default defineCheck({
       );
     const clear = await ctx.req({ method: "PATCH", path, body: { name: "" } });
     ctx.expect(
-      clear.status === 200 && (clear.json as any)?.data?.name === null,
+      clear.status === 200 && dataOf<DatasetsDataset>(clear)?.name === null,
       {
-        title: 'patch-semantics: PATCH {name: ""} did not store null',
+        title: 'PATCH {name: ""} did not store null',
         received: seen(clear),
         expected: { status: 200, data: { name: null } },
       },

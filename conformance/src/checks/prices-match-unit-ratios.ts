@@ -1,7 +1,9 @@
 import { Decimal } from "decimal.js";
 import { decision, defineCheck } from "../define-check.ts";
 import { groupSpecs } from "../groups/index.ts";
-import { data, seen } from "./support/util.ts";
+import { dataOf, isObject } from "../typed.ts";
+import type { AccountPrices } from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 
 /**
  * The price of every category a group charges is its fixed unit ratio times
@@ -22,17 +24,19 @@ export default defineCheck({
   requires: ["GET /v1/prices"],
   async run(ctx) {
     const ex = await ctx.req({ method: "GET", path: "/v1/prices" });
-    const d = data(ex);
+    const d = dataOf<AccountPrices>(ex);
+    const prices: unknown = d?.prices;
     if (
       !ctx.expect(
-        ex.status === 200 && d && typeof d.prices === "object",
+        ex.status === 200 && !!d && typeof prices === "object",
         {
           title: `GET /v1/prices answered ${ex.status}`,
           received: seen(ex),
           expected: "200 with prices",
         },
         ex,
-      )
+      ) ||
+      !d
     )
       return;
     if (d.rate === null)
@@ -42,7 +46,7 @@ export default defineCheck({
     // every group's category, served or not: /v1/prices lists all of them
     for (const g of groupSpecs) if (g.price) ratios.set(g.price.category, g.price.units);
     for (const [category, units] of ratios) {
-      const got = d.prices[category];
+      const got = isObject(prices) ? prices[category] : undefined;
       const want = rate.mul(units);
       ctx.expect(
         typeof got === "number" && new Decimal(String(got)).equals(want),

@@ -1,5 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj, seen } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
+import type { CommonTooManyRequestsError } from "../../../generated/client/types.gen.ts";
+import { seen } from "./support/util.ts";
 import { burst } from "./support/burst.ts";
 
 /** A burst over RateLimit-Limit gets 429 with the documented body; Retry-After == ceil(retry_after_seconds). */
@@ -30,9 +32,9 @@ export default defineCheck({
       )
     )
       return;
-    const body = ex!.json as any;
+    const body = bodyOf<CommonTooManyRequestsError>(ex!);
     ctx.expect(
-      isObj(body) &&
+      !!body &&
         body.status === "client_error" &&
         body.error_code === "too_many_requests" &&
         body.transient === true &&
@@ -51,13 +53,14 @@ export default defineCheck({
       ex,
     );
     const header = ex!.headers["retry-after"];
-    if (typeof body?.retry_after_seconds === "number") {
+    const seconds = body?.retry_after_seconds;
+    if (typeof seconds === "number") {
       ctx.expect(
-        header !== undefined && Number(header) === Math.ceil(body.retry_after_seconds),
+        header !== undefined && Number(header) === Math.ceil(seconds),
         {
           title: "Retry-After is not ceil(retry_after_seconds)",
-          received: { "Retry-After": header ?? "(absent)", retry_after_seconds: body.retry_after_seconds },
-          expected: { "Retry-After": String(Math.ceil(body.retry_after_seconds)) },
+          received: { "Retry-After": header ?? "(absent)", retry_after_seconds: seconds },
+          expected: { "Retry-After": String(Math.ceil(seconds)) },
         },
         ex,
       );

@@ -5,7 +5,7 @@ import { normalised, UNDOABLE } from "../lenient.ts";
 export default defineCheck({
   id: "response-schema-conformance",
   rule: "Every response body validates against the generated zod schema of its operation and status",
-  section: "Resources (every model); generated/client/zod.gen.ts",
+  section: "Resources (every model)",
   severity: "critical",
   rules: {
     seed: "Resources and their fields (every model of the seed)",
@@ -89,8 +89,9 @@ export default defineCheck({
   },
 });
 
+/** The value at a zod issue's path in the body as sent (indexing as JavaScript does, arrays and strings included). */
 function pick(v: unknown, path: PropertyKey[]): unknown {
-  let cur: any = v;
-  for (const p of path) cur = cur?.[p as any];
+  let cur: unknown = v;
+  for (const p of path) cur = cur === null || cur === undefined ? undefined : (cur as Record<PropertyKey, unknown>)[p];
   return cur === undefined ? "(missing)" : cur;
 }

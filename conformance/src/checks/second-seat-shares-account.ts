@@ -1,4 +1,6 @@
 import { defineCheck } from "../define-check.ts";
+import { dataOf } from "../typed.ts";
+import type { DatasetsDataset } from "../../../generated/client/types.gen.ts";
 import { fixtureDataset, seen, walk } from "./support/util.ts";
 
 /** Account-shared resources are visible to every key on the account. */
@@ -15,7 +17,7 @@ export default defineCheck({
     const ds = await fixtureDataset(ctx);
     const ex = await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(ds.id)}`, key: "second" });
     ctx.expect(
-      ex.status === 200 && (ex.json as any)?.data?.id === ds.id,
+      ex.status === 200 && dataOf<DatasetsDataset>(ex)?.id === ds.id,
       {
         title: "another seat cannot read the account's dataset",
         received: seen(ex),
@@ -23,7 +25,7 @@ export default defineCheck({
       },
       ex,
     );
-    const w = await walk(ctx, "/v1/datasets", {
+    const w = await walk<DatasetsDataset>(ctx, "/v1/datasets", {
       limit: 100,
       key: "second",
       maxPages: 20,

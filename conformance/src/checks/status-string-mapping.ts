@@ -1,5 +1,5 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj } from "./support/util.ts";
+import { bodyOf } from "../typed.ts";
 
 /** `status` follows the HTTP class; "info" on a 2xx is accepted with a warning (decision: lenient). */
 const expectedFor = (code: number) =>
@@ -8,7 +8,7 @@ const expectedFor = (code: number) =>
 export default defineCheck({
   id: "status-string-mapping",
   rule: 'Body `status` matches the HTTP class: 2xx success, 4xx client_error, 5xx server_error (2xx "info" accepted with a warning)',
-  section: "Resources › Conventions › status mapping; decision D-STATUS-STRING (lenient)",
+  section: "Resources › Conventions › `status` mapping",
   severity: "major",
   rules: {
     seed: "1xx `info`, 2xx `success`, 3xx `redirect`, 4xx `client_error`, 5xx `server_error`.",
@@ -17,8 +17,9 @@ export default defineCheck({
   mock: true,
   decisions: ["D-STATUS-STRING"],
   inspect(ex, ctx) {
-    const b = ex.json;
-    if (!isObj(b) || typeof b.status !== "string") return;
+    // every envelope, success or error, carries `status`
+    const b = bodyOf<{ status: string }>(ex);
+    if (!b || typeof b.status !== "string") return;
     const want = expectedFor(ex.status);
     if (b.status === want) return ctx.pass(ex);
     if (ctx.lenient("D-STATUS-STRING", ex)) return ctx.pass(ex);

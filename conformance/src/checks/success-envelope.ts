@@ -1,5 +1,5 @@
 import { defineCheck } from "../define-check.ts";
-import { isObj } from "./support/util.ts";
+import { isObject } from "../typed.ts";
 
 /** 2xx bodies are `{status, data}`; list bodies add `has_next` (boolean) and `cursor` (string or null). */
 export default defineCheck({
@@ -14,7 +14,7 @@ export default defineCheck({
   inspect(ex, ctx) {
     if (ex.status < 200 || ex.status >= 300 || ex.status === 204 || ex.text.length === 0) return;
     const b = ex.json;
-    if (!isObj(b) || !("status" in b) || !("data" in b)) {
+    if (!isObject(b) || !("status" in b) || !("data" in b)) {
       return ctx.fail(ex, {
         title: "2xx body is not {status, data}",
         received: b ?? ex.text.slice(0, 200),

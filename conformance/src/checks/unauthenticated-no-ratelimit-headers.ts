@@ -4,7 +4,7 @@ import { decision, defineCheck } from "../define-check.ts";
 export default defineCheck({
   id: "unauthenticated-no-ratelimit-headers",
   rule: "A 401 (missing or invalid key) carries no RateLimit-* headers: authentication runs before the rate limit",
-  section: "Limits › Request rate (2: every authenticated response); decision D-AUTH-ORDER",
+  section: "Limits › Request rate (2: every authenticated response)",
   severity: "minor",
   rules: { decisions: [decision("D-AUTH-ORDER")] },
   decisions: ["D-AUTH-ORDER"],

@@ -1,16 +1,19 @@
 import { decision, defineCheck } from "../define-check.ts";
+import type { Untrusted } from "../typed.ts";
+import type { AccountUsageHistoryRow } from "../../../generated/client/types.gen.ts";
 import { seen, walk } from "./support/util.ts";
 
-const key = (r: any) => `${r?.id}`;
-const t = (r: any) => (typeof r?.created_at === "number" ? r.created_at * 1000 : Date.parse(r?.created_at));
+type Row = Untrusted<AccountUsageHistoryRow> | undefined;
+const key = (r: Row) => `${r?.id}`;
+/** When a row was written, in ms (Unix seconds, or an ISO string from a deployment that sends one; NaN without). */
+const t = (r: Row) => (typeof r?.created_at === "number" ? r.created_at * 1000 : Date.parse(String(r?.created_at)));
 
 /** Usage history is newest first (created_at, then id) and the same feed for every seat of the account. */
 export default defineCheck({
   id: "usage-history-newest-first-shared",
   phase: "lists",
   rule: "GET /v1/me/usage_history is sorted newest first (created_at, then id, both descending) across a cursor walk, and every seat of the account sees the same rows",
-  section:
-    "Endpoints › Account and prices (usage history: account-wide, every seat sees the same feed); decision D-USAGE-ORDER",
+  section: "Endpoints › Account and prices (usage history: account-wide, every seat sees the same feed)",
   severity: "major",
   rules: {
     seed: "cursor paginated, account-wide (every seat sees the same feed)",
@@ -20,7 +23,7 @@ export default defineCheck({
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me/usage_history"],
   async run(ctx) {
-    const mine = await walk(ctx, "/v1/me/usage_history", { limit: 5, maxPages: 6 });
+    const mine = await walk<AccountUsageHistoryRow>(ctx, "/v1/me/usage_history", { limit: 5, maxPages: 6 });
     if (mine.error)
       ctx.fail(
         {
@@ -51,7 +54,11 @@ export default defineCheck({
       );
     }
     if (!ctx.hasKey("second")) return ctx.notExercised("sharing: no --second-seat-key given");
-    const theirs = await walk(ctx, "/v1/me/usage_history", { limit: 5, maxPages: 6, key: "second" });
+    const theirs = await walk<AccountUsageHistoryRow>(ctx, "/v1/me/usage_history", {
+      limit: 5,
+      maxPages: 6,
+      key: "second",
+    });
     const a = rows.map(key);
     const b = theirs.items.map(key);
     ctx.expect(

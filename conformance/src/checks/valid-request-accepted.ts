@@ -1,6 +1,9 @@
 import fc from "fast-check";
 import { defineCheck } from "../define-check.ts";
-import { DATASETS, data, seen } from "./support/util.ts";
+import type { Exchange } from "../http.ts";
+import { dataOf } from "../typed.ts";
+import type { DatasetsDataset } from "../../../generated/client/types.gen.ts";
+import { DATASETS, seen } from "./support/util.ts";
 
 /** Positive data: generated valid names are accepted by create and update and stored exactly. */
 const nameChar = fc.oneof(
@@ -33,13 +36,14 @@ export default defineCheck({
       .filter((name) => !zBody || zBody.safeParse({ name }).success);
     const seed = ctx.fcSeed();
     const numRuns = Math.max(2, Math.min(ctx.settings.numRuns, 6));
-    let lastFailure: { title: string; ex: any; expected: unknown } | undefined;
+    let lastFailure: { title: string; ex: Exchange; expected: unknown } | undefined;
     const out = await fc.check(
       fc.asyncProperty(arb, async (name) => {
         const ex = await ctx.req({ method: "POST", path: DATASETS, body: { name }, meta: { seed } });
-        const id = data(ex)?.id;
+        const created = dataOf<DatasetsDataset>(ex);
+        const id = created?.id;
         if (typeof id === "string") ctx.track("dataset", `${DATASETS}/${encodeURIComponent(id)}`);
-        if (ex.status !== 201 || data(ex)?.name !== name) {
+        if (ex.status !== 201 || created?.name !== name) {
           lastFailure = {
             title: `create with a valid name answered ${ex.status}`,
             ex,
@@ -50,11 +54,11 @@ export default defineCheck({
         const newName = name.split("").reverse().join("").trim() || "renamed";
         const up = await ctx.req({
           method: "PATCH",
-          path: `${DATASETS}/${encodeURIComponent(id)}`,
+          path: `${DATASETS}/${encodeURIComponent(String(id))}`,
           body: { name: newName },
           meta: { seed },
         });
-        if (up.status !== 200 || data(up)?.name !== newName) {
+        if (up.status !== 200 || dataOf<DatasetsDataset>(up)?.name !== newName) {
           lastFailure = {
             title: `update with a valid name answered ${up.status}`,
             ex: up,

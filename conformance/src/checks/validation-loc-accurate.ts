@@ -1,5 +1,6 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { isObj } from "./support/util.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 
 /** A 422 provoked by breaking one field names that field in some issue's `loc`. */
 function pointsAt(loc: string[], broken: string[]): boolean {
@@ -23,12 +24,13 @@ export default defineCheck({
   inspect(ex, ctx) {
     const broken = ex.meta.brokenLoc;
     if (!broken || ex.status !== 422) return;
-    const b = ex.json;
     if (ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
-    const locs: string[][] =
-      isObj(b) && Array.isArray(b.detail)
-        ? b.detail.filter((d: any) => isObj(d) && Array.isArray(d.loc)).map((d: any) => d.loc.map(String))
-        : [];
+    const detail: unknown = bodyOf<CommonValidationError>(ex)?.detail;
+    const issues: unknown[] = Array.isArray(detail) ? detail : [];
+    const locs: string[][] = issues.flatMap((d) => {
+      const loc = isObject(d) ? d.loc : undefined;
+      return Array.isArray(loc) ? [(loc as unknown[]).map(String)] : [];
+    });
     if (locs.some((l) => pointsAt(l, broken))) return ctx.pass(ex);
     ctx.fail(ex, {
       title: `422 does not point at ${JSON.stringify(broken)}`,
