@@ -1,8 +1,7 @@
 // Strict or lenient decisions of spec/DECISIONS.md that no check enforces yet,
 // each with the reason. The decision coverage test fails on any other
 // uncovered row, and on an entry here that a check now declares (so this list
-// can only shrink). Group-specific rules and the MCP surface are being added
-// on top of the generic kit (issue 10, sections 2 and 3).
+// can only shrink).
 export const PENDING_DECISIONS: Record<string, string> = {
   "D-BOUND-STRINGS":
     "invalid-request-rejected crosses maxLength of body fields (one level into objects, three levels into arrays through the first item of each) and of query parameters, not of ids in paths",

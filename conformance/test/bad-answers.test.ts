@@ -1,4 +1,4 @@
-// Issue 15, "Bad input": a deployment that times out, answers HTML or closes
+// Bad input: a deployment that times out, answers HTML or closes
 // the connection gets a finished report with those findings, never a crash
 // of the kit. A tiny 127.0.0.1 server forwards to the reference and breaks
 // one route each way.

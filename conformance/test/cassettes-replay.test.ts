@@ -1,4 +1,4 @@
-// Issue 15 § 6: every failing finding writes its exchanges as a HAR 1.2
+// Cassettes: every failing finding writes its exchanges as a HAR 1.2
 // cassette (keys redacted), and `sl-conformance replay` sends them again and
 // judges the same check: the finding shows again behind the same fault, and
 // not against the reference without it.

@@ -1,4 +1,4 @@
-// Issue 15 § 5: --differential runs the same sequence (same seed, same
+// --differential runs the same sequence (same seed, same
 // checks) against the deployment and against the reference the kit starts
 // in-process, and lists per step where they differ. The reference against
 // itself differs nowhere; behind a proxy with one fault, exactly that fault.

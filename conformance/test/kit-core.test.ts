@@ -1,5 +1,5 @@
 // The kit's core: decision coverage, the lenient registry, group descriptors,
-// the generic run model, and the weak spots of issue 10 § 4 — each weak-spot
+// the generic run model, and the weak spots of the old checks — each weak-spot
 // test puts a fault-injecting proxy in front of the reference that the old
 // check let pass, and asserts the check now fails or skips.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -251,7 +251,7 @@ describe("adoption", () => {
   });
 });
 
-describe("weak spots (issue 10 § 4), each against a server the old check let pass", () => {
+describe("weak spots, each against a server the old check let pass", () => {
   it("lists-never-leak-foreign fails when mention searches leak the foreign account's posts", async () => {
     const leak: Fault = {
       id: "mentions-leak-foreign",
@@ -509,7 +509,7 @@ describe("a group the deployment does not serve", () => {
     expect(r.results.filter((x) => x.outcome === "error").map((x) => `${x.id}: ${x.error?.split("\n")[0]}`)).toEqual(
       [],
     );
-    // one line per missing group (issue 15 § 4), not dozens of failures from every rule that touches it
+    // one line per missing group (D-KIT-SERVED-GROUPS), not dozens of failures from every rule that touches it
     expect(result(r, "served-groups").warnings.map((w) => w.split(";")[0])).toEqual([
       "group audiences not served: 404 (error_code not_found), as the unserved /v1/slk-unserved-route-probe on GET /v1/audience_datasets?limit=1",
       "group audience-profiles not served: 404 (error_code not_found), as the unserved /v1/slk-unserved-route-probe on POST /v1/audience_profiles",

@@ -1,4 +1,4 @@
-// Served-groups preflight (issue 15 § 4): one probe per group; an unserved
+// Served-groups preflight (D-KIT-SERVED-GROUPS): one probe per group; an unserved
 // group is one finding and its checks skip with that reason; --require-groups
 // makes it a failure. Unserved routes are imitated the ways real servers
 // answer them: the reference's own unknown-route 404, an HTML 404 page, 405.
