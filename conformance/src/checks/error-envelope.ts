@@ -50,8 +50,9 @@ export default defineCheck({
         });
       return ctx.pass(ex);
     }
-    const codes: string[] =
-      (ctx.contract.doc.components?.schemas?.["Common.ErrorCode"]?.enum as string[] | undefined) ?? [];
+    const codes = (ctx.contract.doc.components?.schemas?.["Common.ErrorCode"]?.enum ?? []).filter(
+      (c): c is string => typeof c === "string",
+    );
     const env = bodyOf<ErrorEnvelope>(ex);
     if (
       !env ||
