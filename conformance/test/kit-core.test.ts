@@ -1,31 +1,19 @@
-// The kit's core: decision coverage, the lenient registry, group descriptors,
-// the generic run model, and the weak spots of the old checks — each weak-spot
-// test puts a fault-injecting proxy in front of the reference that the old
-// check let pass, and asserts the check now fails or skips.
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+// The kit's checks against the reference behind a fault-injecting proxy: the
+// weak spots of the old checks (each fault one the old check let pass, and the
+// check now fails or skips), the generic rules that must really be applied
+// (sorts, filters, usage history), a group the deployment does not serve, and
+// the reports of such a run. The kit's data alone is tested in kit-data.test.ts.
+import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allChecks } from "../src/registry.ts";
-import { buildProgram, applyConfig, coverageVerdict, settingsFrom } from "../src/cli.ts";
-import { Contract } from "../src/contract.ts";
-import { readDecisions } from "../src/decisions.ts";
-import { PENDING_DECISIONS } from "../src/decisions-pending.ts";
-import { groupOf, groupsOf } from "../src/groups/index.ts";
-import { moneyFields } from "../src/groups/money.ts";
-import { LENIENT } from "../src/lenient.ts";
-import { ModelViolation, RunModel, observe } from "../src/model/model.ts";
-import { UsageError, checkBaseUrl } from "../src/preflight.ts";
-import { progressEnabled, progressText } from "../src/reporters/progress.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { htmlReport } from "../src/reporters/html.ts";
 import { summaryMarkdown } from "../src/reporters/summary-md.ts";
 import { json, startProxy, type Fault } from "../mutation/proxy.ts";
-import { demoKeys, inspectWith, settings, startReference } from "./helpers.ts";
-import type { Exchange } from "../src/http.ts";
+import { demoKeys, settings, startReference } from "./helpers.ts";
 import type { Settings } from "../src/types.ts";
-
-const contract = Contract.load();
 
 /** The reference behind a proxy with one fault; the kit restricted to `only`. */
 async function behind(fault: Fault | undefined, over: Partial<Settings>, rate = 50): Promise<RunReport> {
@@ -39,217 +27,6 @@ async function behind(fault: Fault | undefined, over: Partial<Settings>, rate = 
   }
 }
 const result = (r: RunReport, id: string) => r.results.find((x) => x.id === id)!;
-
-describe("decision coverage", () => {
-  const rows = readDecisions();
-  const declared = new Set(allChecks.flatMap((c) => c.decisions ?? []));
-  it("every strict or lenient row of spec/DECISIONS.md has a check declaring it, or a pending entry with a reason", () => {
-    expect(rows.length).toBeGreaterThan(50);
-    const missing = rows
-      .filter((r) => r.checkable && !declared.has(r.id) && !PENDING_DECISIONS[r.id])
-      .map((r) => `${r.id} (${r.kit})`);
-    expect(missing).toEqual([]);
-  });
-  it("no check declares a decision the table does not have, and no pending entry is stale", () => {
-    const ids = new Set(rows.map((r) => r.id));
-    expect([...declared].filter((d) => !ids.has(d))).toEqual([]);
-    expect(
-      Object.keys(PENDING_DECISIONS).filter(
-        (d) => !ids.has(d) || declared.has(d) || !rows.find((r) => r.id === d)!.checkable,
-      ),
-    ).toEqual([]);
-  });
-  it("rows marked not checked are exempt, and every lenient rule of the registry is a lenient row", () => {
-    expect(rows.find((r) => r.id === "D-KEY-PREFIX")?.checkable).toBe(false);
-    for (const id of Object.keys(LENIENT)) expect(rows.find((r) => r.id === id)?.kit, id).toMatch(/lenient|advisory/);
-  });
-});
-
-describe("one lenient registry", () => {
-  const ex = (over: Partial<Exchange>): Exchange => ({
-    seq: 1,
-    check: "t",
-    method: "GET",
-    url: "http://x/v1/prices",
-    path: "/v1/prices",
-    keyRole: "main",
-    requestHeaders: {},
-    status: 200,
-    headers: {},
-    text: "",
-    json: undefined,
-    meta: {},
-    ms: 1,
-    ...over,
-  });
-  const inspect = (id: string, e: Exchange) => inspectWith(contract, id, e);
-  it('status "info" on a 2xx is accepted with a warning by every check that looks at it (D-STATUS-STRING)', () => {
-    const body = JSON.parse(
-      JSON.stringify((contract.op("GET /v1/prices")!.responsesRaw["200"] as any).content["application/json"].examples),
-    ) as Record<string, { value: any }>;
-    const value = { ...Object.values(body)[0].value, status: "info" };
-    const e = ex({ json: value, text: JSON.stringify(value), op: contract.op("GET /v1/prices") });
-    for (const id of ["status-string-mapping", "response-schema-conformance", "success-envelope"]) {
-      const r = inspect(id, e);
-      expect(r.fail, id).toBe(0);
-    }
-    expect(inspect("status-string-mapping", e).warnings).toContain("D-STATUS-STRING");
-    expect(inspect("response-schema-conformance", e).warnings).toContain("D-STATUS-STRING");
-    // and a real departure still fails
-    const bad = { ...value, status: "ok" };
-    expect(
-      inspect("status-string-mapping", ex({ json: bad, text: JSON.stringify(bad), op: contract.op("GET /v1/prices") }))
-        .fail,
-    ).toBe(1);
-  });
-  it("an unknown run's 404 code is tolerated with a warning on the run read only, the rest of the envelope still validated (D-RUN-404)", () => {
-    const op = contract.op("GET /v1/datasets/{dataset_id}/runs/{run_id}")!;
-    const body = { status: "client_error", error_code: "not_found", detail: "Run not found.", transient: false };
-    const e = ex({
-      method: "GET",
-      path: "/v1/datasets/ds_x/runs/dsr_x",
-      status: 404,
-      json: body,
-      text: JSON.stringify(body),
-      op,
-    });
-    const r = inspect("response-schema-conformance", e);
-    expect(r).toMatchObject({ fail: 0, pass: 1, warnings: ["D-RUN-404"] });
-    // a broken envelope behind the tolerated code still fails
-    const broken = { ...body, transient: "no" };
-    expect(
-      inspect(
-        "response-schema-conformance",
-        ex({
-          method: "GET",
-          path: "/v1/datasets/ds_x/runs/dsr_x",
-          status: 404,
-          json: broken,
-          text: JSON.stringify(broken),
-          op,
-        }),
-      ).fail,
-    ).toBe(1);
-    // the same code on the dataset read is not tolerated: D-RUN-404 is the run read's
-    const ds = contract.op("GET /v1/datasets/{dataset_id}")!;
-    expect(
-      inspect(
-        "response-schema-conformance",
-        ex({ method: "GET", path: "/v1/datasets/ds_x", status: 404, json: body, text: JSON.stringify(body), op: ds }),
-      ).fail,
-    ).toBe(1);
-  });
-});
-
-describe("groups as data", () => {
-  it("derives operations, codes, states, steps and prefixes from the contract", () => {
-    const ds = groupOf(contract, "datasets")!;
-    expect(ds.ops.create?.key).toBe("POST /v1/datasets");
-    expect(ds.itemParam).toBe("dataset_id");
-    expect(ds.idPrefix).toBe("ds_");
-    expect(ds.notFound).toEqual(["dataset_not_found"]);
-    expect(ds.run?.code402).toBe("insufficient_credits_dataset_run");
-    expect(ds.run?.statusEnum).toEqual(["pending", "working", "completed", "failed"]);
-    expect(ds.run?.steps).toEqual(["scraping", "enrichment", "analysis"]);
-    expect(ds.run?.idPrefix).toBe("dsr_");
-    expect(ds.run?.createStatus).toBe(202);
-  });
-  it("describes every run kind with states the contract allows", () => {
-    for (const g of groupsOf(contract).filter((x) => x.run)) {
-      const run = g.run!;
-      expect(run.statusEnum.length, g.id).toBeGreaterThan(0);
-      for (const s of [run.states.pending, ...run.states.working, run.states.completed, run.states.failed])
-        expect(run.statusEnum, `${g.id} ${s}`).toContain(s);
-      expect(run.code402, g.id).toMatch(/^insufficient_credits/);
-      expect(g.price?.units, g.id).toBeGreaterThan(0);
-    }
-  });
-  it("scoping the contract drops the groups it no longer serves", () => {
-    const scoped = Contract.load(undefined, ["/v1/datasets"]);
-    expect(groupsOf(scoped).map((g) => g.id)).toEqual(["datasets"]);
-  });
-  it("finds every Dollars field of the contract (the money table)", () => {
-    const t = moneyFields(contract);
-    expect(t.get("GET /v1/me")).toEqual(expect.arrayContaining(["data.usage.balance"]));
-    expect(t.get("GET /v1/me/usage_history")).toEqual(["data[].quantity"]);
-    expect(t.get("GET /v1/prices")).toEqual(expect.arrayContaining(["data.prices.mention", "data.rate"]));
-  });
-});
-
-describe("generic run model", () => {
-  const cp = groupOf(contract, "custom-parameters")!.run!;
-  const kind = {
-    check: "cp-state-machine",
-    states: cp.states,
-    statusAt: cp.statusAt,
-    counts: ["mentions_done", "mentions_error"],
-  };
-  const ex = { status: 200 } as Exchange;
-  it("accepts the custom parameter run's processing → completed and refuses a terminal run moving back", () => {
-    const m = new RunModel(kind, 1);
-    observe(m, "cpr_1", { status: { type: "processing" }, mentions_done: 1 }, ex);
-    observe(m, "cpr_1", { status: { type: "completed" }, mentions_done: 3 }, ex);
-    expect(() => observe(m, "cpr_1", { status: { type: "processing" }, mentions_done: 3 }, ex)).toThrow(ModelViolation);
-  });
-  it("refuses counters that shrink and states outside the kind", () => {
-    const m = new RunModel(kind, 1);
-    observe(m, "cpr_2", { status: { type: "processing" }, mentions_done: 5 }, ex);
-    expect(() => observe(m, "cpr_2", { status: { type: "processing" }, mentions_done: 4 }, ex)).toThrow(/decreased/);
-    expect(() => observe(new RunModel(kind, 1), "cpr_3", { status: { type: "working" } }, ex)).toThrow(
-      /unknown status/,
-    );
-  });
-});
-
-describe("adoption", () => {
-  it("preflight refuses a base URL already suffixed with /v1, in one line", () => {
-    expect(() => checkBaseUrl("http://127.0.0.1:3000/v1")).toThrow(UsageError);
-    expect(() => checkBaseUrl("http://127.0.0.1:3000/v1/")).toThrow(/give the deployment root/);
-    expect(() => checkBaseUrl("127.0.0.1:3000")).toThrow(UsageError);
-    expect(() => checkBaseUrl("http://127.0.0.1:3000")).not.toThrow();
-  });
-  it("config file values apply under flags and variables", () => {
-    const dir = mkdtempSync(join(tmpdir(), "slk-config-"));
-    writeFileSync(
-      join(dir, "sl-conformance.config.json"),
-      JSON.stringify({ "base-url": "http://cfg", profile: "readonly", budget: 3, only: ["a", "b"] }),
-    );
-    const p = buildProgram().parse(["node", "x", "--profile", "full"]);
-    expect(applyConfig(p, undefined, dir)).toContain("sl-conformance.config.json");
-    expect(settingsFrom(p.opts())).toMatchObject({
-      baseUrl: "http://cfg",
-      profile: "full",
-      budgetUsd: 3,
-      only: ["a", "b"],
-    });
-    writeFileSync(join(dir, "bad.json"), JSON.stringify({ "api-kee": "x" }));
-    expect(() => applyConfig(buildProgram().parse(["node", "x"]), "bad.json", dir)).toThrow(
-      /unknown setting "api-kee"/,
-    );
-  });
-  it("--min-coverage fails below the share of operation × status pairs exercised", () => {
-    const ledger = { summary: () => ({ pairs: 200, exercised: 90 }) } as unknown as RunReport["ledger"];
-    expect(coverageVerdict({ ledger }, 50)?.ok).toBe(false);
-    expect(coverageVerdict({ ledger }, 45)?.ok).toBe(true);
-    expect(coverageVerdict({ ledger }, undefined)).toBeUndefined();
-  });
-  it("progress is quiet in CI and off a TTY, and says n/N, requests, elapsed and an estimate", () => {
-    expect(progressEnabled(false, { CI: "true" }, true)).toBe(false);
-    expect(progressEnabled(false, {}, false)).toBe(false);
-    expect(progressEnabled(true, {}, true)).toBe(false);
-    expect(progressEnabled(false, {}, true)).toBe(true);
-    const line = progressText({
-      done: 3,
-      total: 10,
-      current: "pagination-full-walk",
-      requests: 42,
-      elapsedMs: 9000,
-      rate: 5,
-      remaining: ["invalid-request-rejected"],
-    });
-    expect(line).toMatch(/^\[3\/10\] pagination-full-walk · 42 requests · 9s elapsed · ~(\d+m)?\d+s left at 5 req\/s$/);
-  });
-});
 
 describe("weak spots, each against a server the old check let pass", () => {
   it("lists-never-leak-foreign fails when mention searches leak the foreign account's posts", async () => {
