@@ -9,16 +9,8 @@ import { bodyOf, dataOf, isObject, type Untrusted } from "../../typed.ts";
 export const DATASETS = "/v1/datasets";
 export const MISSING_DATASET_ID = "ds_slkmissing000000000000";
 
-export function isObj(v: unknown): v is Record<string, any> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
 export function is2xx(ex: Exchange): boolean {
   return ex.status >= 200 && ex.status < 300;
-}
-
-export function data(ex: Exchange): any {
-  return isObj(ex.json) ? ex.json.data : undefined;
 }
 
 /** A short "received vs documented" summary of a response. */
@@ -85,11 +77,7 @@ export function idOf(ex: Exchange): string | undefined {
   return typeof id === "string" ? id : undefined;
 }
 
-// Until every caller of walk names its item type, an unnamed one stays as loose as before.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- transitional: callers not yet typed read items freely
-type UnnamedItem = Record<string, any>;
-
-export interface Walk<T = UnnamedItem> {
+export interface Walk<T = unknown> {
   /** every item of every page as sent, read as `T` (narrow before use) */
   items: Untrusted<T>[];
   pages: Exchange[];
@@ -98,7 +86,7 @@ export interface Walk<T = UnnamedItem> {
 }
 
 /** Follow `cursor` until `has_next` is false (or maxPages). */
-export async function walk<T = UnnamedItem>(
+export async function walk<T = unknown>(
   ctx: CheckContext,
   base: string,
   o: {
