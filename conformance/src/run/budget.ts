@@ -10,8 +10,8 @@ export class Budget {
   /** `limitUsd` undefined: no limit, only the running total. */
   constructor(private readonly limitUsd: number | undefined) {}
 
-  /** Commit `usd` for `what`; the returned function releases it (once). */
-  commit(usd: number | string, what: string): () => void {
+  /** Charge `usd` for `what` against the budget; the returned function releases it (once). */
+  charge(usd: number | string, what: string): () => void {
     const amount = new Decimal(usd);
     if (this.limitUsd !== undefined && this.spent.plus(amount).greaterThan(this.limitUsd)) {
       throw new SkipError(

@@ -60,7 +60,7 @@ export function checkContext(session: RunSession, check: Check, result: CheckRes
     name: (label) => `slk-${runId}-${label}`,
     charge(usd, what) {
       if (settings.profile === "readonly") throw new SkipError(`readonly profile never charges (${what})`);
-      return session.budget.commit(usd, what);
+      return session.budget.charge(usd, what);
     },
     mutates(what) {
       if (settings.profile === "readonly") throw new SkipError(`readonly profile never creates (${what})`);
@@ -72,10 +72,10 @@ export function checkContext(session: RunSession, check: Check, result: CheckRes
       session.created.delete(deletePath);
     },
     shared<T>(name: string, fn: () => Promise<T>): Promise<T> {
-      let p = session.scenarios.get(name) as Promise<T> | undefined;
+      let p = session.shared.get(name) as Promise<T> | undefined;
       if (!p) {
         p = fn();
-        session.scenarios.set(name, p);
+        session.shared.set(name, p);
       }
       return p;
     },

@@ -23,7 +23,7 @@ export interface RunSession {
   /** what the kit created, by the path that deletes it (newest last) */
   readonly created: Map<string, Created>;
   /** a scenario several checks share, by name: started once per run */
-  readonly scenarios: Map<string, Promise<unknown>>;
+  readonly shared: Map<string, Promise<unknown>>;
   readonly budget: Budget;
   log(line: string): void;
 }
@@ -43,7 +43,7 @@ export function openSession(
     client,
     ledger: new Ledger(contract),
     created: new Map(),
-    scenarios: new Map(),
+    shared: new Map(),
     budget: new Budget(settings.budgetUsd),
     log,
   };
