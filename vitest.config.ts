@@ -3,9 +3,14 @@
 //
 // The files run in four groups, one group after the other:
 // 1. "mutation": the mutation harness's three shards (conformance/test/
-//    mutation*.test.ts) side by side. The harness fills both cores by design
-//    (each shard adds whole-kit runs while its event loop keeps up), so it runs
-//    while nothing else does.
+//    mutation*.test.ts) side by side, and beside them the files in BESIDE
+//    (long, CPU-bound, with nothing timed: each waits for its own work to end,
+//    however slowly). A shard adds whole-kit runs while its event loop keeps
+//    up (adaptivePool in mutation-harness.ts); its runs now cost little CPU
+//    (the kit's requests are answered in the shard's process), so its runs
+//    wait mostly on the rate limit and the BESIDE files use the CPU they
+//    leave, instead of lengthening the "parallel" group. No file that runs the
+//    kit against a live server runs here.
 // 2. "kit": the other files that run the kit against a live server
 //    (conformance/test/, and the files listed in KIT), two at a time: the
 //    kit's planned burst of 2 x RateLimit-Limit + 3 requests must land within
@@ -17,6 +22,9 @@
 // 4. "alone": a file that must have the machine to itself (it measures
 //    event-loop delay or wall time under a ceiling, or saturates both cores)
 //    is named `*.alone.test.ts`; those run last, one at a time.
+// `npm test` (scripts/test-all.mjs) runs its gates (linters, typecheck, ...)
+// beside vitest at a lower priority, so they take the CPU the groups leave
+// (the kit group leaves most of a core) rather than the shards'.
 // Every server a test starts binds a free 127.0.0.1 port, so files never
 // collide. A long file (one of the slowest in `npm test`'s list) goes in LONG
 // below, so it starts first in its group and the short files fill the cores
@@ -29,12 +37,18 @@ const INCLUDE = ["test/**/*.test.ts", "reference-impl/test/**/*.test.ts", "confo
 const EXCLUDE = ["node_modules/**", "tmp/**"];
 const ALONE = "**/*.alone.test.ts";
 const MUTATION = "conformance/test/mutation*.test.ts";
+/** Long files that run beside the mutation shards (group 1 above): CPU-bound, nothing timed, no kit. */
+const BESIDE = ["test/contract/contract-diff.test.ts", "reference-impl/test/dev-backend-state-sliced.test.ts"];
 /** Files that run the kit against a live server: conformance/test/ and these. */
 const KIT = ["conformance/test/**/*.test.ts", "reference-impl/test/dev-backend-kit-faults.test.ts"];
 
-/** The longest files of the kit and parallel groups, longest first (see the slowest-files list at the end of `npm test`). */
+/** The longest files of each group, longest first (see the slowest-files list at the end of `npm test`). */
 const LONG = [
+  "conformance/test/mutation.test.ts",
+  "conformance/test/mutation-2.test.ts",
+  "conformance/test/mutation-3.test.ts",
   "test/contract/contract-diff.test.ts",
+  "reference-impl/test/dev-backend-state-sliced.test.ts",
   "reference-impl/test/dev-backend-restart.test.ts",
   "conformance/test/deviation-mode.test.ts",
   "conformance/test/package-install.test.ts",
@@ -76,13 +90,24 @@ export default defineConfig({
     outputFile: { json: "reports/vitest.json" },
     sequence: { sequencer: LongFirst },
     projects: [
+      // the two projects of group 1 share its workers: three shards and the BESIDE files
       {
         extends: true,
         test: {
           name: "mutation",
           include: [MUTATION],
           exclude: [...EXCLUDE, ALONE],
-          maxWorkers: 3,
+          maxWorkers: 3 + BESIDE.length,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "beside-mutation",
+          include: BESIDE,
+          exclude: [...EXCLUDE, ALONE, MUTATION, ...KIT],
+          maxWorkers: 3 + BESIDE.length,
           sequence: { groupOrder: 0 },
         },
       },
@@ -101,7 +126,7 @@ export default defineConfig({
         test: {
           name: "parallel",
           include: INCLUDE,
-          exclude: [...EXCLUDE, ALONE, MUTATION, ...KIT],
+          exclude: [...EXCLUDE, ALONE, MUTATION, ...KIT, ...BESIDE],
           sequence: { groupOrder: 2 },
         },
       },
