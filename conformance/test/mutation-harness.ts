@@ -14,10 +14,11 @@
 // loopbackFetch: the same headers, body, status and redirects undici would
 // give the kit). The kit's checks, client, limiter and verdicts are unchanged;
 // its HTTP transport over a socket is covered by the kit's own tests against
-// live servers (kit-reference, kit-prism-proxy, ...). The two hops were about
-// two thirds of a whole-kit run's CPU. A shard starts its runs three at once
-// and adds more, up to SLK_MUTATION_PARALLEL (default 12), while its event
-// loop keeps up (adaptivePool).
+// live servers (kit-reference, kit-prism-proxy, ...). The kit-to-proxy hop was
+// about half of a whole-kit run's CPU (the proxy-to-app hop, gone before it,
+// about 40%). A shard starts its runs three at once and adds more, up to
+// SLK_MUTATION_PARALLEL (default 12), while its event loop keeps up
+// (adaptivePool).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readFileSync } from "node:fs";
 import { monitorEventLoopDelay } from "node:perf_hooks";
@@ -115,6 +116,10 @@ async function answer(handle: ProxyHandler, url: URL, init: RequestInit, hops: n
   const method = init.method ?? "GET";
   const normalised = /^(delete|get|head|options|post|put)$/i.test(method) ? method.toUpperCase() : method;
   const body = (init.body ?? undefined) as string | undefined;
+  // requests undici refuses to send, with the TypeError it throws
+  if (/^(connect|trace|track)$/i.test(method)) throw new TypeError(`'${method}' HTTP method is unsupported.`);
+  if (body !== undefined && (normalised === "GET" || normalised === "HEAD"))
+    throw new TypeError("Request with GET/HEAD method cannot have body.");
   const headers: Record<string, string> = { host: url.host, connection: "keep-alive" };
   given.forEach((v, k) => (headers[k] = v));
   if (body !== undefined) headers["content-type"] ??= "text/plain;charset=UTF-8";
@@ -159,6 +164,7 @@ async function answer(handle: ProxyHandler, url: URL, init: RequestInit, hops: n
     const there = inProcess.get(next.origin);
     return there ? answer(there, next, again, hops + 1) : socketFetch!(next, again);
   }
+  // what node's server adds unless the answer has it already
   const framing: Record<string, string> = {
     connection: "keep-alive",
     date: new Date().toUTCString(),
@@ -167,11 +173,11 @@ async function answer(handle: ProxyHandler, url: URL, init: RequestInit, hops: n
   const empty = NO_BODY.has(out.status) || normalised === "HEAD";
   if (!empty) framing["transfer-encoding"] = "chunked";
   try {
-    return new Response(empty ? null : out.body, { status: out.status, headers: { ...out.headers, ...framing } });
+    return new Response(empty ? null : out.body, { status: out.status, headers: { ...framing, ...out.headers } });
   } catch (e) {
     // what the proxy answers when node refuses to write the fault's response
     const err = proxyError(e);
-    return new Response(err.body, { status: err.status, headers: { ...err.headers, ...framing } });
+    return new Response(err.body, { status: err.status, headers: { ...framing, ...err.headers } });
   }
 }
 
