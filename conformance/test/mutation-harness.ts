@@ -244,18 +244,20 @@ async function adaptivePool<T, R>(
   items: T[],
   o: { min: number; max: number; lagMs: number },
   fn: (item: T) => Promise<R>,
-): Promise<{ out: R[]; peak: number }> {
+): Promise<{ out: R[]; peak: number; rss: number }> {
   const out: R[] = new Array(items.length);
   const inflight = new Set<Promise<void>>();
   const loop = monitorEventLoopDelay({ resolution: 10 });
   loop.enable();
   let next = 0;
   let peak = 0;
+  let rss = 0;
   try {
     while (next < items.length) {
       if (inflight.size >= o.min) {
         loop.reset();
         await sleep(500);
+        rss = Math.max(rss, process.memoryUsage.rss());
         if (inflight.size >= o.max || loop.percentile(90) / 1e6 > o.lagMs) continue;
       }
       const i = next++;
@@ -269,7 +271,7 @@ async function adaptivePool<T, R>(
   } finally {
     loop.disable();
   }
-  return { out, peak };
+  return { out, peak, rss };
 }
 
 const outcomes = (r: RunReport) =>
@@ -344,7 +346,7 @@ export function mutationShard(index: number): void {
       };
       const passing = (r: RunReport | Error) =>
         new Set(r instanceof Error ? [] : r.results.filter((x) => x.outcome === "pass").map((x) => x.id));
-      const { out: done, peak } = await adaptivePool(runs, { min: Math.min(3, MAX), max: MAX, lagMs: 20 }, judge);
+      const { out: done, peak, rss } = await adaptivePool(runs, { min: Math.min(3, MAX), max: MAX, lagMs: 20 }, judge);
       const rescued: string[] = [];
       const again: number[] = [];
       const runAgain = async (i: number) => {
@@ -376,7 +378,7 @@ export function mutationShard(index: number): void {
       console.info(
         `mutation shard ${index + 1}/${MUTATION_SHARDS}: ${runs.length} whole-kit runs (2 baselines + ${mine.length} faults/controls), up to ${peak} at a time, ` +
           `${((Date.now() - t0) / 1000).toFixed(1)} s; a run: median ${(walls[walls.length >> 1]! / 1000).toFixed(1)} s wall, ` +
-          `${(cpuS / walls.length).toFixed(2)} s CPU (this process ${cpuS.toFixed(1)} s); baseline ${baseline instanceof Error ? "crashed" : `${baseline.requestCount} requests`}, ${catchable.size} checks pass`,
+          `${(cpuS / walls.length).toFixed(2)} s CPU (this process ${cpuS.toFixed(1)} s, at most ${Math.round(rss / 2 ** 20)} MB); baseline ${baseline instanceof Error ? "crashed" : `${baseline.requestCount} requests`}, ${catchable.size} checks pass`,
       );
       const ids = (list: number[]) => list.map((i) => runs[i]?.id ?? "(no fault)").join(", ");
       if (unexpected.length > RERUN_CAP)
