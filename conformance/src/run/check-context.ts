@@ -5,7 +5,7 @@
 import { curlOf, type RequestOptions } from "../http.ts";
 import { SkipError } from "../skip.ts";
 import type { Check, CheckContext, CheckResult, Failure } from "../types.ts";
-import { countAssertion, tolerated, titled } from "./result.ts";
+import { addFailure, countAssertion, tolerated, titled } from "./result.ts";
 import type { RunSession } from "./session.ts";
 
 export function checkContext(session: RunSession, check: Check, result: CheckResult): CheckContext {
@@ -23,8 +23,7 @@ export function checkContext(session: RunSession, check: Check, result: CheckRes
       failure.status ??= ex.status;
       if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, false);
     }
-    result.failures.push(failure);
-    countAssertion(result);
+    addFailure(result, failure);
   };
   return {
     id: check.id,

@@ -3,7 +3,7 @@
 // same fault seen on every exchange of an operation would drown the report.
 import { curlOf, type Exchange } from "../http.ts";
 import type { Check, CheckResult, Failure, InspectContext } from "../types.ts";
-import { countAssertion, tolerated, titled } from "./result.ts";
+import { addFailure, countAssertion, tolerated, titled } from "./result.ts";
 import type { RunSession } from "./session.ts";
 
 export function inspectContext(session: RunSession, check: Check, result: CheckResult): InspectContext {
@@ -17,8 +17,7 @@ export function inspectContext(session: RunSession, check: Check, result: CheckR
       if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, false);
       if (seen.has(k)) return;
       seen.add(k);
-      countAssertion(result);
-      result.failures.push(exchangeFailure(check.id, ex, f));
+      addFailure(result, exchangeFailure(check.id, ex, f));
     },
     pass(ex) {
       countAssertion(result);
