@@ -24,7 +24,7 @@ export class ListRunsCommand implements fc.AsyncCommand<RunModel, RealSystem> {
       const hits = rows.filter((x) => isObject(x) && x.id === id);
       if (hits.length !== 1)
         throw new ModelViolation(
-          `${m.kind.check}: run ${id} listed ${hits.length} times`,
+          `run ${id} listed ${hits.length} times`,
           rows.map((x) => (isObject(x) ? x.id : undefined)),
           `${id} exactly once`,
           ex,

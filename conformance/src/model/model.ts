@@ -100,13 +100,12 @@ export function runOf(json: unknown): RunBody | undefined {
 /** Compare one observation of a run with the model and advance the model. */
 export function observe(model: RunModel, id: string, body: unknown, ex: Exchange): void {
   const k = model.kind;
-  const t = (s: string) => `${k.check}: ${s}`;
   const run = isObject(body) ? body : undefined;
   const status = isObject(run?.status) ? run.status : undefined;
   // whatever was sent: the check below turns anything that is not a state of the kind into a violation
   const type = (k.statusAt === "status" ? run?.status : status?.type) as string;
   if (!(type in model.next))
-    throw new ModelViolation(t("unknown status"), run?.status, Object.keys(model.next).join(" | "), ex);
+    throw new ModelViolation("unknown status", run?.status, Object.keys(model.next).join(" | "), ex);
   const rawSteps = k.statusAt === "status.type" ? status?.steps : undefined;
   const steps: Seen["steps"] = Array.isArray(rawSteps)
     ? rawSteps.map((s: unknown) => {
@@ -118,7 +117,7 @@ export function observe(model: RunModel, id: string, body: unknown, ex: Exchange
   const prev = model.runs.get(id);
   if (prev && !model.next[prev.type].includes(type))
     throw new ModelViolation(
-      t(`illegal transition ${prev.type} → ${type}`),
+      `illegal transition ${prev.type} → ${type}`,
       { from: prev.type, to: type },
       { from: prev.type, to: model.next[prev.type] },
       ex,
@@ -129,36 +128,30 @@ export function observe(model: RunModel, id: string, body: unknown, ex: Exchange
     !(typeof status?.error_message === "string" && status.error_message.length > 0)
   )
     throw new ModelViolation(
-      t("failed without error_message"),
+      "failed without error_message",
       run?.status,
       { type: k.states.failed, error_message: "<text>" },
       ex,
     );
   for (let i = 1; i < steps.length; i++)
     if (steps[i].completed_at < steps[i - 1].completed_at)
-      throw new ModelViolation(
-        t("step timestamps go back within one status"),
-        steps,
-        "completed_at non-decreasing",
-        ex,
-      );
+      throw new ModelViolation("step timestamps go back within one status", steps, "completed_at non-decreasing", ex);
   const created = run?.created_at !== undefined ? Math.floor(time(run.created_at) / 1000) : undefined;
   if (created !== undefined && steps.some((s) => s.completed_at < created - 1))
     throw new ModelViolation(
-      t("a step completed before the run was created"),
+      "a step completed before the run was created",
       { created_at: run?.created_at, steps },
       "completed_at >= created_at",
       ex,
     );
   if (k.zeroWhilePending && type === k.states.pending && k.counts.some((c) => counts[c] !== 0))
-    throw new ModelViolation(t("a pending run already counts results"), counts, "all counts 0 while pending", ex);
+    throw new ModelViolation("a pending run already counts results", counts, "all counts 0 while pending", ex);
   for (const [small, big] of k.within ?? [])
-    if (counts[small] > counts[big])
-      throw new ModelViolation(t("inconsistent counts"), counts, `${small} <= ${big}`, ex);
+    if (counts[small] > counts[big]) throw new ModelViolation("inconsistent counts", counts, `${small} <= ${big}`, ex);
   const requested = k.requested?.(run);
   if (k.boundedCounter && requested !== undefined && Number.isFinite(requested) && counts[k.boundedCounter] > requested)
     throw new ModelViolation(
-      t("more results than requested"),
+      "more results than requested",
       { [k.boundedCounter]: counts[k.boundedCounter], requested },
       `${k.boundedCounter} <= requested`,
       ex,
@@ -169,25 +162,25 @@ export function observe(model: RunModel, id: string, body: unknown, ex: Exchange
     );
     if (!prefixKept)
       throw new ModelViolation(
-        t("recorded steps changed or went back"),
+        "recorded steps changed or went back",
         { before: prev.steps, now: steps },
         "earlier steps kept with the same completed_at",
         ex,
       );
     const shrunk = k.counts.filter((c) => counts[c] < prev.counts[c]);
-    if (shrunk.length) throw new ModelViolation(t(`${shrunk.join(", ")} decreased`), counts, prev.counts, ex);
+    if (shrunk.length) throw new ModelViolation(`${shrunk.join(", ")} decreased`, counts, prev.counts, ex);
     if (
       model.isTerminal(prev.type) &&
       (k.counts.some((c) => counts[c] !== prev.counts[c]) || steps.length !== prev.steps.length)
     )
       throw new ModelViolation(
-        t("a terminal run changed"),
+        "a terminal run changed",
         { counts, steps },
         { counts: prev.counts, steps: prev.steps },
         ex,
       );
     if (prev.updated_at !== undefined && run?.updated_at !== undefined && time(run.updated_at) < time(prev.updated_at))
-      throw new ModelViolation(t("updated_at went back"), run.updated_at, `>= ${prev.updated_at}`, ex);
+      throw new ModelViolation("updated_at went back", run.updated_at, `>= ${prev.updated_at}`, ex);
   }
   model.runs.set(id, { type, steps, counts, updated_at: run?.updated_at });
 }

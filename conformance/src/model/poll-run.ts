@@ -14,7 +14,7 @@ export class PollRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
     r.last = ex;
     if (ex.status !== 200)
       throw new ModelViolation(
-        `${m.kind.check}: a started run cannot be read`,
+        `a started run cannot be read`,
         { status: ex.status, body: ex.json },
         { status: 200 },
         ex,

@@ -48,7 +48,7 @@ export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions)
           while (!model.isTerminal(model.runs.get(id)!.type)) {
             if (Date.now() > deadline)
               throw new ModelViolation(
-                `${o.kind.check}: run ${id} did not finish within ${ctx.settings.runTimeoutMs / 1000}s`,
+                `run ${id} did not finish within ${ctx.settings.runTimeoutMs / 1000}s`,
                 model.runs.get(id)!.type,
                 `${o.kind.states.completed} | ${o.kind.states.failed}`,
                 real.last,

@@ -15,7 +15,7 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
     const { id, run } = r.created(ex);
     if (ex.status < 200 || ex.status >= 300 || typeof id !== "string")
       throw new ModelViolation(
-        `${m.kind.check}: starting a run did not succeed`,
+        `starting a run did not succeed`,
         { status: ex.status, body: ex.json },
         { status: 202 },
         ex,
@@ -24,7 +24,7 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
       const type = m.kind.statusAt === "status" ? run.status : isObject(run.status) ? run.status.type : undefined;
       if (type !== m.kind.states.pending)
         throw new ModelViolation(
-          `${m.kind.check}: a new run is not ${m.kind.states.pending}`,
+          `a new run is not ${m.kind.states.pending}`,
           run.status,
           { type: m.kind.states.pending },
           ex,
