@@ -40,8 +40,9 @@ const CHANGELOG_HEAD = `# Changelog of the contract
 
 Each section is written by \`npm run contract:release -- <version>\`: the
 Markdown of \`npm run contract:diff -- --markdown\` against the previous release,
-classified by the seed's versioning rules (see "Changing the contract" in
-README.md). The released documents are frozen under \`releases/<version>/\`.
+classified by the seed's versioning rules (see
+[docs/changing-the-contract.md](docs/changing-the-contract.md)). The released documents are frozen under \`releases/<version>/\`.
+
 `;
 
 function firstRelease(doc: object): string {

@@ -55,7 +55,7 @@ export interface ServerConfig {
   resetKey?: string;
 }
 
-/** Each setting: its name, default, meaning (printed in the README and by `--help`). */
+/** Each setting: its name, default, meaning (printed by `--help` and in docs/operating-the-reference.md). */
 export const SETTINGS: { name: string; default: string; meaning: string }[] = [
   { name: "PORT", default: "3000", meaning: "TCP port, 0-65535 (0 picks a free port); `--port N` overrides" },
   { name: "HOST", default: "127.0.0.1", meaning: "interface to listen on (0.0.0.0 for every interface)" },

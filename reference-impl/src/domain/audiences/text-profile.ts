@@ -3,7 +3,7 @@
 // sentences) and the AFINN lexicon of `sentiment`. Nothing here is random:
 // the same writings always give the same profile text fields.
 //
-// OCEAN formula (documented in the README). Over all of a person's writings,
+// OCEAN formula (documented in reference-impl/README.md). Over all of a person's writings,
 // with n = word tokens:
 //   ttr   = distinct lemmas / n, normalised (ttr - 0.4) / 0.5   lexical variety
 //   long  = share of words with 7+ letters / 0.3                 elaborate wording

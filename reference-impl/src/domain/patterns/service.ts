@@ -51,7 +51,7 @@ export interface CreateDetectionBody {
 export interface SeedOptions {
   /** Run every step now, synchronously (fixtures seeded before the server listens). */
   inline?: boolean;
-  /** Fixed ids, so the demo's seeded pattern has an address the README can name. */
+  /** Fixed ids, so the demo's seeded pattern has an address the guides can name. */
   ids?: { run: string; pattern: string };
 }
 
