@@ -62,7 +62,9 @@ try {
 } catch (error) {
   if (error instanceof FixtureError) {
     for (const line of error.problems) console.error(`fixtures: ${line}`);
-    console.error(`fixtures: the server did not start (${error.dir} is not in the fixture format; see docs/dev-backend.md)`);
+    console.error(
+      `fixtures: the server did not start (${error.dir} is not in the fixture format; see docs/dev-backend.md)`,
+    );
   } else console.error(`start: ${(error as Error).message}`);
   process.exit(1);
 }
