@@ -267,6 +267,7 @@ async function adaptivePool<T, R>(
       inflight.add(p);
       peak = Math.max(peak, inflight.size);
     }
+    rss = Math.max(rss, process.memoryUsage.rss());
     await Promise.all(inflight);
   } finally {
     loop.disable();
