@@ -4,13 +4,14 @@
 // The files run in four groups, one group after the other:
 // 1. "mutation": the mutation harness's three shards (conformance/test/
 //    mutation*.test.ts) side by side, and beside them the files in BESIDE
-//    (long, CPU-bound, with nothing timed: each waits for its own work to end,
-//    however slowly). A shard adds whole-kit runs while its event loop keeps
-//    up (adaptivePool in mutation-harness.ts); its runs now cost little CPU
-//    (the kit's requests are answered in the shard's process), so its runs
-//    wait mostly on the rate limit and the BESIDE files use the CPU they
-//    leave, instead of lengthening the "parallel" group. No file that runs the
-//    kit against a live server runs here.
+//    (the longest of the rest, mostly CPU in child processes; none of them
+//    times more than a margin made for a machine shared with five files). A
+//    shard adds whole-kit runs while its event loop keeps up (adaptivePool in
+//    mutation-harness.ts); its runs cost little CPU (the kit's requests are
+//    answered in the shard's process) and wait mostly on the rate limit, so
+//    the BESIDE files use the CPU the shards leave instead of lengthening the
+//    "parallel" group as its last files. No file that runs the kit against a
+//    live server runs here.
 // 2. "kit": the other files that run the kit against a live server
 //    (conformance/test/, and the files listed in KIT), two at a time: the
 //    kit's planned burst of 2 x RateLimit-Limit + 3 requests must land within
@@ -37,8 +38,12 @@ const INCLUDE = ["test/**/*.test.ts", "reference-impl/test/**/*.test.ts", "confo
 const EXCLUDE = ["node_modules/**", "tmp/**"];
 const ALONE = "**/*.alone.test.ts";
 const MUTATION = "conformance/test/mutation*.test.ts";
-/** Long files that run beside the mutation shards (group 1 above): CPU-bound, nothing timed, no kit. */
-const BESIDE = ["test/contract/contract-diff.test.ts", "reference-impl/test/dev-backend-state-sliced.test.ts"];
+/** The longest of the other files, run beside the mutation shards (group 1 above): no kit, no time asserted beyond a shared machine's margin. */
+const BESIDE = [
+  "test/contract/contract-diff.test.ts",
+  "reference-impl/test/dev-backend-restart.test.ts",
+  "reference-impl/test/dev-backend-state-sliced.test.ts",
+];
 /** Files that run the kit against a live server: conformance/test/ and these. */
 const KIT = ["conformance/test/**/*.test.ts", "reference-impl/test/dev-backend-kit-faults.test.ts"];
 
@@ -48,8 +53,8 @@ const LONG = [
   "conformance/test/mutation-2.test.ts",
   "conformance/test/mutation-3.test.ts",
   "test/contract/contract-diff.test.ts",
-  "reference-impl/test/dev-backend-state-sliced.test.ts",
   "reference-impl/test/dev-backend-restart.test.ts",
+  "reference-impl/test/dev-backend-state-sliced.test.ts",
   "conformance/test/deviation-mode.test.ts",
   "conformance/test/package-install.test.ts",
   "test/scripts/robustness.test.ts",

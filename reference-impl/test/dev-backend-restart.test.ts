@@ -11,21 +11,17 @@
 // Always: no run is left pending or working, and balance + charges = the
 // starting balance (nothing held, nothing charged for an interrupted run).
 // Servers bind 127.0.0.1 on a free port and are stopped by their own PID.
-// A server's start (seconds of module loading) is most of this file's time,
-// so the next round's first server, which needs nothing but its own fresh
-// state file, starts while the current round runs; the restart on a round's
-// file still waits for the stop.
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { KEYS } from "./helpers.ts";
 
 const INTERVAL_MS = 300;
-/** Timer jitter and save time on a shared machine (the suite runs five test files at once on two cores). */
+/** Timer jitter and save time on a shared machine (the suite runs this file beside the mutation shards and two other long files, on two cores). */
 const SLACK_MS = 2000;
 const seed = process.env.FC_SEED ? Number(process.env.FC_SEED) : Date.now() % 2 ** 31;
 console.log(`dev-backend-restart fast-check seed: ${seed} (replay with FC_SEED=${seed})`);
@@ -93,24 +89,6 @@ async function api(server: Server, method: string, path: string, body?: unknown)
   return { status: res.status, json: text ? (JSON.parse(text) as any) : undefined };
 }
 
-/** The first server of the next round, started ahead: the fresh state file it was started on, and the start under way. */
-let ahead: { file: string; server: Promise<Server> } | undefined;
-
-/** A server on a fresh state file: the one started ahead on that file, or a new one. */
-function startFresh(file: string): Promise<Server> {
-  if (ahead?.file !== file) return start(file);
-  const { server } = ahead;
-  ahead = undefined;
-  return server;
-}
-
-function startAhead(file: string): void {
-  const server = start(file);
-  // a start that fails is reported by the round that awaits it
-  server.catch(() => undefined);
-  ahead = { file, server };
-}
-
 type Stop = "SIGTERM" | "SIGKILL" | "SIGKILL-late";
 
 type Op =
@@ -159,16 +137,7 @@ async function listDatasets(server: Server): Promise<Map<string, string>> {
   return out;
 }
 
-const numRuns = Number(process.env.RESTART_RUNS ?? 6);
-
 describe("--state across restarts (SIGTERM and SIGKILL)", () => {
-  // a failed round ends the property early, leaving the server started ahead for the next one
-  afterAll(async () => {
-    const left = await ahead?.server.catch(() => undefined);
-    ahead = undefined;
-    if (left) await stop(left, "SIGKILL");
-  });
-
   it(
     "loses nothing on a clean stop and at most the last snapshot interval on SIGKILL",
     { timeout: 600_000 },
@@ -185,8 +154,7 @@ describe("--state across restarts (SIGTERM and SIGKILL)", () => {
             // SIGKILL at a random moment between snapshots; SIGKILL-late once the last operation is older than an interval plus slack (nothing may be lost).
             if (stopMode === "SIGKILL-late") killAfterMs = INTERVAL_MS + SLACK_MS + 200;
             const file = join(dir, `state-${round++}.db`);
-            let server = await startFresh(file);
-            if (round < numRuns) startAhead(join(dir, `state-${round}.db`));
+            let server = await start(file);
             const initial = (await api(server, "GET", "/v1/me")).json.data.usage.balance as number;
             const datasets = new Map<string, string>();
             const runs = new Set<string>();
@@ -265,7 +233,7 @@ describe("--state across restarts (SIGTERM and SIGKILL)", () => {
         ),
         {
           seed,
-          numRuns,
+          numRuns: Number(process.env.RESTART_RUNS ?? 6),
           endOnFailure: true,
           // Always exercised, whatever the seed draws: a kill after every operation is old enough to have been saved.
           examples: [
