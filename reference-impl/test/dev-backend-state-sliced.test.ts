@@ -1,5 +1,5 @@
-// Issues 17 and 18: the periodic `--state` save is sliced work. A save of a
-// pool of 200k mentions gives the event loop turns while it writes (a timer
+// The periodic `--state` save is sliced work. A save of a pool of 200k
+// mentions gives the event loop turns while it writes (a timer
 // set during the save fires before it ends), a run that lands while the save
 // is under way is in the file after the next save and comes back after a
 // restart, a clean stop finishes a save under way at once, and a reset drops
