@@ -1,10 +1,10 @@
 // The periodic `--state` save is sliced work. A save of a pool of 200k
-// mentions gives the event loop turns while it writes (a timer
-// set during the save fires before it ends), a run that lands while the save
-// is under way is in the file after the next save and comes back after a
-// restart, a clean stop finishes a save under way at once, and a reset drops
-// the save of the app it replaces. No time is asserted (the machine is shared):
-// only what happens before what.
+// mentions gives the event loop turns while it writes (a timer set during the
+// save fires before it ends), a run that lands while the save is under way is
+// in the file after the next save and comes back after a restart, a clean
+// stop finishes a save under way at once, and a reset drops the save of the
+// app it replaces. No time is asserted (the machine is shared): only what
+// happens before what.
 import { copyFileSync, existsSync, mkdtempSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
 import { tmpdir } from "node:os";
