@@ -17,6 +17,12 @@ export const childEnv = { ...process.env, PATH: `${binDir}${path.delimiter}${pro
 /** A source that cannot be used: printed as one line, exit status 2. */
 export class BadInput extends Error {}
 
+/**
+ * A parsed document, checked to be OpenAPI 3.1 and read by path by its
+ * callers (the release summary, the tests): a document of any release, which
+ * need not match today's generated types.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- read by path; contract-document.ts has the typed readers
 export type Doc = Record<string, any>;
 
 const VERSION = /^(\d+)\.(\d+)\.(\d+)(?:-([0-9A-Za-z.-]+))?$/;
