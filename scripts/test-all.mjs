@@ -9,7 +9,8 @@
 // instead of slowing the mutation harness that fills the cores before it.
 // Nothing the gates do is timed. Each gate's output is held and printed, in
 // order, once vitest is done.
-// Then the ten slowest test files. The last line is always
+// Then each vitest project's span (its groups run one after the other) and
+// the ten slowest test files. The last line is always
 // `N passed, N failed`, which is what CI reads.
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -141,15 +142,35 @@ for (const { gate, ok, output, ms } of await gatesDone) {
 }
 
 /**
- * The ten slowest test files: wall time from import to the last hook, which
- * scripts/vitest-file-times.ts records; vitest's JSON report (first test to
- * last) stands in when that file is missing.
+ * Each project's span, from its first file queued to its last file done (the
+ * groups run one after the other; "mutation" and "beside-mutation" are one
+ * group, side by side), and the ten slowest test files: wall time from import
+ * to the last hook. scripts/vitest-file-times.ts records both; vitest's JSON
+ * report (first test to last) stands in for the files when that is missing.
  */
 function printSlowest(json, fileTimes) {
   let rows;
-  if (existsSync(fileTimes))
-    rows = JSON.parse(readFileSync(fileTimes, "utf8")).map((f) => ({ file: f.file, ms: f.ms, tests: f.tests }));
-  else
+  if (existsSync(fileTimes)) {
+    const files = JSON.parse(readFileSync(fileTimes, "utf8"));
+    rows = files.map((f) => ({ file: f.file, ms: f.ms, tests: f.tests }));
+    const spans = new Map();
+    for (const f of files) {
+      if (f.queuedAtMs === undefined || f.endedAtMs === undefined) continue;
+      const s = spans.get(f.project) ?? { from: Infinity, to: 0, files: 0 };
+      spans.set(f.project, {
+        from: Math.min(s.from, f.queuedAtMs),
+        to: Math.max(s.to, f.endedAtMs),
+        files: s.files + 1,
+      });
+    }
+    if (spans.size) {
+      console.log("\nvitest groups (seconds from vitest's start):");
+      for (const [project, s] of [...spans].sort((a, b) => a[1].from - b[1].from))
+        console.log(
+          `  ${(s.from / 1000).toFixed(0).padStart(4)} – ${(s.to / 1000).toFixed(0).padStart(4)}  ${project} (${s.files} files)`,
+        );
+    }
+  } else
     rows = (json.testResults ?? []).map((f) => ({
       file: path.relative(root, f.name),
       ms: f.endTime - f.startTime,
