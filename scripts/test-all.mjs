@@ -164,7 +164,7 @@ function printSlowest(json, fileTimes) {
       });
     }
     if (spans.size) {
-      console.log("\nvitest groups (seconds from vitest's start):");
+      console.log("\nvitest projects, group after group (seconds from vitest's start):");
       for (const [project, s] of [...spans].sort((a, b) => a[1].from - b[1].from))
         console.log(
           `  ${(s.from / 1000).toFixed(0).padStart(4)} – ${(s.to / 1000).toFixed(0).padStart(4)}  ${project} (${s.files} files)`,
