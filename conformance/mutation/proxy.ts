@@ -83,11 +83,18 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
 export interface RunningProxy {
   baseUrl: string;
   state: ProxyState;
+  /** what the proxy's HTTP server does with one request, without the socket (a throw is the proxy's 599) */
+  handle(req: ProxyRequest): Promise<ProxyResponse>;
   close(): Promise<void>;
 }
 
 /** A deployment in this process: a WHATWG fetch handler such as a Hono app's `app.fetch`. */
 export type FetchHandler = (request: Request) => Response | Promise<Response>;
+
+/** The proxy's own failure: status 599 (outside HTTP's range), so no check mistakes it for the app's answer. */
+export function proxyError(e: unknown): ProxyResponse {
+  return { status: 599, headers: { "content-type": "text/plain" }, body: `proxy error: ${(e as Error).message}` };
+}
 
 export async function startProxy(
   upstream: string | FetchHandler,
@@ -129,18 +136,11 @@ export async function startProxy(
     return { status: res.status, headers: h, body: text, json: parsed };
   };
   const state: ProxyState = { owners: new Map(), memo: new Map(), keys, forward };
-  const server: Server = createServer(async (req, res) => {
+  // the fault's request hook (which may answer itself), the upstream, the dataset owners every fault
+  // can use, the fault's response hook
+  const handle = async (req: ProxyRequest): Promise<ProxyResponse> => {
     try {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-      let preq: ProxyRequest = {
-        method: req.method ?? "GET",
-        path: req.url ?? "/",
-        url: new URL(req.url ?? "/", "http://proxy"),
-        headers,
-        body: await readBody(req),
-        key: headers["x-api-key"],
-      };
+      let preq = req;
       let out: ProxyResponse | undefined;
       if (fault?.request) {
         const r = await fault.request(preq, state);
@@ -158,12 +158,35 @@ export async function startProxy(
       )
         state.owners.set(out.json.data.id, preq.key);
       if (fault?.response) out = await fault.response(preq, out, state);
-      res.writeHead(out.status, out.headers);
-      res.end(out.status === 204 || out.status === 304 ? undefined : out.body);
+      return out;
     } catch (e) {
-      res.writeHead(599, { "content-type": "text/plain" });
-      res.end(`proxy error: ${(e as Error).message}`);
+      return proxyError(e);
     }
+  };
+  const server: Server = createServer(async (req, res) => {
+    let out: ProxyResponse;
+    try {
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
+      out = await handle({
+        method: req.method ?? "GET",
+        path: req.url ?? "/",
+        url: new URL(req.url ?? "/", "http://proxy"),
+        headers,
+        body: await readBody(req),
+        key: headers["x-api-key"],
+      });
+    } catch (e) {
+      out = proxyError(e);
+    }
+    try {
+      res.writeHead(out.status, out.headers);
+    } catch (e) {
+      // node refuses to write the fault's response (a header it will not send): the proxy's 599
+      out = proxyError(e);
+      res.writeHead(out.status, out.headers);
+    }
+    res.end(out.status === 204 || out.status === 304 ? undefined : out.body);
   });
   await new Promise<void>((r) => server.listen(port, "127.0.0.1", () => r()));
   const bound = (server.address() as AddressInfo).port;
@@ -171,6 +194,7 @@ export async function startProxy(
   return {
     baseUrl: `http://127.0.0.1:${bound}`,
     state,
+    handle,
     close: () => new Promise<void>((r) => server.close(() => r())),
   };
 }

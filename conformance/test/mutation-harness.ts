@@ -28,7 +28,14 @@ import { createApp } from "../../reference-impl/src/app.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import type { Settings } from "../src/types.ts";
 import { faults } from "../mutation/faults.ts";
-import { startProxy, type Fault, type ProxyRequest, type ProxyResponse, type RunningProxy } from "../mutation/proxy.ts";
+import {
+  proxyError,
+  startProxy,
+  type Fault,
+  type ProxyRequest,
+  type ProxyResponse,
+  type RunningProxy,
+} from "../mutation/proxy.ts";
 import { seedLevelCheck } from "../mutation/deviations-levels.ts";
 import { demoKeys, settings, unexpectedFailures } from "./helpers.ts";
 
@@ -57,39 +64,6 @@ const FETCH_ADDS: Record<string, string> = {
 };
 /** Statuses whose response carries no body (the proxy ends a 204 or 304 without one). */
 const NO_BODY = new Set([101, 103, 204, 205, 304]);
-
-/**
- * What startProxy's HTTP server does with one request, without the socket:
- * the fault's request hook (which may answer itself), the app, the dataset
- * owners every fault can use, the fault's response hook; a throw is the
- * proxy's 599. Keep in step with the request handler in mutation/proxy.ts.
- */
-function handlerOf(proxy: RunningProxy, fault: Pick<Fault, "request" | "response"> | undefined): ProxyHandler {
-  const s = proxy.state;
-  return async (req) => {
-    try {
-      let q = req;
-      let out: ProxyResponse | undefined;
-      if (fault?.request) {
-        const r = await fault.request(q, s);
-        if ("status" in r) out = r;
-        else q = r;
-      }
-      out ??= await s.forward(q);
-      if (q.method === "POST" && q.url.pathname === "/v1/datasets" && out.status === 201 && out.json?.data?.id && q.key)
-        s.owners.set(out.json.data.id, q.key);
-      if (fault?.response) out = await fault.response(q, out, s);
-      return out;
-    } catch (e) {
-      return proxyError(e);
-    }
-  };
-}
-
-function proxyError(e: unknown): ProxyResponse {
-  const body = `proxy error: ${(e as Error).message}`;
-  return { status: 599, headers: { "content-type": "text/plain" }, body };
-}
 
 /**
  * fetch for the kit: a request to a proxy of this process becomes the
@@ -196,7 +170,7 @@ export async function faultedReference(fault: Pick<Fault, "request" | "response"
     socketFetch = globalThis.fetch;
     globalThis.fetch = loopbackFetch as typeof fetch;
   }
-  inProcess.set(new URL(proxy.baseUrl).origin, handlerOf(proxy, fault));
+  inProcess.set(new URL(proxy.baseUrl).origin, proxy.handle);
   return {
     ...proxy,
     close: async () => {
