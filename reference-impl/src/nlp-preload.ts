@@ -1,5 +1,7 @@
-// Each module that reads text builds its own wink-nlp instance on first use
-// (about 0.1 s each, a few hundred ms in all). `npm start` builds them before
+// The modules that read text share one wink-nlp English instance
+// (simulators/english.ts) and pattern clustering builds its own empty
+// pipeline; each costs about 0.2 s of CPU to build on first use, and the
+// modules warm lexicons of their own. `npm start` builds them all before
 // listening, so no request or run step pays for it while other accounts wait.
 // Each call below is the cheapest public entry that builds one.
 import { analyseWritings } from "./domain/audiences/text-profile.ts";

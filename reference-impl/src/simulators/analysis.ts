@@ -4,8 +4,8 @@
 // hand-written lexicons cover emotions, brands, CTAs and categories. The same
 // text always gives the same analysis.
 import Sentiment from "sentiment";
-import winkNLP, { type ItemToken } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import type { ItemToken } from "wink-nlp";
+import { english } from "./english.ts";
 import type { DatasetsContentAnalysisAction } from "../../../generated/client/types.gen.ts";
 import { BRANDS } from "./corpus.ts";
 
@@ -30,10 +30,6 @@ export interface Analysis {
 }
 
 const sentimentLib = new Sentiment();
-let nlp: ReturnType<typeof winkNLP> | undefined;
-function wink() {
-  return (nlp ??= winkNLP(model));
-}
 
 const EMOTION_WORDS: Record<Exclude<Emotion, "neutral">, string[]> = {
   joy: [
@@ -175,7 +171,7 @@ export function analyse(text: string, actions: readonly AnalysisAction[]): Analy
     "signal",
   ].some((a) => want.has(a as AnalysisAction));
   if (needsNlp) {
-    const w = wink();
+    const w = english();
     const doc = w.readDoc(text);
     const its = w.its;
     const sentences = doc.sentences().out() as string[];

@@ -8,16 +8,10 @@
 //   their caption (sentences split by wink-nlp, hashtags dropped, nothing
 //   invented), appended to `text` as the contract describes. Posts without
 //   video are unchanged.
-import winkNLP from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import { english } from "./english.ts";
 import { nounPhrases } from "./reading.ts";
 import { brandsIn } from "./analysis.ts";
 import type { MediaItem, Post } from "./provider.ts";
-
-let nlp: ReturnType<typeof winkNLP> | undefined;
-function wink() {
-  return (nlp ??= winkNLP(model));
-}
 
 function shapeOf(m: MediaItem): string {
   const v = m.version_list[0];
@@ -45,7 +39,7 @@ export function describeMedia(post: Post): MediaItem[] {
 /** The spoken form of a video post's caption, or null when the post has no video. */
 export function transcriptOf(post: Post): string | null {
   if (!post.media.some((m) => m.type === "video")) return null;
-  const sentences = (wink().readDoc(post.text).sentences().out() as string[])
+  const sentences = (english().readDoc(post.text).sentences().out() as string[])
     .map((s) => s.replace(/#[\p{L}\p{N}_]+/gu, "").trim())
     .filter((s) => /\p{L}/u.test(s));
   if (!sentences.length) return null;

@@ -3,14 +3,8 @@
 // one bulk call and only when asked for; and the noun phrases that say what
 // a text is about. The custom parameter extractor answers from it, and media
 // enrichment names a post's topics with it.
-import winkNLP from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import { english } from "./english.ts";
 import { brandsIn } from "./analysis.ts";
-
-let nlp: ReturnType<typeof winkNLP> | undefined;
-function wink() {
-  return (nlp ??= winkNLP(model));
-}
 
 export interface ReadText {
   sentences: string[];
@@ -19,7 +13,7 @@ export interface ReadText {
 }
 
 export function readText(text: string): ReadText {
-  const w = wink();
+  const w = english();
   const its = w.its;
   const doc = w.readDoc(text);
   let tokens: ReadText["tokens"] | undefined;

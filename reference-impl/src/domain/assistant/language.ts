@@ -1,13 +1,8 @@
 // Reading questions with wink-nlp (the same library and English model the
 // analysis simulator uses): the content words to search for, and the token
 // count the assistant's inference charge is based on (D-ASK-CHARGE).
-import winkNLP, { type ItemToken } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
-
-let nlp: ReturnType<typeof winkNLP> | undefined;
-function wink() {
-  return (nlp ??= winkNLP(model));
-}
+import type { ItemToken } from "wink-nlp";
+import { english } from "../../simulators/english.ts";
 
 // Words that ask for something rather than name what to look for.
 const ASKING_WORDS = new Set([
@@ -73,7 +68,7 @@ const ASKING_WORDS = new Set([
 
 /** Lower-cased content words of a question: no stop words, punctuation or asking words; first appearance order. */
 export function contentWords(text: string): string[] {
-  const w = wink();
+  const w = english();
   const its = w.its;
   const out: string[] = [];
   w.readDoc(text)
@@ -90,5 +85,5 @@ export function contentWords(text: string): string[] {
 /** Tokens of a text as wink-nlp's tokenizer counts them (words, punctuation, symbols). */
 export function countTokens(text: string): number {
   if (!text) return 0;
-  return wink().readDoc(text).tokens().length();
+  return english().readDoc(text).tokens().length();
 }

@@ -31,8 +31,8 @@
 // positive emotion with agreeableness, negative emotion and self-focus with
 // neuroticism. They are a transparent heuristic, not a trained model.
 import Sentiment from "sentiment";
-import winkNLP, { type ItemToken } from "wink-nlp";
-import model from "wink-eng-lite-web-model";
+import type { ItemToken } from "wink-nlp";
+import { english } from "../../simulators/english.ts";
 import { brandsIn } from "../../simulators/analysis.ts";
 import {
   AGREEMENT,
@@ -88,8 +88,6 @@ export interface TextProfile {
 }
 
 const sentimentLib = new Sentiment();
-let nlp: ReturnType<typeof winkNLP> | undefined;
-const wink = () => (nlp ??= winkNLP(model));
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -127,7 +125,7 @@ function toneOf(f: TextFeatures): string {
 }
 
 export function analyseWritings(writings: readonly Writing[]): TextProfile {
-  const w = wink();
+  const w = english();
   const its = w.its;
   let words = 0;
   let longWords = 0;
