@@ -16,13 +16,24 @@
 // type, nullable), because quoting a resource's field list does not state its
 // formats or bounds. Number widths (int32, double…) are never stated by the
 // seed: they are D-NUMBER-WIDTH wherever they appear.
-import type { JsonSchema, OpenApiDocument } from "./openapi.ts";
+import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject } from "./openapi.ts";
 
 export const CONSTRAINT_KINDS = ["required", "type", "nullable", "format", "pattern", "bounds", "enum"] as const;
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number];
 
 const STRUCTURAL = new Set<ConstraintKind>(["required", "type", "nullable"]);
-const WIDTH_FORMATS = new Set(["int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "float", "double", "double-int"]);
+const WIDTH_FORMATS = new Set([
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "uint8",
+  "uint16",
+  "uint32",
+  "float",
+  "double",
+  "double-int",
+]);
 export const NUMBER_WIDTH_DECISION = "D-NUMBER-WIDTH";
 
 /** One authored mark, as the decorators write it. */
@@ -74,7 +85,12 @@ const marksOf = (n: unknown): Mark[] =>
     ? ((n as Record<string, unknown>)["x-provenance"] as Mark[])
     : [];
 
-function covering(marks: Mark[], kind: ConstraintKind, seedCoversAll: boolean, decisionsOnly = false): Provenance | undefined {
+function covering(
+  marks: Mark[],
+  kind: ConstraintKind,
+  seedCoversAll: boolean,
+  decisionsOnly = false,
+): Provenance | undefined {
   const d = marks.find((m) => m.decision && (!m.kinds || m.kinds.includes(kind)));
   if (d?.decision) return { kind: "decision", decision: d.decision };
   if (decisionsOnly) return undefined;
@@ -162,8 +178,13 @@ export class ProvenanceMap {
     return this.declaring(node, key)?.prop;
   }
 
-  private declaring(node: JsonSchema, key: string, name?: string): { prop: JsonSchema; owner?: string; ownerSchema: JsonSchema } | undefined {
-    if (node.properties && key in node.properties) return { prop: node.properties[key]!, owner: name, ownerSchema: node };
+  private declaring(
+    node: JsonSchema,
+    key: string,
+    name?: string,
+  ): { prop: JsonSchema; owner?: string; ownerSchema: JsonSchema } | undefined {
+    if (node.properties && key in node.properties)
+      return { prop: node.properties[key]!, owner: name, ownerSchema: node };
     for (const part of node.allOf ?? []) {
       const c = part.$ref ? this.component(part.$ref) : { name, schema: part };
       const hit = this.declaring(c.schema, key, c.name);
@@ -178,12 +199,19 @@ export class ProvenanceMap {
    * Undefined when the path leaves the schema.
    */
   placeOf(root: JsonSchema, path: ReadonlyArray<PropertyKey>, body: unknown, rootName = "(body)"): Place | undefined {
-    let place: Place = { element: rootName, property: [], types: [], owners: [], node: root, required: true, nullable: false };
+    let place: Place = {
+      element: rootName,
+      property: [],
+      types: [],
+      owners: [],
+      node: root,
+      required: true,
+      nullable: false,
+    };
     let value = body;
     let current = this.expand(root, value, place.types);
     place = { ...place, node: current.node, nullable: current.nullable };
     let ownerName = place.types.at(-1)?.name ?? rootName;
-    let suffix = "";
     for (const seg of path) {
       const node = current.node;
       const next = isRecord(value) || Array.isArray(value) ? (value as Record<PropertyKey, unknown>)[seg] : undefined;
@@ -207,21 +235,64 @@ export class ProvenanceMap {
           nullable: current.nullable,
         };
         ownerName = types.at(-1)?.name ?? `${owner.name}.${seg}`;
-        suffix = "";
       } else if (typeof seg === "number" && node.items) {
-        suffix += "[]";
         current = this.expand(node.items, next, place.types);
         place = { ...place, element: place.element + "[]", node: current.node, nullable: current.nullable };
         ownerName = place.types.at(-1)?.name ?? place.element;
-      } else if (typeof seg === "string" && node.additionalProperties && typeof node.additionalProperties === "object") {
+      } else if (
+        typeof seg === "string" &&
+        node.additionalProperties &&
+        typeof node.additionalProperties === "object"
+      ) {
         current = this.expand(node.additionalProperties, next, place.types);
         place = { ...place, element: place.element + "{}", node: current.node, nullable: current.nullable };
         ownerName = place.types.at(-1)?.name ?? place.element;
       } else return undefined;
       value = next;
     }
-    void suffix;
     return place;
+  }
+
+  /** The place of a parameter (its own marks, then its schema's), and the path below it for an array item. */
+  placeOfParameter(param: ParameterObject, element: string): Place {
+    const p = this.derefParameter(param);
+    const types: Level[] = [];
+    const schema = p.schema ?? {};
+    const current = this.expand(schema, undefined, types);
+    return {
+      element,
+      property: [...marksOf(p), ...marksOf(schema)],
+      types,
+      owners: [],
+      node: current.node,
+      required: !!p.required && p.in !== "path",
+      nullable: current.nullable,
+    };
+  }
+
+  private derefParameter(param: ParameterObject): ParameterObject {
+    const ref = param.$ref;
+    if (!ref) return param;
+    return this.doc.components?.parameters?.[ref.replace("#/components/parameters/", "")] ?? param;
+  }
+
+  /** Every parameter of every operation, once each (shared component parameters under their component name). */
+  private *parameterPlaces(): Generator<Place> {
+    const seen = new Set<string>();
+    for (const item of Object.values(this.doc.paths ?? {}))
+      for (const [method, op] of Object.entries(item)) {
+        if (!op || typeof op !== "object" || !("responses" in op)) continue;
+        const o = op as OperationObject;
+        for (const param of [...(item.parameters ?? []), ...(o.parameters ?? [])]) {
+          const p = this.derefParameter(param);
+          const element = param.$ref
+            ? param.$ref.replace("#/components/parameters/", "")
+            : `${o.operationId ?? method} ${p.in} ${p.name}`;
+          if (seen.has(element)) continue;
+          seen.add(element);
+          yield this.placeOfParameter(param, element);
+        }
+      }
   }
 
   /** Every property of every component, with the constraints it carries (for the gate and the reports). */
@@ -234,9 +305,13 @@ export class ProvenanceMap {
         }
       } else if (!isModel(schema) && !schema.allOf) {
         const place = this.placeOf({ $ref: `#/components/schemas/${name}` }, [], undefined, name);
-        if (place) yield* constraintsAt(place).filter((c) => c.kind !== "required" && c.kind !== "nullable" && c.kind !== "type");
+        if (place)
+          yield* constraintsAt(place).filter(
+            (c) => c.kind !== "required" && c.kind !== "nullable" && c.kind !== "type",
+          );
       }
     }
+    for (const place of this.parameterPlaces()) yield* constraintsAt(place);
   }
 }
 
@@ -250,12 +325,21 @@ export function constraintsAt(place: Place): Constraint[] {
   const n = place.node;
   const add = (kind: ConstraintKind, demand: string) =>
     out.push({ element: place.element, kind, demand, provenance: provenanceAt(place, kind) });
-  if (place.required && place.element.includes(".")) add("required", "present");
+  if (place.required && (place.element.includes(".") || place.element.includes(" "))) add("required", "present");
   if (n.type || n.$ref || n.properties || n.items) add("type", `type ${String(n.type ?? "object")}`);
   if (!place.nullable && n.type !== "null") add("nullable", "not null");
   if (n.format) add("format", `format ${n.format}`);
   if (n.pattern) add("pattern", `pattern ${n.pattern}`);
-  for (const k of ["minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "minItems", "maxItems"] as const)
+  for (const k of [
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "minItems",
+    "maxItems",
+  ] as const)
     if (n[k] !== undefined) add("bounds", `${k} ${String(n[k])}`);
   if (n.enum) add("enum", `one of ${n.enum.map(String).join(", ")}`);
   if (n.const !== undefined) add("enum", `= ${String(n.const)}`);
