@@ -14,6 +14,10 @@
 // precede `to`, the contract decides the answer is a 422 validation body)
 // attributes a reversed range that is ACCEPTED to the seed, and one refused
 // with another status to D-DATE-RANGE-ORDER. A failure is matched, in order:
+//   -. the rule the check named on the failure itself (the provenance of a
+//      constraint, see provenance.ts: a decision, or the seed's words);
+//   -. an answer at a status the seed never names (413, 415, 405…), for
+//      response-level checks: the whole answer is a decision;
 //   0. the check's `seedWhen`: cases that break its seed rule whatever else matches;
 //   1. STATUS_DECISIONS: the success status of an operation the seed gives
 //      none (any check whose failure is that operation answering another 2xx;
@@ -47,6 +51,34 @@ export const STATUS_DECISIONS: Array<{ decision: string; ops: RegExp; status: (s
     status: s2xx(204),
   },
 ];
+
+/** Statuses the seed names somewhere (its endpoint tables, its Errors table, the MCP 307). */
+const SEED_STATUSES = new Set([200, 201, 202, 204, 307, 400, 401, 402, 404, 409, 422, 429, 500]);
+/** The decision row of a status the seed never names; D-UNNAMED-STATUS for any other. */
+const UNNAMED_STATUS: Record<number, string> = {
+  408: "D-TRANSPORT-ERRORS",
+  413: "D-BODY-LIMIT",
+  415: "D-CONTENT-TYPE",
+  417: "D-TRANSPORT-ERRORS",
+  431: "D-TRANSPORT-ERRORS",
+  503: "D-AI-5XX",
+  504: "D-AI-5XX",
+};
+/** Checks that judge the status itself on every answer (a server fault is one at any status). */
+const STATUS_JUDGES = new Set(["no-server-errors"]);
+
+/**
+ * The decision an answer at a status the seed never names falls under, for
+ * findings of response-level checks: everything about such an answer (body,
+ * headers) is the contract's choice. An active check that sent a valid
+ * request and got such an answer keeps its own rule: the refusal is the finding.
+ */
+export function unnamedStatusDecision(check: string, status: number | undefined): string | undefined {
+  if (typeof status !== "number" || status < 200 || SEED_STATUSES.has(status) || STATUS_JUDGES.has(check)) return;
+  const c = allChecks.find((x) => x.id === check);
+  if (!c || !("inspect" in c)) return;
+  return UNNAMED_STATUS[status] ?? "D-UNNAMED-STATUS";
+}
 
 /**
  * Every check's rules, from the registry (each check declares its own), and
@@ -93,7 +125,8 @@ export function decisionTable(): Map<string, DecisionText> {
   return table;
 }
 
-function decisionAttribution(id: string): Attribution {
+/** The attribution of a finding to one decision row (its words from the table). */
+export function decisionAttribution(id: string): Attribution {
   const row = decisionTable().get(id);
   return { kind: "decision", decision: id, seed: row?.seed, decided: row?.decided };
 }
@@ -115,6 +148,10 @@ function matches(m: Match, f: Failure, text: string): boolean {
 export function attribute(f: Failure): Attribution {
   const text = `${f.title} ${f.message ?? ""}`;
   const rules = CHECK_RULES[f.check];
+  if (f.decision) return decisionAttribution(f.decision);
+  if (f.seedQuote) return { kind: "seed", seed: f.seedQuote };
+  const unnamed = unnamedStatusDecision(f.check, f.status);
+  if (unnamed) return decisionAttribution(unnamed);
   if (rules?.seedWhen?.some((m) => matches(m, f, text))) return { kind: "seed", seed: rules.seed };
   if (f.operation && typeof f.status === "number" && !rules?.refusals) {
     const st = STATUS_DECISIONS.find((r) => r.ops.test(f.operation!) && r.status(f.status!));

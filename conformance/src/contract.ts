@@ -26,6 +26,8 @@ export interface ResponseSpec {
   schemaRef?: string; // "Datasets.DatasetPage"
   zodName?: string; // "zDatasetsDatasetPage"
   zod?: ZodType;
+  /** the JSON body's schema as the document writes it (a `$ref` or a union of them), for provenance lookups */
+  schema?: JsonSchema;
   hasJson: boolean;
   headers: string[];
 }
@@ -35,6 +37,8 @@ export interface ParamSpec {
   in: "query" | "path" | "header" | "cookie";
   required: boolean;
   schema: JsonSchema;
+  /** the parameter as the document writes it (its provenance marks included) */
+  raw: ParameterObject;
 }
 
 export interface Operation {
@@ -117,9 +121,10 @@ export class Contract {
     shared: ParameterObject[],
     globalSecurity: boolean,
   ): Operation {
-    const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])]
-      .map((p) => this.deref(p))
-      .map((p) => ({ name: p.name, in: p.in, required: !!p.required, schema: this.deref(p.schema ?? {}) }));
+    const params: ParamSpec[] = [...shared, ...(op.parameters ?? [])].map((raw) => {
+      const p = this.deref(raw);
+      return { name: p.name, in: p.in, required: !!p.required, schema: this.deref(p.schema ?? {}), raw };
+    });
     const rb = op.requestBody ? this.deref(op.requestBody) : undefined;
     const jsonBody = rb?.content?.["application/json"];
     const responses = new Map<string, ResponseSpec>();
@@ -162,7 +167,15 @@ export class Contract {
         zod = z.union(members as [ZodType, ZodType, ...ZodType[]]);
       }
     }
-    return { status, schemaRef, zodName, zod, hasJson: !!json, headers: Object.keys(r.headers ?? {}) };
+    return {
+      status,
+      schemaRef,
+      zodName,
+      zod,
+      schema: json?.schema,
+      hasJson: !!json,
+      headers: Object.keys(r.headers ?? {}),
+    };
   }
 
   static load(path = defaultContractPath, scope?: string[]): Contract {

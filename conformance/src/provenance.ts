@@ -358,3 +358,98 @@ function typeFits(s: JsonSchema, v: unknown): boolean {
   if (typeof v === "number") return t.includes("number") || (t.includes("integer") && Number.isInteger(v));
   return t.includes(typeof v);
 }
+
+/** A zod issue as the kit reads one (zod 4's issue shape, only the fields used). */
+export interface ZodIssueLike {
+  code: string;
+  path: PropertyKey[];
+  format?: string;
+  errors?: ZodIssueLike[][];
+  note?: string;
+  discriminator?: string;
+}
+
+/** One failed constraint of a body: where, which, and the rule it states (undefined: not found in the schema). */
+export interface Judged {
+  path: PropertyKey[];
+  constraint?: Constraint;
+}
+
+const valueAt = (v: unknown, path: ReadonlyArray<PropertyKey>): unknown =>
+  path.reduce<unknown>(
+    (cur, p) => (cur === null || cur === undefined ? undefined : (cur as Record<PropertyKey, unknown>)[p]),
+    v,
+  );
+
+function kindOf(issue: ZodIssueLike, value: unknown, place: Place): ConstraintKind {
+  switch (issue.code) {
+    case "invalid_type":
+      return value === undefined ? "required" : value === null ? "nullable" : "type";
+    case "too_big":
+    case "too_small": {
+      const n = place.node;
+      const bounded = [n.minimum, n.maximum, n.minLength, n.maxLength, n.minItems, n.maxItems].some(
+        (b) => b !== undefined,
+      );
+      return !bounded && n.format && WIDTH_FORMATS.has(n.format) ? "format" : "bounds";
+    }
+    case "invalid_format":
+      return issue.format === "regex" ? "pattern" : "format";
+    case "invalid_value":
+      return "enum";
+    default:
+      return "type";
+  }
+}
+
+/**
+ * The constraint each zod issue of a body broke, with its provenance. A
+ * union that failed as a whole is judged by its closest alternative: when
+ * every issue of some alternative is a decision, the union's failure is that
+ * alternative's decisions (a deployment that took the other choice on a point
+ * the seed leaves open); otherwise it is the union's own type constraint.
+ */
+export function judgeIssues(map: ProvenanceMap, root: JsonSchema, issues: ZodIssueLike[], body: unknown): Judged[] {
+  return issues.flatMap((issue) => judgeIssue(map, root, issue, body));
+}
+
+function judgeIssue(map: ProvenanceMap, root: JsonSchema, issue: ZodIssueLike, body: unknown): Judged[] {
+  if (issue.code === "invalid_union" && issue.errors?.length) {
+    const branches = issue.errors.map((branch) =>
+      judgeIssues(
+        map,
+        root,
+        branch.map((i) => ({ ...i, path: startsWith(i.path, issue.path) ? i.path : [...issue.path, ...i.path] })),
+        body,
+      ),
+    );
+    const decided = branches
+      .filter((b) => b.length && b.every((j) => j.constraint?.provenance?.kind === "decision"))
+      .sort((a, b) => a.length - b.length)[0];
+    if (decided) return decided;
+  }
+  const place = map.placeOf(root, issue.path, body);
+  if (!place) return [{ path: issue.path }];
+  const kind = kindOf(issue, valueAt(body, issue.path), place);
+  const all = constraintsAt(place);
+  const constraint = all.find((c) => c.kind === kind) ?? {
+    element: place.element,
+    kind,
+    demand: kind,
+    provenance: provenanceAt(place, kind),
+  };
+  return [{ path: issue.path, constraint }];
+}
+
+const startsWith = (path: PropertyKey[], prefix: PropertyKey[]) => prefix.every((p, i) => path[i] === p);
+
+const maps = new WeakMap<OpenApiDocument, ProvenanceMap>();
+/** The provenance map of a document, built once. */
+export function provenanceOf(doc: OpenApiDocument): ProvenanceMap {
+  let m = maps.get(doc);
+  if (!m) maps.set(doc, (m = new ProvenanceMap(doc)));
+  return m;
+}
+
+/** `Mentions.MentionAuthor.headline_url: format uri`, the words every report uses for a constraint. */
+export const describeConstraint = (c: Constraint) => `${c.element}: ${c.demand}`;

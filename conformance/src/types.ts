@@ -96,6 +96,10 @@ export interface Failure {
   seq?: number;
   /** the HAR cassette written for this failure (relative to the report folder) */
   cassette?: string;
+  /** the contract decision this failure judges, when the check knows it (a constraint marked @decided); attribution.ts honours it first */
+  decision?: string;
+  /** the seed's words this failure judges, when the check knows them (a constraint marked @seed) */
+  seedQuote?: string;
   /** the seed rule or contract decision this failure enforces (attribution.ts) */
   attribution?: Attribution;
   /** the deviations-file entry that accepts this failure */

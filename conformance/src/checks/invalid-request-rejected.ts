@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import type { Operation } from "../contract.ts";
-import type { CheckContext } from "../types.ts";
+import type { CheckContext, Failure } from "../types.ts";
+import { provenanceAt, provenanceOf, type Place } from "../provenance.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import type { Exchange } from "../http.ts";
 import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./support/negative.ts";
@@ -103,6 +104,7 @@ export default defineCheck({
             : undefined;
           ctx.fail(
             {
+              ...(c && ex && ex.status < 400 ? ruleOf(ctx, op, c) : {}),
               title: `${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
               received: ex ? seen(ex) : String(out.errorInstance),
               expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } },
@@ -176,6 +178,7 @@ async function sendCase(
     ctx.expect(
       ok,
       {
+        ...(ex.status < 400 ? ruleOf(ctx, op, c) : {}),
         title: `${op.operationId} ${c.label} → ${ex.status}`,
         received: seen(ex),
         expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } },
@@ -184,6 +187,30 @@ async function sendCase(
       ex,
     );
   return { ok, ex };
+}
+
+/**
+ * The rule a wrongly accepted case breaks: the provenance of the constraint it
+ * crosses (a seed bound fails at every level; a bound the contract decided is
+ * a decision finding, a warning at --level seed). A case refused with another
+ * 4xx is judged by the check's rules (D-422).
+ */
+function ruleOf(ctx: CheckContext, op: Operation, c: NegCase): Pick<Failure, "decision" | "seedQuote"> {
+  const map = provenanceOf(ctx.contract.doc);
+  const [where, name = "", ...rest] = c.loc;
+  let place: Place | undefined;
+  if (where === "body" && op.bodyRef)
+    place = map.placeOf(
+      { $ref: `#/components/schemas/${op.bodyRef}` },
+      [name, ...rest].map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg)),
+      c.body,
+    );
+  const param = op.params.find((p) => p.in === "query" && p.name === name);
+  if (where === "query" && param) place = map.placeOfParameter(param.raw, `${op.operationId} query ${name}`);
+  const rule = place && provenanceAt(place, c.kind);
+  if (rule?.kind === "decision") return { decision: rule.decision };
+  if (rule?.kind === "seed") return { seedQuote: rule.quote };
+  return {};
 }
 
 export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: string, ex: Exchange): void {

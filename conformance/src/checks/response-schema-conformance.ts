@@ -1,5 +1,6 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { normalised, UNDOABLE } from "../lenient.ts";
+import { describeConstraint, judgeIssues, provenanceOf, type Judged } from "../provenance.ts";
 
 /** Every documented response body validates against the generated zod of its operation and status. */
 export default defineCheck({
@@ -76,18 +77,55 @@ export default defineCheck({
     if (ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
     // each tolerated departure is warned (both are asked, not just the first) and undone before the rest is validated
     const departures = [ctx.lenient("D-STATUS-STRING", ex), ...UNDOABLE.map((id) => ctx.lenient(id, ex))];
-    const r = spec.zod.safeParse(departures.some(Boolean) ? normalised(ex) : ex.json);
+    const body = departures.some(Boolean) ? normalised(ex) : ex.json;
+    const r = spec.zod.safeParse(body);
     if (r.success) return ctx.pass(ex);
-    const issues = r.error.issues
-      .slice(0, 5)
-      .map((i) => ({ path: i.path.join("."), problem: i.message, received: pick(ex.json, i.path as PropertyKey[]) }));
-    ctx.fail(ex, {
-      title: `${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`,
-      received: issues,
-      expected: `#/components/schemas/${spec.schemaRef} (${spec.zodName})`,
+    const expected = `#/components/schemas/${spec.schemaRef} (${spec.zodName})`;
+    const judged = spec.schema
+      ? judgeIssues(provenanceOf(ctx.contract.doc), spec.schema, r.error.issues, body)
+      : r.error.issues.map((i): Judged => ({ path: i.path }));
+    const view = (j: Judged) => ({
+      path: j.path.join("."),
+      constraint: j.constraint ? describeConstraint(j.constraint) : "(outside the schema)",
+      received: pick(ex.json, j.path),
     });
+    // constraints the seed states (or that nothing marks) fail as one finding; each contract decision is its own
+    const seedOnes = judged.filter((j) => j.constraint?.provenance?.kind !== "decision");
+    if (seedOnes.length)
+      ctx.fail(ex, {
+        title: `${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`,
+        received: seedOnes.slice(0, 5).map(view),
+        expected: { schema: expected, seed: quotesOf(seedOnes) },
+      });
+    for (const [id, items] of byDecision(judged))
+      ctx.fail(ex, {
+        title: `${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}: ${items
+          .map((j) => describeConstraint(j.constraint!))
+          .slice(0, 3)
+          .join("; ")} (${id})`,
+        received: items.slice(0, 5).map(view),
+        expected,
+        decision: id,
+      });
   },
 });
+
+/** The seed's words behind the failed seed constraints (distinct). */
+function quotesOf(judged: Judged[]): string[] {
+  return [
+    ...new Set(judged.map((j) => j.constraint?.provenance).flatMap((p) => (p?.kind === "seed" ? [p.quote] : []))),
+  ];
+}
+
+/** The failed decision constraints, grouped by decision. */
+function byDecision(judged: Judged[]): Map<string, Judged[]> {
+  const out = new Map<string, Judged[]>();
+  for (const j of judged) {
+    const p = j.constraint?.provenance;
+    if (p?.kind === "decision") out.set(p.decision, [...(out.get(p.decision) ?? []), j]);
+  }
+  return out;
+}
 
 /** The value at a zod issue's path in the body as sent (indexing as JavaScript does, arrays and strings included). */
 function pick(v: unknown, path: PropertyKey[]): unknown {

@@ -4,6 +4,7 @@
 import fc from "fast-check";
 import type { ZodType } from "zod";
 import type { Contract, JsonSchema, Operation } from "../../contract.ts";
+import type { ConstraintKind } from "../../provenance.ts";
 
 /** A node with the non-null alternatives of its anyOf / oneOf folded in (a nullable bound keeps its bound). */
 const mergedOf = (s: JsonSchema): JsonSchema => ({
@@ -20,6 +21,8 @@ type Example = Record<string, unknown>;
 export interface NegCase {
   label: string; // e.g. "name: maxLength 255 + 1"
   loc: string[]; // where the 422 must point
+  /** the kind of constraint the case breaks (its provenance decides the rule a wrongly accepted case breaks) */
+  kind: ConstraintKind;
   body?: unknown;
   query?: Record<string, string>;
 }
@@ -42,21 +45,24 @@ function wrongValue(types: string[]): unknown | undefined {
 }
 
 /** Bound-crossing values for one schema node (the value, and why it is wrong). */
-export function boundCases(s: JsonSchema): Array<{ why: string; value: unknown }> {
+export function boundCases(s: JsonSchema): Array<{ why: string; value: unknown; kind: ConstraintKind }> {
   const merged = mergedOf(s);
   const types = typeOf(s);
-  const out: Array<{ why: string; value: unknown }> = [];
+  const out: Array<{ why: string; value: unknown; kind: ConstraintKind }> = [];
   const wrong = wrongValue(types);
-  if (wrong !== undefined && types.length) out.push({ why: `wrong type (${types.join("|")} expected)`, value: wrong });
+  if (wrong !== undefined && types.length)
+    out.push({ why: `wrong type (${types.join("|")} expected)`, value: wrong, kind: "type" });
   if (typeof merged.minLength === "number" && merged.minLength > 0)
-    out.push({ why: `minLength ${merged.minLength} - 1`, value: "x".repeat(merged.minLength - 1) });
+    out.push({ why: `minLength ${merged.minLength} - 1`, value: "x".repeat(merged.minLength - 1), kind: "bounds" });
   if (typeof merged.maxLength === "number")
-    out.push({ why: `maxLength ${merged.maxLength} + 1`, value: "x".repeat(merged.maxLength + 1) });
-  if (typeof merged.minimum === "number") out.push({ why: `minimum ${merged.minimum} - 1`, value: merged.minimum - 1 });
-  if (typeof merged.maximum === "number") out.push({ why: `maximum ${merged.maximum} + 1`, value: merged.maximum + 1 });
+    out.push({ why: `maxLength ${merged.maxLength} + 1`, value: "x".repeat(merged.maxLength + 1), kind: "bounds" });
+  if (typeof merged.minimum === "number")
+    out.push({ why: `minimum ${merged.minimum} - 1`, value: merged.minimum - 1, kind: "bounds" });
+  if (typeof merged.maximum === "number")
+    out.push({ why: `maximum ${merged.maximum} + 1`, value: merged.maximum + 1, kind: "bounds" });
   if (types.includes("integer") && !types.includes("number"))
-    out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5 });
-  if (Array.isArray(merged.enum)) out.push({ why: "unknown enum value", value: "zz_unknown_value" });
+    out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5, kind: "type" });
+  if (Array.isArray(merged.enum)) out.push({ why: "unknown enum value", value: "zz_unknown_value", kind: "enum" });
   const maxItems = merged.maxItems;
   if (typeof maxItems === "number")
     out.push({
@@ -65,10 +71,12 @@ export function boundCases(s: JsonSchema): Array<{ why: string; value: unknown }
         { length: maxItems + 1 },
         () => merged.items?.enum?.[0] ?? firstOf(merged.items?.examples) ?? "x",
       ),
+      kind: "bounds",
     });
   if (typeof merged.minItems === "number" && merged.minItems > 0)
-    out.push({ why: `minItems ${merged.minItems} - 1`, value: [] });
-  if (typeof merged.pattern === "string") out.push({ why: `does not match ${merged.pattern}`, value: "~~invalid~~" });
+    out.push({ why: `minItems ${merged.minItems} - 1`, value: [], kind: "bounds" });
+  if (typeof merged.pattern === "string")
+    out.push({ why: `does not match ${merged.pattern}`, value: "~~invalid~~", kind: "pattern" });
   return out;
 }
 
@@ -86,10 +94,15 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
     if (required.includes(name)) {
       const body = { ...example };
       delete body[name];
-      cases.push({ label: `${name}: missing required field`, loc: ["body", name], body });
+      cases.push({ label: `${name}: missing required field`, loc: ["body", name], kind: "required", body });
     }
     for (const c of boundCases(prop))
-      cases.push({ label: `${name}: ${c.why}`, loc: ["body", name], body: { ...example, [name]: c.value } });
+      cases.push({
+        label: `${name}: ${c.why}`,
+        loc: ["body", name],
+        kind: c.kind,
+        body: { ...example, [name]: c.value },
+      });
     // one level down: nested objects (a discriminated union keeps its tag)
     const innerProps = prop.properties;
     const baseInner = example[name];
@@ -99,6 +112,7 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
           cases.push({
             label: `${name}.${sub}: ${c.why}`,
             loc: ["body", name, sub],
+            kind: c.kind,
             body: { ...example, [name]: { ...baseInner, [sub]: c.value } },
           });
       }
@@ -115,7 +129,7 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
       const label = `${name}${c.at}: ${c.why}`;
       if (seen.has(label)) continue;
       seen.add(label);
-      inner.push({ label, loc: ["body", name, ...c.loc], body: { ...example, [name]: c.value } });
+      inner.push({ label, loc: ["body", name, ...c.loc], kind: c.kind, body: { ...example, [name]: c.value } });
     }
   }
   // The contract is the oracle: keep only bodies the generated zod rejects.
@@ -145,16 +159,16 @@ function itemCases(
   s0: JsonSchema | undefined,
   value: unknown,
   depth: number,
-): Array<{ at: string; loc: string[]; why: string; value: unknown }> {
+): Array<{ at: string; loc: string[]; why: string; value: unknown; kind: ConstraintKind }> {
   if (depth === 0 || !Array.isArray(value) || value.length === 0 || !s0) return [];
   const items = mergedOf(s0).items;
   if (!items) return [];
   const first: unknown = value[0];
   const put = (v: unknown) => [v, ...value.slice(1)];
-  const out: Array<{ at: string; loc: string[]; why: string; value: unknown }> = [];
-  for (const c of boundCases(items)) out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value) });
+  const out: Array<{ at: string; loc: string[]; why: string; value: unknown; kind: ConstraintKind }> = [];
+  for (const c of boundCases(items)) out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value), kind: c.kind });
   for (const c of itemCases(items, first, depth - 1))
-    out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value) });
+    out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value), kind: c.kind });
   if (first && typeof first === "object" && !Array.isArray(first)) {
     // every variant of a union item offers its fields; the example's item decides which exist
     const item = first as Example;
@@ -164,9 +178,15 @@ function itemCases(
         if (!(sub in item)) continue;
         const field = (v: unknown) => put({ ...item, [sub]: v });
         for (const c of boundCases(sp))
-          out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value) });
+          out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value), kind: c.kind });
         for (const c of itemCases(sp, item[sub], depth - 1))
-          out.push({ at: `[0].${sub}${c.at}`, loc: ["0", sub, ...c.loc], why: c.why, value: field(c.value) });
+          out.push({
+            at: `[0].${sub}${c.at}`,
+            loc: ["0", sub, ...c.loc],
+            why: c.why,
+            value: field(c.value),
+            kind: c.kind,
+          });
       }
     }
   }
@@ -196,7 +216,12 @@ export function queryCases(op: Operation): NegCase[] {
       if (typeof c.value === "object") continue;
       if (c.why.startsWith("wrong type") && (types.includes("string") || types.length === 0)) continue; // every query value is a string
       if (c.why.startsWith("does not match")) continue;
-      out.push({ label: `query ${p.name}: ${c.why}`, loc: ["query", p.name], query: { [p.name]: String(c.value) } });
+      out.push({
+        label: `query ${p.name}: ${c.why}`,
+        loc: ["query", p.name],
+        kind: c.kind,
+        query: { [p.name]: String(c.value) },
+      });
     }
   }
   return out;
@@ -213,10 +238,11 @@ export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<
   for (const [name, p0] of Object.entries(schema.properties)) {
     const p = mergedOf(p0);
     const mk =
-      (why: string) =>
+      (why: string, kind: ConstraintKind = "bounds") =>
       (value: unknown): NegCase => ({
         label: `${name}: ${why} (${JSON.stringify(value)?.slice(0, 40)})`,
         loc: ["body", name],
+        kind,
         body: { ...example, [name]: value },
       });
     const { maxLength, maximum, minimum, enum: values } = p;
@@ -231,7 +257,7 @@ export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<
         fc
           .string({ minLength: 1, maxLength: 20 })
           .filter((s) => !values.includes(s))
-          .map(mk("unknown enum value")),
+          .map(mk("unknown enum value", "enum")),
       );
     const wrong = wrongValue(typeOf(p0));
     if (wrong !== undefined)
@@ -244,7 +270,7 @@ export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<
             fc.string(),
           )
           .filter((v) => !zod || !zod.safeParse({ ...example, [name]: v }).success)
-          .map(mk("wrong type")),
+          .map(mk("wrong type", "type")),
       );
   }
   if (!arbs.length) return undefined;
