@@ -3,7 +3,7 @@
 // judged by the mark that covers it. A small hand-written document pins the
 // resolution order; the real contract pins a few elements end to end.
 import { describe, expect, it } from "vitest";
-import * as z from "zod";
+import type * as z from "zod";
 import { Contract } from "../src/contract.ts";
 import type { OpenApiDocument } from "../src/openapi.ts";
 import { judgeIssues, provenanceOf, ProvenanceMap, type ZodIssueLike } from "../src/provenance.ts";
