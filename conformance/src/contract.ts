@@ -18,6 +18,7 @@ import {
   type Refable,
   type ResponseObject,
 } from "./openapi.ts";
+import { decisionsUnder, schemaRoots } from "./provenance.ts";
 
 export type { JsonSchema, OpenApiDocument } from "./openapi.ts";
 
@@ -67,6 +68,16 @@ const contractDir = [new URL("../contract/", import.meta.url), new URL("../../ge
   existsSync(fileURLToPath(new URL("openapi.json", u))),
 )!;
 export const defaultContractPath = fileURLToPath(new URL("openapi.json", contractDir));
+let bundledDoc: OpenApiDocument | undefined;
+/**
+ * The decisions the provenance marks of the bundled contract name in every
+ * response body, or in every request body and parameter: what a check that
+ * validates against those schemas judges, besides its own rules.
+ */
+export function schemaDecisions(side: "responses" | "requests"): string[] {
+  bundledDoc ??= JSON.parse(readFileSync(defaultContractPath, "utf8")) as OpenApiDocument;
+  return decisionsUnder(bundledDoc, schemaRoots(bundledDoc, side));
+}
 const generatedZod = (await import(new URL("client/zod.gen.ts", contractDir).href)) as Record<string, unknown>;
 
 /** `Datasets.DatasetPage` → `zDatasetsDatasetPage` (hey-api's naming of component schemas). */

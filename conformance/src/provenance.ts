@@ -453,3 +453,46 @@ export function provenanceOf(doc: OpenApiDocument): ProvenanceMap {
 
 /** `Mentions.MentionAuthor.headline_url: format uri`, the words every report uses for a constraint. */
 export const describeConstraint = (c: Constraint) => `${c.element}: ${c.demand}`;
+
+/** Every decision a mark names in the schemas reachable from these roots (the decisions a schema check judges). */
+export function decisionsUnder(doc: OpenApiDocument, roots: JsonSchema[]): string[] {
+  const out = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(visit);
+    if (!n || typeof n !== "object") return;
+    const node = n as JsonSchema;
+    for (const m of marksOf(node)) if (m.decision) out.add(m.decision);
+    if (node.format && WIDTH_FORMATS.has(node.format)) out.add(NUMBER_WIDTH_DECISION);
+    if (node.$ref?.startsWith("#/components/schemas/") && !seen.has(node.$ref)) {
+      seen.add(node.$ref);
+      visit(doc.components?.schemas?.[node.$ref.slice("#/components/schemas/".length)]);
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== "x-provenance" && typeof v === "object") visit(v);
+  };
+  roots.forEach(visit);
+  return [...out].sort();
+}
+
+/** The JSON schemas of every response body, or of every request body and parameter, of a document. */
+export function schemaRoots(doc: OpenApiDocument, side: "responses" | "requests"): JsonSchema[] {
+  const ops = Object.values(doc.paths ?? {}).flatMap((item) =>
+    Object.values(item).filter((o): o is OperationObject => !!o && typeof o === "object" && "responses" in o),
+  );
+  const param = (p: ParameterObject) =>
+    p.$ref ? doc.components?.parameters?.[p.$ref.replace("#/components/parameters/", "")] : p;
+  if (side === "responses")
+    return ops.flatMap((o) =>
+      Object.values(o.responses ?? {}).flatMap((r) => {
+        const res = r.$ref ? doc.components?.responses?.[r.$ref.replace("#/components/responses/", "")] : r;
+        return Object.values(res?.content ?? {}).flatMap((m) => (m.schema ? [m.schema] : []));
+      }),
+    );
+  return ops.flatMap((o) => [
+    ...Object.values(o.requestBody?.content ?? {}).flatMap((m) => (m.schema ? [m.schema] : [])),
+    ...(o.parameters ?? []).flatMap((p) => {
+      const q = param(p);
+      return q ? [q as unknown as JsonSchema] : [];
+    }),
+  ]);
+}

@@ -3,6 +3,7 @@ import type { Operation } from "../contract.ts";
 import type { CheckContext, Failure } from "../types.ts";
 import { provenanceAt, provenanceOf, type Place } from "../provenance.ts";
 import { decision, defineCheck } from "../define-check.ts";
+import { schemaDecisions } from "../contract.ts";
 import type { Exchange } from "../http.ts";
 import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./support/negative.ts";
 import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
@@ -50,7 +51,8 @@ export default defineCheck({
       decision("D-422", { status: (s) => s >= 400 && s < 500 && s !== 422 }),
     ],
   },
-  decisions: [
+  // the check's own rows, then every decision a provenance mark names in the schemas it validates against
+  decisions: unique([
     "D-422",
     "D-UNPROCESSABLE",
     "D-SEARCH-MODE",
@@ -72,7 +74,8 @@ export default defineCheck({
     "D-AUD-PROFILE-FILTERS",
     "D-AUD-FILTER-CAP",
     "D-BOUND-ARRAYS",
-  ],
+    ...schemaDecisions("requests"),
+  ]),
   profiles: ["readonly", "standard", "full"],
   invalidRequests: true,
   async run(ctx) {
@@ -231,4 +234,8 @@ async function worstCase(ctx: CheckContext, body: unknown): Promise<string> {
   const n = Number(isObject(body) ? body.count : undefined);
   const count = Number.isFinite(n) && n > 0 ? Math.min(Math.ceil(n), 1_000_000) : 200;
   return price.mul(count).toFixed();
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
 }

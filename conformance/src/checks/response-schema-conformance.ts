@@ -1,4 +1,5 @@
 import { decision, defineCheck } from "../define-check.ts";
+import { schemaDecisions } from "../contract.ts";
 import { normalised, UNDOABLE } from "../lenient.ts";
 import { describeConstraint, judgeIssues, provenanceOf, type Judged } from "../provenance.ts";
 
@@ -33,7 +34,8 @@ export default defineCheck({
     ],
   },
   mock: true,
-  decisions: [
+  // the check's own rows, then every decision a provenance mark names in the schemas it validates against
+  decisions: unique([
     "D-STATUS-STRING",
     "D-UNPROCESSABLE",
     "D-MONEY-STRING",
@@ -58,7 +60,8 @@ export default defineCheck({
     "D-PATTERN-ITEM-404",
     "D-CPR-UNKNOWN-RUN",
     "D-PDR-EMPTY",
-  ],
+    ...schemaDecisions("responses"),
+  ]),
   inspect(ex, ctx) {
     const spec = ex.op?.responses.get(String(ex.status));
     if (!ex.op || !spec) return; // undocumented statuses are documented-status-only's business
@@ -132,4 +135,8 @@ function pick(v: unknown, path: PropertyKey[]): unknown {
   let cur: unknown = v;
   for (const p of path) cur = cur === null || cur === undefined ? undefined : (cur as Record<PropertyKey, unknown>)[p];
   return cur === undefined ? "(missing)" : cur;
+}
+
+function unique(ids: string[]): string[] {
+  return [...new Set(ids)];
 }
