@@ -43,6 +43,11 @@ const gates = [
     cmd: "tsx",
     args: ["scripts/contract-diff.ts", "--current", "generated/openapi.json", "--junit", "reports/contract-diff.xml"],
   },
+  {
+    name: "contract: every constraint has a provenance (a seed quote found in spec/seed.txt, or a D- row)",
+    cmd: "tsx",
+    args: ["scripts/provenance-gate.ts"],
+  },
   { name: "typecheck: tsc --noEmit", cmd: "tsc", args: ["-p", "tsconfig.json", "--noEmit"] },
   // formatting and lint are gates too: `npm run fix` repairs what a machine can repair
   { name: "format: prettier --check", cmd: "prettier", args: ["--check", "."] },
