@@ -10,7 +10,11 @@ export default defineCheck({
   severity: "major",
   rules: {
     seed: "Every authenticated response carries `RateLimit-Limit` (the cap), `RateLimit-Remaining` (calls left in the current second window) and `RateLimit-Reset` (seconds until the bucket fully resets).",
-    decisions: [decision("D-RATE-WINDOW", { title: /Reset/ })],
+    decisions: [
+      decision("D-RATE-WINDOW", { title: /Reset/ }),
+      // "every authenticated response": a refusal of the request's shape may come before authentication (the order is D-AUTH-ORDER)
+      decision("D-AUTH-ORDER", { title: /^no RateLimit header on a refusal/ }),
+    ],
   },
   decisions: ["D-AUTH-ORDER", "D-RATE-WINDOW"],
   mock: false, // Prism echoes example headers only on some responses
@@ -20,7 +24,10 @@ export default defineCheck({
     if (ex.status === 429 && !/^\d+$/.test(ex.headers["retry-after"] ?? "")) missing.push("retry-after");
     if (missing.length) {
       return ctx.fail(ex, {
-        title: `missing or non-integer ${missing.join(", ")}`,
+        title:
+          missing.length >= NAMES.length && mayPrecedeAuth(ex.status, !!ex.op)
+            ? `no RateLimit header on a refusal a deployment may give before authenticating (${ex.status})`
+            : `missing or non-integer ${missing.join(", ")}`,
         received: Object.fromEntries([...NAMES, "retry-after"].map((n) => [n, ex.headers[n] ?? "(absent)"])),
         expected: "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset as non-negative integers",
       });
@@ -35,3 +42,12 @@ export default defineCheck({
     ctx.pass(ex);
   },
 });
+
+/**
+ * A refusal of the request's shape (400, 422, or a 404 of a path no operation
+ * has) may be given before the key is looked at: the seed leaves the order
+ * open, so such an answer is not known to be an authenticated response.
+ */
+function mayPrecedeAuth(status: number, routed: boolean): boolean {
+  return status === 400 || status === 422 || (status === 404 && !routed);
+}
