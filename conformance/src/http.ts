@@ -1,7 +1,11 @@
 // The kit's HTTP client: one shared limiter per API key that keeps under the
 // advertised RateLimit-Limit, honours Retry-After on any 429 a check did not
 // plan, and records every exchange (for response-level checks, the coverage
-// ledger and curl reproductions with the key redacted).
+// ledger and curl reproductions with the key redacted). A connection the
+// deployment closes never costs the next request its answer: idle connections
+// are dropped before a deployment's idle timeout, and a request whose
+// connection closed before any byte of an answer is sent once more.
+import { Agent, EnvHttpProxyAgent, type Dispatcher } from "undici";
 import type { Contract, Operation } from "./contract.ts";
 
 export type KeyRole = "main" | "foreign" | "second" | "poor";
@@ -112,6 +116,8 @@ export interface Exchange {
   started?: number;
   ms: number;
   retriedAfter429?: number;
+  /** the first attempt's connection closed before any byte of an answer: this answer is the one retry's, on a fresh connection */
+  retriedAfterClose?: string;
 }
 
 /** Sliding-window limiter: at most `limit` requests in any window of ~1 s. */
@@ -163,6 +169,66 @@ export function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
+/**
+ * The connections the kit keeps between requests. A deployment closes an idle
+ * connection after its own timeout (5 s for node:http with default settings,
+ * 2 s for some servers, less behind some proxies), and a request written on a
+ * connection it is closing is lost. So an idle connection is dropped after
+ * 1 s, and never reused when the deployment announces `Keep-Alive: timeout=1`
+ * (undici keeps 1 s under the announced timeout). undici never reuses a
+ * connection after `Connection: close` or once the deployment closed it. The
+ * one retry in `HttpClient.send` covers the race that is left (a close already
+ * on its way when the kit writes).
+ */
+const IDLE_MS = 1000;
+const connections = dispatcher({
+  keepAliveTimeout: IDLE_MS,
+  keepAliveMaxTimeout: IDLE_MS,
+  keepAliveTimeoutThreshold: 1000,
+});
+
+/** Node's own fetch goes through HTTP(S)_PROXY when told to (NODE_USE_ENV_PROXY=1, --use-env-proxy): so does the kit. */
+function dispatcher(options: Agent.Options): Dispatcher {
+  const flags = [...process.execArgv, ...(process.env.NODE_OPTIONS ?? "").split(/\s+/)];
+  const viaProxy = process.env.NODE_USE_ENV_PROXY === "1" || flags.includes("--use-env-proxy");
+  return viaProxy ? new EnvHttpProxyAgent(options) : new Agent(options);
+}
+
+/** One attempt's dispatcher: sends through `via` and notes whether any byte of an answer arrived (the parser began a response). */
+class Watched {
+  answerStarted = false;
+  constructor(private readonly via: Dispatcher) {}
+  dispatch(opts: Dispatcher.DispatchOptions, handler: Dispatcher.DispatchHandler): boolean {
+    const watched = Object.create(handler) as Dispatcher.DispatchHandler;
+    const onResponseStarted = handler.onResponseStarted;
+    watched.onResponseStarted = () => {
+      this.answerStarted = true;
+      onResponseStarted?.call(watched);
+    };
+    return this.via.dispatch(opts, watched);
+  }
+}
+
+/** What one attempt gave: an answer, or the failure and whether any byte of an answer had arrived. */
+type Attempt = Answer | { failure: ReturnType<typeof transportFailure>; answerStarted: boolean };
+
+/** An HTTP answer, read whole; `retriedAfterClose` says why it is the answer to a second attempt. */
+interface Answer {
+  res: Response;
+  text: string;
+  started: number;
+  retriedAfterClose?: string;
+}
+
+/** What a request sends, the same on every attempt. */
+interface Sending {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  redirect: "follow" | "manual";
+}
+
 export interface ClientOptions {
   baseUrl: string;
   keys: Partial<Record<KeyRole, string>>;
@@ -204,18 +270,7 @@ export class HttpClient {
 
   async request(o: RequestOptions): Promise<Exchange> {
     if (this.aborted) throw new Error("interrupted");
-    const keySpec = o.key ?? "main";
-    let keyRole: Exchange["keyRole"];
-    let keyValue: string | undefined;
-    if (keySpec === "none") keyRole = "none";
-    else if (typeof keySpec === "object") {
-      keyRole = "invalid";
-      keyValue = keySpec.invalid;
-    } else {
-      keyRole = keySpec;
-      keyValue = this.keys[keySpec];
-      if (!keyValue) throw new Error(`no API key configured for role ${keySpec}`);
-    }
+    const { keyRole, keyValue } = this.keyOf(o.key ?? "main");
     const headers: Record<string, string> = { accept: "application/json", ...(o.headers ?? {}) };
     if (keyValue !== undefined) headers["x-api-key"] = keyValue;
     let bodyText: string | undefined;
@@ -225,82 +280,147 @@ export class HttpClient {
       headers["content-type"] = "application/json";
     // the limiter is shared by everything sent with one key; invalid/no key share one too
     const limiter = this.limiter(keyRole === "invalid" || keyRole === "none" ? "anonymous" : keyRole);
+    const url = o.url ?? this.baseUrl + o.path;
+    const sending: Sending = { method: o.method, url, headers, body: bodyText, redirect: o.redirect ?? "follow" };
     let retried = 0;
-    const timeoutMs = this.opts.timeoutMs ?? 30_000;
     for (;;) {
-      if (!o.burst) await limiter.take();
-      else limiter.note();
-      const started = Date.now();
-      const url = o.url ?? this.baseUrl + o.path;
-      let res: Response;
-      let text: string;
-      try {
-        // the timeout covers the whole answer, body included (a server that stalls mid-body is a timeout too)
-        res = await fetch(url, {
-          method: o.method,
-          headers,
-          body: bodyText,
-          redirect: o.redirect ?? "follow",
-          signal: AbortSignal.timeout(timeoutMs),
-        });
-        text = await res.text();
-      } catch (e) {
-        this.requestCount++;
-        const { kind, detail } = transportFailure(e, timeoutMs);
-        const err = new TransportError(kind, o.method, url, detail, o.check ?? this.currentCheck, {
-          requestHeaders: headers,
-          requestBody: bodyText,
-          keyRole,
-        });
-        this.transportErrors.push(err);
-        throw err;
-      }
-      this.requestCount++;
-      const resHeaders: Record<string, string> = {};
-      res.headers.forEach((v, k) => (resHeaders[k.toLowerCase()] = v));
-      if (keyRole !== "none" && keyRole !== "invalid") limiter.observe(resHeaders);
-      let json: unknown = undefined;
-      let jsonError: string | undefined;
-      if (text.length > 0) {
-        try {
-          json = JSON.parse(text);
-        } catch (e) {
-          jsonError = (e as Error).message;
-        }
-      }
-      const ex: Exchange = {
-        seq: ++this.seq,
-        check: o.check ?? this.currentCheck,
-        method: o.method,
-        url,
-        path: o.path,
-        keyRole,
-        requestHeaders: headers,
-        requestBody: bodyText,
-        status: res.status,
-        headers: resHeaders,
-        text,
-        json,
-        jsonError,
-        op: this.opts.contract.match(o.method, o.path.split("?")[0]),
-        meta: { ...(o.meta ?? {}), ...(o.burst ? { burst: true } : {}) },
-        started,
-        ms: Date.now() - started,
-        retriedAfter429: retried || undefined,
-      };
+      const ex = this.exchangeOf(o, sending, keyRole, await this.send(o, sending, keyRole, limiter), retried);
+      if (keyRole !== "none" && keyRole !== "invalid") limiter.observe(ex.headers);
       this.exchanges.push(ex);
       this.opts.onExchange?.(ex);
-      if (res.status === 429 && !o.burst && !o.meta?.planned429 && retried < 4) {
+      if (ex.status === 429 && !o.burst && !o.meta?.planned429 && retried < 4) {
         // an unplanned 429: wait as told, then try again
         this.unplanned429++;
         ex.meta.retried = true;
         retried++;
-        const wait = Number(resHeaders["retry-after"]);
+        const wait = Number(ex.headers["retry-after"]);
         limiter.block((Number.isFinite(wait) && wait > 0 ? wait : 2 ** retried) * 1000 + Math.random() * 200);
         continue;
       }
       return ex;
     }
+  }
+
+  private exchangeOf(
+    o: RequestOptions,
+    s: Sending,
+    keyRole: Exchange["keyRole"],
+    answer: Answer,
+    retried429: number,
+  ): Exchange {
+    const headers: Record<string, string> = {};
+    answer.res.headers.forEach((v, k) => (headers[k.toLowerCase()] = v));
+    let json: unknown = undefined;
+    let jsonError: string | undefined;
+    if (answer.text.length > 0) {
+      try {
+        json = JSON.parse(answer.text);
+      } catch (e) {
+        jsonError = (e as Error).message;
+      }
+    }
+    return {
+      seq: ++this.seq,
+      check: o.check ?? this.currentCheck,
+      method: o.method,
+      url: s.url,
+      path: o.path,
+      keyRole,
+      requestHeaders: s.headers,
+      requestBody: s.body,
+      status: answer.res.status,
+      headers,
+      text: answer.text,
+      json,
+      jsonError,
+      op: this.opts.contract.match(o.method, o.path.split("?")[0]),
+      meta: { ...(o.meta ?? {}), ...(o.burst ? { burst: true } : {}) },
+      started: answer.started,
+      ms: Date.now() - answer.started,
+      retriedAfter429: retried429 || undefined,
+      retriedAfterClose: answer.retriedAfterClose,
+    };
+  }
+
+  private keyOf(spec: NonNullable<RequestOptions["key"]>): { keyRole: Exchange["keyRole"]; keyValue?: string } {
+    if (spec === "none") return { keyRole: "none" };
+    if (typeof spec === "object") return { keyRole: "invalid", keyValue: spec.invalid };
+    const keyValue = this.keys[spec];
+    if (!keyValue) throw new Error(`no API key configured for role ${spec}`);
+    return { keyRole: spec, keyValue };
+  }
+
+  /**
+   * The request on the wire; sent once more, on a fresh connection, when its
+   * connection closed before any byte of an answer arrived. That is safe
+   * enough for any method: the deployment did not answer, so it either never
+   * read the request (a connection it was closing as the kit wrote; an early
+   * answer, e.g. 413 to an oversized body, lost in the close) or dropped it
+   * without a word, and one that drops it again is reported as before. Never
+   * after part of an answer (the deployment acted on it), nor after a timeout
+   * (it may still be acting on it). No answer at all throws a TransportError.
+   */
+  private async send(
+    o: RequestOptions,
+    sending: Sending,
+    keyRole: Exchange["keyRole"],
+    limiter: KeyLimiter,
+  ): Promise<Answer> {
+    const first = await this.attempt(o, sending, limiter, connections);
+    if ("res" in first) return first;
+    if (first.failure.kind !== "closed" || first.answerStarted) throw this.noAnswer(o, sending, keyRole, first.failure);
+    const retriedAfterClose = `${first.failure.detail} and before any byte of one: sent again on a fresh connection`;
+    const fresh = dispatcher({});
+    try {
+      const again = await this.attempt(o, sending, limiter, fresh);
+      if ("res" in again) return { ...again, retriedAfterClose };
+      throw this.noAnswer(o, sending, keyRole, {
+        kind: again.failure.kind,
+        detail: `${again.failure.detail} (sent twice: the first connection closed before any answer too)`,
+      });
+    } finally {
+      await fresh.destroy(); // the answer is read whole (or lost): nothing is left in flight
+    }
+  }
+
+  /** One attempt through `via`; the timeout covers the whole answer, body included (a stall mid-body is a timeout too). */
+  private async attempt(o: RequestOptions, s: Sending, limiter: KeyLimiter, via: Dispatcher): Promise<Attempt> {
+    if (!o.burst) await limiter.take();
+    else limiter.note();
+    const started = Date.now();
+    const timeoutMs = this.opts.timeoutMs ?? 30_000;
+    const watched = new Watched(via);
+    // global fetch, called at send time: a test may answer it in-process (it then ignores the dispatcher)
+    const init: RequestInit & { dispatcher: Watched } = {
+      method: s.method,
+      headers: s.headers,
+      body: s.body,
+      redirect: s.redirect,
+      signal: AbortSignal.timeout(timeoutMs),
+      dispatcher: watched,
+    };
+    this.requestCount++;
+    try {
+      const res = await fetch(s.url, init);
+      return { res, text: await res.text(), started };
+    } catch (e) {
+      return { failure: transportFailure(e, timeoutMs), answerStarted: watched.answerStarted };
+    }
+  }
+
+  private noAnswer(
+    o: RequestOptions,
+    s: Sending,
+    keyRole: Exchange["keyRole"],
+    failure: ReturnType<typeof transportFailure>,
+  ): TransportError {
+    const err = new TransportError(failure.kind, s.method, s.url, failure.detail, o.check ?? this.currentCheck, {
+      requestHeaders: s.headers,
+      requestBody: s.body,
+      keyRole,
+    });
+    this.transportErrors.push(err);
+    return err;
   }
 }
 
