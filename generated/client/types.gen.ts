@@ -143,7 +143,7 @@ export type AccountMe = {
  */
 export type AccountMeEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -221,6 +221,7 @@ export type AccountPlanFeatures = {
 
 /**
  * Numeric caps of the plan.
+ * Decision D-NON-NEGATIVE: no cap is negative (`minimum: 0`).
  */
 export type AccountPlanLimits = {
     /**
@@ -277,7 +278,7 @@ export type AccountPrices = {
  */
 export type AccountPricesEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -363,10 +364,12 @@ export type AccountUsage = {
     currency: 'usd';
     /**
      * Credits spent this period, or null when no credit projection is available.
+     * Decision D-CREDIT-FIELDS: a JSON number.
      */
     credits_used: number | null;
     /**
      * Credits granted this period, or null when no credit projection is available.
+     * Decision D-CREDIT-FIELDS: a JSON number.
      */
     credits_total: number | null;
     /**
@@ -380,7 +383,7 @@ export type AccountUsage = {
  */
 export type AccountUsageHistoryPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -426,15 +429,15 @@ export type AccountUsageHistoryRow = {
      */
     quantity: CommonDollars;
     /**
-     * The charge in credits, or null when no credit projection is available.
+     * The charge in credits, or null when no credit projection is available (Decision D-CREDIT-FIELDS: a JSON number).
      */
     quantity_credits: number | null;
     /**
-     * Dollars per credit used for the projection, or null.
+     * Dollars per credit used for the projection, or null (Decision D-CREDIT-FIELDS: a JSON number).
      */
     credit_rate_usd: number | null;
     /**
-     * Billing catalogue version the terms come from, or null.
+     * Billing catalogue version the terms come from, or null (Decision D-CREDIT-FIELDS: a string).
      */
     billing_catalog_version: string | null;
     /**
@@ -466,7 +469,7 @@ export type AssistantAskAccepted = {
  */
 export type AssistantAskAcceptedEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -482,6 +485,8 @@ export type AssistantAskAcceptedEnvelope = {
 export type AssistantAskBody = {
     /**
      * The question or instruction; must not be empty.
+     * Decision D-ASK-MESSAGE: at least 1 character (the seed says only
+     * "string, required"); Decision D-BOUND-STRINGS: at most 10000.
      */
     message: string;
     /**
@@ -505,6 +510,7 @@ export type AssistantAskBody = {
 export type AssistantAskContext = {
     /**
      * Datasets (`ds_`) the assistant may consult; omitted means every dataset of the account.
+     * Decision D-BOUND-ARRAYS: at most 100 ids.
      */
     dataset_ids?: Array<CommonRequestId>;
     /**
@@ -605,7 +611,7 @@ export type AssistantChat = {
  */
 export type AssistantChatEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -649,7 +655,7 @@ export type AssistantChatMessage = {
  */
 export type AssistantChatMessagePage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -715,7 +721,7 @@ export type AssistantChatMessageStatus = {
  */
 export type AssistantChatMessageStatusEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -751,11 +757,11 @@ export type AssistantChatNotFoundError = {
  */
 export type AssistantContextDateRange = {
     /**
-     * First day, `YYYY-MM-DD`.
+     * First day, `YYYY-MM-DD` (Decision D-MESSAGE-CONTEXT).
      */
     from: CommonCalendarDate;
     /**
-     * Last day, `YYYY-MM-DD`.
+     * Last day, `YYYY-MM-DD` (Decision D-MESSAGE-CONTEXT).
      */
     to: CommonCalendarDate;
 };
@@ -937,6 +943,7 @@ export type AudiencesAudienceDataset = {
     /**
      * Distinct profiles in this audience dataset across all its runs
      * (a person reached by several runs counts once, D-AUD-PROFILE-RUN).
+     * Decision D-NON-NEGATIVE: never negative.
      */
     profile_count: number;
     /**
@@ -972,7 +979,7 @@ export type AudiencesAudienceDatasetCreated = {
  */
 export type AudiencesAudienceDatasetCreatedEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -986,7 +993,7 @@ export type AudiencesAudienceDatasetCreatedEnvelope = {
  */
 export type AudiencesAudienceDatasetEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -1022,7 +1029,7 @@ export type AudiencesAudienceDatasetNotFoundError = {
  */
 export type AudiencesAudienceDatasetPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -1045,6 +1052,7 @@ export type AudiencesAudienceDatasetPage = {
  * the fields a platform may simply not have (`bio`, `external_link`,
  * `location_country`, `location_city`, `avatar`) are nullable, every other
  * field is always present.
+ * Decision D-NON-NEGATIVE: the counts are never negative.
  */
 export type AudiencesAudienceProfile = {
     /**
@@ -1164,11 +1172,11 @@ export type AudiencesAudienceProfile = {
      */
     brand_affinities: Array<string>;
     /**
-     * Big Five personality scores.
+     * Big Five personality scores (inner fields: Decision D-AUD-OCEAN).
      */
     ocean: AudiencesOceanScores;
     /**
-     * Platform-specific raw fields.
+     * Platform-specific raw fields (inner fields: Decision D-AUD-PLATFORM-METADATA).
      */
     platform_metadata: AudiencesPlatformMetadata;
     /**
@@ -1186,7 +1194,7 @@ export type AudiencesAudienceProfile = {
  */
 export type AudiencesAudienceProfilePage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -1237,6 +1245,9 @@ export type AudiencesAudienceResearchNotInPlanError = {
  * dataset run: `pending`, `working`, `completed`, `failed`. While one run is
  * `pending` or `working`, another run on the same audience dataset is
  * refused with 409.
+ * Decision D-AUD-RUN-COUNTS: the seed names `profile_count` and
+ * `target_profile_count` without types; both are integers, the target
+ * echoes the body's `total_profile_count` (1-2000).
  */
 export type AudiencesAudienceRun = {
     /**
@@ -1311,7 +1322,7 @@ export type AudiencesAudienceRunCreated = {
  */
 export type AudiencesAudienceRunCreatedEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -1325,7 +1336,7 @@ export type AudiencesAudienceRunCreatedEnvelope = {
  */
 export type AudiencesAudienceRunEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -1361,7 +1372,7 @@ export type AudiencesAudienceRunInFlightError = {
  */
 export type AudiencesAudienceRunPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -1405,12 +1416,12 @@ export type AudiencesAudienceRunRejectedError = {
 };
 
 /**
- * The codes a run creation can be refused with before the run starts.
+ * The codes a run creation can be refused with before the run starts (Decision D-AUD-RUN-400).
  */
 export type AudiencesAudienceRunRejectionCode = 'bad_request' | 'source_dataset_has_no_completed_run' | 'audience_youtube_only_source' | 'audience_insufficient_source_mentions';
 
 /**
- * `greater_than` or `less_than`.
+ * `greater_than` or `less_than` (Decision D-AUD-PROFILE-FILTERS).
  */
 export type AudiencesCountComparison = 'greater_than' | 'less_than';
 
@@ -1529,7 +1540,7 @@ export type AudiencesIsVerifiedProfileFilter = {
 };
 
 /**
- * `is` or `is_not`.
+ * `is` or `is_not` (Decision D-AUD-PROFILE-FILTERS).
  */
 export type AudiencesKeywordOperator = 'is' | 'is_not';
 
@@ -1612,7 +1623,7 @@ export type AudiencesProfileFilter = ({
 } & AudiencesIsVerifiedProfileFilter);
 
 /**
- * Filters AND-ed together; at most 10.
+ * Filters AND-ed together; at most 10 (Decision D-AUD-FILTER-CAP).
  */
 export type AudiencesProfileFilterGroup = Array<AudiencesProfileFilter>;
 
@@ -1673,7 +1684,7 @@ export type AudiencesSourceProfileFilter = {
  */
 export type AudiencesUpdateAudienceDatasetBody = {
     /**
-     * New name, 1-255 characters.
+     * New name, 1-255 characters (Decision D-AUD-PATCH).
      */
     name: CommonResourceName;
 };
@@ -1700,6 +1711,7 @@ export type CommonCalendarDate = string;
 
 /**
  * An ISO 3166-1 alpha-2 country code in upper case.
+ * Decision D-BOUND-STRINGS: at most 2 characters (the pattern already says so).
  */
 export type CommonCountryCode = string;
 
@@ -1780,23 +1792,30 @@ export type CommonEntityReferenceType = 'pattern' | 'research_preview' | 'datase
 /**
  * Every `error_code` the service can answer. Codes are stable identifiers;
  * match on them, never on `detail`.
+ * Decision D-ERROR-CODES: the set is closed: the seed's codes plus the five
+ * the contract adds for answers the seed never names (`payload_too_large`,
+ * `unsupported_media_type`, `request_timeout`, `expectation_failed`,
+ * `request_header_fields_too_large`).
  */
 export type CommonErrorCode = 'bad_request' | 'source_dataset_has_no_completed_run' | 'audience_youtube_only_source' | 'audience_insufficient_source_mentions' | 'unauthorized' | 'insufficient_credits' | 'insufficient_credits_dataset_run' | 'insufficient_credits_audience_dataset_run' | 'insufficient_credits_pattern_detection' | 'insufficient_credits_content_analysis' | 'insufficient_credits_research_preview' | 'insufficient_credits_ask' | 'dataset_not_found' | 'audience_dataset_not_found' | 'pattern_not_found' | 'pattern_detection_run_not_found' | 'chat_not_found' | 'custom_parameter_not_found' | 'not_found' | 'audience_dataset_run_already_in_flight' | 'unprocessable_entity' | 'too_many_requests' | 'internal_server_error' | 'collection_content_type_mismatch' | 'date_filter_unavailable' | 'custom_parameter_limit_exceeded' | 'custom_parameter_duplicate_name' | 'custom_parameter_empty_name' | 'custom_parameter_run_in_flight' | 'nothing_to_analyze' | 'tracking_agent_limit_reached' | 'tracking_agent_run_in_progress' | 'dataset_has_no_queries' | 'invalid_cursor' | 'ai_assistant_unavailable' | 'ai_assistant_timeout' | 'payload_too_large' | 'unsupported_media_type' | 'request_timeout' | 'expectation_failed' | 'request_header_fields_too_large';
 
 /**
  * One label of a label filter (topics, intentions, tones, hooks, CTAs, brands, creator tiers).
- * Decision D-BOUND-STRINGS: at most 200 characters.
+ * Decision D-BOUND-STRINGS: 1-200 characters.
  */
 export type CommonFilterLabel = string;
 
 /**
  * One extra search fragment of a prompt run.
- * Decision D-BOUND-STRINGS: at most 200 characters, at most 20 per run.
+ * Decision D-BOUND-STRINGS: 1-200 characters, at most 20 per run.
  */
 export type CommonFragment = string;
 
 /**
  * What a 402 says about the shortfall.
+ * Decision D-ERROR-DETAIL: `message` is a string and `top_up_url` a URL
+ * string (Decision D-URL-FORMAT: `format: uri`); Decision D-MONEY-STRING:
+ * the amounts are decimal strings matching a pattern.
  */
 export type CommonInsufficientCreditsDetail = {
     /**
@@ -1863,16 +1882,24 @@ export type CommonInvalidCursorError = {
 
 /**
  * An ISO 8601 UTC timestamp (datasets, dataset runs, audience datasets and audience runs).
+ * Decision D-TIMESTAMPS: the seed says "ISO 8601 UTC string"; the contract writes it as
+ * an RFC 3339 `date-time` (`format: date-time`).
  */
 export type CommonIsoTimestamp = string;
 
 /**
  * A BCP-47 language tag such as `en` or `pt-BR`.
+ * Decision D-LANGUAGE-TAG: the pattern is a simplified BCP-47 (a 2-3 letter
+ * language subtag, then subtags of 2-8 letters or digits); Decision
+ * D-BOUND-STRINGS: at most 35 characters.
  */
 export type CommonLanguageTag = string;
 
 /**
  * A media object attached to a post, an author or a profile.
+ * Decision D-MEDIA-SHAPE: the seed names `{type, version_list, description}`;
+ * `type` is `image` or `video`, `description` a string or null (null when
+ * visual recognition did not describe it).
  */
 export type CommonMedia = {
     /**
@@ -1891,6 +1918,9 @@ export type CommonMedia = {
 
 /**
  * One rendition of a media item.
+ * Decision D-MEDIA-SHAPE: the seed names `{url, width, height}` without types;
+ * `url` is a URL string (Decision D-URL-FORMAT: `format: uri`), `width` and
+ * `height` integers.
  */
 export type CommonMediaVersion = {
     /**
@@ -1958,7 +1988,7 @@ export type CommonPatternReference = {
 };
 
 /**
- * 413 body: the request body is over the limit.
+ * 413 body: the request body is over the limit (Decision D-BODY-LIMIT: the code is the contract's).
  */
 export type CommonPayloadTooLargeError = {
     /**
@@ -1981,6 +2011,7 @@ export type CommonPayloadTooLargeError = {
 
 /**
  * A reference to one post: the pair (source, id) identifies it.
+ * Decision D-BOUND-STRINGS: `id` is 1-128 characters.
  */
 export type CommonPostRef = {
     /**
@@ -2015,19 +2046,19 @@ export type CommonPostReference = {
      */
     source: CommonSource;
     /**
-     * Platform-side post id.
+     * Platform-side post id (Decision D-REFERENCE-TYPES: a string).
      */
     id: string;
     /**
-     * The marker number N.
+     * The marker number N, counted from 1 (Decision D-REFERENCE-TYPES: an integer).
      */
     citation: number;
     /**
-     * Offset of the first `[N]` in the text (inclusive).
+     * Offset of the first `[N]` in the text (inclusive; Decision D-CITE-UNITS).
      */
     start_index: number;
     /**
-     * Offset just past the first `[N]` (exclusive).
+     * Offset just past the first `[N]` (exclusive; Decision D-CITE-UNITS).
      */
     end_index: number;
 };
@@ -2093,7 +2124,7 @@ export type CommonResearchPreviewReference = {
 export type CommonResourceName = string;
 
 /**
- * Whole seconds to wait before retrying, at least 1.
+ * Whole seconds to wait before retrying, at least 1 (Decision D-RATE-WINDOW).
  */
 export type CommonRetryAfterSeconds = number;
 
@@ -2137,6 +2168,8 @@ export type CommonRunStep = {
 
 /**
  * Name of a pipeline step.
+ * Decision D-RUN-STEP-NAMES: the seed lists the names "seen"; the contract
+ * closes the set to these three.
  */
 export type CommonRunStepName = 'scraping' | 'enrichment' | 'analysis';
 
@@ -2152,6 +2185,7 @@ export type CommonSource = 'reddit' | 'tiktok' | 'youtube' | 'instagram' | 'link
 
 /**
  * 429 body.
+ * Decision D-ERROR-DETAIL: `detail` is a human-readable string.
  */
 export type CommonTooManyRequestsError = {
     /**
@@ -2200,11 +2234,12 @@ export type CommonUnauthorizedError = {
 
 /**
  * A point in time as integer Unix seconds (every resource other than datasets, audience datasets and their runs).
+ * Decision D-NON-NEGATIVE: never before 1970 (`minimum: 0`).
  */
 export type CommonUnixSeconds = number;
 
 /**
- * 415 body: the request body is not declared as JSON.
+ * 415 body: the request body is not declared as JSON (Decision D-CONTENT-TYPE: the code is the contract's).
  */
 export type CommonUnsupportedMediaTypeError = {
     /**
@@ -2273,7 +2308,8 @@ export type CustomParametersCreateCustomParameterBody = {
     /**
      * What the LLM should extract from each post.
      * Decision D-CP-INSTRUCTIONS: the seed bounds neither this field nor its
-     * length; the schema sets no bound.
+     * length; no bound of its own. Decision D-BOUND-STRINGS: like every request
+     * string it has a `maxLength`, 10000 characters.
      */
     instructions: string;
     /**
@@ -2371,7 +2407,7 @@ export type CustomParametersCustomParameterEmptyNameError = {
  */
 export type CustomParametersCustomParameterEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2440,7 +2476,7 @@ export type CustomParametersCustomParameterNotFoundError = {
  */
 export type CustomParametersCustomParameterPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2472,7 +2508,7 @@ export type CustomParametersCustomParameterPreview = {
  */
 export type CustomParametersCustomParameterPreviewBody = {
     /**
-     * Extraction instructions to try.
+     * Extraction instructions to try (Decision D-BOUND-STRINGS: at most 10000 characters).
      */
     instructions: string;
     /**
@@ -2490,7 +2526,7 @@ export type CustomParametersCustomParameterPreviewBody = {
  */
 export type CustomParametersCustomParameterPreviewEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2515,13 +2551,15 @@ export type CustomParametersCustomParameterPreviewResult = {
      */
     source: CommonSource;
     /**
-     * The extracted value, typed as `value_type` says, or null when none was found.
+     * The extracted value, typed as `value_type` says (Decision D-CP-VALUE-TYPE),
+     * or null when none was found (Decision D-CP-PREVIEW-MISS).
      */
     value: string | number | boolean | null;
 };
 
 /**
  * One execution of a custom parameter across a dataset.
+ * Decision D-NON-NEGATIVE: the counters are never negative (`minimum: 0`).
  */
 export type CustomParametersCustomParameterRun = {
     /**
@@ -2584,7 +2622,7 @@ export type CustomParametersCustomParameterRunAccepted = {
  */
 export type CustomParametersCustomParameterRunAcceptedEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2598,7 +2636,7 @@ export type CustomParametersCustomParameterRunAcceptedEnvelope = {
  */
 export type CustomParametersCustomParameterRunEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2634,7 +2672,7 @@ export type CustomParametersCustomParameterRunInFlightError = {
  */
 export type CustomParametersCustomParameterRunPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2748,7 +2786,7 @@ export type CustomParametersUpdateCustomParameterBody = {
      */
     name?: CustomParametersCustomParameterName;
     /**
-     * New extraction instructions, used by later runs and previews.
+     * New extraction instructions, used by later runs and previews (Decision D-BOUND-STRINGS: at most 10000 characters).
      */
     instructions?: string;
 };
@@ -2810,6 +2848,7 @@ export type DatasetsCreateDatasetRunBody = {
      * Analyses to run on each mention.
      * Decision D-RUN-ACTIONS-DEFAULT: the seed gives no default; omitted means
      * no analysis, and every analysis field of the run's mentions is null.
+     * Decision D-BOUND-ARRAYS: at most 13 (one of each action).
      */
     content_analysis_actions?: Array<DatasetsContentAnalysisAction>;
 };
@@ -2853,7 +2892,7 @@ export type DatasetsDataset = {
      */
     updated_at: CommonIsoTimestamp;
     /**
-     * Link to the dataset in the web app.
+     * Link to the dataset in the web app. Decision D-URL-FORMAT: an absolute URI.
      */
     url: string;
 };
@@ -2881,7 +2920,7 @@ export type DatasetsDatasetCreated = {
  */
 export type DatasetsDatasetCreatedEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2895,7 +2934,7 @@ export type DatasetsDatasetCreatedEnvelope = {
  */
 export type DatasetsDatasetEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2909,7 +2948,7 @@ export type DatasetsDatasetEnvelope = {
  */
 export type DatasetsDatasetPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -2993,11 +3032,11 @@ export type DatasetsDatasetRunCreated = {
      */
     dataset_id: string;
     /**
-     * Mentions reserved and targeted.
+     * Mentions reserved and targeted (Decision D-RUN-COUNT).
      */
     count: number;
     /**
-     * Mentions asked for in the body.
+     * Mentions asked for in the body (Decision D-RUN-COUNT).
      */
     requested_count: number;
     /**
@@ -3015,7 +3054,7 @@ export type DatasetsDatasetRunCreated = {
  */
 export type DatasetsDatasetRunCreatedEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -3029,7 +3068,7 @@ export type DatasetsDatasetRunCreatedEnvelope = {
  */
 export type DatasetsDatasetRunEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -3043,7 +3082,7 @@ export type DatasetsDatasetRunEnvelope = {
  */
 export type DatasetsDatasetRunPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -3069,7 +3108,7 @@ export type DatasetsDatasetRunPage = {
  */
 export type DatasetsDatasetRunParams = {
     /**
-     * The search query as sent.
+     * The search query as sent (required in the request, so always echoed).
      */
     search_query: DatasetsSearchQuery;
     /**
@@ -3190,7 +3229,7 @@ export type DatasetsPromptSearchQuery = {
      */
     type: 'prompt';
     /**
-     * Sources to search; at least one.
+     * Sources to search; 1-5 (Decision D-BOUND-ARRAYS).
      */
     sources: Array<CommonSource>;
     /**
@@ -3198,7 +3237,7 @@ export type DatasetsPromptSearchQuery = {
      */
     search_query: string;
     /**
-     * Optional extra phrases that narrow or expand the search.
+     * Optional extra phrases that narrow or expand the search (Decision D-BOUND-ARRAYS: at most 20).
      */
     fragments?: Array<CommonFragment>;
 };
@@ -3214,6 +3253,8 @@ export type DatasetsSearchQuery = ({
 
 /**
  * One post or profile URL to collect directly.
+ * Decision D-RUN-SOURCE-URL: the seed names `{source, url, text?}` without
+ * types; `source` is a source name, `url` and `text` strings.
  */
 export type DatasetsSourceUrl = {
     /**
@@ -3221,11 +3262,11 @@ export type DatasetsSourceUrl = {
      */
     source: CommonSource;
     /**
-     * The post or profile URL.
+     * The post or profile URL (Decision D-URL-FORMAT; Decision D-BOUND-STRINGS: at most 2048 characters).
      */
     url: string;
     /**
-     * Optional text to match; applies to `reddit` only.
+     * Optional text to match; applies to `reddit` only (Decision D-BOUND-STRINGS: at most 5000 characters).
      */
     text?: string;
 };
@@ -3250,7 +3291,7 @@ export type DatasetsUrlSearchQuery = {
      */
     type: 'url';
     /**
-     * The URLs to collect, 1-100 per run.
+     * The URLs to collect, 1-100 per run (the seed states the 100; at least one is implied by a run that collects from URLs).
      */
     source_urls: Array<DatasetsSourceUrl>;
 };
@@ -3265,6 +3306,7 @@ export type DatasetsUrlSearchQuery = {
 export type McpAskArgs = {
     /**
      * The question or instruction, markdown allowed; must not be empty.
+     * Decision D-ASK-MESSAGE: 1-10000 characters, like the `message` of `POST /v1/ask`.
      */
     prompt: string;
     /**
@@ -3272,7 +3314,7 @@ export type McpAskArgs = {
      */
     chat_id?: CommonRequestId;
     /**
-     * Datasets the assistant may consult; omit to allow every dataset of the account.
+     * Datasets the assistant may consult; omit to allow every dataset of the account (Decision D-BOUND-ARRAYS: at most 100).
      */
     dataset_ids?: Array<CommonRequestId>;
     /**
@@ -3320,7 +3362,7 @@ export type McpAskTool = {
 };
 
 /**
- * A way of presenting a bearer token (RFC 6750).
+ * A way of presenting a bearer token (RFC 6750). Decision D-MCP-OAUTH-METADATA.
  */
 export type McpBearerMethod = 'header' | 'body' | 'query';
 
@@ -3336,7 +3378,7 @@ export type McpBearerMethod = 'header' | 'body' | 'query';
  */
 export type McpBlock = {
     /**
-     * Id of the block, unique within its message; pass it to `svc__render`.
+     * Id of the block, unique within its message; pass it to `svc__render` (Decision D-MCP-IDS: never empty).
      */
     block_id: string;
     /**
@@ -3363,7 +3405,7 @@ export type McpBlockType = 'text' | 'openui';
  */
 export type McpGetAudienceDatasetArgs = {
     /**
-     * The audience dataset (`ad_`).
+     * The audience dataset (`ad_`); 1-128 characters (Decision D-MCP-IDS).
      */
     audience_dataset_id: CommonRequestId;
 };
@@ -3385,6 +3427,7 @@ export type McpGetAudienceDatasetResult = {
     /**
      * Distinct profiles in this audience dataset across all its runs
      * (a person reached by several runs counts once, D-AUD-PROFILE-RUN).
+     * Decision D-NON-NEGATIVE: never negative.
      */
     profile_count: number;
     /**
@@ -3402,11 +3445,11 @@ export type McpGetAudienceDatasetResult = {
  */
 export type McpGetAudienceDatasetRunArgs = {
     /**
-     * The parent audience dataset (`ad_`).
+     * The parent audience dataset (`ad_`); 1-128 characters (Decision D-MCP-IDS).
      */
     audience_dataset_id: CommonRequestId;
     /**
-     * The audience run (`adr_`).
+     * The audience run (`adr_`); 1-128 characters (Decision D-MCP-IDS).
      */
     run_id: CommonRequestId;
 };
@@ -3500,7 +3543,7 @@ export type McpGetAudienceDatasetTool = {
  */
 export type McpGetDatasetArgs = {
     /**
-     * The dataset (`ds_`).
+     * The dataset (`ds_`); 1-128 characters (Decision D-MCP-IDS).
      */
     dataset_id: CommonRequestId;
 };
@@ -3545,7 +3588,7 @@ export type McpGetDatasetResult = {
      */
     updated_at: CommonIsoTimestamp;
     /**
-     * Link to the dataset in the web app.
+     * Link to the dataset in the web app. Decision D-URL-FORMAT: an absolute URI.
      */
     url: string;
 };
@@ -3555,11 +3598,11 @@ export type McpGetDatasetResult = {
  */
 export type McpGetDatasetRunArgs = {
     /**
-     * The parent dataset (`ds_`).
+     * The parent dataset (`ds_`); 1-128 characters (Decision D-MCP-IDS).
      */
     dataset_id: CommonRequestId;
     /**
-     * The run (`dsr_`).
+     * The run (`dsr_`); 1-128 characters (Decision D-MCP-IDS).
      */
     run_id: CommonRequestId;
 };
@@ -3727,11 +3770,11 @@ export type McpGetMeTool = {
  */
 export type McpGetMessageArgs = {
     /**
-     * The chat (`ch_`) returned by `svc__ask`.
+     * The chat (`ch_`) returned by `svc__ask` (Decision D-MCP-IDS: 1-128 characters).
      */
     chat_id: CommonRequestId;
     /**
-     * The message (`msg_`) returned by `svc__ask`.
+     * The message (`msg_`) returned by `svc__ask` (Decision D-MCP-IDS: 1-128 characters).
      */
     message_id: CommonRequestId;
 };
@@ -3789,7 +3832,7 @@ export type McpGetMessageTool = {
  */
 export type McpGetPatternDetectionRunArgs = {
     /**
-     * The pattern detection run (`pdr_`).
+     * The pattern detection run (`pdr_`); 1-128 characters (Decision D-MCP-IDS).
      */
     run_id: CommonRequestId;
 };
@@ -3840,7 +3883,7 @@ export type McpGetPatternDetectionRunTool = {
  */
 export type McpGetTrackingAgentArgs = {
     /**
-     * The tracking agent (`ta_`).
+     * The tracking agent (`ta_`); 1-128 characters (Decision D-MCP-IDS).
      */
     agent_id: CommonRequestId;
 };
@@ -3873,11 +3916,11 @@ export type McpGetTrackingAgentResult = {
      */
     integrations: Array<TrackingAgentsIntegration>;
     /**
-     * Posts to collect per dataset per cycle, 20-1000.
+     * Posts to collect per dataset per cycle, 20-1000 (Decision D-TA-CREATE: the dataset-run bounds).
      */
     count: number;
     /**
-     * Comments to collect per post, 0-100.
+     * Comments to collect per post, 0-100 (Decision D-TA-CREATE: the dataset-run bounds).
      */
     num_comments_per_post: number;
     /**
@@ -3889,7 +3932,7 @@ export type McpGetTrackingAgentResult = {
      */
     paused: boolean;
     /**
-     * When the last cycle (scheduled or triggered) started, integer Unix seconds; null before the first.
+     * When the last cycle (scheduled or triggered) started, integer Unix seconds; null before the first (Decision D-TA-NEXT-RUN).
      */
     last_run_at: CommonUnixSeconds | null;
     /**
@@ -4313,11 +4356,11 @@ export type McpProtectedResourceMetadata = {
  */
 export type McpRenderArgs = {
     /**
-     * The assistant message (`msg_`) holding the block.
+     * The assistant message (`msg_`) holding the block (Decision D-MCP-IDS: 1-128 characters).
      */
     message_id: CommonRequestId;
     /**
-     * The block to render.
+     * The block to render (Decision D-MCP-IDS: 1-128 characters).
      */
     block_id: CommonRequestId;
 };
@@ -4489,7 +4532,7 @@ export type McpToolErrorDetail = {
      */
     message: string;
     /**
-     * The HTTP status the equivalent REST call would answer, e.g. 404.
+     * The HTTP status the equivalent REST call would answer, e.g. 404 (Decision D-MCP-TOOL-ERROR: an integer 400-599).
      */
     status: number;
 };
@@ -4513,7 +4556,7 @@ export type MentionsBrandAnyOfOperator = {
      */
     type: 'any_of';
     /**
-     * Brand names.
+     * Brand names (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonFilterLabel>;
 };
@@ -4527,7 +4570,7 @@ export type MentionsBrandContainsOperator = {
      */
     type: 'contains';
     /**
-     * Substring of a brand name.
+     * Substring of a brand name (Decision D-BOUND-STRINGS: 1-200 characters).
      */
     value: string;
 };
@@ -4541,7 +4584,7 @@ export type MentionsBrandEqualsOperator = {
      */
     type: 'equals';
     /**
-     * Brand name.
+     * Brand name (Decision D-BOUND-STRINGS: 1-200 characters).
      */
     value: string;
 };
@@ -4580,7 +4623,7 @@ export type MentionsContentIntentionFilter = {
      */
     operator: 'any_of';
     /**
-     * Accepted labels; a post matches when it carries any of them.
+     * Accepted labels; a post matches when it carries any of them (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonFilterLabel>;
 };
@@ -4598,7 +4641,7 @@ export type MentionsContentTopicFilter = {
      */
     operator: 'any_of';
     /**
-     * Accepted labels; a post matches when it carries any of them.
+     * Accepted labels; a post matches when it carries any of them (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonFilterLabel>;
 };
@@ -4612,7 +4655,7 @@ export type MentionsCountryCodeFilter = {
      */
     type: 'country_code';
     /**
-     * Upper-case ISO 3166-1 alpha-2 codes.
+     * Upper-case ISO 3166-1 alpha-2 codes (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonCountryCode>;
 };
@@ -4630,7 +4673,7 @@ export type MentionsCtaFilter = {
      */
     operator: 'any_of';
     /**
-     * Accepted labels; a post matches when it carries any of them.
+     * Accepted labels; a post matches when it carries any of them (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonFilterLabel>;
 };
@@ -4644,7 +4687,7 @@ export type MentionsDominantEmotionFilter = {
      */
     type: 'dominant_emotion';
     /**
-     * Accepted emotions.
+     * Accepted emotions (Decision D-BOUND-ARRAYS: 1-7).
      */
     values: Array<MentionsEmotion>;
 };
@@ -4686,7 +4729,7 @@ export type MentionsFilter = ({
 } & MentionsDominantEmotionFilter);
 
 /**
- * Filters AND-ed together; 1-10 per group.
+ * Filters AND-ed together; 1-10 per group (Decision D-FILTER-TOTAL).
  */
 export type MentionsFilterGroup = Array<MentionsFilter>;
 
@@ -4731,7 +4774,7 @@ export type MentionsHookFilter = {
      */
     operator: 'any_of';
     /**
-     * Accepted labels; a post matches when it carries any of them.
+     * Accepted labels; a post matches when it carries any of them (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonFilterLabel>;
 };
@@ -4768,7 +4811,7 @@ export type MentionsKeywordFilter = {
      */
     operator: MentionsKeywordOperator;
     /**
-     * One or two words separated by one space.
+     * One or two words separated by one space (Decision D-BOUND-STRINGS: at most 100 characters).
      */
     value: string;
 };
@@ -4827,7 +4870,7 @@ export type MentionsMention = {
      */
     text: string;
     /**
-     * Link to the post.
+     * Link to the post (Decision D-URL-FORMAT).
      */
     url: string;
     /**
@@ -4960,6 +5003,9 @@ export type MentionsMention = {
 
 /**
  * The author of a post as shown on the platform.
+ * Decision D-MENTION-AUTHOR: the seed lists the fields without types or
+ * nullability; `title` and `title_url` are strings, `headline` and
+ * `headline_url` strings or null, `avatar` a media object or null.
  */
 export type MentionsMentionAuthor = {
     /**
@@ -4974,7 +5020,7 @@ export type MentionsMentionAuthor = {
      */
     title: string;
     /**
-     * Link to the author's profile.
+     * Link to the author's profile (Decision D-URL-FORMAT).
      */
     title_url: string;
     /**
@@ -4982,13 +5028,13 @@ export type MentionsMentionAuthor = {
      */
     headline: string | null;
     /**
-     * Link behind the headline, or null.
+     * Link behind the headline, or null (Decision D-URL-FORMAT).
      */
     headline_url: string | null;
 };
 
 /**
- * A collection the mention belongs to.
+ * A collection the mention belongs to (Decision D-MENTION-INNER-TYPES: `name` a string).
  */
 export type MentionsMentionCollection = {
     /**
@@ -5003,6 +5049,9 @@ export type MentionsMentionCollection = {
 
 /**
  * A comment collected with the post.
+ * Decision D-MENTION-INNER-TYPES: the seed lists the fields; `id`,
+ * `author_username` and `body` are strings, `num_likes` and `num_replies`
+ * integers (Decision D-NON-NEGATIVE: never negative), none null.
  */
 export type MentionsMentionComment = {
     /**
@@ -5032,7 +5081,7 @@ export type MentionsMentionComment = {
 };
 
 /**
- * A dataset the mention belongs to.
+ * A dataset the mention belongs to (Decision D-MENTION-INNER-TYPES: `id` a string, `name` a string or null).
  */
 export type MentionsMentionDataset = {
     /**
@@ -5084,7 +5133,7 @@ export type MentionsMentionEmotions = {
  */
 export type MentionsMentionPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -5193,6 +5242,7 @@ export type MentionsMetricChangeOperator = ({
 
 /**
  * A decimal number written as a string, e.g. `"0.0412"` or `"-0.35"`.
+ * Decision D-NUMERIC-STRING: the seed says "string"; the pattern is the contract's.
  */
 export type MentionsNumericString = string;
 
@@ -5201,6 +5251,8 @@ export type MentionsNumericString = string;
  * Decision D-PARAM-VALUE-STATUS: the seed does not list `status` values;
  * they are `completed` and `failed` (a mention not yet visited by a run has
  * no entry).
+ * Decision D-MENTION-PARAMETERS: `value` is a string, number, boolean or null;
+ * `computed_at` is never null.
  */
 export type MentionsParameterValue = {
     /**
@@ -5218,12 +5270,14 @@ export type MentionsParameterValue = {
 };
 
 /**
- * State of one custom parameter's extraction for one mention.
+ * State of one custom parameter's extraction for one mention (Decision D-PARAM-VALUE-STATUS).
  */
 export type MentionsParameterValueStatus = 'completed' | 'failed';
 
 /**
  * A mention's assignment to one item of a detected pattern.
+ * Decision D-PATTERN-ASSIGNMENTS-KEY: `pattern_item_id` and `name` are
+ * strings, `confidence` a number from 0 to 1.
  */
 export type MentionsPatternAssignment = {
     /**
@@ -5316,7 +5370,7 @@ export type MentionsSentimentFilter = {
      */
     type: 'sentiment';
     /**
-     * Accepted sentiments.
+     * Accepted sentiments (Decision D-BOUND-ARRAYS: 1-3).
      */
     values: Array<MentionsSentimentLabel>;
 };
@@ -5335,7 +5389,7 @@ export type MentionsSourceFilter = {
      */
     type: 'source';
     /**
-     * Accepted sources.
+     * Accepted sources (Decision D-BOUND-ARRAYS: 1-5).
      */
     values: Array<CommonSource>;
 };
@@ -5345,7 +5399,7 @@ export type MentionsSourceFilter = {
  */
 export type MentionsTextValue = {
     /**
-     * The text.
+     * The text (Decision D-MENTION-INNER-TYPES: a string).
      */
     text: string;
 };
@@ -5363,7 +5417,7 @@ export type MentionsToneOfVoiceFilter = {
      */
     operator: 'any_of';
     /**
-     * Accepted labels; a post matches when it carries any of them.
+     * Accepted labels; a post matches when it carries any of them (Decision D-BOUND-ARRAYS: 1-50).
      */
     values: Array<CommonFilterLabel>;
 };
@@ -5380,11 +5434,11 @@ export type PatternsCreatePatternDetectionBody = {
      */
     dataset_id: CommonRequestId;
     /**
-     * Name of the detection and of the resulting pattern, 1-255 characters.
+     * Name of the detection and of the resulting pattern, 1-255 characters (Decision D-PDR-BODY).
      */
     name: CommonResourceName;
     /**
-     * The question the clustering should answer, 1-5000 characters.
+     * The question the clustering should answer, 1-5000 characters (Decision D-PDR-BODY).
      */
     research_question: string;
 };
@@ -5490,7 +5544,7 @@ export type PatternsPatternDetectionRun = {
  */
 export type PatternsPatternDetectionRunEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -5529,7 +5583,7 @@ export type PatternsPatternDetectionRunNotFoundError = {
  */
 export type PatternsPatternDetectionStatus = {
     /**
-     * Current state: `pending`, `working`, `completed` or `failed`.
+     * Current state: `pending`, `working`, `completed` or `failed` (Decision D-PDR-STATES; the seed shows `pending` and `completed`).
      */
     type: CommonRunStatusType;
     /**
@@ -5537,13 +5591,15 @@ export type PatternsPatternDetectionStatus = {
      */
     steps: Array<PatternsPatternDetectionStep>;
     /**
-     * Why the run failed; present only when `type` is `failed`.
+     * Why the run failed; present only when `type` is `failed` (Decision D-PDR-STATES).
      */
     error_message?: string;
 };
 
 /**
- * One finished pattern detection step.
+ * One finished pattern detection step. The seed gives the REST run status
+ * envelope as `{status: {type, steps: [{name, completed_at}]}}`; the step
+ * names are Decision D-PDR-STEPS.
  */
 export type PatternsPatternDetectionStep = {
     /**
@@ -5569,7 +5625,7 @@ export type PatternsPatternDetectionStepName = 'clustering' | 'labeling' | 'assi
  */
 export type PatternsPatternEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -5579,7 +5635,9 @@ export type PatternsPatternEnvelope = {
 };
 
 /**
- * One recurring theme of a pattern.
+ * One recurring theme of a pattern. The seed names `item_id` and `post_count`
+ * and describes a short title and a synopsis; the field names `title` and
+ * `synopsis` and the types are Decision D-PATTERN-SHAPE.
  */
 export type PatternsPatternItem = {
     /**
@@ -5634,7 +5692,7 @@ export type PatternsPatternItemDetail = {
  */
 export type PatternsPatternItemDetailEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -5810,6 +5868,7 @@ export type PreviewsPreviewSourceUrl = {
 
 /**
  * A prompt preview over an absolute window (`date_since` plus `date_until`).
+ * Decision D-PREVIEW-BODY-TYPES: the body fields take the types of the dataset run body's fields of the same name.
  */
 export type PreviewsPromptPreviewAbsoluteBody = {
     /**
@@ -5868,6 +5927,7 @@ export type PreviewsPromptPreviewBody = PreviewsPromptPreviewRelativeBody | Prev
 
 /**
  * A prompt preview over a relative window (`time_filter`).
+ * Decision D-PREVIEW-BODY-TYPES: the body fields take the types of the dataset run body's fields of the same name.
  */
 export type PreviewsPromptPreviewRelativeBody = {
     /**
@@ -5948,7 +6008,7 @@ export type PreviewsResearchPreview = ({
  */
 export type PreviewsResearchPreviewEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -5966,6 +6026,7 @@ export type PreviewsTimeFilter = 'past_day' | 'past_week' | 'past_month' | 'past
 
 /**
  * Body of a `url` preview.
+ * Decision D-PREVIEW-BODY-TYPES: `language` and `country_code` take the types of the dataset run body's fields.
  */
 export type PreviewsUrlPreviewBody = {
     /**
@@ -6003,6 +6064,8 @@ export type PreviewsUrlPreviewBody = {
  * `non_existing_profiles` and `private_profiles` list the requested URLs
  * (strings, as sent) that fell into each case; every requested URL is in
  * exactly one of these lists or in `profiles`.
+ * Decision D-PREVIEW-URL-RESULT: like the prompt result it carries
+ * `preview_id` and `type` (`url`).
  */
 export type PreviewsUrlPreviewResult = {
     /**
@@ -6068,10 +6131,11 @@ export type TrackingAgentsAgentMessage = {
      * the datasets; `comment_count` counts the comments collected on those posts
      * (at most `num_comments_per_post` each); `sentiment_score` is the mean
      * sentiment score (-1 to 1) of those posts, 0 when there are none.
+     * Decision D-NON-NEGATIVE: never negative.
      */
     new_mention_count: number;
     /**
-     * Comments collected on those mentions.
+     * Comments collected on those mentions (Decision D-NON-NEGATIVE: never negative).
      */
     comment_count: number;
     /**
@@ -6086,6 +6150,8 @@ export type TrackingAgentsAgentMessage = {
     short_preview_message: string;
     /**
      * Markdown body; each cited post appears as a marker `[N]` resolved by `references`.
+     * Decision D-TA-MESSAGE: the seed describes "a markdown text body" of the full
+     * message; the field is `text` and every feed item carries it.
      */
     text: string;
     /**
@@ -6094,6 +6160,7 @@ export type TrackingAgentsAgentMessage = {
      * cycle collected belong to items of a pattern detected on one of the
      * agent's datasets (the pattern holding most of them); at most 3 entity
      * references, the pattern first.
+     * Decision D-TA-MESSAGE: every feed item carries them (the seed gives them to the full message).
      */
     references: Array<CommonReference>;
 };
@@ -6103,7 +6170,7 @@ export type TrackingAgentsAgentMessage = {
  */
 export type TrackingAgentsAgentMessagePage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -6157,7 +6224,7 @@ export type TrackingAgentsAgentRun = {
  */
 export type TrackingAgentsAgentRunEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -6186,6 +6253,7 @@ export type TrackingAgentsAgentRunStatusType = 'in_progress' | 'completed' | 'fa
 /**
  * A 24-hour `HH:MM` time of day, `00:00` to `23:59` (so `25:99` is refused).
  * Decision D-TA-SCHEDULE-TZ: the seed names no time zone; schedule times are UTC.
+ * Decision D-BOUND-STRINGS: at most 5 characters (the pattern already says so).
  */
 export type TrackingAgentsClockTime = string;
 
@@ -6199,27 +6267,27 @@ export type TrackingAgentsClockTime = string;
  */
 export type TrackingAgentsCreateTrackingAgentBody = {
     /**
-     * Name, 1-255 characters.
+     * Name, 1-255 characters (Decision D-TA-NAME).
      */
     name: CommonResourceName;
     /**
-     * What the agent should watch for and report.
+     * What the agent should watch for and report (Decision D-BOUND-STRINGS: at most 10000 characters).
      */
     instructions: string;
     /**
-     * Datasets whose queries each cycle repeats; at least one.
+     * Datasets whose queries each cycle repeats; at least one (Decision D-TA-CREATE; at most 100, D-BOUND-ARRAYS).
      */
     dataset_ids: Array<CommonRequestId>;
     /**
-     * Integrations that receive the agent's alerts.
+     * Integrations that receive the agent's alerts (Decision D-BOUND-ARRAYS: at most 20).
      */
     integration_ids?: Array<CommonRequestId>;
     /**
-     * Posts to collect per dataset per cycle, 20-1000.
+     * Posts to collect per dataset per cycle, 20-1000 (Decision D-TA-CREATE).
      */
     count?: number;
     /**
-     * Comments to collect per post, 0-100.
+     * Comments to collect per post, 0-100 (Decision D-TA-CREATE).
      */
     num_comments_per_post?: number;
     /**
@@ -6345,11 +6413,11 @@ export type TrackingAgentsTrackingAgent = {
      */
     integrations: Array<TrackingAgentsIntegration>;
     /**
-     * Posts to collect per dataset per cycle, 20-1000.
+     * Posts to collect per dataset per cycle, 20-1000 (Decision D-TA-CREATE: the dataset-run bounds).
      */
     count: number;
     /**
-     * Comments to collect per post, 0-100.
+     * Comments to collect per post, 0-100 (Decision D-TA-CREATE: the dataset-run bounds).
      */
     num_comments_per_post: number;
     /**
@@ -6361,7 +6429,7 @@ export type TrackingAgentsTrackingAgent = {
      */
     paused: boolean;
     /**
-     * When the last cycle (scheduled or triggered) started, integer Unix seconds; null before the first.
+     * When the last cycle (scheduled or triggered) started, integer Unix seconds; null before the first (Decision D-TA-NEXT-RUN).
      */
     last_run_at: CommonUnixSeconds | null;
     /**
@@ -6385,7 +6453,7 @@ export type TrackingAgentsTrackingAgent = {
  */
 export type TrackingAgentsTrackingAgentEnvelope = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -6423,7 +6491,7 @@ export type TrackingAgentsTrackingAgentLimitReachedError = {
  */
 export type TrackingAgentsTrackingAgentPage = {
     /**
-     * Always `success` on a 2xx body.
+     * Always `success` on a 2xx body (Decision D-STATUS-STRING).
      */
     status: 'success';
     /**
@@ -6472,27 +6540,27 @@ export type TrackingAgentsTrackingAgentRunInProgressError = {
  */
 export type TrackingAgentsUpdateTrackingAgentBody = {
     /**
-     * New name, 1-255 characters.
+     * New name, 1-255 characters (Decision D-TA-NAME).
      */
     name?: CommonResourceName;
     /**
-     * New instructions.
+     * New instructions (Decision D-BOUND-STRINGS: at most 10000 characters).
      */
     instructions?: string;
     /**
-     * New dataset list (replaces the old one); at least one.
+     * New dataset list (replaces the old one); at least one (Decision D-TA-PATCH; at most 100, D-BOUND-ARRAYS).
      */
     dataset_ids?: Array<CommonRequestId>;
     /**
-     * New integration list (replaces the old one); may be empty.
+     * New integration list (replaces the old one); may be empty (Decision D-BOUND-ARRAYS: at most 20).
      */
     integration_ids?: Array<CommonRequestId>;
     /**
-     * New posts per dataset per cycle, 20-1000.
+     * New posts per dataset per cycle, 20-1000 (Decision D-TA-CREATE: the dataset-run bounds).
      */
     count?: number;
     /**
-     * New comments per post, 0-100.
+     * New comments per post, 0-100 (Decision D-TA-CREATE: the dataset-run bounds).
      */
     num_comments_per_post?: number;
     /**
@@ -6668,7 +6736,7 @@ export type AudienceDatasetsListData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -6947,7 +7015,7 @@ export type AudienceDatasetsListRunsData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -7249,7 +7317,7 @@ export type ChatsListMessagesData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -7373,7 +7441,7 @@ export type CustomParametersListData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -7709,7 +7777,7 @@ export type CustomParametersListRunsData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -7903,7 +7971,7 @@ export type DatasetsListData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -8181,7 +8249,7 @@ export type DatasetRunsListData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -8396,7 +8464,7 @@ export type AccountUsageHistoryData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
     };
@@ -8869,7 +8937,7 @@ export type TrackingAgentsListData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
         /**
@@ -9152,7 +9220,7 @@ export type TrackingAgentsListMessagesData = {
          */
         limit?: number;
         /**
-         * Cursor of the previous page's response, passed back unchanged.
+         * Cursor of the previous page's response, passed back unchanged (Decision D-BOUND-STRINGS: at most 2048 characters).
          */
         cursor?: CommonCursor;
     };

@@ -53,6 +53,7 @@ export const zAccountPlanFeatures = z.object({
 
 /**
  * Numeric caps of the plan.
+ * Decision D-NON-NEGATIVE: no cap is negative (`minimum: 0`).
  */
 export const zAccountPlanLimits = z.object({
     max_research_depth: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
@@ -239,7 +240,7 @@ export const zAudiencesAudienceRunInFlightError = z.object({
 });
 
 /**
- * The codes a run creation can be refused with before the run starts.
+ * The codes a run creation can be refused with before the run starts (Decision D-AUD-RUN-400).
  */
 export const zAudiencesAudienceRunRejectionCode = z.enum([
     'bad_request',
@@ -263,7 +264,7 @@ export const zAudiencesAudienceRunRejectedError = z.object({
 });
 
 /**
- * `greater_than` or `less_than`.
+ * `greater_than` or `less_than` (Decision D-AUD-PROFILE-FILTERS).
  */
 export const zAudiencesCountComparison = z.enum(['greater_than', 'less_than']);
 
@@ -285,7 +286,7 @@ export const zAudiencesIsVerifiedProfileFilter = z.object({
 });
 
 /**
- * `is` or `is_not`.
+ * `is` or `is_not` (Decision D-AUD-PROFILE-FILTERS).
  */
 export const zAudiencesKeywordOperator = z.enum(['is', 'is_not']);
 
@@ -344,6 +345,7 @@ export const zAssistantContextDateRange = z.object({
 
 /**
  * An ISO 3166-1 alpha-2 country code in upper case.
+ * Decision D-BOUND-STRINGS: at most 2 characters (the pattern already says so).
  */
 export const zCommonCountryCode = z.string().max(2).regex(/^[A-Z]{2}$/);
 
@@ -445,6 +447,10 @@ export const zCommonEntityReferenceType = z.enum([
 /**
  * Every `error_code` the service can answer. Codes are stable identifiers;
  * match on them, never on `detail`.
+ * Decision D-ERROR-CODES: the set is closed: the seed's codes plus the five
+ * the contract adds for answers the seed never names (`payload_too_large`,
+ * `unsupported_media_type`, `request_timeout`, `expectation_failed`,
+ * `request_header_fields_too_large`).
  */
 export const zCommonErrorCode = z.enum([
     'bad_request',
@@ -492,7 +498,7 @@ export const zCommonErrorCode = z.enum([
 
 /**
  * One label of a label filter (topics, intentions, tones, hooks, CTAs, brands, creator tiers).
- * Decision D-BOUND-STRINGS: at most 200 characters.
+ * Decision D-BOUND-STRINGS: 1-200 characters.
  */
 export const zCommonFilterLabel = z.string().min(1).max(200);
 
@@ -507,12 +513,15 @@ export const zAudiencesCreatorTierProfileFilter = z.object({
 
 /**
  * One extra search fragment of a prompt run.
- * Decision D-BOUND-STRINGS: at most 200 characters, at most 20 per run.
+ * Decision D-BOUND-STRINGS: 1-200 characters, at most 20 per run.
  */
 export const zCommonFragment = z.string().min(1).max(200);
 
 /**
  * What a 402 says about the shortfall.
+ * Decision D-ERROR-DETAIL: `message` is a string and `top_up_url` a URL
+ * string (Decision D-URL-FORMAT: `format: uri`); Decision D-MONEY-STRING:
+ * the amounts are decimal strings matching a pattern.
  */
 export const zCommonInsufficientCreditsDetail = z.object({
     message: z.string(),
@@ -563,16 +572,24 @@ export const zCommonInvalidCursorError = z.object({
 
 /**
  * An ISO 8601 UTC timestamp (datasets, dataset runs, audience datasets and audience runs).
+ * Decision D-TIMESTAMPS: the seed says "ISO 8601 UTC string"; the contract writes it as
+ * an RFC 3339 `date-time` (`format: date-time`).
  */
 export const zCommonIsoTimestamp = z.iso.datetime();
 
 /**
  * A BCP-47 language tag such as `en` or `pt-BR`.
+ * Decision D-LANGUAGE-TAG: the pattern is a simplified BCP-47 (a 2-3 letter
+ * language subtag, then subtags of 2-8 letters or digits); Decision
+ * D-BOUND-STRINGS: at most 35 characters.
  */
 export const zCommonLanguageTag = z.string().max(35).regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/);
 
 /**
  * One rendition of a media item.
+ * Decision D-MEDIA-SHAPE: the seed names `{url, width, height}` without types;
+ * `url` is a URL string (Decision D-URL-FORMAT: `format: uri`), `width` and
+ * `height` integers.
  */
 export const zCommonMediaVersion = z.object({
     url: z.url(),
@@ -582,6 +599,9 @@ export const zCommonMediaVersion = z.object({
 
 /**
  * A media object attached to a post, an author or a profile.
+ * Decision D-MEDIA-SHAPE: the seed names `{type, version_list, description}`;
+ * `type` is `image` or `video`, `description` a string or null (null when
+ * visual recognition did not describe it).
  */
 export const zCommonMedia = z.object({
     type: z.enum(['image', 'video']),
@@ -616,7 +636,7 @@ export const zCommonPatternReference = z.object({
 });
 
 /**
- * 413 body: the request body is over the limit.
+ * 413 body: the request body is over the limit (Decision D-BODY-LIMIT: the code is the contract's).
  */
 export const zCommonPayloadTooLargeError = z.object({
     status: z.enum(['client_error']),
@@ -738,7 +758,7 @@ export const zAudiencesUpdateAudienceDatasetBody = z.object({
 });
 
 /**
- * Whole seconds to wait before retrying, at least 1.
+ * Whole seconds to wait before retrying, at least 1 (Decision D-RATE-WINDOW).
  */
 export const zCommonRetryAfterSeconds = z.int().gte(1).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' });
 
@@ -754,6 +774,8 @@ export const zCommonRunStatusType = z.enum([
 
 /**
  * Name of a pipeline step.
+ * Decision D-RUN-STEP-NAMES: the seed lists the names "seen"; the contract
+ * closes the set to these three.
  */
 export const zCommonRunStepName = z.enum([
     'scraping',
@@ -815,7 +837,7 @@ export const zAudiencesProfileFilter = z.discriminatedUnion('type', [
 ]);
 
 /**
- * Filters AND-ed together; at most 10.
+ * Filters AND-ed together; at most 10 (Decision D-AUD-FILTER-CAP).
  */
 export const zAudiencesProfileFilterGroup = z.array(zAudiencesProfileFilter).min(1).max(10);
 
@@ -837,6 +859,7 @@ export const zAudiencesSearchAudienceProfilesBody = z.object({
 
 /**
  * A reference to one post: the pair (source, id) identifies it.
+ * Decision D-BOUND-STRINGS: `id` is 1-128 characters.
  */
 export const zCommonPostRef = z.object({
     id: z.string().min(1).max(128),
@@ -920,6 +943,7 @@ export const zCommonReference = z.discriminatedUnion('type', [
 
 /**
  * 429 body.
+ * Decision D-ERROR-DETAIL: `detail` is a human-readable string.
  */
 export const zCommonTooManyRequestsError = z.object({
     status: z.enum(['client_error']),
@@ -941,6 +965,7 @@ export const zCommonUnauthorizedError = z.object({
 
 /**
  * A point in time as integer Unix seconds (every resource other than datasets, audience datasets and their runs).
+ * Decision D-NON-NEGATIVE: never before 1970 (`minimum: 0`).
  */
 export const zCommonUnixSeconds = z.int().gte(0);
 
@@ -1085,6 +1110,7 @@ export const zAssistantChatMessageStatusEnvelope = z.object({
  * the fields a platform may simply not have (`bio`, `external_link`,
  * `location_country`, `location_city`, `avatar`) are nullable, every other
  * field is always present.
+ * Decision D-NON-NEGATIVE: the counts are never negative.
  */
 export const zAudiencesAudienceProfile = z.object({
     id: z.string(),
@@ -1155,6 +1181,9 @@ export const zCommonRunStatus = z.object({
  * dataset run: `pending`, `working`, `completed`, `failed`. While one run is
  * `pending` or `working`, another run on the same audience dataset is
  * refused with 409.
+ * Decision D-AUD-RUN-COUNTS: the seed names `profile_count` and
+ * `target_profile_count` without types; both are integers, the target
+ * echoes the body's `total_profile_count` (1-2000).
  */
 export const zAudiencesAudienceRun = z.object({
     id: z.string(),
@@ -1205,7 +1234,7 @@ export const zAudiencesAudienceRunPage = z.object({
 });
 
 /**
- * 415 body: the request body is not declared as JSON.
+ * 415 body: the request body is not declared as JSON (Decision D-CONTENT-TYPE: the code is the contract's).
  */
 export const zCommonUnsupportedMediaTypeError = z.object({
     status: z.enum(['client_error']),
@@ -1381,6 +1410,7 @@ export const zCustomParametersCustomParameterRunStatus = z.object({
 
 /**
  * One execution of a custom parameter across a dataset.
+ * Decision D-NON-NEGATIVE: the counters are never negative (`minimum: 0`).
  */
 export const zCustomParametersCustomParameterRun = z.object({
     id: z.string(),
@@ -1671,6 +1701,8 @@ export const zDatasetsPromptSearchQuery = z.object({
 
 /**
  * One post or profile URL to collect directly.
+ * Decision D-RUN-SOURCE-URL: the seed names `{source, url, text?}` without
+ * types; `source` is a source name, `url` and `text` strings.
  */
 export const zDatasetsSourceUrl = z.object({
     source: zCommonSource,
@@ -1807,7 +1839,7 @@ export const zMcpAskTool = z.object({
 });
 
 /**
- * A way of presenting a bearer token (RFC 6750).
+ * A way of presenting a bearer token (RFC 6750). Decision D-MCP-OAUTH-METADATA.
  */
 export const zMcpBearerMethod = z.enum([
     'header',
@@ -2440,6 +2472,9 @@ export const zMentionsLessThanOperator = z.object({
 
 /**
  * The author of a post as shown on the platform.
+ * Decision D-MENTION-AUTHOR: the seed lists the fields without types or
+ * nullability; `title` and `title_url` are strings, `headline` and
+ * `headline_url` strings or null, `avatar` a media object or null.
  */
 export const zMentionsMentionAuthor = z.object({
     avatar: zCommonMedia.nullable(),
@@ -2450,7 +2485,7 @@ export const zMentionsMentionAuthor = z.object({
 });
 
 /**
- * A collection the mention belongs to.
+ * A collection the mention belongs to (Decision D-MENTION-INNER-TYPES: `name` a string).
  */
 export const zMentionsMentionCollection = z.object({
     id: z.int().min(-2147483648, { error: 'Invalid value: Expected int32 to be >= -2147483648' }).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
@@ -2459,6 +2494,9 @@ export const zMentionsMentionCollection = z.object({
 
 /**
  * A comment collected with the post.
+ * Decision D-MENTION-INNER-TYPES: the seed lists the fields; `id`,
+ * `author_username` and `body` are strings, `num_likes` and `num_replies`
+ * integers (Decision D-NON-NEGATIVE: never negative), none null.
  */
 export const zMentionsMentionComment = z.object({
     id: z.string(),
@@ -2470,7 +2508,7 @@ export const zMentionsMentionComment = z.object({
 });
 
 /**
- * A dataset the mention belongs to.
+ * A dataset the mention belongs to (Decision D-MENTION-INNER-TYPES: `id` a string, `name` a string or null).
  */
 export const zMentionsMentionDataset = z.object({
     id: z.string(),
@@ -2540,6 +2578,7 @@ export const zMentionsMetricChangeFilter = z.object({
 
 /**
  * A decimal number written as a string, e.g. `"0.0412"` or `"-0.35"`.
+ * Decision D-NUMERIC-STRING: the seed says "string"; the pattern is the contract's.
  */
 export const zMentionsNumericString = z.string().regex(/^-?\d+(\.\d+)?$/);
 
@@ -2566,7 +2605,7 @@ export const zMentionsMentionSentiment = z.object({
 });
 
 /**
- * State of one custom parameter's extraction for one mention.
+ * State of one custom parameter's extraction for one mention (Decision D-PARAM-VALUE-STATUS).
  */
 export const zMentionsParameterValueStatus = z.enum(['completed', 'failed']);
 
@@ -2575,6 +2614,8 @@ export const zMentionsParameterValueStatus = z.enum(['completed', 'failed']);
  * Decision D-PARAM-VALUE-STATUS: the seed does not list `status` values;
  * they are `completed` and `failed` (a mention not yet visited by a run has
  * no entry).
+ * Decision D-MENTION-PARAMETERS: `value` is a string, number, boolean or null;
+ * `computed_at` is never null.
  */
 export const zMentionsParameterValue = z.object({
     value: z.union([
@@ -2588,6 +2629,8 @@ export const zMentionsParameterValue = z.object({
 
 /**
  * A mention's assignment to one item of a detected pattern.
+ * Decision D-PATTERN-ASSIGNMENTS-KEY: `pattern_item_id` and `name` are
+ * strings, `confidence` a number from 0 to 1.
  */
 export const zMentionsPatternAssignment = z.object({
     pattern_item_id: z.string(),
@@ -2763,7 +2806,7 @@ export const zMcpListMentionsTool = z.object({
 });
 
 /**
- * Filters AND-ed together; 1-10 per group.
+ * Filters AND-ed together; 1-10 per group (Decision D-FILTER-TOTAL).
  */
 export const zMentionsFilterGroup = z.array(zMentionsFilter).min(1).max(10);
 
@@ -2835,7 +2878,9 @@ export const zPatternsPatternDetectionStepName = z.enum([
 ]);
 
 /**
- * One finished pattern detection step.
+ * One finished pattern detection step. The seed gives the REST run status
+ * envelope as `{status: {type, steps: [{name, completed_at}]}}`; the step
+ * names are Decision D-PDR-STEPS.
  */
 export const zPatternsPatternDetectionStep = z.object({
     name: zPatternsPatternDetectionStepName,
@@ -2904,7 +2949,9 @@ export const zPatternsPatternDetectionRunEnvelope = z.object({
 });
 
 /**
- * One recurring theme of a pattern.
+ * One recurring theme of a pattern. The seed names `item_id` and `post_count`
+ * and describes a short title and a synopsis; the field names `title` and
+ * `synopsis` and the types are Decision D-PATTERN-SHAPE.
  */
 export const zPatternsPatternItem = z.object({
     item_id: z.string(),
@@ -3035,6 +3082,7 @@ export const zPreviewsPreviewSourceUrl = z.object({
 
 /**
  * A prompt preview over an absolute window (`date_since` plus `date_until`).
+ * Decision D-PREVIEW-BODY-TYPES: the body fields take the types of the dataset run body's fields of the same name.
  */
 export const zPreviewsPromptPreviewAbsoluteBody = z.object({
     type: z.enum(['prompt']),
@@ -3072,6 +3120,7 @@ export const zPreviewsTimeFilter = z.enum([
 
 /**
  * A prompt preview over a relative window (`time_filter`).
+ * Decision D-PREVIEW-BODY-TYPES: the body fields take the types of the dataset run body's fields of the same name.
  */
 export const zPreviewsPromptPreviewRelativeBody = z.object({
     type: z.enum(['prompt']),
@@ -3104,6 +3153,7 @@ export const zPreviewsPromptPreviewBody = z.union([
 
 /**
  * Body of a `url` preview.
+ * Decision D-PREVIEW-BODY-TYPES: `language` and `country_code` take the types of the dataset run body's fields.
  */
 export const zPreviewsUrlPreviewBody = z.object({
     type: z.enum(['url']),
@@ -3128,6 +3178,8 @@ export const zPreviewsCreateResearchPreviewBody = z.union([
  * `non_existing_profiles` and `private_profiles` list the requested URLs
  * (strings, as sent) that fell into each case; every requested URL is in
  * exactly one of these lists or in `profiles`.
+ * Decision D-PREVIEW-URL-RESULT: like the prompt result it carries
+ * `preview_id` and `type` (`url`).
  */
 export const zPreviewsUrlPreviewResult = z.object({
     preview_id: z.string(),
@@ -3234,6 +3286,7 @@ export const zTrackingAgentsAgentRunEnvelope = z.object({
 /**
  * A 24-hour `HH:MM` time of day, `00:00` to `23:59` (so `25:99` is refused).
  * Decision D-TA-SCHEDULE-TZ: the seed names no time zone; schedule times are UTC.
+ * Decision D-BOUND-STRINGS: at most 5 characters (the pattern already says so).
  */
 export const zTrackingAgentsClockTime = z.string().max(5).regex(/^([01][0-9]|2[0-3]):[0-5][0-9]$/);
 
