@@ -1,0 +1,21 @@
+// Rewrites docs/seed-ledger.md and the seed-ledger figure of conformance/README.md
+// from the ledger's data (conformance/src/seed-ledger/); the ledger's test
+// compares both with a fresh render:
+//   npx tsx conformance/scripts/update-seed-ledger.ts
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { seedLedgerMarkdown, seedLedgerReadme } from "../src/seed-ledger/report.ts";
+
+const doc = fileURLToPath(new URL("../../docs/seed-ledger.md", import.meta.url));
+writeFileSync(doc, seedLedgerMarkdown());
+console.log(`seed ledger written to ${doc}`);
+
+const readme = fileURLToPath(new URL("../README.md", import.meta.url));
+const text = readFileSync(readme, "utf8");
+const start = "<!-- seed-ledger:start -->";
+const end = "<!-- seed-ledger:end -->";
+const a = text.indexOf(start);
+const b = text.indexOf(end);
+if (a < 0 || b < a) throw new Error("conformance/README.md lacks the seed-ledger markers");
+writeFileSync(readme, text.slice(0, a + start.length) + seedLedgerReadme() + text.slice(b));
+console.log(`seed-ledger figure written to ${readme}`);

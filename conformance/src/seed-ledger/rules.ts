@@ -1,0 +1,2468 @@
+// The seed-rule ledger as data: one row per rule the seed (spec/seed.txt)
+// states that a client can observe, in the seed's order, with the seed's own
+// words. A row is judged when a check's assertion fails on a deployment that
+// breaks the rule (read in the check's code, not guessed from its name); a
+// fault names the mutation fault (conformance/mutation/faults*.ts) that breaks
+// exactly this rule and is caught by that check, the proof the assertion can
+// fail. Rows no check judges say why; rows a client cannot observe say why
+// and are left out of the figure (report.ts). The ledger's test
+// (conformance/test/seed-ledger.test.ts) finds every quote in the seed, every
+// check in the registry and every fault in the fault tables, and fails on a
+// sentence of the seed with a rule marker that no row or ignore entry quotes.
+import type { Judge, LedgerRow } from "./types.ts";
+
+const by = (check: string, fault?: string): Judge => (fault ? { check, fault } : { check });
+
+const SCHEMA = "response-schema-conformance";
+const NEGATIVE = "invalid-request-rejected";
+const ARRAY_BOUND_NOT_ISOLATED =
+  "the negative sweep's maxItems + 1 case fills the array with strings ('x'), so a deployment that ignores the count but checks the items' type still answers 422: the bound itself is never isolated";
+
+export const LEDGER: LedgerRow[] = [
+  // ── Preamble and What the service does ─────────────────────────────────
+  {
+    id: "service.sources",
+    kind: "shape",
+    quote: "Supported sources: `reddit`, `tiktok`, `youtube`, `instagram`, `linkedin`.",
+    rule: "source names are exactly these five: another source in a request is refused, none other appears in a response",
+    judgedBy: [by(SCHEMA), by(NEGATIVE)],
+  },
+  {
+    id: "service.mcp.ask-plus-read-only",
+    kind: "mcp",
+    quote: "The same capabilities are reachable through an MCP tool server (`ask` flow plus read-only lookups).",
+    judgedBy: [by("mcp-tool-catalogue", "mcp-extra-write-tool"), by("mcp-rest-agreement")],
+  },
+  {
+    id: "service.scope.account",
+    kind: "isolation",
+    quote: "Every resource is scoped to the account that owns the API key.",
+    judgedBy: [by("lists-never-leak-foreign", "list-shows-foreign-dataset")],
+  },
+  {
+    id: "service.scope.foreign-404",
+    kind: "isolation",
+    quote: "A resource of another account, or one that does not exist, yields 404 (existence is hidden, never 403).",
+    judgedBy: [
+      by("foreign-id-404-indistinguishable", "foreign-dataset-leaks"),
+      by("foreign-id-404-indistinguishable", "foreign-404-says-forbidden"),
+    ],
+  },
+  {
+    id: "service.charges.dollar-balance",
+    kind: "charge",
+    quote: "Chargeable work debits a US-dollar balance.",
+    judgedBy: [by("billing-settlement-exact", "settlement-off-by-a-cent")],
+  },
+  {
+    id: "service.charges.reserved-up-front",
+    kind: "charge",
+    quote: "Prices are per result and are reserved up front;",
+    judgedBy: [by("billing-reservation-at-create", "no-reservation-at-create")],
+  },
+  {
+    id: "service.charges.refund-on-completion",
+    kind: "charge",
+    quote: "unused reservation is refunded on completion.",
+    judgedBy: [by("billing-settlement-exact", "settlement-off-by-a-cent")],
+  },
+  {
+    id: "service.json-bodies",
+    kind: "shape",
+    quote: "All bodies are JSON.",
+    judgedBy: [by("json-content-type", "content-type-text-plain")],
+  },
+  {
+    id: "service.json-content-type-on-requests",
+    kind: "shape",
+    quote: "Send `Content-Type: application/json` on requests with a body.",
+    notObservable:
+      "an instruction to clients: what a deployment answers to another content type is not stated (the contract decides 415, D-CONTENT-TYPE, judged by content-type-415)",
+  },
+
+  // ── Resources › Conventions ────────────────────────────────────────────
+  {
+    id: "conventions.success-envelope",
+    kind: "shape",
+    quote:
+      "`{status: success, data: <resource or array>}`. Lists add `has_next` (boolean) and `cursor` (string or null).",
+    also: ["Lists return `{status, data: [...], has_next, cursor}`."],
+    judgedBy: [by("success-envelope"), by(SCHEMA)],
+  },
+  {
+    id: "conventions.error-envelope",
+    kind: "shape",
+    quote: "`{status, error_code, detail, transient}` (see Errors).",
+    also: ["Error body: `{status, error_code, detail, transient}`."],
+    judgedBy: [by("error-envelope"), by(SCHEMA)],
+  },
+  {
+    id: "conventions.status-mapping",
+    kind: "shape",
+    quote: "1xx `info`, 2xx `success`, 3xx `redirect`, 4xx `client_error`, 5xx `server_error`.",
+    judgedBy: [
+      by("status-string-mapping", "status-string-ok"),
+      by("status-string-mapping", "error-status-string-error"),
+    ],
+  },
+  {
+    id: "conventions.status-info-samples",
+    kind: "shape",
+    quote:
+      "Reference endpoint samples print `info` on 2xx bodies; clients should branch on HTTP status and `data`, not on this string.",
+    notObservable:
+      "advice to clients about the reference samples; the contract accepts `info` on a 2xx with a warning (D-STATUS-STRING, control fault control-status-string-info)",
+  },
+  {
+    id: "conventions.204-empty",
+    kind: "status",
+    quote: "| 204 | Empty body. |",
+    judgedBy: [by("empty-body-204", "delete-answers-200-with-body")],
+  },
+  {
+    id: "conventions.422-validation-body",
+    kind: "shape",
+    quote: "| 422 validation body | `{detail: [{loc: [string], msg: string, type: string}]}`",
+    also: ["422 validation errors use the validation body in Resources."],
+    judgedBy: [by("error-envelope"), by("validation-loc-accurate", "validation-loc-wrong"), by(NEGATIVE)],
+  },
+  {
+    id: "conventions.422-no-envelope",
+    kind: "shape",
+    quote: "`{detail: [{loc: [string], msg: string, type: string}]}` (no envelope).",
+    rule: "a validation 422 carries no error envelope",
+    uncovered:
+      "the seed's Errors table also lists 422 `unprocessable_entity` (an envelope), so an enveloped 422 is accepted with a warning (D-UNPROCESSABLE; control fault control-422-envelope)",
+  },
+  {
+    id: "conventions.timestamps.iso",
+    kind: "shape",
+    quote: "Datasets, dataset runs, audience datasets, audience runs: ISO 8601 UTC string.",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "conventions.timestamps.unix",
+    kind: "shape",
+    quote:
+      "Custom parameters and their runs, tracking agents, agent runs and messages, pattern detection runs, chats, usage history, mentions, profiles, `/v1/me`: integer Unix seconds.",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "conventions.id-prefixes",
+    kind: "shape",
+    quote:
+      "dataset `ds_`, dataset run `dsr_` (one endpoint description says `dr_`), audience dataset `ad_`, audience run `adr_`, custom parameter `cp_`, custom parameter run `cpr_`, tracking agent `ta_`, agent run `tar_`, agent message `tam_`, pattern detection run `pdr_`, pattern `pt_`, chat `ch_`, chat message `msg_`.",
+    uncovered:
+      "advisory only: id-prefix-advisory warns on a missing prefix and never fails, because the seed also says ids are opaque strings and names two prefixes for dataset runs (D-ID-PREFIX)",
+  },
+  {
+    id: "conventions.ids-opaque",
+    kind: "shape",
+    quote: "Ids are opaque strings.",
+    notObservable: "an instruction to clients (do not parse ids); that ids are strings is part of every model's shape",
+  },
+  {
+    id: "pagination.cursor-walk",
+    kind: "pagination",
+    quote: "| Pagination | Cursor based.",
+    rule: "following cursors returns every item exactly once",
+    judgedBy: [by("pagination-full-walk", "page-overlaps-previous")],
+  },
+  {
+    id: "pagination.limit-range",
+    kind: "bound",
+    quote: "Query `limit` (integer 1-100)",
+    also: ["| Page size | 1-100 on every list;"],
+    rule: "limit 0 and 101 are refused with 422; 1 and 100 are accepted and a page holds at most `limit` items",
+    judgedBy: [by(NEGATIVE), by("pagination-limit-respected", "page-exceeds-limit")],
+    note: "GET /v1/chats/{chat_id}/messages is not swept: the kit has no chat id when the sweep runs",
+  },
+  {
+    id: "pagination.cursor-base64url",
+    kind: "pagination",
+    quote: "`cursor` (opaque base64url string, optional)",
+    rule: "a cursor is a base64url string",
+    uncovered: "no check looks at a cursor's alphabet (the kit only passes cursors back)",
+    cheap: "match every list's cursor against ^[A-Za-z0-9_-]+=*$ in a response check",
+  },
+  {
+    id: "pagination.order-default-desc",
+    kind: "default",
+    quote: "`order` (`asc` or `desc`, default `desc`, where supported)",
+    judgedBy: [by("pagination-default-order", "default-order-ascending")],
+  },
+  {
+    id: "pagination.cursor-padding",
+    kind: "pagination",
+    quote: "Pass a cursor back unchanged; padding `=` is optional.",
+    judgedBy: [by("pagination-padding-optional", "cursor-padding-required")],
+  },
+  {
+    id: "pagination.end-cursor-null",
+    kind: "pagination",
+    quote: "Stop when `has_next` is false (then `cursor` is null).",
+    judgedBy: [by("pagination-end-cursor-null", "last-page-cursor-not-null")],
+  },
+
+  // ── Resources › Dataset ────────────────────────────────────────────────
+  {
+    id: "dataset.fields",
+    kind: "shape",
+    quote: "| id | string | `ds_` prefix |",
+    rule: "a dataset carries id, name, mentions_count, estimated_mentions_count, images_count, videos_count, created_at, updated_at and url with the documented types",
+    judgedBy: [by(SCHEMA, "schema-count-as-string")],
+  },
+  {
+    id: "dataset.name-bounds",
+    kind: "bound",
+    quote: "| name | string or null | 1-255 characters when set |",
+    also: [
+      "POST /v1/datasets | body `{name: string 1-255, required}`",
+      "name 1-255 chars for dataset and audience dataset",
+    ],
+    judgedBy: [by(NEGATIVE, "name-bound-unenforced"), by("valid-request-accepted")],
+  },
+  {
+    id: "dataset.mentions-count-dedup",
+    kind: "shape",
+    quote: "posts counted once per (source, post id) across runs",
+    uncovered: "no check runs the same posts twice into one dataset and compares mentions_count",
+    cheap: "two URL runs of the same URLs into one dataset: mentions_count must not grow on the second",
+  },
+  {
+    id: "dataset.estimated-mentions-count",
+    kind: "shape",
+    quote:
+      "rounded sum, over unique posts across runs, of the maximum stored extrapolation coefficient; posts without extrapolation count 1; empty dataset gives 0; uses stored weights, makes no new provider requests; can equal mentions_count",
+    uncovered: "no check reads estimated_mentions_count (the coefficients themselves are not shown)",
+    cheap: "a new dataset reads estimated_mentions_count 0 (the one part a client can check without the coefficients)",
+  },
+  {
+    id: "dataset.create-response-fields",
+    kind: "shape",
+    quote: "The create response carries only `id`, `name`, `created_at`.",
+    rule: "the create response carries id, name and created_at",
+    judgedBy: [by("created-readable-at-once"), by(SCHEMA)],
+  },
+  {
+    id: "dataset.create-response-only",
+    kind: "only",
+    quote: "The create response carries only `id`, `name`, `created_at`.",
+    rule: "the create response carries no other field",
+    uncovered: "the generated response schemas are not strict (extra fields pass) and no check lists the keys",
+    cheap: "compare Object.keys(data) of the 201 with [created_at, id, name]",
+  },
+  {
+    id: "dataset.soft-deleted-hidden",
+    kind: "only",
+    quote: "Soft-deleted datasets are excluded from lists and cannot be fetched by id.",
+    judgedBy: [by("deleted-gone-everywhere", "deleted-dataset-still-readable")],
+  },
+
+  // ── Resources › Dataset run ────────────────────────────────────────────
+  {
+    id: "dataset-run.fields",
+    kind: "shape",
+    quote: "| dataset_id | string | parent dataset |",
+    rule: "a dataset run carries id, dataset_id, status, params, the counts and both timestamps with the documented types",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "dataset-run.params-echo",
+    kind: "shape",
+    quote:
+      "echo of request: content_analysis_actions, count, country_code, date_range, enable_transcribing, enable_visual_recognition, language, num_comments_per_post, search_query",
+    judgedBy: [by("valid-run-body-accepted", "run-params-echo-drops-field")],
+    note: "fields sent are compared; what an omitted field echoes is lenient (D-RUN-PARAMS-ECHO)",
+  },
+  {
+    id: "dataset-run.create-response",
+    kind: "shape",
+    quote: "The create response carries `id`, `dataset_id`, `count`, `requested_count`, `status`, `created_at`.",
+    judgedBy: [by(SCHEMA), by("billing-reservation-at-create")],
+  },
+  {
+    id: "dataset-run.status-types",
+    kind: "shape",
+    quote: "`type` is one of `pending`, `working`, `completed`, `failed`.",
+    judgedBy: [by("run-state-machine", "completed-run-moves-back"), by(SCHEMA)],
+  },
+  {
+    id: "dataset-run.steps",
+    kind: "shape",
+    quote:
+      "`steps` is a list of `{name, completed_at}` (integer Unix seconds); step names seen are `scraping`, `enrichment`, `analysis`.",
+    judgedBy: [by("run-state-machine", "step-timestamp-goes-back"), by(SCHEMA)],
+  },
+  {
+    id: "dataset-run.failed-error-message",
+    kind: "shape",
+    quote: "A `failed` status includes `error_message`.",
+    also: ["full reservation refunded; `error_message` set"],
+    judgedBy: [by("run-state-machine"), by("billing-refund-on-failure")],
+  },
+  {
+    id: "search-query.prompt-fields",
+    kind: "bound",
+    quote:
+      "`sources` (array of source names, required), `search_query` (string 1-5000 chars, required), `fragments` (array of strings, optional)",
+    also: ["search_query 1-5000 chars"],
+    rule: "a prompt search without sources or search_query, or with a search_query of 0 or 5001 characters, is refused with 422",
+    uncovered:
+      "the negative sweep goes one level into objects but not into a tagged union: no case reaches search_query's own fields",
+    cheap: "send {type: prompt, sources: [reddit], search_query: 'x' × 5001} and one without sources: 422 each",
+  },
+  {
+    id: "search-query.url-max-100",
+    kind: "bound",
+    quote: "`source_urls` (array, at most 100 per run)",
+    also: ["100 URLs per run"],
+    uncovered: "no case sends 101 URLs: the negative sweep does not enter the tagged union",
+    cheap: "a url search of 101 valid URLs gets 422 and reserves nothing",
+  },
+
+  // ── Resources › Audience dataset and run ───────────────────────────────
+  {
+    id: "audience-dataset.fields",
+    kind: "shape",
+    quote: "Audience dataset: `id`, `name`, `profile_count` (integer), `created_at`, `updated_at`.",
+    also: ["The create response has `id`, `name`, `created_at`."],
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "audience-dataset.runs-any-source",
+    kind: "shape",
+    quote: "It is a name-only container; runs in one container may target different source datasets.",
+    rule: "runs in one audience dataset may target different source datasets",
+    uncovered: "every audience run of the kit in one container targets the same source",
+    cheap: "after a run ends, start one on the same audience dataset with another eligible source: 202",
+  },
+  {
+    id: "audience-run.fields",
+    kind: "shape",
+    quote:
+      "Audience run: `id`, `audience_dataset_id`, `source_dataset_id`, `status` (same envelope as dataset run), `profile_count`, `target_profile_count`, `created_at`, `updated_at`.",
+    also: ["The create response has `id`, `audience_dataset_id`, `source_dataset_id`, `status`, `created_at`."],
+    judgedBy: [by(SCHEMA, "audience-run-count-as-string")],
+  },
+  {
+    id: "audience-profile.fields",
+    kind: "shape",
+    quote: "| username, display_name, bio, external_link | string |",
+    rule: "an audience profile carries the documented fields with the documented types",
+    judgedBy: [by(SCHEMA)],
+  },
+
+  // ── Resources › Mention ────────────────────────────────────────────────
+  {
+    id: "mention.fields",
+    kind: "shape",
+    quote: "| source, id | string; (source, id) identifies a post |",
+    rule: "a mention carries the documented fields with the documented types",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "mention.parameters",
+    kind: "shape",
+    quote: "map parameter id to `{value, status, computed_at}`",
+    judgedBy: [by("custom-parameter-values-via-parameter-ids", "cp-values-missing")],
+  },
+  {
+    id: "mention.pattern-assignments",
+    kind: "shape",
+    quote: "| pattern_assignments | map to array of `{pattern_item_id, name, confidence}` |",
+    judgedBy: [by("pattern-assignments-real-items", "pattern-assignment-unknown-item")],
+  },
+  {
+    id: "mention.analysis-only-when-ran",
+    kind: "only",
+    quote: "Analysis fields are populated only when the matching analysis ran on the parent run.",
+    uncovered: "no check compares a mention's analysis fields with the actions its run asked for",
+    cheap: "a run without content_analysis_actions: its mentions carry null hook, cta, tone_of_voice, …",
+  },
+
+  // ── Resources › Custom parameter and run ───────────────────────────────
+  {
+    id: "custom-parameter.name-required-unique",
+    kind: "bound",
+    quote: "`name` (string, required non-empty, unique per account)",
+    judgedBy: [
+      by("custom-parameter-name-rules", "cp-blank-name-accepted"),
+      by("custom-parameter-name-rules", "cp-empty-name-409"),
+      by("custom-parameter-name-rules", "cp-duplicate-400"),
+    ],
+  },
+  {
+    id: "custom-parameter.fields",
+    kind: "shape",
+    quote: "`instructions` (string), `value_type` (string; `string` is the value shown",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "custom-parameter-run.fields",
+    kind: "shape",
+    quote:
+      "Custom parameter run: `id`, `custom_parameter_id`, `scope` (`{kind: dataset, id: <dataset_id>}`), `status` (`{type}`; `processing` is the value shown), `mentions_total`, `mentions_done`, `mentions_error` (integers), `created_at`, `updated_at`.",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "custom-parameter-run.total-is-dataset",
+    kind: "shape",
+    quote: "`mentions_total` is the posts the run will visit, `mentions_done` those processed",
+    rule: "mentions_total is the dataset's mention count; mentions_done and mentions_error never shrink",
+    judgedBy: [by("custom-parameter-run-counters"), by("custom-parameter-run-state-machine")],
+  },
+  {
+    id: "custom-parameter-run.complete-when-sum",
+    kind: "transition",
+    quote: "The run is complete when done plus error equals total.",
+    also: ["Completion is derived from counters (done plus error equals total)."],
+    judgedBy: [by("custom-parameter-run-counters", "cp-counters-do-not-add-up")],
+  },
+
+  // ── Resources › Tracking agent, run, message ───────────────────────────
+  {
+    id: "tracking-agent.fields",
+    kind: "shape",
+    quote:
+      "Tracking agent: `id`, `name`, `instructions`, `dataset_ids` (array), `integrations` (array; item shape: not shown), `count` (integer), `num_comments_per_post` (integer), `schedule`, `paused` (boolean)",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "tracking-agent.schedule",
+    kind: "shape",
+    quote:
+      "`time` is a 24-hour `HH:MM` string. Frequencies shown: `daily` (with `time`) and `weekly` (with lowercase weekday name in `day` and `time`).",
+    judgedBy: [by(SCHEMA, "agent-schedule-time-malformed"), by("tracking-agent-patch", "ta-patch-ignores-schedule")],
+  },
+  {
+    id: "agent-run.fields",
+    kind: "shape",
+    quote:
+      "Agent run (from trigger): `id`, `agent_id`, `created_at`, `dataset_run_ids` (array), `status` (`{type}`; `in_progress` shown).",
+    also: ["State seen: `in_progress`."],
+    judgedBy: [by("tracking-agent-trigger-202-then-409", "ta-run-status-running"), by(SCHEMA)],
+  },
+  {
+    id: "agent-message.fields",
+    kind: "shape",
+    quote:
+      "Agent message (alert feed item): `message_id`, `agent_id`, `agent_name`, `created_at`, `new_mention_count`, `comment_count` (integers), `sentiment_score` (number), `short_preview_message` (string).",
+    judgedBy: [by(SCHEMA), by("tracking-agent-feed-newest-first")],
+  },
+  {
+    id: "agent-message.text-and-references",
+    kind: "shape",
+    quote: "The full message also carries a markdown text body with citations and `references[]`",
+    judgedBy: [by("tracking-agent-feed-newest-first"), by("ask-citation-invariants")],
+  },
+  {
+    id: "agent-message.pattern-reference",
+    kind: "shape",
+    quote: "pattern alerts include a `pattern` reference",
+    uncovered: "the kit's agents never raise a pattern alert (no check builds the history one needs)",
+  },
+
+  // ── Resources › Pattern detection run, pattern ─────────────────────────
+  {
+    id: "pattern-detection-run.fields",
+    kind: "shape",
+    quote:
+      "Pattern detection run: `run_id`, `dataset_id`, `name`, `research_question`, `created_at` (integer), `status` (`{type, steps[]}`).",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "pattern-detection-run.pattern-id-when-completed",
+    kind: "shape",
+    quote: "A completed run also carries `pattern_id`.",
+    also: ["run; when completed includes `pattern_id`", "States seen: `pending`, `completed` (with `pattern_id`)."],
+    judgedBy: [by("pattern-detection-run-state-machine", "pattern-completed-without-id")],
+  },
+  {
+    id: "pattern.items",
+    kind: "shape",
+    quote:
+      "each item has a short title, a synopsis, `post_count` and an `item_id`. An item expansion lists its constituent posts as `post_refs`.",
+    judgedBy: [by("pattern-item-post-count", "pattern-item-drops-a-post"), by(SCHEMA)],
+  },
+
+  // ── Resources › Research preview ───────────────────────────────────────
+  {
+    id: "preview.prompt-result",
+    kind: "shape",
+    quote:
+      "`prompt` preview result: `preview_id`, `type`, `estimated_number_of_results` (integer), `posts[]` of `{position, source, url, author_display_name, headline, relative_date, text, is_image_available}`.",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "preview.url-result",
+    kind: "shape",
+    quote:
+      "`url` preview result: the resolved profiles plus `failed_to_retrieve_profiles`, `non_existing_profiles`, `private_profiles`.",
+    judgedBy: [by("preview-url-charge-per-returning-url", "preview-url-listed-twice"), by(SCHEMA)],
+  },
+
+  // ── Resources › Chat and message ───────────────────────────────────────
+  {
+    id: "chat.fields",
+    kind: "shape",
+    quote:
+      "Chat: `id`, `name` (string or null; the assistant names it after a few turns), `tracking_agent_id` (string or null; set for a tracking agent's dedicated dialogue), `created_at`.",
+    judgedBy: [by(SCHEMA), by("ask-202-polls-to-completion")],
+  },
+  {
+    id: "chat.no-heavier-fields",
+    kind: "only",
+    quote: "Heavier in-app fields are absent.",
+    uncovered: "the generated response schemas are not strict (extra fields pass) and no check lists a chat's keys",
+    cheap: "GET /v1/chats/{id}: Object.keys(data) within [created_at, id, name, tracking_agent_id]",
+  },
+  {
+    id: "chat-message.fields",
+    kind: "shape",
+    quote: "Message: `id`, `role` (`user` or `assistant`), `text`, `created_at`.",
+    judgedBy: [by(SCHEMA), by("ask-202-polls-to-completion", "chat-messages-order-ignored")],
+  },
+  {
+    id: "chat-message.user-context",
+    kind: "shape",
+    quote: "User messages carry `context`;",
+    uncovered: "no check reads a user message's context (the contract does not require the field)",
+    cheap: "the chat's user message carries context with the dataset_ids the ask sent",
+  },
+  {
+    id: "chat-message.assistant-references",
+    kind: "shape",
+    quote: "assistant messages carry `references[]`.",
+    judgedBy: [by("ask-202-polls-to-completion", "ask-completed-without-references")],
+  },
+  {
+    id: "chat-message.markdown",
+    kind: "shape",
+    quote: "Assistant text is always markdown.",
+    also: ["Assistant output is always markdown; the public surface forces markdown output."],
+    notObservable: "any string is valid markdown: no client-side test tells markdown from plain text",
+  },
+
+  // ── Resources › References ─────────────────────────────────────────────
+  {
+    id: "references.entity",
+    kind: "shape",
+    quote:
+      "Entity reference: `{type, id}` with `type` in `pattern`, `research_preview`, `dataset`, `audience_dataset`, `custom_parameter_run`, `pattern_detection_run`. No inline payload.",
+    judgedBy: [by("ask-citation-invariants", "citation-tracking-agent-entity")],
+  },
+  {
+    id: "references.entity-at-most-3",
+    kind: "bound",
+    quote: "Usually at most 3 per turn.",
+    uncovered: "the seed hedges ('usually'): ask-citation-invariants warns above 3 and never fails",
+  },
+  {
+    id: "references.post-one-per-post",
+    kind: "shape",
+    quote:
+      "Post reference: `{type: post, source, id, citation, start_index, end_index}`. One per unique (source, id) cited.",
+    judgedBy: [by("ask-citation-invariants", "citation-duplicate-post-reference")],
+  },
+  {
+    id: "references.marker-numbering",
+    kind: "order",
+    quote:
+      "N counts from 1 in order of first appearance of unique (source, id) pairs, per message. Re-citing a post reuses its N.",
+    also: [
+      "In returned text each inline post link of the form `[label](post:source:id)` is rewritten to a marker `[N]`.",
+    ],
+    judgedBy: [by("ask-citation-invariants", "citation-numbering-starts-at-2")],
+  },
+  {
+    id: "references.slice",
+    kind: "shape",
+    quote:
+      "`start_index` and `end_index` are a half-open range locating the first `[N]` in the rewritten text; slicing the text with them yields exactly that marker.",
+    judgedBy: [by("ask-citation-invariants", "citation-slice-off-by-one")],
+  },
+  {
+    id: "references.post-resolves",
+    kind: "shape",
+    quote: "A post reference resolves through `POST /v1/mentions` with `post_refs`.",
+    also: ["| post_refs | array of `{source, id}` | resolves specific posts |"],
+    judgedBy: [by("ask-citation-invariants", "citation-unresolvable-post"), by("pattern-item-post-count")],
+  },
+  {
+    id: "references.no-tracking-agent",
+    kind: "only",
+    quote: "`tracking_agent` is not a reference type.",
+    judgedBy: [by("ask-citation-invariants", "citation-tracking-agent-entity")],
+  },
+
+  // ── Resources › Account, usage history, prices ─────────────────────────
+  {
+    id: "me.fields",
+    kind: "shape",
+    quote: "| id, account_id, email, name, team_name | identity of the calling seat |",
+    rule: "GET /v1/me carries the identity, members, teams, plan (features booleans, limits integers) and usage with the documented types",
+    judgedBy: [by(SCHEMA), by("mcp-auth-order")],
+  },
+  {
+    id: "me.usage",
+    kind: "shape",
+    quote:
+      "`{balance, balance_used, balance_total, currency}` in US dollars; `balance_used` and `balance_total` cover the current billing period",
+    judgedBy: [by(SCHEMA), by("me-usage-adds-up", "me-usage-total-off"), by("money-six-decimals")],
+  },
+  {
+    id: "me.credits-renamed-not-aliased",
+    kind: "shape",
+    quote: "the old names are gone, not aliased.",
+    also: [
+      "the dollar-era rename of `usage.credits_used` / `usage.credits_total` to `usage.balance_used` / `usage.balance_total` (later re-added as additive credit fields)",
+    ],
+    rule: "usage.credits_used / credits_total are credit fields, not aliases of the dollar fields",
+    uncovered: "no check compares credits_used with balance_used",
+    cheap: "GET /v1/me: when credits_used is set it differs from balance_used whenever the credit rate is not 1",
+  },
+  {
+    id: "me.billing-unit-null-projection",
+    kind: "shape",
+    quote: "an unavailable credit projection is null, never an invented rate.",
+    uncovered: "no check knows when a credit projection is unavailable, so none can tell an invented rate",
+  },
+  {
+    id: "usage-history.quantity-non-negative",
+    kind: "charge",
+    quote:
+      "`quantity` (non-negative US dollars charged in the credit-era revision; earlier text states charges positive and refunds negative)",
+    judgedBy: [by("billing-usage-history-matches", "usage-row-missing"), by("money-six-decimals")],
+  },
+  {
+    id: "usage-history.credit-value-basis",
+    kind: "shape",
+    quote:
+      "`credit_value_basis` is `snapshot` (complete captured terms), `current` (pre-snapshot event projected at today's rate) or null metadata (no rate available).",
+    judgedBy: [by(SCHEMA)],
+  },
+  {
+    id: "usage-history.ai-assistant-old-rows-only",
+    kind: "only",
+    quote: "`ai_assistant` appears only on old rows.",
+    uncovered: "no check reads the category of the usage row an assistant turn writes",
+    cheap: "after an ask turn, its new usage row's category is not ai_assistant",
+  },
+  {
+    id: "prices.fields",
+    kind: "shape",
+    quote:
+      "`GET /v1/prices` data: `currency` (`usd`), `rate` (dollars per unit; can be null on a category-priced contract), `prices` (`audience_profile`, `mention`, `post_processing`, `preview_generation`, each in dollars per result), `prices_credits` (same four keys; six-decimal strings or null), `billing` (`{unit, catalog_version, precision}`, can be null).",
+    judgedBy: [by(SCHEMA), by("prices-match-unit-ratios")],
+  },
+  {
+    id: "prices.exact-decimals",
+    kind: "shape",
+    quote: "Values are exact small decimals; clients keep full precision.",
+    judgedBy: [by("money-six-decimals", "price-float-noise")],
+  },
+
+  // ── States and transitions ─────────────────────────────────────────────
+  {
+    id: "dataset-run.states",
+    kind: "transition",
+    quote: "States: `pending`, `working`, `completed`, `failed`.",
+    rule: "a run moves only pending → working → completed | failed and a terminal state never changes",
+    judgedBy: [by("run-state-machine", "completed-run-moves-back")],
+  },
+  {
+    id: "dataset-run.create-pending-202",
+    kind: "transition",
+    quote:
+      "| (none) | POST dataset run | request accepted | `pending` | returns immediately with 202; reservation taken |",
+    also: ["| POST /v1/datasets/{dataset_id}/runs | body below | 202, run create response (status `pending`) |"],
+    judgedBy: [
+      by("billing-reservation-at-create", "no-reservation-at-create"),
+      by("valid-run-body-accepted"),
+      by("run-state-machine"),
+    ],
+  },
+  {
+    id: "dataset-run.pending-to-working",
+    kind: "transition",
+    quote:
+      "| `pending` | pipeline progress | run starts | `working` | steps (scraping, enrichment, analysis) record `completed_at` |",
+    judgedBy: [by("run-state-machine", "step-timestamp-goes-back")],
+  },
+  {
+    id: "dataset-run.working-to-completed",
+    kind: "transition",
+    quote:
+      "| `working` | pipeline | all steps finish | `completed` | charge is for collected mentions only; unused reservation refunded |",
+    judgedBy: [by("billing-settlement-exact", "settlement-off-by-a-cent"), by("run-state-machine")],
+  },
+  {
+    id: "dataset-run.to-failed",
+    kind: "transition",
+    quote: "| `pending` or `working` | pipeline | run errors | `failed` | full reservation refunded;",
+    judgedBy: [by("billing-refund-on-failure", "failed-run-not-refunded"), by("run-state-machine")],
+  },
+  {
+    id: "audience-run.states",
+    kind: "transition",
+    quote: "An audience run is asynchronous in the same way as a dataset run and has the same four status types;",
+    judgedBy: [
+      by("audience-run-state-machine", "aud-completed-run-moves-back"),
+      by("audience-run-state-machine", "aud-profile-count-over-target"),
+    ],
+  },
+  {
+    id: "audience-run.409-while-in-flight",
+    kind: "transition",
+    quote: "while one is `pending` or `working`, another run on that audience dataset is refused with 409.",
+    also: [
+      "Another run pending or working on the same audience dataset: 409 `audience_dataset_run_already_in_flight`.",
+      "| 409 | `audience_dataset_run_already_in_flight` | a pending or working run blocks a new one |",
+      "| Audience dataset runs | one in flight per audience dataset (409 otherwise) |",
+    ],
+    judgedBy: [by("audience-run-409-in-flight", "aud-in-flight-400")],
+  },
+  {
+    id: "pattern-detection-run.transitions",
+    kind: "transition",
+    quote: "States seen: `pending`, `completed` (with `pattern_id`).",
+    rule: "a detection moves only pending → … → completed | failed, and its step timestamps never go back",
+    judgedBy: [by("pattern-detection-run-state-machine", "pattern-steps-go-back")],
+  },
+  {
+    id: "pattern-detection-run.failure-refund",
+    kind: "charge",
+    quote: "Failure refunds the reservation in full.",
+    judgedBy: [by("pattern-detection-billing-latest-run")],
+    note: "asserted only when a detection fails: the kit cannot make one fail, and the reference's detections complete",
+  },
+  {
+    id: "custom-parameter-run.processing",
+    kind: "transition",
+    quote: "State seen: `processing`.",
+    judgedBy: [by("custom-parameter-run-state-machine", "cp-completed-run-moves-back")],
+  },
+  {
+    id: "tracking-agent.pause",
+    kind: "transition",
+    quote: "| `active` | POST pause | agent exists | `paused` (`paused` = true) | no scheduled work |",
+    judgedBy: [
+      by("tracking-agent-pause-resume", "ta-paused-keeps-next-run"),
+      by("tracking-agent-pause-resume", "ta-pause-200-with-body"),
+    ],
+  },
+  {
+    id: "tracking-agent.resume",
+    kind: "transition",
+    quote: "| `paused` | POST resume | agent exists | `active` |",
+    judgedBy: [by("tracking-agent-pause-resume", "ta-resume-ignored")],
+  },
+  {
+    id: "tracking-agent.resume-keeps-history",
+    kind: "transition",
+    quote: "| `active` | history retained |",
+    rule: "pausing and resuming keeps the agent's earlier alert messages",
+    uncovered: "the pause/resume check reads the agent, never its feed",
+    cheap: "list the feed of the agent with cycles before pause and after resume: the same messages",
+  },
+  {
+    id: "tracking-agent.delete",
+    kind: "transition",
+    quote:
+      "| `active` or `paused` | DELETE | agent exists | `deleted` | soft delete: agent and messages hidden from lists",
+    also: ["| DELETE /v1/tracking_agents/{agent_id} | | empty body; soft delete | `not_found` |"],
+    judgedBy: [
+      by("tracking-agent-deleted-hidden", "ta-deleted-still-readable"),
+      by("tracking-agent-deleted-hidden", "ta-deleted-still-listed"),
+    ],
+  },
+  {
+    id: "tracking-agent.delete-retained",
+    kind: "transition",
+    quote: "retained server-side",
+    notObservable: "what the server keeps after a soft delete is hidden from every client by the same rule",
+  },
+  {
+    id: "tracking-agent.trigger",
+    kind: "transition",
+    quote:
+      "| `active` | POST trigger | balance covers reservation; no run in progress; dataset has queries | `active` | out-of-schedule cycle starts; agent run created with `in_progress` |",
+    judgedBy: [
+      by("tracking-agent-trigger-202-then-409", "ta-run-status-running"),
+      by("tracking-agent-cycle-billing", "ta-cycle-reserves-short"),
+    ],
+  },
+  {
+    id: "assistant-turn.states",
+    kind: "transition",
+    quote:
+      "Status values: `working`, `completed`, `failed`. POST ask returns `working`; polling the message until `completed` or `failed`.",
+    also: [
+      "| GET /v1/chats/{chat_id}/messages/{message_id} | | polled until `status` is `completed` or `failed`; carries markdown `text` and `references[]` |",
+    ],
+    judgedBy: [
+      by("ask-202-polls-to-completion", "ask-completed-without-references"),
+      by("ask-202-polls-to-completion", "ask-answers-200"),
+    ],
+  },
+  {
+    id: "assistant-turn.mcp-stop-reason",
+    kind: "transition",
+    quote: "In the tool surface `stop_reason` is null while working and non-null once finished;",
+    also: ["stop_reason (null until finished)"],
+    judgedBy: [by("mcp-ask-flow", "mcp-stop-reason-null-when-done")],
+  },
+  {
+    id: "assistant-turn.mcp-blocks-once-settled",
+    kind: "transition",
+    quote: "content `blocks` arrive only once the turn settles.",
+    judgedBy: [by("mcp-ask-flow")],
+  },
+
+  // ── Endpoints (all) ────────────────────────────────────────────────────
+  {
+    id: "endpoints.api-key-required",
+    kind: "auth",
+    quote: "All require the API key header (see Authentication).",
+    also: ["Every REST request carries the header `x-api-key` with an API key."],
+    judgedBy: [by("auth-missing-key-401", "missing-key-accepted")],
+  },
+  {
+    id: "endpoints.404-unknown-or-foreign",
+    kind: "status",
+    quote: "Every endpoint that takes a path id can return 404 for an unknown or foreign id,",
+    also: [
+      "| 404 | `dataset_not_found`, `audience_dataset_not_found`, `pattern_not_found`, `pattern_detection_run_not_found`, `chat_not_found`, `custom_parameter_not_found`, `not_found` | missing or foreign resource |",
+    ],
+    judgedBy: [by("foreign-id-404-indistinguishable", "foreign-404-says-forbidden")],
+  },
+  {
+    id: "endpoints.422-on-body-or-query",
+    kind: "status",
+    quote: "every endpoint with a body or query can return 422 with the validation body.",
+    also: ["| 422 | `unprocessable_entity` | malformed body or query |"],
+    judgedBy: [by(NEGATIVE, "name-bound-unenforced"), by("malformed-json-rejected", "malformed-json-500")],
+  },
+
+  // ── Endpoints › Datasets ───────────────────────────────────────────────
+  {
+    id: "datasets.create.201",
+    kind: "status",
+    quote: "| POST /v1/datasets | body `{name: string 1-255, required}` | 201, Dataset (id, name, created_at) |",
+    judgedBy: [by("documented-status-only", "create-answers-200"), by("created-readable-at-once")],
+  },
+  {
+    id: "datasets.list.default-limit",
+    kind: "default",
+    quote: "| GET /v1/datasets | query limit (default 10)",
+    also: ["defaults 10 (resources)"],
+    judgedBy: [by("pagination-limit-respected")],
+    note: "the other parameterless resource lists (audience datasets, custom parameters, tracking agents) are held to their default only when the account holds more than a page",
+  },
+  {
+    id: "datasets.list.sorted",
+    kind: "order",
+    quote: "| 200, list of Dataset, sorted by created_at |",
+    judgedBy: [by("pagination-default-order", "default-order-ascending")],
+  },
+  {
+    id: "datasets.read.200",
+    kind: "status",
+    quote: "| GET /v1/datasets/{dataset_id} | | 200, Dataset | `dataset_not_found` |",
+    judgedBy: [by("created-readable-at-once", "created-not-readable-at-once"), by("deleted-gone-everywhere")],
+  },
+  {
+    id: "datasets.update.only-name",
+    kind: "only",
+    quote: "| PATCH /v1/datasets/{dataset_id} | body `{name?}`; only updatable field.",
+    rule: "a PATCH changes nothing but the name",
+    uncovered: "no check sends another field in a dataset PATCH",
+    cheap: "PATCH {name, url: 'x'} (or mentions_count): the read-back url and counts are unchanged",
+  },
+  {
+    id: "datasets.update.semantics",
+    kind: "default",
+    quote:
+      "Empty body is a no-op returning the current dataset; empty string name stores null | 200, Dataset | `dataset_not_found` |",
+    judgedBy: [by("patch-semantics", "patch-empty-string-ignored"), by("deleted-gone-everywhere")],
+  },
+  {
+    id: "datasets.delete.204",
+    kind: "status",
+    quote:
+      "| DELETE /v1/datasets/{dataset_id} | | 204; soft delete; dataset and its runs disappear from lists and by-id reads | `dataset_not_found` |",
+    judgedBy: [
+      by("deleted-gone-everywhere", "deleted-dataset-still-readable"),
+      by("empty-body-204", "delete-answers-200-with-body"),
+    ],
+  },
+  {
+    id: "datasets.runs.create.402",
+    kind: "error",
+    quote: "402 `insufficient_credits_dataset_run`;",
+    judgedBy: [by("billing-402-refused-charges-nothing", "402-detail-as-string")],
+  },
+  {
+    id: "datasets.runs.create.404",
+    kind: "error",
+    quote: "404 `dataset_not_found`; 422 family",
+    judgedBy: [by("foreign-id-404-indistinguishable", "foreign-dataset-leaks"), by(SCHEMA)],
+  },
+  {
+    id: "datasets.runs.create.collection-content-type-mismatch",
+    kind: "error",
+    quote: "including `collection_content_type_mismatch`",
+    uncovered: "the seed never says which request gets this code, so no check can provoke it",
+  },
+  {
+    id: "datasets.runs.create.date-filter-unavailable",
+    kind: "error",
+    quote: "and `date_filter_unavailable` |",
+    also: ["validated against plan"],
+    rule: "a date_range on a plan without custom_date_filter is refused with date_filter_unavailable",
+    uncovered: "no check sends a date_range with a key whose plan lacks custom_date_filter",
+    cheap:
+      "with the foreign or poor key, when GET /v1/me says plan.features.custom_date_filter is false: a run with date_range gets 422 date_filter_unavailable",
+  },
+  {
+    id: "datasets.runs.list.default-limit",
+    kind: "default",
+    quote: "| GET /v1/datasets/{dataset_id}/runs | limit (default 10)",
+    uncovered: "pagination-limit-respected holds only the parameterless lists to their defaults",
+    cheap: "a dataset with 11 runs: GET …/runs without limit holds 10 and has_next true",
+  },
+  {
+    id: "datasets.runs.list.404",
+    kind: "error",
+    quote: "| 200, list of dataset run | `dataset_not_found` |",
+    judgedBy: [
+      by("deleted-gone-everywhere", "deleted-dataset-still-readable"),
+      by("billing-402-refused-charges-nothing"),
+    ],
+  },
+  {
+    id: "datasets.runs.read.404",
+    kind: "error",
+    quote:
+      "| GET /v1/datasets/{dataset_id}/runs/{run_id} | | 200, dataset run | `dataset_not_found` (404 may also report an unknown run)",
+    judgedBy: [by("foreign-id-404-indistinguishable"), by("run-state-machine")],
+  },
+  {
+    id: "datasets.runs.body.search-query-required",
+    kind: "bound",
+    quote: "| search_query | union (see Resources) | required |",
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "datasets.runs.body.count-range",
+    kind: "bound",
+    quote: "| count | integer | 20-1000,",
+    also: ["count 20-1000;"],
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "datasets.runs.body.count-default",
+    kind: "default",
+    quote: "20-1000, default 200 |",
+    uncovered: "every run the kit starts sends count (D-RUN-COUNT's echo of an omitted count is lenient)",
+    cheap: "a run without count: requested_count 200 and a reservation of 200 × the mention price",
+  },
+  {
+    id: "datasets.runs.body.comments-range",
+    kind: "bound",
+    quote: "| num_comments_per_post | integer | 0-100,",
+    also: ["num_comments_per_post 0-100;"],
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "datasets.runs.body.comments-default",
+    kind: "default",
+    quote: "0-100, default 10 |",
+    uncovered: "no check reads the echo of an omitted num_comments_per_post (D-RUN-PARAMS-ECHO is lenient)",
+    cheap: "a run without num_comments_per_post: params.num_comments_per_post is 10",
+  },
+  {
+    id: "datasets.runs.body.date-range-order",
+    kind: "bound",
+    quote: "`from` must precede `to`;",
+    judgedBy: [
+      by("date-range-order-422", "date-range-order-unchecked"),
+      by("impossible-date-422", "impossible-date-accepted"),
+    ],
+  },
+  {
+    id: "datasets.runs.body.date-range-plan-span",
+    kind: "bound",
+    quote: "span must not exceed the plan maximum;",
+    uncovered: "the plan maximum is not shown, so no check knows which span must be refused",
+  },
+  {
+    id: "datasets.runs.body.country-code",
+    kind: "bound",
+    quote: "| country_code | string | ISO 3166-1 alpha-2,",
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "datasets.runs.body.country-default",
+    kind: "default",
+    quote: "alpha-2, default `US` |",
+    uncovered: "no check reads the echo of an omitted country_code",
+    cheap: "a run without country_code: params.country_code is US",
+  },
+  {
+    id: "datasets.runs.body.language",
+    kind: "bound",
+    quote: "| language | string | BCP-47 tag, optional |",
+    judgedBy: [by(NEGATIVE), by("valid-run-body-accepted")],
+  },
+  {
+    id: "datasets.runs.body.visual-default",
+    kind: "default",
+    quote: "| enable_visual_recognition | boolean | default false |",
+    uncovered: "no check reads the echo of an omitted enable_visual_recognition",
+    cheap: "a run without it: params.enable_visual_recognition is false",
+  },
+  {
+    id: "datasets.runs.body.transcribing-default",
+    kind: "default",
+    quote: "| enable_transcribing | boolean | default false |",
+    uncovered: "no check reads the echo of an omitted enable_transcribing",
+    cheap: "a run without it: params.enable_transcribing is false",
+  },
+  {
+    id: "datasets.runs.body.actions",
+    kind: "bound",
+    quote:
+      "values: `content_category`, `tone_of_voice`, `narrative_structure`, `intent`, `hook`, `mentioned_brands`, `topics`, `emotions`, `cta`, `entities`, `questions`, `sentiment`, `signal` |",
+    rule: "each documented action is accepted, an undocumented one is refused",
+    uncovered:
+      "valid-run-body-accepted sends random subsets (three runs, not every value), and the negative sweep never puts an unknown value inside the array",
+    cheap: "a run with content_analysis_actions [zz_unknown]: 422 with loc [body, content_analysis_actions, 0]",
+  },
+  {
+    id: "datasets.runs.prompt-365-days",
+    kind: "default",
+    quote: "A `prompt` search with no `date_range` defaults to the past 365 days;",
+    uncovered: "no check compares the collected mentions' dates with the default window",
+    cheap: "a prompt run without date_range: every mention's created_at is within the past 365 days",
+  },
+  {
+    id: "datasets.runs.url-no-date-filter",
+    kind: "default",
+    quote: "A `url` search applies no date filter.",
+    uncovered: "no check sends URLs of posts older than a year",
+  },
+  {
+    id: "datasets.runs.several-in-flight",
+    kind: "transition",
+    quote: "Regular datasets allow several runs in flight at once.",
+    also: ["| Dataset runs | several may run concurrently on one dataset |"],
+    judgedBy: [by("valid-run-body-accepted"), by("run-state-machine")],
+    note: "valid-run-body-accepted starts several runs on one dataset without waiting for the previous one",
+  },
+  {
+    id: "datasets.runs.mentions-pool",
+    kind: "shape",
+    quote: "Mentions live across runs; a new run adds to the same pool.",
+    uncovered: "no check compares the dataset's mentions across two runs",
+    cheap: "after a second run, every mention of the first is still returned for the dataset",
+  },
+
+  // ── Endpoints › Audience datasets ──────────────────────────────────────
+  {
+    id: "audience-datasets.create",
+    kind: "status",
+    quote: "| POST /v1/audience_datasets | body `{name: 1-255 chars}` | 201, AudienceDataset |",
+    judgedBy: [
+      by("documented-status-only", "audience-dataset-create-200"),
+      by(NEGATIVE),
+      by("created-readable-at-once"),
+    ],
+  },
+  {
+    id: "audience-datasets.create.400-plan",
+    kind: "error",
+    quote: "400 when the plan does not include audience research |",
+    also: ["audience dataset creation without plan support is also 400"],
+    uncovered: "no check creates an audience dataset with a key whose plan lacks audience_research",
+    cheap:
+      "with the foreign or poor key, when plan.features.audience_research is false: POST /v1/audience_datasets gets 400",
+  },
+  {
+    id: "audience-datasets.list.default-limit",
+    kind: "default",
+    quote: "| GET /v1/audience_datasets | limit (default 10)",
+    judgedBy: [by("pagination-limit-respected")],
+    note: "held to 10 only when the account holds more than ten audience datasets (the demo account holds three)",
+  },
+  {
+    id: "audience-datasets.list",
+    kind: "order",
+    quote: "| 200, list sorted by created_at; soft-deleted excluded | |",
+    judgedBy: [by("pagination-default-order"), by("deleted-gone-everywhere")],
+  },
+  {
+    id: "audience-datasets.read",
+    kind: "status",
+    quote: "| GET /v1/audience_datasets/{audience_dataset_id} | | 200 | `audience_dataset_not_found` |",
+    judgedBy: [by("created-readable-at-once"), by("deleted-gone-everywhere"), by(SCHEMA)],
+  },
+  {
+    id: "audience-datasets.update",
+    kind: "status",
+    quote: "| PATCH /v1/audience_datasets/{audience_dataset_id} | body `{name}` | 200, AudienceDataset |",
+    uncovered: "no check renames an audience dataset (only refused PATCHes are sent)",
+    cheap: "PATCH {name} answers 200 with the new name, and GET reads it back",
+  },
+  {
+    id: "audience-datasets.update.404",
+    kind: "error",
+    quote: "| 200, AudienceDataset | `audience_dataset_not_found` |",
+    judgedBy: [by("deleted-gone-everywhere"), by("foreign-id-404-indistinguishable"), by(SCHEMA)],
+  },
+  {
+    id: "audience-datasets.delete",
+    kind: "status",
+    quote:
+      "| DELETE /v1/audience_datasets/{audience_dataset_id} | | empty body on success | `audience_dataset_not_found` |",
+    judgedBy: [by("deleted-gone-everywhere"), by("empty-body-204")],
+  },
+  {
+    id: "audience-datasets.runs.body",
+    kind: "bound",
+    quote:
+      "| POST /v1/audience_datasets/{audience_dataset_id}/runs | body `{source_dataset_id: string, required; total_profile_count: integer 1-2000,",
+    also: ["| Audience run | total_profile_count 1-2000;"],
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "audience-datasets.runs.profile-count-default",
+    kind: "default",
+    quote: "total_profile_count: integer 1-2000, default 300}`",
+    also: ["(reservation sized by total_profile_count, default 300)"],
+    uncovered: "every audience run of the kit sends total_profile_count",
+    cheap:
+      "a run without total_profile_count reserves 300 × the audience_profile price and reads target_profile_count 300",
+  },
+  {
+    id: "audience-datasets.runs.create.202",
+    kind: "status",
+    quote: "| 202 run create response | see below |",
+    judgedBy: [by("audience-run-409-in-flight"), by("audience-profile-billing")],
+  },
+  {
+    id: "audience-datasets.runs.list",
+    kind: "status",
+    quote:
+      "| GET /v1/audience_datasets/{audience_dataset_id}/runs | limit, cursor, order | 200, list of audience run | `audience_dataset_not_found` |",
+    judgedBy: [by("audience-run-codes-in-order"), by("foreign-id-404-indistinguishable"), by(SCHEMA)],
+  },
+  {
+    id: "audience-datasets.runs.read",
+    kind: "status",
+    quote:
+      "| GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id} | | 200, audience run | `audience_dataset_not_found` |",
+    judgedBy: [by("audience-run-state-machine"), by("audience-run-codes-in-order")],
+  },
+  {
+    id: "audience-datasets.runs.min-5-posts",
+    kind: "bound",
+    quote:
+      "The source dataset needs at least 5 posts from platforms supporting audience profiling; YouTube posts do not count.",
+    also: ["source needs at least 5 eligible posts"],
+    judgedBy: [by("audience-run-codes-in-order")],
+    note: "judged with 2 eligible posts (refused) and 6 (accepted), not at the edge of 4 and 5",
+  },
+  {
+    id: "audience-datasets.runs.youtube-only",
+    kind: "error",
+    quote: "A YouTube-only source: 400 `audience_youtube_only_source`.",
+    judgedBy: [by("audience-run-codes-in-order")],
+  },
+  {
+    id: "audience-datasets.runs.insufficient-mentions",
+    kind: "error",
+    quote:
+      "Other sources below the minimum: 400 `audience_insufficient_source_mentions`. Both are returned before a run starts.",
+    judgedBy: [by("audience-run-codes-in-order")],
+  },
+  {
+    id: "audience-datasets.runs.no-completed-run",
+    kind: "error",
+    quote: "Source dataset without a completed run: 400 `source_dataset_has_no_completed_run`.",
+    judgedBy: [by("audience-run-codes-in-order", "aud-no-completed-run-insufficient")],
+  },
+  {
+    id: "audience-datasets.runs.402",
+    kind: "error",
+    quote: "Insufficient balance: 402 `insufficient_credits_audience_dataset_run`.",
+    uncovered: "no check starts an audience run with the poor key",
+    cheap:
+      "with the poor key (its plan permitting audience datasets): a run of 2000 profiles gets 402 insufficient_credits_audience_dataset_run",
+  },
+  {
+    id: "audience-datasets.runs.stops-early",
+    kind: "bound",
+    quote: "The run stops early when the source has fewer distinct authors than `total_profile_count`.",
+    rule: "a run whose source has fewer distinct authors than asked completes with that many profiles",
+    uncovered:
+      "only profile_count <= total_profile_count is asserted (audience-run-state-machine); no check compares the count with the source's authors, and a run that does not complete is not a finding",
+  },
+  {
+    id: "audience-datasets.runs.walk-order",
+    kind: "order",
+    quote:
+      "Authors plus commenters of posts across every completed run of the source (deduplicated, newest first) are walked.",
+    uncovered: "no check compares the profiles with the source's authors and commenters",
+  },
+  {
+    id: "audience-datasets.runs.source-deleted",
+    kind: "isolation",
+    quote: "Profiles stay readable after the source dataset is soft-deleted; new runs can no longer target it.",
+    judgedBy: [
+      by("audience-profiles-after-source-delete", "aud-profiles-gone-with-source"),
+      by("audience-profiles-after-source-delete", "aud-deleted-source-accepted-code"),
+    ],
+  },
+
+  // ── Endpoints › Audience profiles ──────────────────────────────────────
+  {
+    id: "audience-profiles.omit-spans-all",
+    kind: "default",
+    quote: "optional; omit to span all account datasets",
+    also: ["optional; defaults to all account audience datasets; mirrors the REST profiles endpoint"],
+    rule: "a profile search without audience_dataset_ids returns the profiles of every audience dataset of the account",
+    uncovered:
+      "mcp-rest-agreement compares the tool with REST, both without ids: a deployment that spans too little in both passes",
+    cheap: "the search without ids holds every profile that the per-dataset searches return",
+  },
+  {
+    id: "audience-profiles.filters-at-most-10",
+    kind: "bound",
+    quote: "at most 10 filters in total; the exact filter union: not shown |",
+    uncovered: ARRAY_BOUND_NOT_ISOLATED + "; no case sends more than 10 filters across groups",
+    cheap: "filters of two groups with 6 and 5 valid filters: 422 with loc [body, filters]",
+  },
+  {
+    id: "audience-profiles.sort-order",
+    kind: "bound",
+    quote: "| sort | enum | `created_at`, `audience_dataset_run_at` |",
+    judgedBy: [by(NEGATIVE)],
+    note: "an unknown sort or order value is refused; the order of the answer is not compared",
+  },
+  {
+    id: "audience-profiles.limit",
+    kind: "bound",
+    quote: "| limit | integer | 1-100, default 20 |",
+    rule: "limit 1-100",
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "audience-profiles.default-limit",
+    kind: "default",
+    quote: "1-100, default 20 |",
+    also: ["20 (mentions, profiles)"],
+    rule: "without limit a profile search holds 20",
+    uncovered: "pagination-limit-respected checks the mention search's default, not the profile search's",
+    cheap: "POST /v1/audience_profiles {} on an account with more than 20 profiles: 20 items and has_next true",
+  },
+  {
+    id: "audience-profiles.cursor-sort",
+    kind: "pagination",
+    quote: "encodes the sort; do not reuse across a change of sort",
+    notObservable:
+      "an instruction to clients; what a profile search answers to a reused cursor is not stated (the mention search's is)",
+  },
+  {
+    id: "audience-profiles.404",
+    kind: "error",
+    quote: "Response: list of AudienceProfile. Error: 404 `audience_dataset_not_found`.",
+    uncovered: "no check searches profiles with an unknown or foreign audience dataset id",
+    cheap: "POST /v1/audience_profiles {audience_dataset_ids: [ad_missing]}: 404 audience_dataset_not_found",
+  },
+
+  // ── Endpoints › Mentions ───────────────────────────────────────────────
+  {
+    id: "mentions.filters.or-and",
+    kind: "shape",
+    quote: "groups OR-ed, filters within a group AND-ed,",
+    uncovered:
+      "mentions-filters-applied sends one filter at a time: neither the OR of groups nor the AND within one is asserted",
+    cheap: "two filters that each match part of a sample: as one group the result satisfies both, as two groups either",
+  },
+  {
+    id: "mentions.filters.at-most-10",
+    kind: "bound",
+    quote: "at most 10 filters in total |",
+    also: ["| Filters | at most 10 per mentions or profiles request |"],
+    rule: "a mention search with more than 10 filters in total is refused with 422",
+    uncovered:
+      ARRAY_BOUND_NOT_ISOLATED +
+      "; over REST no case sends more than 10 valid filters across groups (mcp-bad-arguments-tool-error does, through svc__list_mentions)",
+    cheap: "POST /v1/mentions with groups of 6 and 5 valid filters: 422 with loc [body, filters]",
+  },
+  {
+    id: "mentions.sort",
+    kind: "order",
+    quote:
+      "| sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at` |",
+    judgedBy: [
+      by("mentions-sort-applied", "mentions-sort-ignored"),
+      by("mentions-sort-applied", "mentions-order-asc-ignored"),
+    ],
+  },
+  {
+    id: "mentions.limit",
+    kind: "bound",
+    quote: "| limit | integer | 1-100, default 20 |",
+    rule: "limit 1-100",
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "mentions.default-limit",
+    kind: "default",
+    quote: "1-100, default 20 |",
+    rule: "without limit a mention search holds 20",
+    judgedBy: [by("pagination-limit-respected")],
+  },
+  {
+    id: "mentions.cursor-sort",
+    kind: "pagination",
+    quote: "sort-aware; a cursor from another sort is rejected by validation",
+    judgedBy: [by("pagination-sort-change-cursor-400", "mention-cursor-ignores-sort")],
+  },
+  {
+    id: "mentions.parameter-ids",
+    kind: "shape",
+    quote: "| parameter_ids | array of string | includes extracted custom values |",
+    also: ["Read extracted values afterwards via `POST /v1/mentions` with `parameter_ids`."],
+    judgedBy: [
+      by("custom-parameter-values-via-parameter-ids", "cp-values-missing"),
+      by("custom-parameter-values-via-parameter-ids", "cp-values-unasked"),
+    ],
+  },
+  {
+    id: "mentions.filters.applied",
+    kind: "shape",
+    quote: "Filter taxonomy (a single filter carries `type` plus the shape below):",
+    rule: "a filter of each documented type returns only mentions that satisfy it",
+    judgedBy: [by("mentions-filters-applied", "mentions-filters-ignored")],
+    note: "country_code and metric_change are not exercised (rows below)",
+  },
+  {
+    id: "mentions.filters.keyword-2-words",
+    kind: "bound",
+    quote: "| keyword | `{operator: is or is_not, value}`; at most 2 words |",
+    rule: "a keyword filter of three words is refused",
+    uncovered: "the negative sweep reaches only the first filter of the contract's example (a sentiment filter)",
+    cheap: "POST /v1/mentions with [[{type: keyword, operator: is, value: 'a b c'}]]: 422",
+  },
+  {
+    id: "mentions.filters.metric-change",
+    kind: "shape",
+    quote: "operator is one of `greater_than`, `less_than`, `in_range`, `changed_by`;",
+    uncovered: "mentions-filters-applied has no probe for metric_change: it needs metric history the kit cannot build",
+  },
+  {
+    id: "mentions.filters.country-code",
+    kind: "shape",
+    quote: "| country_code | `{values: [uppercase ISO 3166-1 alpha-2]}` |",
+    uncovered: "mentions-filters-applied has no probe for country_code (no mention field carries the country)",
+  },
+  {
+    id: "mentions.404",
+    kind: "error",
+    quote: "Response: list of Mention. Error: 404 `dataset_not_found`.",
+    judgedBy: [by("lists-never-leak-foreign"), by(SCHEMA)],
+  },
+
+  // ── Endpoints › Research previews ──────────────────────────────────────
+  {
+    id: "previews.create.persisted",
+    kind: "status",
+    quote:
+      "| POST /v1/research_previews | tagged union on `type` (below) | result (see Resources); persisted and retrievable",
+    judgedBy: [by("preview-reread-free", "preview-reread-rescraped")],
+  },
+  {
+    id: "previews.create.402",
+    kind: "error",
+    quote: "402 `insufficient_credits_research_preview` (before any scraping; never partially charged)",
+    judgedBy: [
+      by("preview-402-before-work", "preview-402-as-400"),
+      by("preview-402-before-work", "preview-402-required-wrong"),
+    ],
+  },
+  {
+    id: "previews.read",
+    kind: "charge",
+    quote:
+      "| GET /v1/research_previews/{preview_id} | | the stored sample; free; no re-scrape; scoped to the account | 404 for unknown or foreign id |",
+    also: ["preview re-fetch)"],
+    judgedBy: [
+      by("preview-reread-free", "preview-reread-rescraped"),
+      by("preview-reread-free", "preview-reread-charged"),
+      by("preview-reread-free", "preview-foreign-readable"),
+    ],
+  },
+  {
+    id: "previews.prompt.one-window",
+    kind: "bound",
+    quote:
+      "exactly one time window: a relative `time_filter` or an absolute pair `date_since` plus `date_until`. Both, neither, or an incomplete pair gives 422.",
+    uncovered:
+      "the preview body is a tagged union: the negative sweep sends no case, and preview-future-window sends only well-formed pairs",
+    cheap:
+      "a prompt preview with time_filter and both dates, with neither, and with date_since alone: 422 each, nothing charged",
+  },
+
+  // ── Endpoints › Pattern detections and patterns ────────────────────────
+  {
+    id: "pattern-detections.create",
+    kind: "status",
+    quote:
+      "| POST /v1/pattern_detections | body `{dataset_id, name, research_question}` | 200-range success with run: `run_id`, `dataset_id`, `name`, `research_question`, `created_at`, `status` (`pending`) |",
+    judgedBy: [
+      by("pattern-detection-run-state-machine"),
+      by("pattern-detection-billing-latest-run", "pattern-reserves-extra"),
+    ],
+  },
+  {
+    id: "pattern-detections.create.402",
+    kind: "error",
+    quote: "402 `insufficient_credits_pattern_detection` (no partial runs)",
+    uncovered: "no check starts a pattern detection with the poor key",
+    cheap:
+      "with the poor key, on a dataset of its own with a completed run: 402 insufficient_credits_pattern_detection, no run",
+  },
+  {
+    id: "pattern-detections.create.404",
+    kind: "error",
+    quote: "(no partial runs); 404 `dataset_not_found` |",
+    judgedBy: [by("pattern-detection-codes", "pattern-unknown-dataset-400")],
+  },
+  {
+    id: "pattern-detections.read.404",
+    kind: "error",
+    quote:
+      "| GET /v1/pattern_detections/{run_id} | | run; when completed includes `pattern_id` | 404 `pattern_detection_run_not_found` |",
+    judgedBy: [by(SCHEMA), by("mcp-tool-error-shape")],
+    note: "mcp-tool-error-shape sends the unknown id over REST; the 404 body's error_code is the schema's",
+  },
+  {
+    id: "patterns.read",
+    kind: "status",
+    quote: "| GET /v1/patterns/{pattern_id} | | pattern summary with `items[]`; read-only,",
+    judgedBy: [by("pattern-item-post-count"), by(SCHEMA)],
+  },
+  {
+    id: "patterns.item",
+    kind: "status",
+    quote: "| GET /v1/patterns/{pattern_id}/items/{item_id} | | the item with its constituent posts | |",
+    judgedBy: [by("pattern-item-post-count", "pattern-unknown-item-200")],
+  },
+
+  // ── Endpoints › Custom parameters ──────────────────────────────────────
+  {
+    id: "custom-parameters.create",
+    kind: "status",
+    quote: "| POST /v1/custom_parameters | `{name, instructions, value_type}` | CustomParameter |",
+    judgedBy: [by("custom-parameter-delete-frees-name", "cp-deleted-name-still-taken"), by(SCHEMA)],
+  },
+  {
+    id: "custom-parameters.create.limit-exceeded",
+    kind: "error",
+    quote: "`custom_parameter_limit_exceeded`,",
+    uncovered: "the ceiling is not shown: a check would have to create parameters until refused",
+  },
+  {
+    id: "custom-parameters.create.name-errors",
+    kind: "error",
+    quote: "`custom_parameter_duplicate_name`, `custom_parameter_empty_name` |",
+    judgedBy: [
+      by("custom-parameter-name-rules", "cp-duplicate-400"),
+      by("custom-parameter-name-rules", "cp-empty-name-409"),
+    ],
+  },
+  {
+    id: "custom-parameters.list",
+    kind: "status",
+    quote: "| GET /v1/custom_parameters | | array of CustomParameter | |",
+    judgedBy: [
+      by("custom-parameter-delete-frees-name", "cp-deleted-name-still-taken"),
+      by("pagination-full-walk"),
+      by(SCHEMA),
+    ],
+  },
+  {
+    id: "custom-parameters.preview.post-refs-1-5",
+    kind: "bound",
+    quote: "| POST /v1/custom_parameters/preview | `{instructions, value_type, post_refs: 1-5 of {id, source}}`",
+    also: ["| Preview of custom parameter | 1-5 post_refs |"],
+    uncovered: "the empty list is refused (judged); six refs: " + ARRAY_BOUND_NOT_ISOLATED,
+    cheap: "a preview with six valid post_refs: 422",
+  },
+  {
+    id: "custom-parameters.preview",
+    kind: "charge",
+    quote: "`{results: [{post_id, source, value}]}`; free |",
+    also: ["Free: custom parameter preview"],
+    judgedBy: [
+      by("custom-parameter-preview-free", "cp-preview-charged"),
+      by("custom-parameter-preview-free", "cp-preview-drops-a-result"),
+    ],
+  },
+  {
+    id: "custom-parameters.read.404",
+    kind: "error",
+    quote: "| GET /v1/custom_parameters/{parameter_id} | | CustomParameter | `custom_parameter_not_found` |",
+    judgedBy: [by("custom-parameter-delete-frees-name"), by("deleted-gone-everywhere")],
+  },
+  {
+    id: "custom-parameters.update",
+    kind: "status",
+    quote:
+      "| PATCH /v1/custom_parameters/{parameter_id} | partial body (`name` shown; other fields: not shown) | CustomParameter |",
+    rule: "PATCH {name} renames the parameter (200)",
+    uncovered: "custom-parameter-name-rules sends only refused renames",
+    cheap: "PATCH {name: new}: 200 with the new name, read back",
+  },
+  {
+    id: "custom-parameters.update.errors",
+    kind: "error",
+    quote:
+      "| CustomParameter | `custom_parameter_not_found`, `custom_parameter_duplicate_name`, `custom_parameter_empty_name` |",
+    judgedBy: [by("custom-parameter-name-rules"), by("deleted-gone-everywhere")],
+  },
+  {
+    id: "custom-parameters.delete",
+    kind: "status",
+    quote: "| DELETE /v1/custom_parameters/{parameter_id} | | empty body | `custom_parameter_not_found` |",
+    judgedBy: [
+      by("empty-body-204", "cp-delete-200"),
+      by("custom-parameter-delete-frees-name", "cp-deleted-name-still-taken"),
+    ],
+  },
+  {
+    id: "custom-parameters.runs.scope-only-dataset",
+    kind: "only",
+    quote:
+      "| POST /v1/custom_parameters/{parameter_id}/runs | `{scope: {kind: dataset, id}}`; `dataset` is the only kind | `{run_id}` |",
+    judgedBy: [by(NEGATIVE), by("custom-parameter-run-counters")],
+  },
+  {
+    id: "custom-parameters.runs.402",
+    kind: "error",
+    quote: "| `insufficient_credits_content_analysis`,",
+    uncovered: "no check starts a custom parameter run with the poor key",
+    cheap: "with the poor key, on a dataset of its own with mentions: 402 insufficient_credits_content_analysis",
+  },
+  {
+    id: "custom-parameters.runs.codes",
+    kind: "error",
+    quote: "`custom_parameter_not_found`, `custom_parameter_run_in_flight`, `nothing_to_analyze` |",
+    judgedBy: [
+      by("custom-parameter-run-codes", "cp-run-empty-dataset-402"),
+      by("custom-parameter-run-codes", "cp-run-unknown-dataset-400"),
+      by("custom-parameter-run-409-in-flight", "cp-in-flight-400"),
+    ],
+  },
+  {
+    id: "custom-parameters.runs.list",
+    kind: "status",
+    quote: "| GET /v1/custom_parameters/{parameter_id}/runs | | array of run | |",
+    judgedBy: [by("custom-parameter-run-codes"), by("custom-parameter-run-409-in-flight"), by(SCHEMA)],
+  },
+  {
+    id: "custom-parameters.runs.read.404",
+    kind: "error",
+    quote: "| GET /v1/custom_parameters/{parameter_id}/runs/{run_id} | | run | `custom_parameter_not_found` |",
+    judgedBy: [by("custom-parameter-run-state-machine")],
+  },
+
+  // ── Endpoints › Tracking agents ────────────────────────────────────────
+  {
+    id: "tracking-agents.create",
+    kind: "status",
+    quote:
+      "| POST /v1/tracking_agents | `{name, instructions, dataset_ids[], integration_ids[], count, num_comments_per_post, schedule}` | TrackingAgent |",
+    judgedBy: [by("created-readable-at-once"), by(SCHEMA), by(NEGATIVE)],
+  },
+  {
+    id: "tracking-agents.create.limit-reached",
+    kind: "error",
+    quote: "`tracking_agent_limit_reached`,",
+    uncovered: "the ceiling per plan is not shown: a check would have to create agents until refused",
+  },
+  {
+    id: "tracking-agents.create.404",
+    kind: "error",
+    quote: "`tracking_agent_limit_reached`, `not_found` |",
+    rule: "an agent over an unknown dataset is refused with not_found",
+    uncovered: "no check creates an agent over an unknown dataset",
+    cheap: "POST /v1/tracking_agents with dataset_ids [ds_missing]: 404 not_found, nothing listed",
+  },
+  {
+    id: "tracking-agents.list",
+    kind: "status",
+    quote: "| GET /v1/tracking_agents | | array of TrackingAgent | |",
+    judgedBy: [
+      by("tracking-agent-deleted-hidden", "ta-deleted-still-listed"),
+      by("created-readable-at-once"),
+      by(SCHEMA),
+    ],
+  },
+  {
+    id: "tracking-agents.read.404",
+    kind: "error",
+    quote: "| GET /v1/tracking_agents/{agent_id} | | TrackingAgent | `not_found` |",
+    judgedBy: [by("tracking-agent-deleted-hidden", "ta-deleted-still-readable")],
+  },
+  {
+    id: "tracking-agents.update",
+    kind: "status",
+    quote:
+      "| PATCH /v1/tracking_agents/{agent_id} | partial body (`name`, `schedule` shown; other fields: not shown) | TrackingAgent | `not_found` |",
+    judgedBy: [by("tracking-agent-patch", "ta-patch-ignores-schedule"), by("tracking-agent-deleted-hidden")],
+  },
+  {
+    id: "tracking-agents.pause-resume.empty",
+    kind: "status",
+    quote: "| POST /v1/tracking_agents/{agent_id}/pause | | empty body | `not_found` |",
+    also: ["| POST /v1/tracking_agents/{agent_id}/resume | | empty body | `not_found` |"],
+    judgedBy: [by("tracking-agent-pause-resume", "ta-pause-200-with-body"), by("tracking-agent-deleted-hidden")],
+  },
+  {
+    id: "tracking-agents.trigger",
+    kind: "status",
+    quote: "| POST /v1/tracking_agents/{agent_id}/trigger | | agent run |",
+    judgedBy: [by("tracking-agent-trigger-202-then-409", "ta-run-status-running")],
+  },
+  {
+    id: "tracking-agents.trigger.402",
+    kind: "error",
+    quote: "| agent run | 402 `insufficient_credits`;",
+    also: ["`insufficient_credits` (tracking trigger)."],
+    uncovered: "no check triggers an agent with the poor key",
+    cheap: "the poor key's agent over a dataset with a run: trigger gets 402 insufficient_credits, nothing reserved",
+  },
+  {
+    id: "tracking-agents.trigger.codes",
+    kind: "error",
+    quote: "`not_found`; `tracking_agent_run_in_progress`; `dataset_has_no_queries` |",
+    judgedBy: [
+      by("tracking-agent-trigger-202-then-409", "ta-trigger-in-progress-400"),
+      by("tracking-agent-no-queries-400", "ta-no-queries-409"),
+      by("tracking-agent-deleted-hidden"),
+    ],
+  },
+  {
+    id: "tracking-agents.messages.default-limit",
+    kind: "default",
+    quote: "| GET /v1/tracking_agents/{agent_id}/messages | query `limit` (default 25,",
+    also: ["25 (chat messages, usage history, agent messages)"],
+    uncovered: "no check lists more than 25 alert messages without limit",
+  },
+  {
+    id: "tracking-agents.messages.limit",
+    kind: "bound",
+    quote: "query `limit` (default 25, 1-100), `cursor` | list of agent message",
+    rule: "limit 1-100",
+    judgedBy: [by(NEGATIVE)],
+  },
+  {
+    id: "tracking-agents.messages.newest-first",
+    kind: "order",
+    quote: "| list of agent message, newest first |",
+    judgedBy: [by("tracking-agent-feed-newest-first", "ta-feed-oldest-first")],
+  },
+  {
+    id: "tracking-agents.messages.not-found",
+    kind: "error",
+    quote: "newest first | `not_found`,",
+    judgedBy: [by("tracking-agent-deleted-hidden", "ta-deleted-still-readable")],
+  },
+  {
+    id: "tracking-agents.messages.invalid-cursor",
+    kind: "error",
+    quote: "`invalid_cursor` |",
+    uncovered: "pagination-garbage-cursor-400 sends its garbage cursors to GET /v1/datasets only",
+    cheap: "GET …/messages?cursor=garbage: 400 invalid_cursor",
+  },
+
+  // ── Endpoints › Ask and chats ──────────────────────────────────────────
+  {
+    id: "ask.body",
+    kind: "bound",
+    quote: "| POST /v1/ask | body `{message: string, required;",
+    judgedBy: [by(NEGATIVE), by("malformed-json-rejected")],
+  },
+  {
+    id: "ask.post-refs-at-most-50",
+    kind: "bound",
+    quote: "post_refs?: up to 50 of {id, source}}}`",
+    also: ["| Ask | at most 50 post_refs;"],
+    rule: "POST /v1/ask with 51 post_refs is refused with 422",
+    uncovered:
+      ARRAY_BOUND_NOT_ISOLATED +
+      "; the REST ask is never sent 51 valid refs (mcp-bad-arguments-tool-error sends them to svc__ask)",
+    cheap: "POST /v1/ask with 51 valid post_refs: 422, no chat created",
+  },
+  {
+    id: "ask.202",
+    kind: "status",
+    quote: "| 202 `{chat_id, message_id, status: working}`; no reply text |",
+    judgedBy: [by("ask-202-polls-to-completion", "ask-answers-200")],
+  },
+  {
+    id: "ask.402",
+    kind: "error",
+    quote: "402 `insufficient_credits_ask` (before any turn starts; nothing created or charged);",
+    also: ["A spent balance gives 402 `insufficient_credits_ask`."],
+    judgedBy: [by("ask-402-creates-nothing", "ask-spent-balance-accepted")],
+  },
+  {
+    id: "ask.assistant-errors",
+    kind: "error",
+    quote: "`ai_assistant_unavailable`; `ai_assistant_timeout`; 422 |",
+    rule: "an unavailable or timed-out assistant answers ai_assistant_unavailable / ai_assistant_timeout",
+    uncovered: "the kit cannot make a deployment's assistant fail (and the seed does not show their statuses)",
+  },
+  {
+    id: "chats.read",
+    kind: "status",
+    quote: "| GET /v1/chats/{chat_id} | | Chat | `chat_not_found` |",
+    judgedBy: [by("ask-202-polls-to-completion"), by("chats-private-to-seat", "chat-other-seat-403")],
+  },
+  {
+    id: "chats.messages.default-limit",
+    kind: "default",
+    quote: "| GET /v1/chats/{chat_id}/messages | `limit` (default 25,",
+    uncovered: "no chat of the kit holds more than 25 messages",
+  },
+  {
+    id: "chats.messages.limit",
+    kind: "bound",
+    quote: "`limit` (default 25, 1-100), `cursor`, `order`",
+    rule: "limit 1-100",
+    uncovered: "invalid-request-rejected skips GET /v1/chats/{chat_id}/messages: it has no chat id when the sweep runs",
+    cheap: "after the shared ask turn: GET …/messages?limit=0 and ?limit=101 get 422",
+  },
+  {
+    id: "chats.messages.order-default-desc",
+    kind: "default",
+    quote: "`order` (`asc` or `desc`, default `desc`) |",
+    uncovered: "ask-202-polls-to-completion always passes order=asc",
+    cheap: "GET …/messages without order lists the assistant's message before the user's",
+  },
+  {
+    id: "chats.messages.not-found",
+    kind: "error",
+    quote: "so pass `order` explicitly | `chat_not_found`,",
+    judgedBy: [by("chats-private-to-seat", "chat-visible-to-other-seat")],
+  },
+  {
+    id: "chats.messages.invalid-cursor",
+    kind: "error",
+    quote: "`invalid_cursor` |",
+    uncovered: "pagination-garbage-cursor-400 sends its garbage cursors to GET /v1/datasets only",
+    cheap: "GET /v1/chats/{chat_id}/messages?cursor=garbage: 400 invalid_cursor",
+  },
+  {
+    id: "chats.created-by-ask",
+    kind: "shape",
+    quote: "Chats are created implicitly by `POST /v1/ask`; there is no create endpoint.",
+    judgedBy: [by("ask-202-polls-to-completion")],
+    note: "a chat exists once an ask is accepted; that no create endpoint is served is not probed",
+  },
+  {
+    id: "chats.continue",
+    kind: "shape",
+    quote: "Continue a chat by passing its `chat_id`.",
+    uncovered: "no check continues its own chat (only another seat's, refused)",
+    cheap: "a second POST /v1/ask with the chat_id answers 202 with the same chat_id, and the chat lists four messages",
+  },
+  {
+    id: "chats.any-dataset",
+    kind: "default",
+    quote: "When `context.dataset_ids` is omitted the assistant may consult any dataset visible to the account.",
+    notObservable: "which datasets an assistant consulted is not shown to the client",
+  },
+  {
+    id: "chats.private-to-seat",
+    kind: "isolation",
+    quote: "Chats are private to the creating seat: another seat, including the owner, receives 404.",
+    also: ["chats are private to the creating seat."],
+    judgedBy: [
+      by("chats-private-to-seat", "chat-visible-to-other-seat"),
+      by("chats-private-to-seat", "chat-other-seat-403"),
+    ],
+  },
+
+  // ── Endpoints › Account and prices ─────────────────────────────────────
+  {
+    id: "me.read",
+    kind: "status",
+    quote: "| GET /v1/me | user, account, plan, members, teams, usage (free) |",
+    judgedBy: [by("billing-reservation-at-create"), by(SCHEMA), by("mcp-read-tools-free", "mcp-read-tools-charge")],
+    note: "free: GET /v1/me falls inside every billing check's balance window",
+  },
+  {
+    id: "usage-history.limit",
+    kind: "bound",
+    quote: "| GET /v1/me/usage_history | query `limit` (default 25, 1-100)",
+    rule: "limit 1-100, default 25",
+    judgedBy: [by(NEGATIVE), by("pagination-limit-respected")],
+    note: "the default is held to 25 only when the account holds more than 25 rows",
+  },
+  {
+    id: "usage-history.account-wide",
+    kind: "isolation",
+    quote: "cursor paginated, account-wide (every seat sees the same feed);",
+    judgedBy: [
+      by("usage-history-newest-first-shared", "usage-history-per-seat"),
+      by("usage-history-newest-first-shared", "usage-history-oldest-first"),
+    ],
+  },
+  {
+    id: "usage-history.invalid-cursor",
+    kind: "error",
+    quote: "error `invalid_cursor` |",
+    uncovered: "pagination-garbage-cursor-400 sends its garbage cursors to GET /v1/datasets only",
+    cheap: "GET /v1/me/usage_history?cursor=garbage (and the chat and agent message lists): 400 invalid_cursor",
+  },
+  {
+    id: "prices.read",
+    kind: "auth",
+    quote: "| GET /v1/prices | prices (free); requires the API key |",
+    judgedBy: [by("auth-missing-key-401", "missing-key-accepted"), by("prices-match-unit-ratios")],
+  },
+  {
+    id: "prices.credit-prices-removed",
+    kind: "versioning",
+    quote: "The route `GET /v1/credit_prices` is removed and is not served.",
+    also: ["the credit prices route;"],
+    judgedBy: [by("credit-prices-removed-404", "credit-prices-still-served")],
+  },
+
+  // ── Endpoints › MCP tool surface ───────────────────────────────────────
+  {
+    id: "mcp.tools",
+    kind: "mcp",
+    quote:
+      "Fifteen tools. Read tools never create or charge; there are no create, update or delete tools. Everything that creates or runs work goes through `ask`.",
+    judgedBy: [
+      by("mcp-tool-catalogue", "mcp-extra-write-tool"),
+      by("mcp-tool-catalogue", "mcp-tool-missing"),
+      by("mcp-read-tools-free", "mcp-read-tools-charge"),
+    ],
+  },
+  {
+    id: "mcp.ask",
+    kind: "mcp",
+    quote:
+      "| svc__ask | `prompt` (required string), `chat_id?`, `dataset_ids?` (string[]), `post_refs?` (`{id, source}[]`, at most 50) | `{chat_id, message_id, status: working}` immediately |",
+    judgedBy: [
+      by("mcp-ask-flow", "mcp-ask-answers-completed"),
+      by("mcp-tool-catalogue", "mcp-required-args-dropped"),
+      by("mcp-bad-arguments-tool-error"),
+    ],
+  },
+  {
+    id: "mcp.get-message",
+    kind: "mcp",
+    quote: "| svc__get_message | `chat_id`, `message_id` (both required) |",
+    judgedBy: [by("mcp-ask-flow"), by("mcp-tool-catalogue")],
+  },
+  {
+    id: "mcp.get-message.long-poll",
+    kind: "bound",
+    quote: "long-polls up to about 45 seconds",
+    also: ["| MCP get_message | long-poll holds up to about 45 seconds |"],
+    uncovered: "no check times a held svc__get_message call (and 'about' gives no bound to fail)",
+  },
+  {
+    id: "mcp.render",
+    kind: "mcp",
+    quote:
+      "| svc__render | `message_id`, `block_id` (required) | the block's widget content; call only for `render: true` blocks |",
+    judgedBy: [by("mcp-ask-flow"), by("mcp-tool-catalogue", "mcp-required-args-dropped")],
+    note: "a render: true block must render; what svc__render answers for a render: false block is lenient (D-MCP-RENDER)",
+  },
+  {
+    id: "mcp.list-datasets",
+    kind: "mcp",
+    quote: "| svc__list_datasets | optional paging | `{content: Dataset[], cursor}` |",
+    rule: "svc__list_datasets answers what GET /v1/datasets answers for the same key",
+    judgedBy: [
+      by("mcp-rest-agreement", "mcp-get-dataset-stale"),
+      by("mcp-rest-agreement", "mcp-list-datasets-reordered"),
+      by("mcp-rest-agreement", "mcp-pdr-result-drops-pattern"),
+    ],
+  },
+  {
+    id: "mcp.get-dataset",
+    kind: "mcp",
+    quote: "| svc__get_dataset | `dataset_id` | Dataset or `{error}` |",
+    judgedBy: [
+      by("mcp-rest-agreement", "mcp-get-dataset-stale"),
+      by("mcp-tool-error-shape", "mcp-tool-error-generic-code"),
+    ],
+  },
+  {
+    id: "mcp.get-dataset-run",
+    kind: "mcp",
+    quote: "| svc__get_dataset_run | `dataset_id`, `run_id` | dataset run |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
+  },
+  {
+    id: "mcp.list-audience-datasets",
+    kind: "mcp",
+    quote: "| svc__list_audience_datasets | optional paging | `{content, cursor}` |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
+  },
+  {
+    id: "mcp.get-audience-dataset",
+    kind: "mcp",
+    quote: "| svc__get_audience_dataset | `audience_dataset_id` | AudienceDataset |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
+  },
+  {
+    id: "mcp.get-audience-dataset-run",
+    kind: "mcp",
+    quote: "| svc__get_audience_dataset_run | `audience_dataset_id`, `run_id` | audience run |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
+    note: "compared with REST only when the account's first audience dataset has a run; the missing-id tool error always",
+  },
+  {
+    id: "mcp.list-audience-profiles",
+    kind: "mcp",
+    quote:
+      "| svc__list_audience_profiles | optional; defaults to all account audience datasets; mirrors the REST profiles endpoint | `{content, cursor}` |",
+    rule: "svc__list_audience_profiles answers what POST /v1/audience_profiles answers",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
+  },
+  {
+    id: "mcp.list-mentions",
+    kind: "mcp",
+    quote:
+      "| svc__list_mentions | optional; defaults to all account datasets; `dataset_ids`, filters, sort, order, cursor, limit as REST mentions |",
+    rule: "svc__list_mentions takes the REST search's arguments and answers what REST answers",
+    judgedBy: [by("mcp-rest-agreement", "mcp-mentions-ignore-sort"), by("mcp-bad-arguments-tool-error")],
+  },
+  {
+    id: "mcp.get-pattern-detection-run",
+    kind: "mcp",
+    quote: "| svc__get_pattern_detection_run | `run_id` | `{run_id, status, pattern_id}` |",
+    judgedBy: [by("mcp-rest-agreement", "mcp-pdr-result-drops-pattern"), by("mcp-tool-error-shape")],
+  },
+  {
+    id: "mcp.list-tracking-agents",
+    kind: "mcp",
+    quote: "| svc__list_tracking_agents | optional paging | `{content, cursor}` |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
+  },
+  {
+    id: "mcp.get-tracking-agent",
+    kind: "mcp",
+    quote: "| svc__get_tracking_agent | `agent_id` | TrackingAgent |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
+  },
+  {
+    id: "mcp.get-me",
+    kind: "mcp",
+    quote: "| svc__get_me | none | user with account, plan, members, teams |",
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-auth-order", "mcp-bearer-other-account")],
+  },
+  {
+    id: "mcp.blocks",
+    kind: "mcp",
+    quote: "A `render: false` block already carries its markdown `text`; a `render: true` block needs `render`.",
+    judgedBy: [by("mcp-ask-flow", "mcp-text-block-without-text")],
+  },
+  {
+    id: "mcp.hosts-without-widgets",
+    kind: "mcp",
+    quote: "Hosts without widget support receive plain markdown blocks.",
+    uncovered: "the kit's MCP client always announces the same capabilities; no check varies them",
+  },
+  {
+    id: "mcp.list-cursor",
+    kind: "pagination",
+    quote: "Lists return `cursor`; a null cursor means the end,",
+    judgedBy: [
+      by("mcp-list-cursor-walk", "mcp-list-end-cursor-set"),
+      by("mcp-list-cursor-walk", "mcp-list-duplicates-across-pages"),
+    ],
+  },
+  {
+    id: "mcp.list-cursor-sort",
+    kind: "pagination",
+    quote: "a cursor of a filtered list encodes its sort.",
+    uncovered: "no check reuses an MCP cursor under another sort",
+    cheap: "svc__list_mentions sort likes, then its cursor with sort date: ToolError invalid_cursor/400",
+  },
+  {
+    id: "mcp.tool-errors",
+    kind: "mcp",
+    quote: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
+    also: ["Tool-level errors use `{error: {code, message, status}}`."],
+    judgedBy: [
+      by("mcp-tool-error-shape", "mcp-tool-error-plain-text"),
+      by("mcp-tool-error-shape", "mcp-tool-error-generic-code"),
+    ],
+  },
+  {
+    id: "mcp.run-envelopes",
+    kind: "mcp",
+    quote: "Run status envelopes returned by the `get_*_run` tools are the REST envelope,",
+    judgedBy: [by("mcp-rest-agreement")],
+  },
+
+  // ── Authentication › REST ──────────────────────────────────────────────
+  {
+    id: "auth.key-prefixes",
+    kind: "auth",
+    quote: "Live keys begin with a fixed live prefix; staging-only keys use a test prefix.",
+    notObservable: "the prefixes are not named, and a deployment answers with any key it issued",
+  },
+  {
+    id: "auth.key-minting",
+    kind: "auth",
+    quote:
+      "A key is minted in the web app (Settings, API keys, new key). The value is shown once and stored hashed; it cannot be retrieved later.",
+    notObservable: "key issuance happens in the web app, outside the API",
+  },
+  {
+    id: "auth.account-shared",
+    kind: "isolation",
+    quote: "Account-shared resources are visible to every key on the account;",
+    judgedBy: [by("second-seat-shares-account", "second-seat-isolated")],
+  },
+  {
+    id: "auth.401",
+    kind: "auth",
+    quote: "A missing or invalid key yields 401 `unauthorized`.",
+    also: ["| 401 | `unauthorized` | missing or invalid key |"],
+    judgedBy: [by("auth-missing-key-401", "missing-key-accepted"), by("auth-invalid-key-401", "invalid-key-403")],
+  },
+  {
+    id: "auth.plan-flags-gate",
+    kind: "auth",
+    quote: "Plan feature flags `api_access` and `mcp` gate access;",
+    uncovered: "the kit has no key of a plan without api_access or mcp",
+  },
+  {
+    id: "auth.plan-flags-reported",
+    kind: "shape",
+    quote: "`GET /v1/me` reports them.",
+    judgedBy: [by(SCHEMA)],
+  },
+
+  // ── Authentication › MCP ───────────────────────────────────────────────
+  {
+    id: "mcp-auth.trailing-slash-307",
+    kind: "status",
+    quote: "the trailing slash is required; the form without it answers 307",
+    judgedBy: [
+      by("mcp-trailing-slash-307", "mcp-bare-path-served"),
+      by("mcp-trailing-slash-307", "mcp-redirect-308-elsewhere"),
+    ],
+  },
+  {
+    id: "mcp-auth.same-path-under-rest",
+    kind: "mcp",
+    quote: "The same path exists under the REST host.",
+    judgedBy: [by("mcp-tool-catalogue")],
+    note: "the kit's default MCP URL is <base-url>/mcp/: every MCP check fails when it is not served there (unless --mcp-url says otherwise)",
+  },
+  {
+    id: "mcp-auth.two-methods",
+    kind: "auth",
+    quote: "Both resolve to the same account.",
+    judgedBy: [by("mcp-auth-order", "mcp-bearer-other-account")],
+  },
+  {
+    id: "mcp-auth.order",
+    kind: "auth",
+    quote: "Order: the server checks `x-api-key` first; if missing or invalid, falls back to the bearer token.",
+    judgedBy: [by("mcp-auth-order", "mcp-bad-key-blocks-bearer"), by("mcp-auth-order", "mcp-bearer-checked-first")],
+  },
+  {
+    id: "mcp-auth.401-challenge",
+    kind: "auth",
+    quote:
+      "If neither resolves: 401 with header `WWW-Authenticate: Bearer resource_metadata=<metadata_url>` pointing at the OAuth metadata document.",
+    judgedBy: [
+      by("mcp-unauthenticated-401", "mcp-401-without-challenge"),
+      by("mcp-unauthenticated-401", "mcp-metadata-document-missing"),
+    ],
+  },
+  {
+    id: "mcp-auth.ask-either-method",
+    kind: "auth",
+    quote:
+      "`ask` is reachable with either method in the tool reference; another page says it requires OAuth. Builders support both.",
+    uncovered:
+      "lenient by decision: svc__ask refusing x-api-key is a warning (D-MCP-ASK-AUTH), since the seed's pages disagree",
+  },
+  {
+    id: "mcp-auth.transport-vs-tool-errors",
+    kind: "mcp",
+    quote: "Transport errors (401, 429) surface as MCP transport errors; tool errors surface inside the tool result.",
+    judgedBy: [
+      by("mcp-rate-limit-shared", "mcp-429-as-tool-error"),
+      by("mcp-unauthenticated-401"),
+      by("mcp-bad-arguments-tool-error", "mcp-bad-arguments-succeed"),
+    ],
+  },
+
+  // ── Errors ─────────────────────────────────────────────────────────────
+  {
+    id: "errors.400-codes",
+    kind: "error",
+    quote:
+      "| 400 | `bad_request`, `source_dataset_has_no_completed_run`, `audience_youtube_only_source`, `audience_insufficient_source_mentions` | semantics or state;",
+    rule: "the documented 400s carry their codes",
+    judgedBy: [by("audience-run-codes-in-order", "aud-no-completed-run-insufficient"), by("error-envelope")],
+    note: "bad_request is named without a request that must get it",
+  },
+  {
+    id: "errors.402",
+    kind: "error",
+    quote:
+      "| 402 | `insufficient_credits` and endpoint-specific variants | balance cannot fund the reservation; codes keep their identifiers though amounts are dollars |",
+    judgedBy: [by("billing-402-refused-charges-nothing", "402-detail-as-string"), by("preview-402-before-work")],
+  },
+  {
+    id: "patterns.read.404",
+    kind: "error",
+    quote: "`pattern_not_found`",
+    rule: "an unknown pattern id is 404 pattern_not_found",
+    uncovered: "no check reads an unknown pattern id",
+    cheap: "GET /v1/patterns/pt_missing: 404 pattern_not_found",
+  },
+  {
+    id: "errors.429-code",
+    kind: "rate-limit",
+    quote: "| 429 | `too_many_requests` | rate limit |",
+    judgedBy: [by("rate-limit-burst-429", "rate-limit-unenforced")],
+  },
+  {
+    id: "errors.5xx",
+    kind: "error",
+    quote: "| 5xx | `internal_server_error` | server fault, often `transient` true |",
+    notObservable:
+      "a fault, not a behaviour to provoke: no-server-errors fails every 5xx the kit meets, so a 5xx body's code is never judged on a conformant run",
+  },
+  {
+    id: "errors.vocabulary",
+    kind: "error",
+    quote:
+      "402: `insufficient_credits_dataset_run`, `insufficient_credits_audience_dataset_run`, `insufficient_credits_pattern_detection`, `insufficient_credits_content_analysis`, `insufficient_credits_research_preview`, `insufficient_credits_ask`, `insufficient_credits` (tracking trigger).",
+    also: [
+      "Others: `collection_content_type_mismatch`, `date_filter_unavailable`, `custom_parameter_limit_exceeded`, `custom_parameter_duplicate_name`, `custom_parameter_empty_name`, `custom_parameter_run_in_flight`, `nothing_to_analyze`, `tracking_agent_limit_reached`, `tracking_agent_run_in_progress`, `dataset_has_no_queries`, `invalid_cursor`, `ai_assistant_unavailable`, `ai_assistant_timeout`.",
+      "`error_code` values are stable identifiers; the `insufficient_credits*` codes were kept when billing moved to dollars.",
+    ],
+    rule: "every error_code a deployment sends is one of the documented identifiers",
+    judgedBy: [by("error-envelope"), by(SCHEMA)],
+  },
+  {
+    id: "errors.402-body",
+    kind: "error",
+    quote:
+      "402 body: `detail` is an object `{message, required, available, top_up_url}`; `required` and `available` are US-dollar decimal strings; `transient` false.",
+    judgedBy: [
+      by("billing-402-refused-charges-nothing", "402-detail-as-string"),
+      by("preview-402-before-work", "preview-402-required-wrong"),
+    ],
+  },
+  {
+    id: "errors.never-partially-charged",
+    kind: "charge",
+    quote: "Requests are never partially charged.",
+    judgedBy: [
+      by("billing-402-refused-charges-nothing"),
+      by("billing-balance-never-negative", "negative-balance-reported"),
+    ],
+  },
+  {
+    id: "errors.429-body",
+    kind: "rate-limit",
+    quote:
+      "429 body: `{status: client_error, error_code: too_many_requests, detail, transient: true, retry_after_seconds: number}`.",
+    judgedBy: [by("rate-limit-burst-429", "rate-limit-unenforced")],
+  },
+  {
+    id: "errors.retry-after",
+    kind: "rate-limit",
+    quote: "The `Retry-After` header carries the same wait rounded up to whole seconds.",
+    judgedBy: [by("rate-limit-burst-429", "retry-after-off-by-one")],
+  },
+  {
+    id: "audience-datasets.runs.409-transient-false",
+    kind: "error",
+    quote: "409 body: `transient` false.",
+    judgedBy: [
+      by("audience-run-409-in-flight", "aud-409-transient"),
+      by("custom-parameter-run-409-in-flight"),
+      by("tracking-agent-trigger-202-then-409"),
+    ],
+  },
+  {
+    id: "errors.409-retry",
+    kind: "transition",
+    quote: "Poll the blocking run until it terminates, then retry.",
+    rule: "once the blocking run has ended, the retried request is accepted",
+    judgedBy: [by("audience-run-409-in-flight"), by("tracking-agent-trigger-202-then-409")],
+  },
+
+  // ── Limits ─────────────────────────────────────────────────────────────
+  {
+    id: "rate-limit.five-per-second",
+    kind: "rate-limit",
+    quote: "5 requests per second",
+    rule: "the cap is 5 requests per second",
+    uncovered:
+      "the kit holds a deployment to its advertised RateLimit-Limit, not to 5 (the seed allows higher negotiated rates)",
+    cheap: "warn or fail when RateLimit-Limit is not 5 on a plan that is not enterprise",
+  },
+  {
+    id: "rate-limit.per-key",
+    kind: "rate-limit",
+    quote: "per API key, shared by REST and MCP.",
+    judgedBy: [
+      by("rate-limit-per-key", "rate-limit-shared-across-keys"),
+      by("mcp-rate-limit-shared", "mcp-rate-limit-separate-bucket"),
+    ],
+  },
+  {
+    id: "rate-limit.sha256",
+    kind: "rate-limit",
+    quote: "The bucket is keyed on a SHA-256 digest of the key.",
+    notObservable: "how the server keys its bucket is internal",
+  },
+  {
+    id: "rate-limit.headers",
+    kind: "rate-limit",
+    quote:
+      "Every authenticated response carries `RateLimit-Limit` (the cap), `RateLimit-Remaining` (calls left in the current second window) and `RateLimit-Reset` (seconds until the bucket fully resets).",
+    judgedBy: [by("rate-limit-headers", "missing-ratelimit-remaining")],
+  },
+  {
+    id: "rate-limit.429",
+    kind: "rate-limit",
+    quote: "Over the cap: 429 as in Errors.",
+    judgedBy: [by("rate-limit-burst-429", "rate-limit-unenforced")],
+  },
+  {
+    id: "rate-limit.retry-after-works",
+    kind: "rate-limit",
+    quote: "Recommended client behaviour is exponential backoff with jitter, preferring `Retry-After`.",
+    rule: "after waiting Retry-After seconds the key works again",
+    judgedBy: [by("rate-limit-recovers", "rate-limit-never-recovers")],
+  },
+  {
+    id: "rate-limit.enterprise",
+    kind: "rate-limit",
+    quote: "Higher rates are negotiated for enterprise plans.",
+    notObservable: "a commercial arrangement, not an API behaviour",
+  },
+  {
+    id: "limits.custom-parameter-in-flight",
+    kind: "transition",
+    quote: "| Custom parameter runs | `custom_parameter_run_in_flight` when one is running for the parameter |",
+    judgedBy: [by("custom-parameter-run-409-in-flight", "cp-in-flight-400")],
+  },
+  {
+    id: "limits.tracking-run-in-progress",
+    kind: "transition",
+    quote: "| Tracking agent runs | `tracking_agent_run_in_progress` when a cycle is running |",
+    judgedBy: [by("tracking-agent-trigger-202-then-409", "ta-trigger-in-progress-400")],
+  },
+  {
+    id: "limits.plan-limits",
+    kind: "shape",
+    quote: "| Plan limits | `plan.limits` (max_research_depth, num_seats, parallelism, projects, tracking_agents) |",
+    judgedBy: [by(SCHEMA)],
+  },
+
+  // ── Limits › Charges ───────────────────────────────────────────────────
+  {
+    id: "charges.unit-ratios",
+    kind: "charge",
+    quote:
+      "Unit ratios are fixed for everyone; the account rate (dollars per unit) varies by plan. Price = units times rate.",
+    judgedBy: [by("prices-match-unit-ratios")],
+  },
+  {
+    id: "charges.mention",
+    kind: "charge",
+    quote: "| mention | 1 | each mention collected by a dataset run or tracking agent cycle |",
+    judgedBy: [
+      by("billing-settlement-exact", "settlement-off-by-a-cent"),
+      by("tracking-agent-cycle-billing", "ta-cycle-reserves-short"),
+      by("prices-match-unit-ratios"),
+    ],
+  },
+  {
+    id: "charges.audience-profile",
+    kind: "charge",
+    quote: "| audience_profile | 3 | each profile collected",
+    judgedBy: [
+      by("audience-profile-billing", "aud-reservation-short"),
+      by("audience-profile-billing", "aud-settles-a-cent-more"),
+      by("audience-profile-billing", "aud-usage-row-missing"),
+    ],
+  },
+  {
+    id: "charges.post-processing.pattern",
+    kind: "charge",
+    quote: "pattern detection counts posts of the dataset's most recent completed run;",
+    judgedBy: [
+      by("pattern-detection-billing-latest-run", "pattern-reserves-extra"),
+      by("pattern-detection-billing-latest-run", "pattern-settles-a-cent-more"),
+    ],
+  },
+  {
+    id: "charges.post-processing.custom-parameter",
+    kind: "charge",
+    quote: "custom parameter run is sized by the dataset's mention count",
+    judgedBy: [
+      by("custom-parameter-run-counters", "cp-reservation-short"),
+      by("custom-parameter-run-counters", "cp-errors-charged"),
+    ],
+  },
+  {
+    id: "charges.preview-generation",
+    kind: "charge",
+    quote: "| preview_generation | 1 | each source | research previews |",
+    judgedBy: [by("preview-charge-per-source", "preview-prompt-charges-extra")],
+  },
+  {
+    id: "charges.reservation-before-work",
+    kind: "charge",
+    quote: "Reservation: the upper bound is reserved before work starts;",
+    judgedBy: [
+      by("billing-reservation-at-create", "no-reservation-at-create"),
+      by("audience-profile-billing", "aud-reservation-short"),
+    ],
+  },
+  {
+    id: "charges.refund-to-actuals",
+    kind: "charge",
+    quote: "on completion unused value is refunded down to actuals;",
+    judgedBy: [
+      by("billing-settlement-exact", "settlement-off-by-a-cent"),
+      by("audience-profile-billing", "aud-settles-a-cent-more"),
+    ],
+  },
+  {
+    id: "charges.failed-releases",
+    kind: "charge",
+    quote: "failed work releases its whole reservation.",
+    judgedBy: [by("billing-refund-on-failure", "failed-run-not-refunded")],
+  },
+  {
+    id: "charges.prompt-preview",
+    kind: "charge",
+    quote: "Prompt preview: charge equals number of sources, no partial refund.",
+    judgedBy: [by("preview-charge-per-source", "preview-prompt-charges-extra")],
+  },
+  {
+    id: "charges.url-preview",
+    kind: "charge",
+    quote:
+      "URL preview: charge equals number of URLs returning data; private, non-existing or failed URLs are refunded.",
+    judgedBy: [by("preview-url-charge-per-returning-url", "preview-url-charges-refused-urls")],
+  },
+  {
+    id: "charges.preview-scrape-fails",
+    kind: "charge",
+    quote: "If the scrape itself fails, the full reservation is refunded.",
+    uncovered: "the kit cannot make a deployment's scrape fail",
+  },
+  {
+    id: "charges.reads-free",
+    kind: "charge",
+    quote: "all reads (mentions, profiles, patterns, chats, me, prices, usage history,",
+    also: ["(global across the account; free)", "read-only, free |"],
+    rule: "REST reads of mentions, profiles, patterns, chats, prices and usage history leave the balance unchanged",
+    uncovered:
+      "no check wraps these REST reads in a balance comparison (GET /v1/me, run reads and preview re-reads fall inside billing checks; the MCP read tools are judged by mcp-read-tools-free)",
+    cheap: "read the balance, call each REST read once, read the balance again: equal, and no new usage row",
+  },
+  {
+    id: "charges.ask-token",
+    kind: "charge",
+    quote:
+      "Ask: token-based inference charge settles after the reply; no flat fee; data work requested by the assistant is charged separately at its own prices.",
+    uncovered: "token counts are not shown to a client, so no check can compute the charge an answer owes",
+  },
+  {
+    id: "charges.legacy",
+    kind: "charge",
+    quote:
+      "Legacy actions: legacy tracking dispatch 15 credits, report generation 300, legacy audience-insights generation 600. Balance sync is free.",
+    notObservable: "no endpoint of the seed performs these legacy actions",
+  },
+  {
+    id: "charges.top-ups",
+    kind: "charge",
+    quote:
+      "Top-ups are in exact US cents with a 5-dollar minimum. Credit values are presentation; canonical debits stay in dollars.",
+    notObservable: "top-ups happen outside the API; that debits are dollars is judged by the billing rows above",
+  },
+  {
+    id: "charges.plans",
+    kind: "charge",
+    quote: "Starter 98, 980, 2000, 0.049, 1; Pro 178, 1780, 5000, 0.0356, 3; Business 450, 4500, 20000, 0.0225, 5.",
+    rule: "GET /v1/prices' rate and GET /v1/me's plan.limits.num_seats match the plan table for the account's plan",
+    uncovered: "no check compares /v1/prices or /v1/me with the plan table",
+    cheap:
+      "GET /v1/me plan.name Pro: plan.limits.num_seats 3 and GET /v1/prices rate 0.0356 (Starter 0.049 / 1, Business 0.0225 / 5)",
+  },
+  {
+    id: "charges.trial-and-plan-changes",
+    kind: "charge",
+    quote:
+      "A one-day trial costs 1 dollar with 1000 credits. Upgrades take effect immediately with the full new allowance; downgrades and cancellation take effect at the end of the paid period.",
+    notObservable: "trials and plan changes happen outside the API",
+  },
+
+  // ── Versioning ─────────────────────────────────────────────────────────
+  {
+    id: "versioning.v1",
+    kind: "versioning",
+    quote: "All endpoints live under the `/v1` prefix.",
+    judgedBy: [by("created-readable-at-once")],
+  },
+  {
+    id: "versioning.v2-before-breaking",
+    kind: "versioning",
+    quote: "The prefix is bumped to `/v2` before any breaking change.",
+    notObservable: "a promise about future versions",
+  },
+  {
+    id: "versioning.stability",
+    kind: "versioning",
+    quote:
+      "Stable: datasets, mentions, audience datasets, audience profiles. Newer groups (tracking agents, pattern detections, custom parameters, ask, chats, me) may change.",
+    notObservable: "a promise about future versions",
+  },
+  {
+    id: "versioning.additive-categories",
+    kind: "versioning",
+    quote: "New price categories ship as additive fields; unknown category strings are tolerated by clients.",
+    notObservable: "a promise about future versions and an instruction to clients",
+  },
+  {
+    id: "versioning.openapi-document",
+    kind: "versioning",
+    quote:
+      "A machine-readable OpenAPI 3.1 document (info version 0.1.0) is published at {base_url}/openapi.json and a hosted interactive viewer at {base_url}/docs.",
+    uncovered: "the kit reads its own copy of the contract and never fetches the deployment's",
+    cheap: "GET {base_url}/openapi.json: 200 JSON with openapi 3.1.x and info.version 0.1.0; GET {base_url}/docs: 200",
+  },
+];

@@ -1,0 +1,70 @@
+// The shape of the seed-rule ledger (rules.ts): one row per rule the seed
+// states, each with the seed's own words and either the checks that judge it,
+// the reason no check does, or the reason a client cannot observe it.
+
+/** What kind of rule a row is (the families the seed's sentences fall into). */
+export type RuleKind =
+  | "default"
+  | "bound"
+  | "only"
+  | "status"
+  | "error"
+  | "transition"
+  | "charge"
+  | "shape"
+  | "auth"
+  | "rate-limit"
+  | "pagination"
+  | "isolation"
+  | "order"
+  | "mcp"
+  | "versioning";
+
+/** A check whose assertions judge the row; `fault` names a mutation fault that breaks exactly this rule and that the check catches. */
+export interface Judge {
+  check: string;
+  fault?: string;
+}
+
+interface RowBase {
+  /** stable id: section.subject.rule */
+  id: string;
+  kind: RuleKind;
+  /** the seed's words (a verbatim substring of spec/seed.txt, whitespace flattened) */
+  quote: string;
+  /** other places where the seed states the same rule (verbatim as well) */
+  also?: string[];
+  /** the rule as a client can test it, when the quote says more than the row judges */
+  rule?: string;
+  /** a limit of the judgement a reader should know (when it is exercised, what it leaves out) */
+  note?: string;
+}
+
+/** A rule some check asserts: its failure fails the run. */
+export interface JudgedRow extends RowBase {
+  judgedBy: Judge[];
+}
+
+/** A rule a client can observe that no check judges, with the reason. */
+export interface UncoveredRow extends RowBase {
+  uncovered: string;
+  /** how a check could judge it cheaply (rows without it need more than one request or state the kit cannot build) */
+  cheap?: string;
+}
+
+/** A sentence that states nothing a client can observe (server internals, instructions to clients, text about the document). */
+export interface UnobservableRow extends RowBase {
+  notObservable: string;
+}
+
+export type LedgerRow = JudgedRow | UncoveredRow | UnobservableRow;
+
+/** A sentence that carries a rule marker but states no rule of its own, and why. */
+export interface IgnoredSentence {
+  quote: string;
+  reason: string;
+}
+
+export const isJudged = (r: LedgerRow): r is JudgedRow => "judgedBy" in r;
+export const isUncovered = (r: LedgerRow): r is UncoveredRow => "uncovered" in r;
+export const isUnobservable = (r: LedgerRow): r is UnobservableRow => "notObservable" in r;
