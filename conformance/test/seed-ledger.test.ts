@@ -6,9 +6,10 @@
 // the fresh render. No server is started.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { allChecks } from "../src/registry.ts";
 import { faults } from "../mutation/faults.ts";
+import { main } from "../src/cli.ts";
 import { errorCodesOf, flat, locate, markersOf, missedMarkers, spansOf, unitsOf } from "../src/seed-ledger/extract.ts";
 import { IGNORED } from "../src/seed-ledger/ignored.ts";
 import { seedCoverage, seedCoverageLine, seedLedgerMarkdown, seedLedgerReadme } from "../src/seed-ledger/report.ts";
@@ -100,5 +101,21 @@ describe("seed-rule ledger", () => {
     expect(seedCoverageLine(c)).toBe(
       `${c.judged} of ${c.observable} observable seed rules judged (${((100 * c.judged) / c.observable).toFixed(1)}%)`,
     );
+  });
+});
+
+describe("sl-conformance --seed-coverage", () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  it("prints the ledger and exits 0 without a base URL or keys", async () => {
+    let out = "";
+    vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+      out += String(chunk);
+      return true;
+    });
+    const code = await main(["node", "sl-conformance", "--seed-coverage"]);
+    expect(code).toBe(0);
+    expect(out).toBe(seedLedgerMarkdown());
+    expect(out).toContain(seedCoverageLine());
   });
 });

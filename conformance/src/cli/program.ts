@@ -37,6 +37,7 @@ export interface CliOptions {
   config?: string;
   list?: boolean;
   catalogue?: boolean;
+  seedCoverage?: boolean;
   quiet?: boolean;
   verbose?: boolean;
 }
@@ -180,6 +181,12 @@ export function buildProgram(): Command {
     )
     .addOption(new Option("--list", "print the check ids and rules and exit"))
     .addOption(new Option("--catalogue", "print the catalogue as a Markdown table and exit"))
+    .addOption(
+      new Option(
+        "--seed-coverage",
+        "print the seed-rule ledger (each rule of the seed, the checks that judge it or why none does) as Markdown and exit",
+      ),
+    )
     .addOption(new Option("-q, --quiet", "no progress lines"))
     .addOption(new Option("-v, --verbose", "print every request"))
     .addHelpText(

@@ -9,6 +9,7 @@ import { allChecks } from "../registry.ts";
 import { progressLine } from "../reporters/console.ts";
 import { progressEnabled, progressWriter } from "../reporters/progress.ts";
 import { runKit, selectChecks, type RunHooks, type RunReport } from "../runner.ts";
+import { seedLedgerMarkdown } from "../seed-ledger/report.ts";
 import type { Settings } from "../types.ts";
 import { settle } from "../verdict.ts";
 import { coverageVerdict } from "./coverage.ts";
@@ -20,6 +21,10 @@ import { loadContract, validateSettings } from "./validate.ts";
 export async function runFromOptions(o: CliOptions, configFile: string | undefined): Promise<number> {
   if (o.catalogue) {
     process.stdout.write(catalogueMarkdown());
+    return 0;
+  }
+  if (o.seedCoverage) {
+    process.stdout.write(seedLedgerMarkdown());
     return 0;
   }
   if (o.list) {

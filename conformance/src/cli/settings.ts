@@ -63,7 +63,7 @@ export function applyConfig(program: Command, path: string | undefined, cwd = pr
   for (const [k, v] of Object.entries(cfg)) {
     if (k === "$schema" || k === "$comment") continue;
     const name = k.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-    if (!names.has(name) || ["config", "list", "catalogue"].includes(name))
+    if (!names.has(name) || ["config", "list", "catalogue", "seedCoverage"].includes(name))
       throw new UsageError(`config ${file}: unknown setting "${k}" (see --help for the long flag names)`);
     const src = program.getOptionValueSource(name);
     if (src === "cli" || src === "env") continue;
