@@ -16,6 +16,8 @@ export interface LenientRule {
   applies?(ex: Exchange): boolean;
   /** the body with the tolerated departure undone (response-level rules whose body a schema check validates) */
   undo?(body: Body): Body;
+  /** rules response-schema-conformance applies to a failed constraint whose provenance mark names the row */
+  schema?: true;
 }
 
 /** The body when it is a JSON object (an array or a scalar carries none of the fields the rules read). */
@@ -141,6 +143,33 @@ export const LENIENT = {
   "D-TA-NEXT-RUN": {
     tolerates:
       "an active agent's next_run_at that is not after its created_at (the second a cycle is due is computed by the deployment; its type and its null while paused are held strictly)",
+  },
+  // rules of schema constraints: a failed constraint marked with the row is warned, not failed
+  "D-MENTION-AUTHOR": {
+    tolerates:
+      "a mention author field present, absent or null otherwise than the contract's (title, title_url required; the rest nullable)",
+    schema: true,
+  },
+  "D-AUD-OCEAN": {
+    tolerates: "a profile's ocean object with other keys or values than five numbers 0-1",
+    schema: true,
+  },
+  "D-AUD-PLATFORM-METADATA": {
+    tolerates: "a profile's platform_metadata of another shape",
+    schema: true,
+  },
+  "D-PREVIEW-POST": {
+    tolerates:
+      "a prompt preview post whose fields differ in type or nullability from the contract's (headline null vs empty)",
+    schema: true,
+  },
+  "D-TA-INTEGRATION": {
+    tolerates: "tracking agent integration items with other fields or type strings",
+    schema: true,
+  },
+  "D-PLAN-TYPE": {
+    tolerates: "a plan.type other than the contract's strings",
+    schema: true,
   },
 } satisfies Record<string, LenientRule>;
 

@@ -25,9 +25,11 @@ export default defineCheck({
       decision("D-DOMAIN-422", { title: /collection_content_type_mismatch|date_filter_unavailable/ }),
       decision("D-UNPROCESSABLE", { title: /D-UNPROCESSABLE|unprocessable_entity/ }),
       decision("D-422", { status: (s) => s === 422 }),
+      // the seed lists codes; that no other code may appear is the contract's closed set
+      decision("D-ERROR-CODES", { title: /^unknown error_code/ }),
     ],
   },
-  decisions: ["D-422", "D-DOMAIN-422", "D-UNPROCESSABLE", "D-RUN-422"],
+  decisions: ["D-422", "D-DOMAIN-422", "D-UNPROCESSABLE", "D-RUN-422", "D-ERROR-CODES"],
   mock: true,
   inspect(ex, ctx) {
     if (ex.status < 400) return;
