@@ -907,7 +907,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.create.404",
     kind: "error",
     quote: "404 `dataset_not_found`; 422 family",
-    judgedBy: [by("foreign-id-404-indistinguishable", "foreign-dataset-leaks"), by(SCHEMA)],
+    judgedBy: [by("foreign-id-404-indistinguishable"), by(SCHEMA)],
   },
   {
     id: "datasets.runs.create.collection-content-type-mismatch",
@@ -1161,9 +1161,17 @@ export const LEDGER: LedgerRow[] = [
   {
     id: "audience-datasets.runs.read",
     kind: "status",
-    quote:
-      "| GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id} | | 200, audience run | `audience_dataset_not_found` |",
-    judgedBy: [by("audience-run-state-machine"), by("audience-run-codes-in-order")],
+    quote: "| GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id} | | 200, audience run |",
+    judgedBy: [by("audience-run-state-machine"), by("audience-run-codes-in-order"), by(SCHEMA)],
+  },
+  {
+    id: "audience-datasets.runs.read.404",
+    kind: "error",
+    quote: "| 200, audience run | `audience_dataset_not_found` |",
+    rule: "a run read under an unknown audience dataset is 404 audience_dataset_not_found",
+    uncovered:
+      "mcp-tool-error-shape sends that read but asserts only that the tool agrees with REST, and the contract's 404 there also allows not_found (D-AUD-RUN-404, meant for an unknown run)",
+    cheap: "GET /v1/audience_datasets/ad_missing/runs/adr_missing: 404 audience_dataset_not_found",
   },
   {
     id: "audience-datasets.runs.min-5-posts",
@@ -1178,20 +1186,30 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.youtube-only",
     kind: "error",
     quote: "A YouTube-only source: 400 `audience_youtube_only_source`.",
-    judgedBy: [by("audience-run-codes-in-order")],
+    uncovered:
+      "the kit's YouTube-only source has 2 posts, so it is also below the minimum and either code is accepted with a warning (D-AUD-RUN-400); the 400 itself is judged (errors.400-codes)",
+    cheap: "a YouTube-only source of 5 or more posts: 400 audience_youtube_only_source, strictly",
   },
   {
     id: "audience-datasets.runs.insufficient-mentions",
     kind: "error",
-    quote:
-      "Other sources below the minimum: 400 `audience_insufficient_source_mentions`. Both are returned before a run starts.",
+    quote: "Other sources below the minimum: 400 `audience_insufficient_source_mentions`.",
+    uncovered:
+      "audience-run-codes-in-order accepts any of the three source codes with a warning (D-AUD-RUN-400), even for its 2-post reddit source to which no other rule applies",
+    cheap: "make the 2-post reddit case strict: 400 audience_insufficient_source_mentions only",
+  },
+  {
+    id: "audience-datasets.runs.refused-before-run",
+    kind: "error",
+    quote: "Both are returned before a run starts.",
     judgedBy: [by("audience-run-codes-in-order")],
   },
   {
     id: "audience-datasets.runs.no-completed-run",
     kind: "error",
     quote: "Source dataset without a completed run: 400 `source_dataset_has_no_completed_run`.",
-    judgedBy: [by("audience-run-codes-in-order", "aud-no-completed-run-insufficient")],
+    uncovered:
+      "a source without a completed run has no counted posts, so the minimum rule applies too and the kit accepts either code with a warning (D-AUD-RUN-400, D-AUD-ELIGIBLE); the 400 itself is judged (errors.400-codes)",
   },
   {
     id: "audience-datasets.runs.402",
@@ -1578,7 +1596,10 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameters.runs.read.404",
     kind: "error",
     quote: "| GET /v1/custom_parameters/{parameter_id}/runs/{run_id} | | run | `custom_parameter_not_found` |",
-    judgedBy: [by("custom-parameter-run-state-machine")],
+    rule: "a run read under an unknown parameter is 404 custom_parameter_not_found",
+    uncovered:
+      "custom-parameter-run-state-machine reads an unknown run of a known parameter (404, its code lenient by D-CPR-UNKNOWN-RUN); no check reads a run under an unknown parameter",
+    cheap: "GET /v1/custom_parameters/cp_missing/runs/cpr_missing: 404 custom_parameter_not_found",
   },
 
   // ── Endpoints › Tracking agents ────────────────────────────────────────
@@ -1895,11 +1916,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote: "| svc__list_datasets | optional paging | `{content: Dataset[], cursor}` |",
     rule: "svc__list_datasets answers what GET /v1/datasets answers for the same key",
-    judgedBy: [
-      by("mcp-rest-agreement", "mcp-get-dataset-stale"),
-      by("mcp-rest-agreement", "mcp-list-datasets-reordered"),
-      by("mcp-rest-agreement", "mcp-pdr-result-drops-pattern"),
-    ],
+    judgedBy: [by("mcp-rest-agreement", "mcp-list-datasets-reordered"), by("mcp-list-cursor-walk")],
   },
   {
     id: "mcp.get-dataset",
@@ -2124,9 +2141,9 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote:
       "| 400 | `bad_request`, `source_dataset_has_no_completed_run`, `audience_youtube_only_source`, `audience_insufficient_source_mentions` | semantics or state;",
-    rule: "the documented 400s carry their codes",
+    rule: "a refused audience run is 400 with one of the documented source codes",
     judgedBy: [by("audience-run-codes-in-order", "aud-no-completed-run-insufficient"), by("error-envelope")],
-    note: "bad_request is named without a request that must get it",
+    note: "which of the three source codes a case gets is lenient (D-AUD-RUN-400); bad_request is named without a request that must get it",
   },
   {
     id: "errors.402",
