@@ -107,7 +107,7 @@ export default defineCheck({
             : undefined;
           ctx.fail(
             {
-              ...(c && ex && ex.status < 400 ? ruleOf(ctx, op, c) : {}),
+              ...(c && ex ? ruleOf(ctx, op, c, ex.status) : {}),
               title: `${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
               received: ex ? seen(ex) : String(out.errorInstance),
               expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } },
@@ -181,7 +181,7 @@ async function sendCase(
     ctx.expect(
       ok,
       {
-        ...(ex.status < 400 ? ruleOf(ctx, op, c) : {}),
+        ...ruleOf(ctx, op, c, ex.status),
         title: `${op.operationId} ${c.label} → ${ex.status}`,
         received: seen(ex),
         expected: { status: 422, body: { detail: [{ loc: c.loc, msg: "…", type: "…" }] } },
@@ -193,12 +193,13 @@ async function sendCase(
 }
 
 /**
- * The rule a wrongly accepted case breaks: the provenance of the constraint it
- * crosses (a seed bound fails at every level; a bound the contract decided is
- * a decision finding, a warning at --level seed). A case refused with another
- * 4xx is judged by the check's rules (D-422).
+ * The rule a mishandled case breaks, from the provenance of the constraint it
+ * crosses. A constraint the contract decided makes any outcome other than the
+ * validation 422 a finding of that decision (a warning at --level seed). A
+ * constraint the seed states makes an acceptance a seed finding; its refusal
+ * with another 4xx is judged by the check's rules (D-422).
  */
-function ruleOf(ctx: CheckContext, op: Operation, c: NegCase): Pick<Failure, "decision" | "seedQuote"> {
+function ruleOf(ctx: CheckContext, op: Operation, c: NegCase, status: number): Pick<Failure, "decision" | "seedQuote"> {
   const map = provenanceOf(ctx.contract.doc);
   const [where, name = "", ...rest] = c.loc;
   let place: Place | undefined;
@@ -212,7 +213,7 @@ function ruleOf(ctx: CheckContext, op: Operation, c: NegCase): Pick<Failure, "de
   if (where === "query" && param) place = map.placeOfParameter(param.raw, `${op.operationId} query ${name}`);
   const rule = place && provenanceAt(place, c.kind);
   if (rule?.kind === "decision") return { decision: rule.decision };
-  if (rule?.kind === "seed") return { seedQuote: rule.quote };
+  if (rule?.kind === "seed" && status < 400) return { seedQuote: rule.quote };
   return {};
 }
 
