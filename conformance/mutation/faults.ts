@@ -17,6 +17,10 @@ import {
 } from "./proxy.ts";
 import { groupFaults } from "./faults-groups.ts";
 import { mcpFaults } from "./faults-mcp.ts";
+import { seedRequestsFaults } from "./faults-seed-requests.ts";
+import { seedDefaultsFaults } from "./faults-seed-defaults.ts";
+import { seedCodesFaults } from "./faults-seed-codes.ts";
+import { seedDataFaults } from "./faults-seed-data.ts";
 
 const DS_BY_ID = /^\/v1\/datasets\/([^/]+)$/;
 const RUN_BY_ID = /^\/v1\/datasets\/[^/]+\/runs\/([^/]+)$/;
@@ -718,4 +722,9 @@ export const faults: Fault[] = [
   ...groupFaults,
   // the MCP surface (faults-mcp.ts)
   ...mcpFaults,
+  // seed rules the ledger judges with checks of their own (faults-seed-*.ts)
+  ...seedRequestsFaults,
+  ...seedDefaultsFaults,
+  ...seedCodesFaults,
+  ...seedDataFaults,
 ];

@@ -1,0 +1,6 @@
+// Single-rule faults for the seed rules the ledger (conformance/src/seed-ledger/)
+// judges with the checks added for them: codes. Each breaks one rule the seed
+// states; the named check must fail behind it (mutation harness).
+import type { Fault } from "./proxy.ts";
+
+export const seedCodesFaults: Fault[] = [];
