@@ -6,7 +6,7 @@
 // file, so an installed kit prints it too.
 import { IGNORED } from "./ignored.ts";
 import { LEDGER } from "./rules.ts";
-import { isJudged, isUncovered, isUnobservable, type LedgerRow } from "./types.ts";
+import { isJudged, isUncovered, isUnobservable, isUnsettled, type LedgerRow } from "./types.ts";
 
 export interface SeedCoverage {
   /** observable rows some check judges */
@@ -19,6 +19,8 @@ export interface SeedCoverage {
   cheap: number;
   /** rows a client cannot observe (not counted) */
   unobservable: number;
+  /** points the seed states two ways or hedges, decided by the contract (not counted) */
+  unsettled: number;
   /** judged + uncovered */
   observable: number;
   /** judged / observable, in percent */
@@ -35,6 +37,7 @@ export function seedCoverage(rows: LedgerRow[] = LEDGER): SeedCoverage {
     uncovered: uncovered.length,
     cheap: uncovered.filter((r) => r.cheap).length,
     unobservable: rows.filter(isUnobservable).length,
+    unsettled: rows.filter(isUnsettled).length,
     observable,
     percent: observable ? (100 * judged.length) / observable : 100,
   };
@@ -65,6 +68,7 @@ function judges(r: LedgerRow): string {
       (r.note ? `<br>*${cell(r.note)}*` : "")
     );
   if (isUncovered(r)) return `**uncovered**: ${cell(r.uncovered)}`;
+  if (isUnsettled(r)) return `*stated two ways, decided by ${r.decision}*: ${cell(r.unsettled)}`;
   return `*not observable*: ${cell(r.notObservable)}`;
 }
 
@@ -72,6 +76,7 @@ export function seedLedgerMarkdown(rows: LedgerRow[] = LEDGER): string {
   const c = seedCoverage(rows);
   const uncovered = rows.filter(isUncovered);
   const unobservable = rows.filter(isUnobservable);
+  const unsettled = rows.filter(isUnsettled);
   const out = [
     "# Seed-rule ledger",
     "",
@@ -84,7 +89,7 @@ export function seedLedgerMarkdown(rows: LedgerRow[] = LEDGER): string {
       `${c.proven} of the ${c.judged} judged rows also name a mutation fault (\`conformance/mutation/faults*.ts\`) that breaks exactly that rule and that the check catches, the proof that the assertion can fail (\`npm test\` runs every fault). ` +
       "A row is **uncovered** when a client could observe the rule but no check judges it; the reason is given, and for " +
       `${c.cheap} of the ${c.uncovered} a cheap way to judge it. ` +
-      `Rows that state nothing a client can observe (server internals, instructions to clients, promises about later versions) are listed apart and not counted: the figure is judged rows / (judged + uncovered rows). ` +
+      `Rows that state nothing a client can observe (server internals, instructions to clients, promises about later versions, events no client can provoke) are listed apart and not counted, and so are points the seed states two ways or only hedges: the contract decides those (a \`D-…\` row the kit judges as a decision). The figure is judged rows / (judged + uncovered rows). ` +
       `The ledger's test fails when a sentence of the seed that carries a rule marker (a default, a bound, "only", "must", a status code, an error code, "never", "always", a charge word, an endpoint or state table row) is quoted by no row and by none of the ${IGNORED.length} ignored sentences.`,
     "",
     "| Rows | Count |",
@@ -92,6 +97,7 @@ export function seedLedgerMarkdown(rows: LedgerRow[] = LEDGER): string {
     `| judged | ${c.judged} (${c.proven} proven by a mutation fault) |`,
     `| uncovered | ${c.uncovered} (${c.cheap} cheap to judge) |`,
     `| not observable (not counted) | ${c.unobservable} |`,
+    `| stated two ways or hedged, decided by the contract (not counted) | ${c.unsettled} |`,
     "",
     "## Uncovered observable rules",
     "",
@@ -104,6 +110,12 @@ export function seedLedgerMarkdown(rows: LedgerRow[] = LEDGER): string {
     "| Row | The seed says | Why |",
     "|---|---|---|",
     ...unobservable.map((r) => `| \`${r.id}\` | ${said(r)} | ${cell(r.notObservable)} |`),
+    "",
+    "## Stated two ways or hedged: decided by the contract (not counted)",
+    "",
+    "| Row | The seed says | Decision | Why |",
+    "|---|---|---|---|",
+    ...unsettled.map((r) => `| \`${r.id}\` | ${said(r)} | ${r.decision} | ${cell(r.unsettled)} |`),
     "",
     "## Sentences with a rule marker that state no rule",
     "",

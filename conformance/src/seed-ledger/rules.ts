@@ -131,8 +131,9 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "`{detail: [{loc: [string], msg: string, type: string}]}` (no envelope).",
     rule: "a validation 422 carries no error envelope",
-    uncovered:
-      "the seed's Errors table also lists 422 `unprocessable_entity` (an envelope), so an enveloped 422 is accepted with a warning (D-UNPROCESSABLE; control fault control-422-envelope)",
+    decision: "D-UNPROCESSABLE",
+    unsettled:
+      "the seed's Errors table also lists 422 `unprocessable_entity` (an envelope); the contract decides the validation body and accepts the envelope with a warning (control fault control-422-envelope)",
   },
   {
     id: "conventions.timestamps.iso",
@@ -152,8 +153,9 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "dataset `ds_`, dataset run `dsr_` (one endpoint description says `dr_`), audience dataset `ad_`, audience run `adr_`, custom parameter `cp_`, custom parameter run `cpr_`, tracking agent `ta_`, agent run `tar_`, agent message `tam_`, pattern detection run `pdr_`, pattern `pt_`, chat `ch_`, chat message `msg_`.",
-    uncovered:
-      "advisory only: id-prefix-advisory warns on a missing prefix and never fails, because the seed also says ids are opaque strings and names two prefixes for dataset runs (D-ID-PREFIX)",
+    decision: "D-ID-PREFIX",
+    unsettled:
+      "the seed also says ids are opaque strings and names two prefixes for dataset runs; id-prefix-advisory warns on a missing prefix and never fails",
   },
   {
     id: "conventions.ids-opaque",
@@ -556,7 +558,8 @@ export const LEDGER: LedgerRow[] = [
     id: "references.entity-at-most-3",
     kind: "bound",
     quote: "Usually at most 3 per turn.",
-    uncovered: "the seed hedges ('usually'): ask-citation-invariants warns above 3 and never fails",
+    decision: "D-ASK-ENTITIES",
+    unsettled: "the seed hedges ('usually'): ask-citation-invariants warns above 3 and never fails",
   },
   {
     id: "references.post-one-per-post",
@@ -626,7 +629,8 @@ export const LEDGER: LedgerRow[] = [
     id: "me.billing-unit-null-projection",
     kind: "shape",
     quote: "an unavailable credit projection is null, never an invented rate.",
-    uncovered: "no check knows when a credit projection is unavailable, so none can tell an invented rate",
+    notObservable:
+      "whether a credit projection is available is not shown to a client, so an invented rate cannot be told from a real one",
   },
   {
     id: "usage-history.quantity-non-negative",
@@ -913,7 +917,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.create.collection-content-type-mismatch",
     kind: "error",
     quote: "including `collection_content_type_mismatch`",
-    uncovered: "the seed never says which request gets this code, so no check can provoke it",
+    notObservable: "the seed never says which request gets this code, so no client can provoke it on purpose",
   },
   {
     id: "datasets.runs.create.date-filter-unavailable",
@@ -995,7 +999,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.date-range-plan-span",
     kind: "bound",
     quote: "span must not exceed the plan maximum;",
-    uncovered: "the plan maximum is not shown, so no check knows which span must be refused",
+    notObservable:
+      "the plan maximum is not shown anywhere a client can read it, so no client knows which span must be refused",
   },
   {
     id: "datasets.runs.body.country-code",
@@ -1748,7 +1753,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "`ai_assistant_unavailable`; `ai_assistant_timeout`; 422 |",
     rule: "an unavailable or timed-out assistant answers ai_assistant_unavailable / ai_assistant_timeout",
-    uncovered: "the kit cannot make a deployment's assistant fail (and the seed does not show their statuses)",
+    notObservable:
+      "no client can provoke an assistant outage or timeout, and the seed does not show their statuses (D-AI-5XX); the generated zod still judges such a body when one is observed",
   },
   {
     id: "chats.read",
@@ -1901,7 +1907,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "long-polls up to about 45 seconds",
     also: ["| MCP get_message | long-poll holds up to about 45 seconds |"],
-    uncovered: "no check times a held svc__get_message call (and 'about' gives no bound to fail)",
+    notObservable:
+      "'about 45 seconds' gives no bound a client can hold a deployment to; how long a held call waits is the deployment's",
   },
   {
     id: "mcp.render",
@@ -2121,8 +2128,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "auth",
     quote:
       "`ask` is reachable with either method in the tool reference; another page says it requires OAuth. Builders support both.",
-    uncovered:
-      "lenient by decision: svc__ask refusing x-api-key is a warning (D-MCP-ASK-AUTH), since the seed's pages disagree",
+    decision: "D-MCP-ASK-AUTH",
+    unsettled: "the seed's pages disagree (either method vs OAuth only); svc__ask refusing x-api-key is a warning",
   },
   {
     id: "mcp-auth.transport-vs-tool-errors",
@@ -2398,7 +2405,8 @@ export const LEDGER: LedgerRow[] = [
     id: "charges.preview-scrape-fails",
     kind: "charge",
     quote: "If the scrape itself fails, the full reservation is refunded.",
-    uncovered: "the kit cannot make a deployment's scrape fail",
+    notObservable:
+      "no client can make a deployment's scrape fail; what happens then is invisible until it happens on its own",
   },
   {
     id: "charges.reads-free",
@@ -2415,7 +2423,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "charge",
     quote:
       "Ask: token-based inference charge settles after the reply; no flat fee; data work requested by the assistant is charged separately at its own prices.",
-    uncovered: "token counts are not shown to a client, so no check can compute the charge an answer owes",
+    notObservable:
+      "token counts are not shown to a client, so the charge an answer owes cannot be computed from outside",
   },
   {
     id: "charges.legacy",

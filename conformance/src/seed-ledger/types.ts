@@ -57,7 +57,17 @@ export interface UnobservableRow extends RowBase {
   notObservable: string;
 }
 
-export type LedgerRow = JudgedRow | UncoveredRow | UnobservableRow;
+/**
+ * A point the seed states two ways, or only hedges ("usually"): there is no
+ * one seed rule to judge, so the contract decides it (`decision`, a row of
+ * spec/DECISIONS.md) and the kit judges the decision. Not counted.
+ */
+export interface UnsettledRow extends RowBase {
+  unsettled: string;
+  decision: string;
+}
+
+export type LedgerRow = JudgedRow | UncoveredRow | UnobservableRow | UnsettledRow;
 
 /** A sentence that carries a rule marker but states no rule of its own, and why. */
 export interface IgnoredSentence {
@@ -68,3 +78,4 @@ export interface IgnoredSentence {
 export const isJudged = (r: LedgerRow): r is JudgedRow => "judgedBy" in r;
 export const isUncovered = (r: LedgerRow): r is UncoveredRow => "uncovered" in r;
 export const isUnobservable = (r: LedgerRow): r is UnobservableRow => "notObservable" in r;
+export const isUnsettled = (r: LedgerRow): r is UnsettledRow => "unsettled" in r;
