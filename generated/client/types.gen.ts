@@ -3327,6 +3327,8 @@ export type McpAskArgs = {
  * Result of `svc__ask`, returned at once: the turn is working. Poll it with
  * `svc__get_message`. A spent balance answers ToolError
  * `insufficient_credits_ask` / 402 and starts nothing.
+ * Decision D-MCP-ASK-CHAT: the turn is the one `POST /v1/ask` starts; its
+ * `chat_id` and `message_id` read over REST as the same message (same seat).
  */
 export type McpAskResult = {
     /**
@@ -3703,6 +3705,7 @@ export type McpGetMeArgs = {
 
 /**
  * Result of `svc__get_me`: the REST Me (the calling seat with its account, plan, members, teams and usage).
+ * Decision D-MCP-GET-ME: the same fields and values `GET /v1/me` answers for the same key.
  */
 export type McpGetMeResult = {
     /**
@@ -4411,6 +4414,10 @@ export type McpRenderTool = {
  * property descriptions of `Mcp.ToolCatalogue` in the OpenAPI document.
  * Read tools never create or charge; there are no create, update or delete
  * tools.
+ *
+ * Decision D-MCP-ANNOTATIONS: every tool but `svc__ask` is annotated
+ * `readOnlyHint: true` and none `destructiveHint: true` (`svc__ask`:
+ * `readOnlyHint: false`, `destructiveHint: false`, `openWorldHint: true`).
  *
  * Decision D-MCP-COMPONENTS: MCP tool schemas are components of the OpenAPI
  * document (namespace `Mcp`) so one generator produces REST and MCP zod; no

@@ -62,10 +62,20 @@ export function citationProblems(text: string, refs: unknown[]): string[] {
     citations.add(r.citation);
     if (!firstAt.has(r.citation))
       out.push(`post ${key} has citation ${r.citation} but [${r.citation}] is not in the text`);
-    else if (r.start_index !== firstAt.get(r.citation) || text.slice(r.start_index, r.end_index) !== `[${r.citation}]`)
+    else if (
+      r.start_index !== firstAt.get(r.citation) ||
+      text.slice(r.start_index, r.end_index) !== `[${r.citation}]`
+    ) {
+      // offsets that locate the first marker counted in code points (or bytes) break the unit, D-CITE-UNITS, not the seed's range
+      const inPoints =
+        typeof r.start_index === "number" &&
+        typeof r.end_index === "number" &&
+        ([...text].slice(r.start_index, r.end_index).join("") === `[${r.citation}]` ||
+          Buffer.from(text).subarray(r.start_index, r.end_index).toString() === `[${r.citation}]`);
       out.push(
-        `post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${r.citation}] at ${firstAt.get(r.citation)}`,
+        `post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${r.citation}] at ${firstAt.get(r.citation)}${inPoints ? " (offsets in code points or UTF-8 bytes, not UTF-16 code units)" : ""}`,
       );
+    }
   }
   for (const e of entities)
     if (!isObject(e) || !ENTITY_TYPES.includes(e.type) || typeof e.id !== "string" || Object.keys(e).length !== 2)

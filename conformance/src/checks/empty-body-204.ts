@@ -7,7 +7,7 @@ export default defineCheck({
   section: "Resources › Conventions › 204",
   severity: "major",
   rules: {
-    seed: '204 | Empty body. (and "empty body" for every delete, pause and resume)',
+    seed: "204 | Empty body.",
     seedWhen: [{ received: /"body":"[^"]/ }],
   },
   decisions: ["D-EMPTY-204"],

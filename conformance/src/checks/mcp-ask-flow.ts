@@ -28,14 +28,18 @@ export default defineCheck({
   section: "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn (ask message)",
   severity: "critical",
   rules: {
-    seed: "`svc__ask` … `{chat_id, message_id, status: working}` immediately; `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles",
+    seed: "`{chat_id, message_id, status: working}` immediately … In the tool surface `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles.",
     decisions: [
       decision("D-MCP-BLOCK", { title: /openui/ }),
       decision("D-MCP-RENDER", { title: /D-MCP-RENDER/ }),
       decision("D-MCP-ASK-AUTH", { title: /D-MCP-ASK-AUTH/ }),
+      // non-null once finished is the seed's; that it is a string is the contract's (an absent or null one stays the seed's)
+      decision("D-MCP-STOP-REASON", { title: /turn has stop_reason (?!null\b|undefined\b)/ }),
+      // the seed never says an MCP turn is a REST chat message
+      decision("D-MCP-ASK-CHAT", { title: /^the MCP turn reads over REST/ }),
     ],
   },
-  decisions: ["D-MCP-BLOCK", "D-MCP-STOP-REASON", "D-MCP-RENDER", "D-MCP-ASK-AUTH"],
+  decisions: ["D-MCP-BLOCK", "D-MCP-STOP-REASON", "D-MCP-RENDER", "D-MCP-ASK-AUTH", "D-MCP-ASK-CHAT"],
   async run(ctx) {
     await requireMcp(ctx);
     ctx.charge(ASK_BUDGET_USD, "svc__ask: one assistant turn (token charge)");

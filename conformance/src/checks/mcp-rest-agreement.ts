@@ -29,9 +29,19 @@ export default defineCheck({
   severity: "critical",
   rules: {
     seed: "The same capabilities are reachable through an MCP tool server",
-    decisions: [decision("D-MCP-SEARCH-ARGS", { title: /svc__list_(mentions|audience_profiles).*default/ })],
+    decisions: [
+      decision("D-MCP-SEARCH-ARGS", { title: /svc__list_(mentions|audience_profiles).*default/ }),
+      // "optional paging": the kit pages these tools with the contract's `limit` (newest first, no `order`), so
+      // their page and cursor agree with REST only under D-MCP-PAGING; the two search tools take REST's own arguments (seed)
+      decision("D-MCP-PAGING", {
+        title:
+          /^svc__list_(datasets|audience_datasets|tracking_agents) (content differs .*: (\d+ items, REST \d+|the same items in another order)|cursor is)/,
+      }),
+      // "user with account, plan, members, teams": that it is the REST Me field for field is the contract's
+      decision("D-MCP-GET-ME", { title: /^svc__get_me differs from/ }),
+    ],
   },
-  decisions: ["D-MCP-PAGING", "D-MCP-SEARCH-ARGS", "D-MCP-PDR-RESULT"],
+  decisions: ["D-MCP-PAGING", "D-MCP-SEARCH-ARGS", "D-MCP-PDR-RESULT", "D-MCP-GET-ME"],
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me", "GET /v1/datasets"],
   async run(ctx) {
@@ -63,10 +73,20 @@ export default defineCheck({
         const page = payloadOf<{ content: unknown; cursor: string | null }>(call);
         const content = page?.content;
         const restHasNext = bodyOf<Page>(rest)?.has_next === true;
+        // how the pages differ: another page size or another order of the same items depend on the paging arguments
+        const ids = (xs: unknown) => (Array.isArray(xs) ? (xs as unknown[]).map((x) => canonical(idOrItem(x))) : []);
+        const how = !Array.isArray(content)
+          ? ""
+          : Array.isArray(restData) && content.length !== restData.length
+            ? `: ${content.length} items, REST ${restData.length}`
+            : canonical(ids(content)) !== canonical(ids(restData)) &&
+                canonical([...ids(content)].sort()) === canonical([...ids(restData)].sort())
+              ? ": the same items in another order"
+              : "";
         ctx.expect(
           Array.isArray(content) && canonical(content) === canonical(restData),
           {
-            title: `${t.tool} content differs from ${t.rest.method} ${t.rest.path}`,
+            title: `${t.tool} content differs from ${t.rest.method} ${t.rest.path}${how}`,
             received: Array.isArray(content) ? (content as unknown[]).map(idOrItem) : call.payload,
             expected: Array.isArray(restData) ? (restData as unknown[]).map(idOrItem) : restData,
           },

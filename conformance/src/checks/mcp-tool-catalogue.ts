@@ -51,12 +51,21 @@ export default defineCheck({
   rules: {
     seed: "Fifteen tools. Read tools never create or charge; there are no create, update or delete tools.",
     decisions: [
+      // the seed never mentions tool annotations: readOnlyHint/destructiveHint are the contract's
+      decision("D-MCP-ANNOTATIONS", { title: /readOnlyHint|destructiveHint/ }),
       decision("D-MCP-NO-ARGS", { title: /svc__get_me/ }),
       decision("D-MCP-PAGING", { title: /limit|cursor|order/ }),
       decision("D-MCP-SEARCH-ARGS", { title: /svc__list_mentions|svc__list_audience_profiles/ }),
     ],
   },
-  decisions: ["D-MCP-CATALOGUE", "D-MCP-COMPONENTS", "D-MCP-NO-ARGS", "D-MCP-PAGING", "D-MCP-SEARCH-ARGS"],
+  decisions: [
+    "D-MCP-CATALOGUE",
+    "D-MCP-COMPONENTS",
+    "D-MCP-NO-ARGS",
+    "D-MCP-PAGING",
+    "D-MCP-SEARCH-ARGS",
+    "D-MCP-ANNOTATIONS",
+  ],
   profiles: ["readonly", "standard", "full"],
   async run(ctx) {
     await requireMcp(ctx);

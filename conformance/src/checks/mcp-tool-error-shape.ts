@@ -53,7 +53,11 @@ export default defineCheck({
   severity: "major",
   rules: {
     seed: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
-    decisions: [decision("D-MCP-TOOL-ERROR", { title: /structuredContent|isError|text content/ })],
+    decisions: [
+      decision("D-MCP-TOOL-ERROR", { title: /structuredContent|isError|text content/ }),
+      // the seed has `status` mirror the REST status; that `code` is the REST error_code is the contract's
+      decision("D-MCP-TOOL-ERROR", { title: / says \S+\/(\d+), REST says \S+\/\1\b/ }),
+    ],
   },
   decisions: ["D-MCP-TOOL-ERROR"],
   profiles: ["readonly", "standard", "full"],

@@ -26,6 +26,8 @@ export default defineCheck({
     decisions: [
       decision("D-MCP-OAUTH-METADATA", { title: /^the metadata document/, status: (s) => s >= 200 && s < 300 }),
       decision("D-OAUTH", { title: /quot|RFC 9728/ }),
+      // the seed writes `resource_metadata=<metadata_url>`; that the value is quoted (RFC 6750 auth-param) is D-OAUTH's
+      decision("D-OAUTH", { title: /answered 401 with WWW-Authenticate \S.*\bresource_metadata=(?!")/ }),
     ],
   },
   decisions: ["D-OAUTH", "D-MCP-OAUTH-METADATA"],

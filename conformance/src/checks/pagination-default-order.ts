@@ -19,9 +19,13 @@ export default defineCheck({
   severity: "major",
   rules: {
     seed: "`order` (`asc` or `desc`, default `desc`, where supported)",
-    decisions: [decision("D-TA-LIST", { ops: /^TrackingAgents_list$/ })],
+    decisions: [
+      decision("D-TA-LIST", { ops: /^TrackingAgents_list$/ }),
+      // the seed answers custom parameters as "array of CustomParameter": their order (created_at, default desc) is the contract's
+      decision("D-CP-LIST", { ops: /^CustomParameters_list$/ }),
+    ],
   },
-  decisions: ["D-TA-LIST", "D-TA-MESSAGES-ORDER"],
+  decisions: ["D-TA-LIST", "D-TA-MESSAGES-ORDER", "D-CP-LIST"],
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/datasets"],
   async run(ctx) {

@@ -13,7 +13,7 @@ export default defineCheck({
   severity: "major",
   rules: {
     refusals: true,
-    seed: "GET /v1/me/usage_history | query `limit` (default 25, 1-100), `cursor`; … error `invalid_cursor` (a list's named error for a cursor it cannot use)",
+    seed: "cursor paginated, account-wide (every seat sees the same feed); error `invalid_cursor`",
     decisions: [decision("D-CURSOR", { status: (s) => s >= 400 && s < 500 && s !== 400 })],
   },
   decisions: ["D-CURSOR"],

@@ -1,4 +1,4 @@
-import { defineCheck } from "../define-check.ts";
+import { decision, defineCheck } from "../define-check.ts";
 import { isObject } from "../typed.ts";
 
 /** 2xx bodies are `{status, data}`; list bodies add `has_next` (boolean) and `cursor` (string or null). */
@@ -9,7 +9,15 @@ export default defineCheck({
   severity: "critical",
   rules: {
     seed: "`{status: success, data: <resource or array>}`. Lists add `has_next` (boolean) and `cursor` (string or null).",
+    // the seed answers these three as "array of …": their list envelope is the contract's
+    decisions: [
+      decision("D-LIST-ENVELOPE", {
+        title: /^list body lacks/,
+        ops: /^(CustomParameters_list|CustomParameters_listRuns|TrackingAgents_list)$/,
+      }),
+    ],
   },
+  decisions: ["D-LIST-ENVELOPE"],
   mock: true,
   inspect(ex, ctx) {
     if (ex.status < 200 || ex.status >= 300 || ex.status === 204 || ex.text.length === 0) return;

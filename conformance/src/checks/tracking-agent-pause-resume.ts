@@ -22,6 +22,8 @@ export default defineCheck({
         title: /^pause .*reads paused true, next_run_at (?!null)|^resume .*reads paused false, next_run_at null/,
       }),
       decision("D-TA-PAUSE", { title: /idempot/ }),
+      // `paused` false is the seed's; next_run_at set on an active agent is D-TA-NEXT-RUN's (nullability not stated)
+      decision("D-TA-NEXT-RUN", { title: /^a new agent is not active with a next_run_at/, received: /"paused":false/ }),
     ],
   },
   decisions: ["D-TA-PAUSE", "D-TA-NEXT-RUN", "D-EMPTY-204"],
