@@ -84,6 +84,18 @@ const message = (f: (d: Body) => unknown) => (q: ProxyRequest, res: ProxyRespons
 const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type === "post");
 
 export const groupFaults: Fault[] = [
+  {
+    id: "plan-rate-off-table",
+    breaks: "A Pro account is billed at the Pro rate of the seed's plan table (0.0356)",
+    expect: "plan-table-rates",
+    response: (q, res) =>
+      q.method === "GET" &&
+      q.url.pathname === "/v1/prices" &&
+      res.status === 200 &&
+      typeof res.json?.data?.rate === "number"
+        ? json(res, { ...res.json, data: { ...res.json.data, rate: res.json.data.rate * 2 } })
+        : res,
+  },
   // ---- audiences --------------------------------------------------------------------
   {
     id: "aud-unknown-source-400",

@@ -2445,9 +2445,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "charge",
     quote: "Starter 98, 980, 2000, 0.049, 1; Pro 178, 1780, 5000, 0.0356, 3; Business 450, 4500, 20000, 0.0225, 5.",
     rule: "GET /v1/prices' rate and GET /v1/me's plan.limits.num_seats match the plan table for the account's plan",
-    uncovered: "no check compares /v1/prices or /v1/me with the plan table",
-    cheap:
-      "GET /v1/me plan.name Pro: plan.limits.num_seats 3 and GET /v1/prices rate 0.0356 (Starter 0.049 / 1, Business 0.0225 / 5)",
+    judgedBy: [{ check: "plan-table-rates", fault: "plan-rate-off-table" }],
+    note: "the rate and the seats; prices and credits of a plan are not shown by the API. An account on another plan is not exercised",
   },
   {
     id: "charges.trial-and-plan-changes",
