@@ -38,6 +38,10 @@ export const DECISION_FAULTS: Record<string, string> = {
   "usage-history-oldest-first": "D-USAGE-ORDER",
   "mcp-metadata-no-authorization-servers": "D-MCP-OAUTH-METADATA",
   "mcp-tool-error-structured": "D-MCP-TOOL-ERROR",
+  "mcp-readonly-hint-missing": "D-MCP-ANNOTATIONS (the seed never mentions tool annotations)",
+  "mcp-401-unquoted-metadata": "D-OAUTH (the quoting of resource_metadata)",
+  "mcp-tool-error-generic-code": "D-MCP-TOOL-ERROR (the seed mirrors the status, not the code)",
+  "mcp-list-datasets-reordered": "D-MCP-PAGING (same items, another order)",
   "mcp-invalid-cursor-ignored": "D-MCP-PAGING",
 };
 

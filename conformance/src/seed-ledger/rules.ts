@@ -1174,9 +1174,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "| 200, audience run | `audience_dataset_not_found` |",
     rule: "a run read under an unknown audience dataset is 404 audience_dataset_not_found",
-    uncovered:
-      "mcp-tool-error-shape sends that read but asserts only that the tool agrees with REST, and the contract's 404 there also allows not_found (D-AUD-RUN-404, meant for an unknown run)",
-    cheap: "GET /v1/audience_datasets/ad_missing/runs/adr_missing: 404 audience_dataset_not_found",
+    judgedBy: [by("unknown-id-codes", "codes-aud-run-read-unknown-ad-not-found")],
   },
   {
     id: "audience-datasets.runs.min-5-posts",
@@ -1301,8 +1299,8 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-profiles.404",
     kind: "error",
     quote: "Response: list of AudienceProfile. Error: 404 `audience_dataset_not_found`.",
-    uncovered: "no check searches profiles with an unknown or foreign audience dataset id",
-    cheap: "POST /v1/audience_profiles {audience_dataset_ids: [ad_missing]}: 404 audience_dataset_not_found",
+    judgedBy: [by("unknown-id-codes", "codes-profiles-unknown-ad-empty-list")],
+    note: "an unknown id only; a foreign one is not sent",
   },
 
   // ── Endpoints › Mentions ───────────────────────────────────────────────
@@ -1602,9 +1600,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "| GET /v1/custom_parameters/{parameter_id}/runs/{run_id} | | run | `custom_parameter_not_found` |",
     rule: "a run read under an unknown parameter is 404 custom_parameter_not_found",
-    uncovered:
-      "custom-parameter-run-state-machine reads an unknown run of a known parameter (404, its code lenient by D-CPR-UNKNOWN-RUN); no check reads a run under an unknown parameter",
-    cheap: "GET /v1/custom_parameters/cp_missing/runs/cpr_missing: 404 custom_parameter_not_found",
+    judgedBy: [by("unknown-id-codes", "codes-cp-run-read-unknown-cp-not-found")],
   },
 
   // ── Endpoints › Tracking agents ────────────────────────────────────────
@@ -1626,8 +1622,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "`tracking_agent_limit_reached`, `not_found` |",
     rule: "an agent over an unknown dataset is refused with not_found",
-    uncovered: "no check creates an agent over an unknown dataset",
-    cheap: "POST /v1/tracking_agents with dataset_ids [ds_missing]: 404 not_found, nothing listed",
+    judgedBy: [by("unknown-id-codes", "codes-ta-create-unknown-ds-403")],
+    note: "the 404 only: the contract answers dataset_not_found (D-TA-CREATE-404) and accepts the seed's not_found",
   },
   {
     id: "tracking-agents.list",
@@ -1923,16 +1919,14 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote: "| svc__list_datasets | optional paging | `{content: Dataset[], cursor}` |",
     rule: "svc__list_datasets answers what GET /v1/datasets answers for the same key",
-    judgedBy: [by("mcp-rest-agreement", "mcp-list-datasets-reordered"), by("mcp-list-cursor-walk")],
+    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
+    note: "different items are the seed's; the same items in another order or another page size are D-MCP-PAGING (fault mcp-list-datasets-reordered)",
   },
   {
     id: "mcp.get-dataset",
     kind: "mcp",
     quote: "| svc__get_dataset | `dataset_id` | Dataset or `{error}` |",
-    judgedBy: [
-      by("mcp-rest-agreement", "mcp-get-dataset-stale"),
-      by("mcp-tool-error-shape", "mcp-tool-error-generic-code"),
-    ],
+    judgedBy: [by("mcp-rest-agreement", "mcp-get-dataset-stale"), by("mcp-tool-error-shape")],
   },
   {
     id: "mcp.get-dataset-run",
@@ -2032,10 +2026,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
     also: ["Tool-level errors use `{error: {code, message, status}}`."],
-    judgedBy: [
-      by("mcp-tool-error-shape", "mcp-tool-error-plain-text"),
-      by("mcp-tool-error-shape", "mcp-tool-error-generic-code"),
-    ],
+    judgedBy: [by("mcp-tool-error-shape", "mcp-tool-error-plain-text")],
+    note: "the shape and the mirrored status are the seed's; a code other than the REST twin's is D-MCP-TOOL-ERROR (fault mcp-tool-error-generic-code)",
   },
   {
     id: "mcp.run-envelopes",
@@ -2164,8 +2156,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "`pattern_not_found`",
     rule: "an unknown pattern id is 404 pattern_not_found",
-    uncovered: "no check reads an unknown pattern id",
-    cheap: "GET /v1/patterns/pt_missing: 404 pattern_not_found",
+    judgedBy: [by("unknown-id-codes", "codes-pattern-unknown-400")],
+    note: "the 404 is the seed's (a resource that does not exist); the pattern reads name no code, so pattern_not_found is D-PATTERN-ITEM-404",
   },
   {
     id: "errors.429-code",
