@@ -18,7 +18,6 @@ export const PENDING_DECISIONS: Record<string, string> = {
   "D-CP-LIMIT": "custom parameter group rule: 409 at the ceiling when hit",
   "D-CP-INSTRUCTIONS": "custom parameter group rule: instructions without bound (lenient)",
   "D-TA-LIMIT": "tracking agent group rule: 409 at plan.limits.tracking_agents",
-  "D-TA-CYCLE": "tracking agent group rule: params of the dataset runs a cycle starts; 402 starts nothing",
   "D-TAR-OBSERVE": "tracking agent group rule: one feed message once a triggered cycle's dataset runs are terminal",
   "D-TA-MESSAGE-COUNTS": "tracking agent group rule: meaning of the alert counts (lenient)",
   "D-TA-PATTERN-REF": "tracking agent group rule: pattern reference of alerts (lenient)",
