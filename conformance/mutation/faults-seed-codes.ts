@@ -1,6 +1,66 @@
 // Single-rule faults for the seed rules the ledger (conformance/src/seed-ledger/)
 // judges with the checks added for them: codes. Each breaks one rule the seed
 // states; the named check must fail behind it (mutation harness).
-import type { Fault } from "./proxy.ts";
+import { json, type Fault, type ProxyResponse } from "./proxy.ts";
 
-export const seedCodesFaults: Fault[] = [];
+const AUD_RUN_READ = /^\/v1\/audience_datasets\/[^/]+\/runs\/[^/]+$/;
+const CP_RUN_READ = /^\/v1\/custom_parameters\/[^/]+\/runs\/[^/]+$/;
+const PATTERN_READ = /^\/v1\/patterns\/[^/]+$/;
+
+/** The same error answered with another status and code. */
+const recode = (res: ProxyResponse, error_code: string, status = res.status): ProxyResponse =>
+  json(res, { ...res.json, status: status >= 500 ? "server_error" : "client_error", error_code }, status);
+
+export const seedCodesFaults: Fault[] = [
+  {
+    id: "codes-aud-run-read-unknown-ad-not-found",
+    breaks: "A run read under an unknown audience dataset is 404 audience_dataset_not_found (answered not_found)",
+    expect: "unknown-id-codes",
+    response: (q, res) =>
+      q.method === "GET" &&
+      AUD_RUN_READ.test(q.url.pathname) &&
+      res.status === 404 &&
+      res.json?.error_code === "audience_dataset_not_found"
+        ? recode(res, "not_found")
+        : res,
+  },
+  {
+    id: "codes-profiles-unknown-ad-empty-list",
+    breaks: "A profile search over an unknown audience dataset is 404 audience_dataset_not_found (answered 200, empty)",
+    expect: "unknown-id-codes",
+    response: (q, res) =>
+      q.method === "POST" && q.url.pathname === "/v1/audience_profiles" && res.status === 404
+        ? json(res, { status: "success", data: [], has_next: false, cursor: null }, 200)
+        : res,
+  },
+  {
+    id: "codes-cp-run-read-unknown-cp-not-found",
+    breaks: "A run read under an unknown custom parameter is 404 custom_parameter_not_found (answered not_found)",
+    expect: "unknown-id-codes",
+    response: (q, res) =>
+      q.method === "GET" &&
+      CP_RUN_READ.test(q.url.pathname) &&
+      res.status === 404 &&
+      res.json?.error_code === "custom_parameter_not_found"
+        ? recode(res, "not_found")
+        : res,
+  },
+  {
+    id: "codes-pattern-unknown-400",
+    breaks: "An unknown pattern id is 404 (answered 400 bad_request)",
+    expect: "unknown-id-codes",
+    response: (q, res) =>
+      q.method === "GET" && PATTERN_READ.test(q.url.pathname) && res.status === 404
+        ? recode(res, "bad_request", 400)
+        : res,
+  },
+  {
+    id: "codes-ta-create-unknown-ds-403",
+    breaks: "A tracking agent over an unknown dataset is 404, existence hidden, never 403 (answered 403)",
+    expect: "unknown-id-codes",
+    response: (q, res) =>
+      q.method === "POST" && q.url.pathname === "/v1/tracking_agents" && res.status === 404
+        ? recode(res, "forbidden", 403)
+        : res,
+  },
+];
