@@ -1,6 +1,46 @@
 // Single-rule faults for the seed rules the ledger (conformance/src/seed-ledger/)
 // judges with the checks added for them: data. Each breaks one rule the seed
 // states; the named check must fail behind it (mutation harness).
-import type { Fault } from "./proxy.ts";
+import { json, type Fault } from "./proxy.ts";
 
-export const seedDataFaults: Fault[] = [];
+const DATASET_BY_ID = /^\/v1\/datasets\/[^/]+$/;
+
+export const seedDataFaults: Fault[] = [
+  {
+    id: "dataset-create-carries-counts",
+    breaks: "The create response carries only `id`, `name`, `created_at`.",
+    expect: "dataset-new-only-fields",
+    response: (q, res) =>
+      q.method === "POST" && q.url.pathname === "/v1/datasets" && res.status === 201
+        ? json(res, { ...res.json, data: { ...res.json.data, mentions_count: 0 } })
+        : res,
+  },
+  {
+    id: "dataset-empty-estimates-one",
+    breaks: "estimated_mentions_count: empty dataset gives 0",
+    expect: "dataset-new-only-fields",
+    response: (q, res) =>
+      q.method === "GET" &&
+      DATASET_BY_ID.test(q.url.pathname) &&
+      res.status === 200 &&
+      res.json?.data?.mentions_count === 0
+        ? json(res, { ...res.json, data: { ...res.json.data, estimated_mentions_count: 1 } })
+        : res,
+  },
+  {
+    id: "openapi-info-version-1",
+    breaks: "The OpenAPI 3.1 document has info version 0.1.0",
+    expect: "openapi-document-published",
+    response: (q, res) =>
+      q.url.pathname === "/openapi.json" && res.status === 200
+        ? json(res, { ...res.json, info: { ...res.json.info, version: "1.0.0" } })
+        : res,
+  },
+  {
+    id: "openapi-docs-not-served",
+    breaks: "A hosted interactive viewer at {base_url}/docs",
+    expect: "openapi-document-published",
+    request: (q) =>
+      q.url.pathname === "/docs" ? { status: 404, headers: { "content-type": "text/plain" }, body: "not found" } : q,
+  },
+];

@@ -43,6 +43,8 @@ export interface ExchangeMeta {
   path?: string;
   /** an MCP (JSON-RPC) exchange: REST response-level checks do not apply to it */
   mcp?: boolean;
+  /** a document outside /v1 (the OpenAPI document, its viewer): REST response-level checks do not apply to it */
+  document?: boolean;
   /** sent around the limiter as part of a planned burst */
   burst?: boolean;
   /**

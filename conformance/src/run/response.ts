@@ -40,7 +40,7 @@ function inspectAll(session: RunSession, check: ResponseCheck, result: CheckResu
   const { exchanges } = session.client;
   const ctx = inspectContext(session, check, result);
   try {
-    for (const ex of exchanges) if (!ex.meta.mcp && !ex.meta.groupProbe) check.inspect(ex, ctx);
+    for (const ex of exchanges) if (!ex.meta.mcp && !ex.meta.groupProbe && !ex.meta.document) check.inspect(ex, ctx);
   } catch (e) {
     errored(result, e);
   }

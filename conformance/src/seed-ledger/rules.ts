@@ -236,8 +236,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "rounded sum, over unique posts across runs, of the maximum stored extrapolation coefficient; posts without extrapolation count 1; empty dataset gives 0; uses stored weights, makes no new provider requests; can equal mentions_count",
-    uncovered: "no check reads estimated_mentions_count (the coefficients themselves are not shown)",
-    cheap: "a new dataset reads estimated_mentions_count 0 (the one part a client can check without the coefficients)",
+    judgedBy: [{ check: "dataset-new-only-fields", fault: "dataset-empty-estimates-one" }],
+    note: "only the empty dataset's 0 is judged: the extrapolation coefficients are not shown, so the sum over posts is not",
   },
   {
     id: "dataset.create-response-fields",
@@ -251,8 +251,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "only",
     quote: "The create response carries only `id`, `name`, `created_at`.",
     rule: "the create response carries no other field",
-    uncovered: "the generated response schemas are not strict (extra fields pass) and no check lists the keys",
-    cheap: "compare Object.keys(data) of the 201 with [created_at, id, name]",
+    judgedBy: [{ check: "dataset-new-only-fields", fault: "dataset-create-carries-counts" }],
   },
   {
     id: "dataset.soft-deleted-hidden",
@@ -2479,7 +2478,10 @@ export const LEDGER: LedgerRow[] = [
     kind: "versioning",
     quote:
       "A machine-readable OpenAPI 3.1 document (info version 0.1.0) is published at {base_url}/openapi.json and a hosted interactive viewer at {base_url}/docs.",
-    uncovered: "the kit reads its own copy of the contract and never fetches the deployment's",
-    cheap: "GET {base_url}/openapi.json: 200 JSON with openapi 3.1.x and info.version 0.1.0; GET {base_url}/docs: 200",
+    judgedBy: [
+      { check: "openapi-document-published", fault: "openapi-info-version-1" },
+      { check: "openapi-document-published", fault: "openapi-docs-not-served" },
+    ],
+    note: "the viewer is judged by a 200 with a body; that it is interactive is not",
   },
 ];
