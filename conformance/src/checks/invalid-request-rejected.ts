@@ -5,7 +5,7 @@ import { provenanceAt, provenanceOf, type Place } from "../provenance.ts";
 import { decision, defineCheck } from "../define-check.ts";
 import { schemaDecisions } from "../contract.ts";
 import type { Exchange } from "../http.ts";
-import { bodyCases, queryCases, randomBodyCase, type NegCase } from "./support/negative.ts";
+import { bodyCases, queryCases, randomBodyCase, seedCases, type NegCase } from "./support/negative.ts";
 import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import { collections, createIn, fillPath, fixtureDataset, idOf, seen } from "./support/util.ts";
@@ -91,7 +91,10 @@ export default defineCheck({
         continue;
       }
       sentAny = true;
-      const cases = [...(op.bodySchema ? bodyCases(ctx.contract, op) : []), ...queryCases(op)];
+      const cases = [
+        ...(op.bodySchema ? [...bodyCases(ctx.contract, op), ...seedCases(ctx.contract, op)] : []),
+        ...queryCases(op),
+      ];
       for (const c of cases) await sendCase(ctx, op, path, c, { replay: `case "${c.label}"` });
       const arb = op.bodySchema ? randomBodyCase(ctx.contract, op) : undefined;
       if (arb && ctx.settings.numRuns > 0) {
@@ -143,7 +146,7 @@ export async function pathFor(ctx: CheckContext, op: Operation): Promise<string 
   return fillPath(op.path, values);
 }
 
-async function sendCase(
+export async function sendCase(
   ctx: CheckContext,
   op: Operation,
   path: string,
@@ -200,6 +203,8 @@ async function sendCase(
  * with another 4xx is judged by the check's rules (D-422).
  */
 function ruleOf(ctx: CheckContext, op: Operation, c: NegCase, status: number): Pick<Failure, "decision" | "seedQuote"> {
+  // a rule the seed states in its own words for this case (a total, a pair): accepting it breaks them
+  if (c.seed && (status < 400 || c.seed.strict)) return { seedQuote: c.seed.quote };
   const map = provenanceOf(ctx.contract.doc);
   const [where, name = "", ...rest] = c.loc;
   let place: Place | undefined;

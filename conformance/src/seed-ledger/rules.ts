@@ -15,9 +15,6 @@ const by = (check: string, fault?: string): Judge => (fault ? { check, fault } :
 
 const SCHEMA = "response-schema-conformance";
 const NEGATIVE = "invalid-request-rejected";
-const ARRAY_BOUND_NOT_ISOLATED =
-  "the negative sweep's maxItems + 1 case fills the array with strings ('x'), so a deployment that ignores the count but checks the items' type still answers 422: the bound itself is never isolated";
-
 export const LEDGER: LedgerRow[] = [
   // ── Preamble and What the service does ─────────────────────────────────
   {
@@ -228,8 +225,8 @@ export const LEDGER: LedgerRow[] = [
     id: "dataset.mentions-count-dedup",
     kind: "shape",
     quote: "posts counted once per (source, post id) across runs",
-    uncovered: "no check runs the same posts twice into one dataset and compares mentions_count",
-    cheap: "two URL runs of the same URLs into one dataset: mentions_count must not grow on the second",
+    judgedBy: [{ check: "dataset-mentions-consistent", fault: "dataset-mentions-count-doubled" }],
+    note: "judged on a dataset of one run: mentions_count equals the distinct (source, id) posts POST /v1/mentions lists for it; a second run of the same posts is not made (a deployment's own search may return new posts)",
   },
   {
     id: "dataset.estimated-mentions-count",
@@ -309,17 +306,15 @@ export const LEDGER: LedgerRow[] = [
       "`sources` (array of source names, required), `search_query` (string 1-5000 chars, required), `fragments` (array of strings, optional)",
     also: ["search_query 1-5000 chars"],
     rule: "a prompt search without sources or search_query, or with a search_query of 0 or 5001 characters, is refused with 422",
-    uncovered:
-      "the negative sweep goes one level into objects but not into a tagged union: no case reaches search_query's own fields",
-    cheap: "send {type: prompt, sources: [reddit], search_query: 'x' × 5001} and one without sources: 422 each",
+    judgedBy: [by(NEGATIVE, "run-prompt-query-length-unchecked"), by(NEGATIVE, "run-prompt-sources-optional")],
   },
   {
     id: "search-query.url-max-100",
     kind: "bound",
     quote: "`source_urls` (array, at most 100 per run)",
     also: ["100 URLs per run"],
-    uncovered: "no case sends 101 URLs: the negative sweep does not enter the tagged union",
-    cheap: "a url search of 101 valid URLs gets 422 and reserves nothing",
+    judgedBy: [by(NEGATIVE, "run-url-cap-unenforced")],
+    note: "101 copies of the example's first URL, made distinct by a query parameter; that nothing is reserved is not judged here",
   },
 
   // ── Resources › Audience dataset and run ───────────────────────────────
@@ -378,8 +373,8 @@ export const LEDGER: LedgerRow[] = [
     id: "mention.analysis-only-when-ran",
     kind: "only",
     quote: "Analysis fields are populated only when the matching analysis ran on the parent run.",
-    uncovered: "no check compares a mention's analysis fields with the actions its run asked for",
-    cheap: "a run without content_analysis_actions: its mentions carry null hook, cta, tone_of_voice, …",
+    judgedBy: [{ check: "dataset-mentions-consistent", fault: "mention-hook-without-action" }],
+    note: "judged for the nine actions whose field has the action's name, on mentions of the dataset alone (a post in another dataset may carry another run's analysis); the other fields' mapping is D-MENTION-ANALYSIS-NULL's",
   },
 
   // ── Resources › Custom parameter and run ───────────────────────────────
@@ -515,8 +510,8 @@ export const LEDGER: LedgerRow[] = [
     id: "chat.no-heavier-fields",
     kind: "only",
     quote: "Heavier in-app fields are absent.",
-    uncovered: "the generated response schemas are not strict (extra fields pass) and no check lists a chat's keys",
-    cheap: "GET /v1/chats/{id}: Object.keys(data) within [created_at, id, name, tracking_agent_id]",
+    judgedBy: [{ check: "chat-after-ask-shapes", fault: "chat-carries-heavier-fields" }],
+    note: "judged as: GET /v1/chats/{id} carries no field besides the four the seed lists",
   },
   {
     id: "chat-message.fields",
@@ -528,8 +523,8 @@ export const LEDGER: LedgerRow[] = [
     id: "chat-message.user-context",
     kind: "shape",
     quote: "User messages carry `context`;",
-    uncovered: "no check reads a user message's context (the contract does not require the field)",
-    cheap: "the chat's user message carries context with the dataset_ids the ask sent",
+    judgedBy: [{ check: "chat-after-ask-shapes", fault: "chat-user-message-without-context" }],
+    note: "presence of context (an object) is judged; its inner fields are D-MESSAGE-CONTEXT's and not judged",
   },
   {
     id: "chat-message.assistant-references",
@@ -649,8 +644,8 @@ export const LEDGER: LedgerRow[] = [
     id: "usage-history.ai-assistant-old-rows-only",
     kind: "only",
     quote: "`ai_assistant` appears only on old rows.",
-    uncovered: "no check reads the category of the usage row an assistant turn writes",
-    cheap: "after an ask turn, its new usage row's category is not ai_assistant",
+    judgedBy: [{ check: "chat-after-ask-shapes", fault: "usage-row-ai-assistant-after-ask" }],
+    note: "every usage row dated at or after the shared ask turn's chat (the deployment's clock) is judged, whatever wrote it",
   },
   {
     id: "prices.fields",
@@ -1040,9 +1035,8 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "values: `content_category`, `tone_of_voice`, `narrative_structure`, `intent`, `hook`, `mentioned_brands`, `topics`, `emotions`, `cta`, `entities`, `questions`, `sentiment`, `signal` |",
     rule: "each documented action is accepted, an undocumented one is refused",
-    uncovered:
-      "valid-run-body-accepted sends random subsets (three runs, not every value), and the negative sweep never puts an unknown value inside the array",
-    cheap: "a run with content_analysis_actions [zz_unknown]: 422 with loc [body, content_analysis_actions, 0]",
+    judgedBy: [by(NEGATIVE, "run-unknown-action-dropped")],
+    note: "the refusal of an unknown value only: valid-run-body-accepted sends random subsets of the documented values (three runs, not every value)",
   },
   {
     id: "datasets.runs.prompt-365-days",
@@ -1261,8 +1255,8 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-profiles.filters-at-most-10",
     kind: "bound",
     quote: "at most 10 filters in total; the exact filter union: not shown |",
-    uncovered: ARRAY_BOUND_NOT_ISOLATED + "; no case sends more than 10 filters across groups",
-    cheap: "filters of two groups with 6 and 5 valid filters: 422 with loc [body, filters]",
+    judgedBy: [by(NEGATIVE, "profile-filter-total-unchecked")],
+    note: "the 11 filters (groups of 6 and 5) are the contract's keyword profile filters (D-AUD-PROFILE-FILTERS): the seed shows no filter union, so a deployment with another union refuses them as filters and the total goes unexercised",
   },
   {
     id: "audience-profiles.sort-order",
@@ -1317,10 +1311,8 @@ export const LEDGER: LedgerRow[] = [
     quote: "at most 10 filters in total |",
     also: ["| Filters | at most 10 per mentions or profiles request |"],
     rule: "a mention search with more than 10 filters in total is refused with 422",
-    uncovered:
-      ARRAY_BOUND_NOT_ISOLATED +
-      "; over REST no case sends more than 10 valid filters across groups (mcp-bad-arguments-tool-error does, through svc__list_mentions)",
-    cheap: "POST /v1/mentions with groups of 6 and 5 valid filters: 422 with loc [body, filters]",
+    judgedBy: [by(NEGATIVE, "mention-filter-total-unchecked")],
+    note: "11 keyword filters in groups of 6 and 5, each group valid alone",
   },
   {
     id: "mentions.sort",
@@ -1375,8 +1367,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "| keyword | `{operator: is or is_not, value}`; at most 2 words |",
     rule: "a keyword filter of three words is refused",
-    uncovered: "the negative sweep reaches only the first filter of the contract's example (a sentiment filter)",
-    cheap: "POST /v1/mentions with [[{type: keyword, operator: is, value: 'a b c'}]]: 422",
+    judgedBy: [by(NEGATIVE, "mention-keyword-three-words")],
   },
   {
     id: "mentions.filters.metric-change",
@@ -1431,10 +1422,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote:
       "exactly one time window: a relative `time_filter` or an absolute pair `date_since` plus `date_until`. Both, neither, or an incomplete pair gives 422.",
-    uncovered:
-      "the preview body is a tagged union: the negative sweep sends no case, and preview-future-window sends only well-formed pairs",
-    cheap:
-      "a prompt preview with time_filter and both dates, with neither, and with date_since alone: 422 each, nothing charged",
+    judgedBy: [by(NEGATIVE, "preview-window-not-exclusive")],
+    note: "both, neither and date_since alone, each refused with 422; that nothing is charged is not judged here",
   },
 
   // ── Endpoints › Pattern detections and patterns ────────────────────────
@@ -1520,8 +1509,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "| POST /v1/custom_parameters/preview | `{instructions, value_type, post_refs: 1-5 of {id, source}}`",
     also: ["| Preview of custom parameter | 1-5 post_refs |"],
-    uncovered: "the empty list is refused (judged); six refs: " + ARRAY_BOUND_NOT_ISOLATED,
-    cheap: "a preview with six valid post_refs: 422",
+    judgedBy: [by(NEGATIVE, "cp-preview-six-refs")],
+    note: "six distinct copies of the example's first post ref; the empty list too (the sweep's minItems case)",
   },
   {
     id: "custom-parameters.preview",
@@ -1725,10 +1714,8 @@ export const LEDGER: LedgerRow[] = [
     quote: "post_refs?: up to 50 of {id, source}}}`",
     also: ["| Ask | at most 50 post_refs;"],
     rule: "POST /v1/ask with 51 post_refs is refused with 422",
-    uncovered:
-      ARRAY_BOUND_NOT_ISOLATED +
-      "; the REST ask is never sent 51 valid refs (mcp-bad-arguments-tool-error sends them to svc__ask)",
-    cheap: "POST /v1/ask with 51 valid post_refs: 422, no chat created",
+    judgedBy: [by(NEGATIVE, "ask-51-refs")],
+    note: "51 distinct copies of the example's first post ref; that no chat is created is not judged here",
   },
   {
     id: "ask.202",
@@ -1768,8 +1755,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "`limit` (default 25, 1-100), `cursor`, `order`",
     rule: "limit 1-100",
-    uncovered: "invalid-request-rejected skips GET /v1/chats/{chat_id}/messages: it has no chat id when the sweep runs",
-    cheap: "after the shared ask turn: GET …/messages?limit=0 and ?limit=101 get 422",
+    judgedBy: [by("chat-messages-query-rejected", "chat-messages-limit-clamped")],
   },
   {
     id: "chats.messages.order-default-desc",

@@ -17,6 +17,7 @@ const firstOf = (v: unknown): unknown => (Array.isArray(v) ? v[0] : undefined);
 
 /** A JSON object the example body holds (its fields are spread into the cases). */
 type Example = Record<string, unknown>;
+const isExample = (v: unknown): v is Example => typeof v === "object" && v !== null && !Array.isArray(v);
 
 export interface NegCase {
   label: string; // e.g. "name: maxLength 255 + 1"
@@ -25,6 +26,12 @@ export interface NegCase {
   kind: ConstraintKind;
   body?: unknown;
   query?: Record<string, string>;
+  /**
+   * A rule no single schema constraint holds (a total across groups, a pair of
+   * fields), stated by the seed in these words: a deployment that accepts the
+   * case breaks it (and, with `strict`, one that refuses it with a status other than 422).
+   */
+  seed?: { quote: string; strict?: boolean };
 }
 
 const typeOf = (s: JsonSchema): string[] => {
@@ -44,8 +51,28 @@ function wrongValue(types: string[]): unknown | undefined {
   return undefined;
 }
 
-/** Bound-crossing values for one schema node (the value, and why it is wrong). */
-export function boundCases(s: JsonSchema): Array<{ why: string; value: unknown; kind: ConstraintKind }> {
+/**
+ * Item i of an over-long array built from the example's first item: copies,
+ * made distinct where the item is an object with an `id` or a `url`, so that
+ * only the count is wrong (not an item's type, nor a repeated item).
+ */
+function copyOf(item: unknown, i: number): unknown {
+  if (i === 0 || !item || typeof item !== "object" || Array.isArray(item)) return item;
+  const o = item as Example;
+  if (typeof o.id === "string") return { ...o, id: `${o.id}${i}` };
+  if (typeof o.url === "string") return { ...o, url: `${o.url}${o.url.includes("?") ? "&" : "?"}kit=${i}` };
+  return o;
+}
+
+/**
+ * Bound-crossing values for one schema node (the value, and why it is wrong).
+ * `example` is the node's value in the example body: an array's maxItems + 1
+ * case repeats its first item.
+ */
+export function boundCases(
+  s: JsonSchema,
+  example?: unknown,
+): Array<{ why: string; value: unknown; kind: ConstraintKind }> {
   const merged = mergedOf(s);
   const types = typeOf(s);
   const out: Array<{ why: string; value: unknown; kind: ConstraintKind }> = [];
@@ -67,9 +94,10 @@ export function boundCases(s: JsonSchema): Array<{ why: string; value: unknown; 
   if (typeof maxItems === "number")
     out.push({
       why: `maxItems ${maxItems} + 1`,
-      value: Array.from(
-        { length: maxItems + 1 },
-        () => merged.items?.enum?.[0] ?? firstOf(merged.items?.examples) ?? "x",
+      value: Array.from({ length: maxItems + 1 }, (_, i) =>
+        Array.isArray(example) && example.length > 0
+          ? copyOf(example[0], i)
+          : (merged.items?.enum?.[0] ?? firstOf(merged.items?.examples) ?? "x"),
       ),
       kind: "bounds",
     });
@@ -96,7 +124,7 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
       delete body[name];
       cases.push({ label: `${name}: missing required field`, loc: ["body", name], kind: "required", body });
     }
-    for (const c of boundCases(prop))
+    for (const c of boundCases(prop, example[name]))
       cases.push({
         label: `${name}: ${c.why}`,
         loc: ["body", name],
@@ -108,12 +136,45 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
     const baseInner = example[name];
     if (innerProps && baseInner && typeof baseInner === "object") {
       for (const [sub, sp] of Object.entries(innerProps)) {
-        for (const c of boundCases(sp))
+        for (const c of boundCases(sp, (baseInner as Example)[sub]))
           cases.push({
             label: `${name}.${sub}: ${c.why}`,
             loc: ["body", name, sub],
             kind: c.kind,
             body: { ...example, [name]: { ...baseInner, [sub]: c.value } },
+          });
+      }
+    }
+    // one level down a tagged union (a search_query is `prompt` or `url`): each
+    // variant from the first example body holding it, its fields crossed and,
+    // when required, left out (the tag itself is never touched)
+    for (const variant of (prop.oneOf ?? prop.anyOf ?? []).filter((v) => v.properties)) {
+      const tag = firstOf(variant.properties?.type?.enum);
+      const src = op.bodyExamples.find(
+        (e): e is Example =>
+          isExample(e) && isExample(e[name]) && (tag === undefined || (e[name] as Example).type === tag),
+      );
+      if (!src) continue;
+      const tagged = src[name] as Example;
+      const at = tag === undefined ? name : `${name}(${String(tag)})`;
+      for (const [sub, sp] of Object.entries(variant.properties ?? {})) {
+        if (sub === "type") continue;
+        if (variant.required?.includes(sub)) {
+          const rest = { ...tagged };
+          delete rest[sub];
+          cases.push({
+            label: `${at}.${sub}: missing required field`,
+            loc: ["body", name, sub],
+            kind: "required",
+            body: { ...src, [name]: rest },
+          });
+        }
+        for (const c of boundCases(sp, tagged[sub]))
+          cases.push({
+            label: `${at}.${sub}: ${c.why}`,
+            loc: ["body", name, sub],
+            kind: c.kind,
+            body: { ...src, [name]: { ...tagged, [sub]: c.value } },
           });
       }
     }
@@ -125,7 +186,10 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
   const seen = new Set<string>();
   for (const [name, prop] of Object.entries(schema.properties)) {
     if (prop.readOnly) continue;
-    for (const c of itemCases(prop, example[name], ITEM_DEPTH)) {
+    // an array of enum values the example leaves out is swept from one valid value (an unknown value inside it)
+    const enumItem = firstOf(mergedOf(prop).items?.enum);
+    const value = example[name] ?? (enumItem !== undefined && prop.items ? [enumItem] : undefined);
+    for (const c of itemCases(prop, value, ITEM_DEPTH)) {
       const label = `${name}${c.at}: ${c.why}`;
       if (seen.has(label)) continue;
       seen.add(label);
@@ -166,7 +230,8 @@ function itemCases(
   const first: unknown = value[0];
   const put = (v: unknown) => [v, ...value.slice(1)];
   const out: Array<{ at: string; loc: string[]; why: string; value: unknown; kind: ConstraintKind }> = [];
-  for (const c of boundCases(items)) out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value), kind: c.kind });
+  for (const c of boundCases(items, first))
+    out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value), kind: c.kind });
   for (const c of itemCases(items, first, depth - 1))
     out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value), kind: c.kind });
   if (first && typeof first === "object" && !Array.isArray(first)) {
@@ -206,6 +271,91 @@ function closestLoc(intended: string[], issues: string[][]): string[] {
     }
   }
   return best ?? intended;
+}
+
+/** The seed's words for the rules `seedCases` sends (each a verbatim part of spec/seed.txt). */
+export const SEED_CASE_RULES = {
+  mentionFilters:
+    "| filters | list of groups, each a list of single filters | groups OR-ed, filters within a group AND-ed, at most 10 filters in total |",
+  profileFilters:
+    "| filters | nested OR-of-AND groups (same model as mentions) | at most 10 filters in total; the exact filter union: not shown |",
+  keyword: "| keyword | `{operator: is or is_not, value}`; at most 2 words |",
+  window: "Both, neither, or an incomplete pair gives 422.",
+} as const;
+
+/** `YYYY-MM-DD` of the day `days` before today (UTC). */
+const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
+
+/** Eleven keyword filters over two groups (six and five): each group valid, the total over the seed's 10. */
+const elevenKeywordFilters = (operator: string) => {
+  const f = (i: number) => ({ type: "keyword", operator, value: `word${i}` });
+  return [Array.from({ length: 6 }, (_, i) => f(i)), Array.from({ length: 5 }, (_, i) => f(i + 6))];
+};
+
+/**
+ * Cases for rules the seed states that no single schema constraint holds (the
+ * sweep cannot build them from one bound): a filter total across groups, a
+ * keyword of three words past the example's first filter, a prompt preview's
+ * one time window. Each is a case only while the oracle says the body is wrong
+ * in that one respect: the total case's groups each pass the generated zod
+ * (the total is not a JSON Schema bound), the other cases fail it.
+ */
+export function seedCases(contract: Contract, op: Operation): NegCase[] {
+  const zod = op.bodyRef ? contract.zodOf(op.bodyRef) : undefined;
+  const valid = (b: unknown) => !zod || zod.safeParse(b).success;
+  const out: NegCase[] = [];
+  if (op.operationId === "Mentions_search" || op.operationId === "AudienceProfiles_search") {
+    const mentions = op.operationId === "Mentions_search";
+    const quote = mentions ? SEED_CASE_RULES.mentionFilters : SEED_CASE_RULES.profileFilters;
+    const body = { filters: elevenKeywordFilters("is") };
+    // the groups alone are valid: only the total (6 + 5 = 11) is wrong
+    if (valid({ filters: [body.filters[0]] }) && valid({ filters: [body.filters[1]] }))
+      out.push({
+        label: "filters: 11 filters in total (groups of 6 and 5)",
+        loc: ["body", "filters"],
+        kind: "bounds",
+        body,
+        seed: { quote },
+      });
+    if (mentions) {
+      const three = { filters: [[{ type: "keyword", operator: "is", value: "three word keyword" }]] };
+      if (!valid(three) && valid({ filters: [[{ type: "keyword", operator: "is", value: "two words" }]] }))
+        out.push({
+          label: "filters[0][0].value: a keyword of three words",
+          loc: ["body", "filters", "0", "0", "value"],
+          kind: "pattern",
+          body: three,
+          seed: { quote: SEED_CASE_RULES.keyword },
+        });
+    }
+  }
+  if (op.operationId === "ResearchPreviews_create") {
+    const rel = op.bodyExamples.find(
+      (e): e is Example => isExample(e) && e.type === "prompt" && typeof e.time_filter === "string",
+    );
+    if (rel) {
+      const { time_filter: _tf, ...none } = rel;
+      const since = daysAgo(30);
+      const until = daysAgo(1);
+      const windows: Array<[string, Example]> = [
+        ["both a time_filter and a date pair", { ...rel, date_since: since, date_until: until }],
+        ["neither a time_filter nor a date pair", none],
+        ["an incomplete pair (date_since alone)", { ...none, date_since: since }],
+      ];
+      // the absolute pair alone is a valid body: each case breaks the one-window rule only
+      if (valid({ ...none, date_since: since, date_until: until }))
+        for (const [what, body] of windows)
+          if (!valid(body))
+            out.push({
+              label: `prompt preview with ${what}`,
+              loc: ["body"],
+              kind: "required",
+              body,
+              seed: { quote: SEED_CASE_RULES.window, strict: true },
+            });
+    }
+  }
+  return out;
 }
 
 export function queryCases(op: Operation): NegCase[] {
