@@ -4,6 +4,8 @@
 import { json, type Fault } from "./proxy.ts";
 
 const DATASET_BY_ID = /^\/v1\/datasets\/[^/]+$/;
+const CHAT_BY_ID = /^\/v1\/chats\/[^/]+$/;
+const CHAT_MESSAGES = /^\/v1\/chats\/[^/]+\/messages$/;
 
 export const seedDataFaults: Fault[] = [
   {
@@ -42,5 +44,64 @@ export const seedDataFaults: Fault[] = [
     expect: "openapi-document-published",
     request: (q) =>
       q.url.pathname === "/docs" ? { status: 404, headers: { "content-type": "text/plain" }, body: "not found" } : q,
+  },
+  {
+    id: "chat-carries-heavier-fields",
+    breaks: "Chat: heavier in-app fields are absent",
+    expect: "chat-after-ask-shapes",
+    response: (q, res) =>
+      q.method === "GET" && CHAT_BY_ID.test(q.url.pathname) && res.status === 200
+        ? json(res, { ...res.json, data: { ...res.json.data, messages: [], settings: {} } })
+        : res,
+  },
+  {
+    id: "chat-user-message-without-context",
+    breaks: "User messages carry `context`",
+    expect: "chat-after-ask-shapes",
+    response: (q, res) => {
+      if (q.method !== "GET" || !CHAT_MESSAGES.test(q.url.pathname) || res.status !== 200) return res;
+      const data = (res.json?.data ?? []).map((m: { role?: string; context?: unknown }) => {
+        if (m?.role !== "user") return m;
+        const { context: _dropped, ...rest } = m;
+        return rest;
+      });
+      return json(res, { ...res.json, data });
+    },
+  },
+  {
+    id: "usage-row-ai-assistant-after-ask",
+    breaks: "`ai_assistant` appears only on old rows",
+    expect: "chat-after-ask-shapes",
+    response: (q, res) => {
+      if (q.method !== "GET" || q.url.pathname !== "/v1/me/usage_history" || res.status !== 200) return res;
+      const data = (res.json?.data ?? []).map((r: { category?: string }) =>
+        r?.category === "post_processing" ? { ...r, category: "ai_assistant" } : r,
+      );
+      return json(res, { ...res.json, data });
+    },
+  },
+  {
+    id: "dataset-mentions-count-doubled",
+    breaks: "mentions_count: posts counted once per (source, post id) across runs",
+    expect: "dataset-mentions-consistent",
+    response: (q, res) =>
+      q.method === "GET" &&
+      DATASET_BY_ID.test(q.url.pathname) &&
+      res.status === 200 &&
+      res.json?.data?.mentions_count > 0
+        ? json(res, { ...res.json, data: { ...res.json.data, mentions_count: res.json.data.mentions_count * 2 } })
+        : res,
+  },
+  {
+    id: "mention-hook-without-action",
+    breaks: "Analysis fields are populated only when the matching analysis ran on the parent run",
+    expect: "dataset-mentions-consistent",
+    response: (q, res) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || res.status !== 200) return res;
+      const data = (res.json?.data ?? []).map((m: { hook?: unknown }) =>
+        m?.hook === null ? { ...m, hook: { text: "Wait for it" } } : m,
+      );
+      return json(res, { ...res.json, data });
+    },
   },
 ];
