@@ -104,4 +104,19 @@ export const seedDataFaults: Fault[] = [
       return json(res, { ...res.json, data });
     },
   },
+  {
+    id: "me-credits-used-aliases-dollars",
+    breaks: "the old names are gone, not aliased",
+    expect: "me-credit-fields-not-aliased",
+    response: (q, res) =>
+      q.method === "GET" && q.url.pathname === "/v1/me" && res.status === 200 && res.json?.data?.usage
+        ? json(res, {
+            ...res.json,
+            data: {
+              ...res.json.data,
+              usage: { ...res.json.data.usage, credits_used: res.json.data.usage.balance_used },
+            },
+          })
+        : res,
+  },
 ];

@@ -616,8 +616,8 @@ export const LEDGER: LedgerRow[] = [
       "the dollar-era rename of `usage.credits_used` / `usage.credits_total` to `usage.balance_used` / `usage.balance_total` (later re-added as additive credit fields)",
     ],
     rule: "usage.credits_used / credits_total are credit fields, not aliases of the dollar fields",
-    uncovered: "no check compares credits_used with balance_used",
-    cheap: "GET /v1/me: when credits_used is set it differs from balance_used whenever the credit rate is not 1",
+    judgedBy: [{ check: "me-credit-fields-not-aliased", fault: "me-credits-used-aliases-dollars" }],
+    note: "judged by value: with a dollar rate other than 1, a non-zero credits_used / credits_total never equals balance_used / balance_total (skipped at rate 1 or null)",
   },
   {
     id: "me.billing-unit-null-projection",
@@ -919,7 +919,8 @@ export const LEDGER: LedgerRow[] = [
     quote: "and `date_filter_unavailable` |",
     also: ["validated against plan"],
     rule: "a date_range on a plan without custom_date_filter is refused with date_filter_unavailable",
-    uncovered: "no check sends a date_range with a key whose plan lacks custom_date_filter",
+    uncovered:
+      "no configured demo key's plan lacks custom_date_filter (Pro, Starter and the spent Starter all have it), so a refusal cannot be provoked against the reference; and reading the flag as the trigger of date_filter_unavailable is the contract's D-PLAN-DATE-FILTER (Kit: not checked), not a seed rule, so a seed-level check of it has no honest footing",
     cheap:
       "with the foreign or poor key, when GET /v1/me says plan.features.custom_date_filter is false: a run with date_range gets 422 date_filter_unavailable",
   },
@@ -1063,7 +1064,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.mentions-pool",
     kind: "shape",
     quote: "Mentions live across runs; a new run adds to the same pool.",
-    uncovered: "no check compares the dataset's mentions across two runs",
+    uncovered:
+      "no check compares the dataset's mentions across two runs: the kit's shared source datasets hold one run each, and a second run costs a chargeable run per kit run (dataset-mentions-consistent judges the count against the listed posts on one run only)",
     cheap: "after a second run, every mention of the first is still returned for the dataset",
   },
 
@@ -1083,9 +1085,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "400 when the plan does not include audience research |",
     also: ["audience dataset creation without plan support is also 400"],
-    uncovered: "no check creates an audience dataset with a key whose plan lacks audience_research",
-    cheap:
-      "with the foreign or poor key, when plan.features.audience_research is false: POST /v1/audience_datasets gets 400",
+    judgedBy: [by("audience-plan-400", "codes-aud-plan-403")],
+    note: "exercised only when a configured key's plan reports audience_research false (the demo Starter keys do); skipped otherwise",
   },
   {
     id: "audience-datasets.list.default-limit",
@@ -1110,8 +1111,7 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.update",
     kind: "status",
     quote: "| PATCH /v1/audience_datasets/{audience_dataset_id} | body `{name}` | 200, AudienceDataset |",
-    uncovered: "no check renames an audience dataset (only refused PATCHes are sent)",
-    cheap: "PATCH {name} answers 200 with the new name, and GET reads it back",
+    judgedBy: [by("rename-updates-name", "codes-aud-rename-ignored")],
   },
   {
     id: "audience-datasets.update.404",
@@ -1534,8 +1534,8 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| PATCH /v1/custom_parameters/{parameter_id} | partial body (`name` shown; other fields: not shown) | CustomParameter |",
     rule: "PATCH {name} renames the parameter (200)",
-    uncovered: "custom-parameter-name-rules sends only refused renames",
-    cheap: "PATCH {name: new}: 200 with the new name, read back",
+    judgedBy: [by("rename-updates-name", "codes-cp-rename-ignored")],
+    note: "any 2xx carrying the renamed CustomParameter: the table names no status",
   },
   {
     id: "custom-parameters.update.errors",
@@ -1788,8 +1788,7 @@ export const LEDGER: LedgerRow[] = [
     id: "chats.continue",
     kind: "shape",
     quote: "Continue a chat by passing its `chat_id`.",
-    uncovered: "no check continues its own chat (only another seat's, refused)",
-    cheap: "a second POST /v1/ask with the chat_id answers 202 with the same chat_id, and the chat lists four messages",
+    judgedBy: [by("chat-continue-same-chat", "codes-ask-chat-id-ignored")],
   },
   {
     id: "chats.any-dataset",
@@ -2392,7 +2391,7 @@ export const LEDGER: LedgerRow[] = [
     also: ["(global across the account; free)", "read-only, free |"],
     rule: "REST reads of mentions, profiles, patterns, chats, prices and usage history leave the balance unchanged",
     uncovered:
-      "no check wraps these REST reads in a balance comparison (GET /v1/me, run reads and preview re-reads fall inside billing checks; the MCP read tools are judged by mcp-read-tools-free)",
+      "no check wraps these REST reads in a balance comparison (GET /v1/me, run reads and preview re-reads fall inside billing checks; the MCP read tools are judged by mcp-read-tools-free); keyed checks run one at a time (src/run/active.ts), but runs and agent cycles started by earlier checks may still settle during the window, so a bare balance comparison would blame reads for a refund: the check must run in the requests phase (before any chargeable work of the kit run) or judge by the usage rows written during the reads",
     cheap: "read the balance, call each REST read once, read the balance again: equal, and no new usage row",
   },
   {
