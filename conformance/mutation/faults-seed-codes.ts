@@ -1,11 +1,20 @@
 // Single-rule faults for the seed rules the ledger (conformance/src/seed-ledger/)
 // judges with the checks added for them: codes. Each breaks one rule the seed
 // states; the named check must fail behind it (mutation harness).
-import { json, type Fault, type ProxyResponse } from "./proxy.ts";
+import { json, type Fault, type ProxyRequest, type ProxyResponse } from "./proxy.ts";
 
 const AUD_RUN_READ = /^\/v1\/audience_datasets\/[^/]+\/runs\/[^/]+$/;
 const CP_RUN_READ = /^\/v1\/custom_parameters\/[^/]+\/runs\/[^/]+$/;
 const PATTERN_READ = /^\/v1\/patterns\/[^/]+$/;
+const AUD_RUNS = /^\/v1\/audience_datasets\/[^/]+\/runs$/;
+const AUD_BY_ID = /^\/v1\/audience_datasets\/[^/]+$/;
+const CP_BY_ID = /^\/v1\/custom_parameters\/[^/]+$/;
+
+/** A PATCH of `path` sent on as a GET: answered with the resource as it was, renamed nowhere. */
+const patchIgnored =
+  (path: RegExp) =>
+  (q: ProxyRequest): ProxyRequest =>
+    q.method === "PATCH" && path.test(q.url.pathname) ? { ...q, method: "GET", body: undefined } : q;
 
 /** The same error answered with another status and code. */
 const recode = (res: ProxyResponse, error_code: string, status = res.status): ProxyResponse =>
@@ -61,6 +70,50 @@ export const seedCodesFaults: Fault[] = [
     response: (q, res) =>
       q.method === "POST" && q.url.pathname === "/v1/tracking_agents" && res.status === 404
         ? recode(res, "forbidden", 403)
+        : res,
+  },
+  {
+    id: "codes-aud-rename-ignored",
+    breaks:
+      "PATCH of an audience dataset {name} answers the AudienceDataset with the new name (answered 200 unchanged)",
+    expect: "rename-updates-name",
+    request: patchIgnored(AUD_BY_ID),
+  },
+  {
+    id: "codes-cp-rename-ignored",
+    breaks: "PATCH of a custom parameter {name} answers the CustomParameter with the new name (answered 200 unchanged)",
+    expect: "rename-updates-name",
+    request: patchIgnored(CP_BY_ID),
+  },
+  {
+    id: "codes-ask-chat-id-ignored",
+    breaks: "POST /v1/ask with an own chat_id continues that chat (answered with a new chat)",
+    expect: "chat-continue-same-chat",
+    request: (q) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/ask" || !q.body) return q;
+      const body = JSON.parse(q.body) as Record<string, unknown>;
+      if (typeof body.chat_id !== "string") return q;
+      delete body.chat_id;
+      return { ...q, body: JSON.stringify(body) };
+    },
+  },
+  {
+    id: "codes-aud-plan-403",
+    breaks: "Audience dataset creation on a plan without audience research is 400 (answered 403)",
+    expect: "audience-plan-400",
+    response: (q, res) =>
+      q.method === "POST" && q.url.pathname === "/v1/audience_datasets" && res.status === 400
+        ? recode(res, "forbidden", 403)
+        : res,
+  },
+  {
+    id: "codes-aud-run-402-generic",
+    breaks:
+      "An audience run the balance cannot fund is 402 insufficient_credits_audience_dataset_run (answered insufficient_credits)",
+    expect: "audience-run-402",
+    response: (q, res) =>
+      q.method === "POST" && AUD_RUNS.test(q.url.pathname) && res.status === 402
+        ? recode(res, "insufficient_credits")
         : res,
   },
 ];

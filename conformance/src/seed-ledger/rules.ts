@@ -181,8 +181,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "pagination",
     quote: "`cursor` (opaque base64url string, optional)",
     rule: "a cursor is a base64url string",
-    uncovered: "no check looks at a cursor's alphabet (the kit only passes cursors back)",
-    cheap: "match every list's cursor against ^[A-Za-z0-9_-]+=*$ in a response check",
+    judgedBy: [by("pagination-cursor-base64url", "cursor-not-base64url")],
+    note: "every REST list answer the kit receives (a body with has_next and a string cursor); MCP list cursors are not inspected",
   },
   {
     id: "pagination.order-default-desc",
@@ -928,8 +928,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.list.default-limit",
     kind: "default",
     quote: "| GET /v1/datasets/{dataset_id}/runs | limit (default 10)",
-    uncovered: "pagination-limit-respected holds only the parameterless lists to their defaults",
-    cheap: "a dataset with 11 runs: GET …/runs without limit holds 10 and has_next true",
+    judgedBy: [by("pagination-runs-default-page", "runs-list-default-page-25")],
   },
   {
     id: "datasets.runs.list.404",
@@ -964,8 +963,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.count-default",
     kind: "default",
     quote: "20-1000, default 200 |",
-    uncovered: "every run the kit starts sends count (D-RUN-COUNT's echo of an omitted count is lenient)",
-    cheap: "a run without count: requested_count 200 and a reservation of 200 × the mention price",
+    judgedBy: [by("dataset-run-body-defaults", "run-count-default-100")],
+    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised (requested_count, D-RUN-COUNT, and the reservation are not read)",
   },
   {
     id: "datasets.runs.body.comments-range",
@@ -978,8 +977,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.comments-default",
     kind: "default",
     quote: "0-100, default 10 |",
-    uncovered: "no check reads the echo of an omitted num_comments_per_post (D-RUN-PARAMS-ECHO is lenient)",
-    cheap: "a run without num_comments_per_post: params.num_comments_per_post is 10",
+    judgedBy: [by("dataset-run-body-defaults", "run-comments-default-5")],
+    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.date-range-order",
@@ -1007,8 +1006,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.country-default",
     kind: "default",
     quote: "alpha-2, default `US` |",
-    uncovered: "no check reads the echo of an omitted country_code",
-    cheap: "a run without country_code: params.country_code is US",
+    judgedBy: [by("dataset-run-body-defaults", "run-country-default-gb")],
+    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.language",
@@ -1020,15 +1019,15 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.visual-default",
     kind: "default",
     quote: "| enable_visual_recognition | boolean | default false |",
-    uncovered: "no check reads the echo of an omitted enable_visual_recognition",
-    cheap: "a run without it: params.enable_visual_recognition is false",
+    judgedBy: [by("dataset-run-body-defaults", "run-visual-default-true")],
+    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.transcribing-default",
     kind: "default",
     quote: "| enable_transcribing | boolean | default false |",
-    uncovered: "no check reads the echo of an omitted enable_transcribing",
-    cheap: "a run without it: params.enable_transcribing is false",
+    judgedBy: [by("dataset-run-body-defaults", "run-transcribing-default-true")],
+    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.actions",
@@ -1043,8 +1042,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.prompt-365-days",
     kind: "default",
     quote: "A `prompt` search with no `date_range` defaults to the past 365 days;",
-    uncovered: "no check compares the collected mentions' dates with the default window",
-    cheap: "a prompt run without date_range: every mention's created_at is within the past 365 days",
+    judgedBy: [by("dataset-run-body-defaults", "prompt-run-window-two-years")],
+    note: "judged on the completed run's mentions (up to 100, sorted by date ascending): the oldest is at most 366 days old and none is dated after tomorrow; whether the window reaches back the whole year is not judged",
   },
   {
     id: "datasets.runs.url-no-date-filter",
@@ -1211,9 +1210,8 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.402",
     kind: "error",
     quote: "Insufficient balance: 402 `insufficient_credits_audience_dataset_run`.",
-    uncovered: "no check starts an audience run with the poor key",
-    cheap:
-      "with the poor key (its plan permitting audience datasets): a run of 2000 profiles gets 402 insufficient_credits_audience_dataset_run",
+    judgedBy: [by("audience-run-402", "codes-aud-run-402-generic")],
+    note: "with the main key, when 2000 profiles cost more than its balance (the poor key's Starter plan has no audience research); that nothing is charged is judged by the run list staying empty, not by the balance, which earlier runs of the main account may still move",
   },
   {
     id: "audience-datasets.runs.stops-early",
@@ -1278,8 +1276,8 @@ export const LEDGER: LedgerRow[] = [
     quote: "1-100, default 20 |",
     also: ["20 (mentions, profiles)"],
     rule: "without limit a profile search holds 20",
-    uncovered: "pagination-limit-respected checks the mention search's default, not the profile search's",
-    cheap: "POST /v1/audience_profiles {} on an account with more than 20 profiles: 20 items and has_next true",
+    judgedBy: [by("pagination-limit-respected", "profile-search-default-page-25")],
+    note: "judged only when the account holds more than 20 profiles (the kit creates none for it); otherwise not exercised",
   },
   {
     id: "audience-profiles.cursor-sort",
@@ -1441,7 +1439,8 @@ export const LEDGER: LedgerRow[] = [
     id: "pattern-detections.create.402",
     kind: "error",
     quote: "402 `insufficient_credits_pattern_detection` (no partial runs)",
-    uncovered: "no check starts a pattern detection with the poor key",
+    uncovered:
+      "a detection is sized by the posts of the dataset's most recent completed run: the poor account cannot hold one: every run it starts is refused 402, so it never owns a dataset with a completed run or mentions, and the main account's balance funds any detection over a dataset the kit can afford to collect",
     cheap:
       "with the poor key, on a dataset of its own with a completed run: 402 insufficient_credits_pattern_detection, no run",
   },
@@ -1564,7 +1563,8 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameters.runs.402",
     kind: "error",
     quote: "| `insufficient_credits_content_analysis`,",
-    uncovered: "no check starts a custom parameter run with the poor key",
+    uncovered:
+      "a parameter run is sized by the dataset's mentions (an empty dataset is nothing_to_analyze): the poor account cannot hold one: every run it starts is refused 402, so it never owns a dataset with a completed run or mentions, and the main account's balance funds any run over a dataset the kit can afford to collect",
     cheap: "with the poor key, on a dataset of its own with mentions: 402 insufficient_credits_content_analysis",
   },
   {
@@ -1654,7 +1654,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "| agent run | 402 `insufficient_credits`;",
     also: ["`insufficient_credits` (tracking trigger)."],
-    uncovered: "no check triggers an agent with the poor key",
+    uncovered:
+      "a trigger needs a dataset with a query to repeat (dataset_has_no_queries otherwise): the poor account cannot hold one: every run it starts is refused 402, so it never owns a dataset with a completed run or mentions; on the main account an unfundable cycle needs about six datasets with runs (1000 mentions each reserved), too costly for the kit",
     cheap: "the poor key's agent over a dataset with a run: trigger gets 402 insufficient_credits, nothing reserved",
   },
   {
@@ -1697,8 +1698,8 @@ export const LEDGER: LedgerRow[] = [
     id: "tracking-agents.messages.invalid-cursor",
     kind: "error",
     quote: "`invalid_cursor` |",
-    uncovered: "pagination-garbage-cursor-400 sends its garbage cursors to GET /v1/datasets only",
-    cheap: "GET …/messages?cursor=garbage: 400 invalid_cursor",
+    judgedBy: [by("pagination-garbage-cursor-400", "agent-feed-garbage-cursor-ignored")],
+    note: "the code is the seed's; its status 400 is D-CURSOR. Needs an agent: the first listed, else one the kit creates (none in readonly)",
   },
 
   // ── Endpoints › Ask and chats ──────────────────────────────────────────
@@ -1774,8 +1775,8 @@ export const LEDGER: LedgerRow[] = [
     id: "chats.messages.invalid-cursor",
     kind: "error",
     quote: "`invalid_cursor` |",
-    uncovered: "pagination-garbage-cursor-400 sends its garbage cursors to GET /v1/datasets only",
-    cheap: "GET /v1/chats/{chat_id}/messages?cursor=garbage: 400 invalid_cursor",
+    judgedBy: [by("pagination-garbage-cursor-400", "chat-messages-garbage-cursor-ignored")],
+    note: "the code is the seed's; its status 400 is D-CURSOR. The chat is the shared assistant turn's (not exercised in readonly)",
   },
   {
     id: "chats.created-by-ask",
@@ -1836,8 +1837,8 @@ export const LEDGER: LedgerRow[] = [
     id: "usage-history.invalid-cursor",
     kind: "error",
     quote: "error `invalid_cursor` |",
-    uncovered: "pagination-garbage-cursor-400 sends its garbage cursors to GET /v1/datasets only",
-    cheap: "GET /v1/me/usage_history?cursor=garbage (and the chat and agent message lists): 400 invalid_cursor",
+    judgedBy: [by("pagination-garbage-cursor-400", "usage-history-garbage-cursor-ignored")],
+    note: "the code is the seed's; its status 400 is D-CURSOR",
   },
   {
     id: "prices.read",
@@ -2002,8 +2003,8 @@ export const LEDGER: LedgerRow[] = [
     id: "mcp.list-cursor-sort",
     kind: "pagination",
     quote: "a cursor of a filtered list encodes its sort.",
-    uncovered: "no check reuses an MCP cursor under another sort",
-    cheap: "svc__list_mentions sort likes, then its cursor with sort date: ToolError invalid_cursor/400",
+    judgedBy: [by("mcp-list-cursor-sort", "mcp-mentions-cursor-ignores-sort")],
+    note: "svc__list_mentions only: a likes cursor reused with sort date must be a tool error (seed); its code invalid_cursor / 400 is D-CURSOR",
   },
   {
     id: "mcp.tool-errors",
