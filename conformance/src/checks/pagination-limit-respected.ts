@@ -75,6 +75,26 @@ export default defineCheck({
           ex,
         );
     }
+    // the profile search: its body's default page size (20) when the account holds more
+    const profiles = ctx.contract.op("POST /v1/audience_profiles");
+    if (profiles) {
+      const d = Number(jsonAt(profiles.bodySchema, "properties", "limit", "default") ?? 20);
+      const ex = await ctx.req({ method: "POST", path: "/v1/audience_profiles", body: {} });
+      const b = bodyOf<Page>(ex);
+      const n = pageSize(ex);
+      if (ex.status === 200 && b?.has_next === false && n < d)
+        ctx.notExercised(`AudienceProfiles_search default page: the account holds only ${n} profiles`);
+      else
+        ctx.expect(
+          ex.status === 200 && n === d && b?.has_next === true,
+          {
+            title: `a profile search without limit returned ${n} profiles, not the default ${d}${ex.status === 200 && n < d && b?.has_next === true ? ": a short page before the end" : ""}`,
+            received: { status: ex.status, items: n, has_next: b?.has_next },
+            expected: { status: 200, items: d, has_next: true },
+          },
+          ex,
+        );
+    }
     // every other parameterless list: its documented default page size, and limit=1
     for (const other of otherLists(ctx)) {
       const d = Number(other.params.find((p) => p.name === "limit")?.schema.default ?? 10);

@@ -1049,7 +1049,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.url-no-date-filter",
     kind: "default",
     quote: "A `url` search applies no date filter.",
-    uncovered: "no check sends URLs of posts older than a year",
+    uncovered:
+      "a URL run collects the posts it is given; to see that no date filter applied, the kit would need URLs of posts it knows to be older than a year, and a deployment's posts carry no date the kit can know before the run (the reference dates URL posts from a fixed window, a real platform from the post itself)",
   },
   {
     id: "datasets.runs.several-in-flight",
@@ -1138,9 +1139,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "default",
     quote: "total_profile_count: integer 1-2000, default 300}`",
     also: ["(reservation sized by total_profile_count, default 300)"],
-    uncovered: "every audience run of the kit sends total_profile_count",
-    cheap:
-      "a run without total_profile_count reserves 300 × the audience_profile price and reads target_profile_count 300",
+    judgedBy: [by("audience-run-default-profile-count", "audience-run-default-100-profiles")],
+    note: "the seed rule is judged through the reservation (300 × the audience_profile price, read only while the run is pending or working on both sides of the balance read); target_profile_count 300 is D-AUD-RUN-COUNTS; a run refused 400 or 402 for the account's plan, data or balance skips",
   },
   {
     id: "audience-datasets.runs.create.202",
@@ -1673,7 +1673,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "default",
     quote: "| GET /v1/tracking_agents/{agent_id}/messages | query `limit` (default 25,",
     also: ["25 (chat messages, usage history, agent messages)"],
-    uncovered: "no check lists more than 25 alert messages without limit",
+    uncovered:
+      "judging the default page needs more than 25 alert messages in one agent's feed: each is a triggered cycle (a dataset run of at least 20 mentions reserved, then settled), 26 cycles are too costly for a kit run, and a readonly account's agents cannot be assumed to hold that many",
   },
   {
     id: "tracking-agents.messages.limit",
@@ -1749,7 +1750,8 @@ export const LEDGER: LedgerRow[] = [
     id: "chats.messages.default-limit",
     kind: "default",
     quote: "| GET /v1/chats/{chat_id}/messages | `limit` (default 25,",
-    uncovered: "no chat of the kit holds more than 25 messages",
+    uncovered:
+      "judging the default page needs more than 25 messages in one chat: 13 assistant turns (each charged by tokens and polled to its end) are too costly for a kit run; the kit's chats hold one turn",
   },
   {
     id: "chats.messages.limit",
@@ -1762,8 +1764,9 @@ export const LEDGER: LedgerRow[] = [
     id: "chats.messages.order-default-desc",
     kind: "default",
     quote: "`order` (`asc` or `desc`, default `desc`) |",
-    uncovered: "ask-202-polls-to-completion always passes order=asc",
-    cheap: "GET …/messages without order lists the assistant's message before the user's",
+    unsettled:
+      "the seed states it two ways: the table says default `desc`, the same row says 'a narrative description says ascending by created_at, so pass `order` explicitly'; D-CHAT-ORDER takes desc and the kit always passes order",
+    decision: "D-CHAT-ORDER",
   },
   {
     id: "chats.messages.not-found",
