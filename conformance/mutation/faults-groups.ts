@@ -85,6 +85,22 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 
 export const groupFaults: Fault[] = [
   {
+    id: "mention-filter-groups-anded",
+    breaks: "Filter groups of a mention search are OR-ed (this deployment AND-s them all)",
+    expect: "mentions-filters-applied",
+    request: (q) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || !q.body) return q;
+      let b: { filters?: unknown[][] };
+      try {
+        b = JSON.parse(q.body) as { filters?: unknown[][] };
+      } catch {
+        return q;
+      }
+      if (!Array.isArray(b.filters) || b.filters.length < 2 || !b.filters.every(Array.isArray)) return q;
+      return { ...q, body: JSON.stringify({ ...b, filters: [b.filters.flat()] }) };
+    },
+  },
+  {
     id: "plan-rate-off-table",
     breaks: "A Pro account is billed at the Pro rate of the seed's plan table (0.0356)",
     expect: "plan-table-rates",

@@ -1,9 +1,11 @@
 import { defineCheck } from "../define-check.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import type { Exchange } from "../http.ts";
+import type { CheckContext } from "../types.ts";
 import type { MentionsFilter } from "../../../generated/client/types.gen.ts";
 import { filterProbe, filterTypes, type Mention } from "./support/mentions.ts";
 import { seen } from "./support/util.ts";
+import { cpSource } from "./support/custom-parameters.ts";
 
 /** The mentions of a search answer as sent, in place: a non-object item reads as undefined (it matches no filter). */
 function mentionsOf(ex: Exchange): (Mention | undefined)[] {
@@ -25,6 +27,7 @@ export default defineCheck({
   severity: "major",
   // the default order only warns; a search without sort answering non-200 breaks the seed (sort is optional)
   rules: { seed: "groups OR-ed, filters within a group AND-ed" },
+  // the OR/AND part reads the shared source dataset of the custom parameter checks
   profiles: ["readonly", "standard", "full"],
   requires: ["POST /v1/mentions"],
   async run(ctx) {
@@ -87,5 +90,63 @@ export default defineCheck({
         ex,
       );
     }
+    await groupsCombine(ctx);
   },
 });
+
+const key = (m: Mention | undefined) => `${String(m?.source)}:${String(m?.id)}`;
+
+/**
+ * Two filters in one group are AND-ed, in two groups OR-ed. On the shared
+ * one-run source dataset (small: every answer fits one page) two filters of
+ * different types that split its mentions are sent alone, AND-ed and OR-ed:
+ * the AND answer is exactly the posts both answered, the OR answer exactly
+ * those either answered.
+ */
+async function groupsCombine(ctx: CheckContext): Promise<void> {
+  if (ctx.settings.profile === "readonly" || !ctx.contract.has("POST /v1/datasets/{dataset_id}/runs"))
+    return ctx.notExercised("OR/AND of groups: needs the kit's own source dataset (not in the readonly profile)");
+  const src = await cpSource(ctx);
+  const search = async (filters?: MentionsFilter[][]) => {
+    const ex = await ctx.req({
+      method: "POST",
+      path: "/v1/mentions",
+      body: { dataset_ids: [src.id], limit: 100, ...(filters ? { filters } : {}) },
+    });
+    return { ex, rows: mentionsOf(ex) };
+  };
+  const sample = (await search()).rows;
+  const picked: MentionsFilter[] = [];
+  for (const type of filterTypes(ctx.contract)) {
+    const probe = filterProbe(type);
+    const f = probe && sample.map((m) => m && probe.make(m)).find((x) => x && sample.some((y) => !probe.holds(x, y)));
+    if (f) picked.push(f);
+    if (picked.length === 2) break;
+  }
+  const [a, b] = picked;
+  if (!a || !b) return ctx.notExercised("OR/AND of groups: fewer than two filter types split the source dataset");
+  const ids = (rows: (Mention | undefined)[]) => new Set(rows.map(key));
+  const inA = ids((await search([[a]])).rows);
+  const inB = ids((await search([[b]])).rows);
+  const want = {
+    AND: [...inA].filter((k) => inB.has(k)).sort(),
+    OR: [...new Set([...inA, ...inB])].sort(),
+  };
+  for (const [how, filters] of [
+    ["AND", [[a, b]]],
+    ["OR", [[a], [b]]],
+  ] as const) {
+    const { ex, rows } = await search(filters.map((g) => [...g]));
+    const got = [...ids(rows)].sort();
+    ctx.expect(
+      ex.status === 200 && JSON.stringify(got) === JSON.stringify(want[how]),
+      {
+        title: `two filters ${how === "AND" ? "in one group" : "in two groups"} are not ${how}-ed (${got.length} mentions, ${want[how].length} expected)`,
+        received: got.slice(0, 20),
+        expected: want[how].slice(0, 20),
+        message: JSON.stringify(filters),
+      },
+      ex,
+    );
+  }
+}

@@ -1299,9 +1299,8 @@ export const LEDGER: LedgerRow[] = [
     id: "mentions.filters.or-and",
     kind: "shape",
     quote: "groups OR-ed, filters within a group AND-ed,",
-    uncovered:
-      "mentions-filters-applied sends one filter at a time: neither the OR of groups nor the AND within one is asserted",
-    cheap: "two filters that each match part of a sample: as one group the result satisfies both, as two groups either",
+    judgedBy: [{ check: "mentions-filters-applied", fault: "mention-filter-groups-anded" }],
+    note: "two filter types that split the kit's one-run source dataset, sent alone, AND-ed and OR-ed; not in the readonly profile",
   },
   {
     id: "mentions.filters.at-most-10",
