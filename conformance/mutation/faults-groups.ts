@@ -85,6 +85,22 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 
 export const groupFaults: Fault[] = [
   {
+    id: "agent-resume-forgets-feed",
+    breaks: "A resumed agent keeps its alert history (this deployment lists an empty feed after a resume)",
+    expect: "tracking-agent-feed-newest-first",
+    request: (q, s) => {
+      if (q.method === "POST" && /^\/v1\/tracking_agents\/[^/]+\/resume$/.test(q.url.pathname))
+        s.memo.set(`resumed:${q.url.pathname.split("/")[3]}`, true);
+      return q;
+    },
+    response: (q, res, s) => {
+      const m = /^\/v1\/tracking_agents\/([^/]+)\/messages$/.exec(q.url.pathname);
+      return q.method === "GET" && m && s.memo.get(`resumed:${m[1]}`) && res.status === 200
+        ? json(res, { ...res.json, data: [], has_next: false, cursor: null })
+        : res;
+    },
+  },
+  {
     id: "mention-filter-groups-anded",
     breaks: "Filter groups of a mention search are OR-ed (this deployment AND-s them all)",
     expect: "mentions-filters-applied",

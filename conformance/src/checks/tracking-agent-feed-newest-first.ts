@@ -7,6 +7,7 @@ import type {
   TrackingAgentsAgentMessagePage,
 } from "../../../generated/client/types.gen.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
+import type { CheckContext } from "../types.ts";
 
 type Message = Untrusted<TrackingAgentsAgentMessage>;
 
@@ -42,6 +43,7 @@ export default defineCheck({
   },
   decisions: ["D-TA-MESSAGES-ORDER", "D-TA-MESSAGE", "D-TA-MESSAGE-SENTIMENT", "D-TA-ALERT-EVERY-CYCLE"],
   requires: ["GET /v1/tracking_agents/{agent_id}/messages"],
+  // "history retained" across pause and resume is judged on the same feed at the end
   async run(ctx) {
     const c = await agentCycles(ctx);
     if (c.third?.status !== 202) return ctx.notExercised("fewer than two cycles ran");
@@ -117,5 +119,26 @@ export default defineCheck({
       received: walked,
       expected: items.map((m) => m?.message_id),
     });
+    await historyAfterResume(ctx, c.agent, items);
   },
 });
+
+/** Pausing and resuming the agent keeps its feed: every message listed before is listed after. */
+async function historyAfterResume(ctx: CheckContext, agent: string, before: (Message | undefined)[]): Promise<void> {
+  const pause = await ctx.req({ method: "POST", path: `${agentPath(agent)}/pause` });
+  const resume = await ctx.req({ method: "POST", path: `${agentPath(agent)}/resume` });
+  if (pause.status >= 300 || resume.status >= 300)
+    return ctx.notExercised(`history across pause/resume: pause ${pause.status}, resume ${resume.status}`);
+  const after = await ctx.req({ method: "GET", path: `${agentPath(agent)}/messages?limit=100` });
+  const kept = new Set(messagesOf(after).map((m) => m?.message_id));
+  const lost = before.map((m) => m?.message_id).filter((id) => !kept.has(id));
+  ctx.expect(
+    after.status === 200 && lost.length === 0,
+    {
+      title: `after pause and resume the feed lost ${lost.length} message(s)`,
+      received: { status: after.status, lost },
+      expected: "every message listed before the pause",
+    },
+    after,
+  );
+}

@@ -761,8 +761,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "transition",
     quote: "| `active` | history retained |",
     rule: "pausing and resuming keeps the agent's earlier alert messages",
-    uncovered: "the pause/resume check reads the agent, never its feed",
-    cheap: "list the feed of the agent with cycles before pause and after resume: the same messages",
+    judgedBy: [{ check: "tracking-agent-feed-newest-first", fault: "agent-resume-forgets-feed" }],
   },
   {
     id: "tracking-agent.delete",
