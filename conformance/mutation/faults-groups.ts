@@ -85,6 +85,37 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 
 export const groupFaults: Fault[] = [
   {
+    id: "dataset-patch-writes-counts",
+    breaks: "name is the only updatable field of a dataset (this deployment stores mentions_count from a PATCH)",
+    expect: "patch-semantics",
+    request: (q, s) => {
+      const m = /^\/v1\/datasets\/([^/]+)$/.exec(q.url.pathname);
+      if (q.method === "PATCH" && m && q.body?.includes("mentions_count")) {
+        const b = JSON.parse(q.body) as { mentions_count?: unknown };
+        s.memo.set(`count:${m[1]}`, b.mentions_count);
+      }
+      return q;
+    },
+    response: (q, res, s) => {
+      const m = /^\/v1\/datasets\/([^/]+)$/.exec(q.url.pathname);
+      const count = m ? s.memo.get(`count:${m[1]}`) : undefined;
+      return q.method === "GET" && count !== undefined && res.status === 200
+        ? json(res, { ...res.json, data: { ...res.json.data, mentions_count: count } })
+        : res;
+    },
+  },
+  {
+    id: "ratelimit-cap-three",
+    breaks: "The rate cap is 5 requests per second (this deployment advertises 3)",
+    expect: "rate-limit-headers",
+    response: (_q, res) => {
+      const remaining = res.headers["ratelimit-remaining"];
+      if (!res.headers["ratelimit-limit"] || remaining === undefined) return res;
+      const r = String(Math.min(Number(remaining), 3));
+      return { ...res, headers: { ...res.headers, "ratelimit-limit": "3", "ratelimit-remaining": r } };
+    },
+  },
+  {
     id: "agent-resume-forgets-feed",
     breaks: "A resumed agent keeps its alert history (this deployment lists an empty feed after a resume)",
     expect: "tracking-agent-feed-newest-first",

@@ -7,10 +7,12 @@ import { DATASETS, createDataset, seen } from "./support/util.ts";
 export default defineCheck({
   id: "patch-semantics",
   phase: "resources",
-  rule: 'PATCH /v1/datasets/{id}: {} is a no-op returning the current dataset; {name: ""} stores null; a new name is stored and read back',
+  rule: 'PATCH /v1/datasets/{id}: {} is a no-op returning the current dataset; {name: ""} stores null; a new name is stored and read back; other fields in the body change nothing',
   section: "Endpoints › Datasets (PATCH)",
   severity: "major",
-  rules: { seed: "Empty body is a no-op returning the current dataset; empty string name stores null" },
+  rules: {
+    seed: "body `{name?}`; only updatable field. Empty body is a no-op returning the current dataset; empty string name stores null",
+  },
   requires: ["PATCH /v1/datasets/{dataset_id}", "GET /v1/datasets/{dataset_id}"],
   async run(ctx) {
     const { id, name } = await createDataset(ctx, "patch");
@@ -57,6 +59,20 @@ export default defineCheck({
         },
         read,
       );
+    // name is the only updatable field: other fields in the body change nothing (refused or ignored)
+    const others = { url: "https://example.invalid/slk", mentions_count: 999_999, created_at: "2000-01-01T00:00:00Z" };
+    await ctx.req({ method: "PATCH", path, body: { name: renamed, ...others } });
+    const after = dataOf<DatasetsDataset>(await ctx.req({ method: "GET", path }));
+    const changed = (["url", "mentions_count", "created_at"] as const).filter((k) => d && after?.[k] !== d[k]);
+    ctx.expect(
+      !!after && changed.length === 0,
+      {
+        title: `a PATCH with other fields than name changed ${changed.join(", ") || "the dataset's read"}`,
+        received: after && Object.fromEntries(changed.map((k) => [k, after[k]])),
+        expected: d && Object.fromEntries(changed.map((k) => [k, d[k]])),
+      },
+      read,
+    );
     const clear = await ctx.req({ method: "PATCH", path, body: { name: "" } });
     ctx.expect(
       clear.status === 200 && dataOf<DatasetsDataset>(clear)?.name === null,

@@ -32,6 +32,14 @@ export default defineCheck({
         expected: "RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset as non-negative integers",
       });
     }
+    // the seed's cap is 5 a second; an enterprise plan may negotiate more, never less
+    if (Number(ex.headers["ratelimit-limit"]) < 5) {
+      return ctx.fail(ex, {
+        title: `RateLimit-Limit ${ex.headers["ratelimit-limit"]} is below the seed's 5 requests per second`,
+        received: { limit: ex.headers["ratelimit-limit"] },
+        expected: "RateLimit-Limit >= 5",
+      });
+    }
     if (Number(ex.headers["ratelimit-remaining"]) > Number(ex.headers["ratelimit-limit"])) {
       return ctx.fail(ex, {
         title: "RateLimit-Remaining exceeds RateLimit-Limit",

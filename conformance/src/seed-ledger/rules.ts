@@ -874,8 +874,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "only",
     quote: "| PATCH /v1/datasets/{dataset_id} | body `{name?}`; only updatable field.",
     rule: "a PATCH changes nothing but the name",
-    uncovered: "no check sends another field in a dataset PATCH",
-    cheap: "PATCH {name, url: 'x'} (or mentions_count): the read-back url and counts are unchanged",
+    judgedBy: [{ check: "patch-semantics", fault: "dataset-patch-writes-counts" }],
+    note: "url, mentions_count and created_at sent beside name are read back unchanged",
   },
   {
     id: "datasets.update.semantics",
@@ -2226,9 +2226,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "rate-limit",
     quote: "5 requests per second",
     rule: "the cap is 5 requests per second",
-    uncovered:
-      "the kit holds a deployment to its advertised RateLimit-Limit, not to 5 (the seed allows higher negotiated rates)",
-    cheap: "warn or fail when RateLimit-Limit is not 5 on a plan that is not enterprise",
+    judgedBy: [{ check: "rate-limit-headers", fault: "ratelimit-cap-three" }],
+    note: "judged as a floor: RateLimit-Limit below 5 fails; a higher cap is a negotiated rate the seed allows",
   },
   {
     id: "rate-limit.per-key",
