@@ -51,7 +51,41 @@ function trimFilterTotal(b: Body): boolean {
 const promptQuery = (b: Body): Body | undefined =>
   b.search_query && typeof b.search_query === "object" && b.search_query.type === "prompt" ? b.search_query : undefined;
 
+/** Each single filter of a body's groups, for a repair that rewrites one in place. */
+function eachFilter(b: Body, change: (f: Record<string, unknown>) => boolean): boolean {
+  let changed = false;
+  const groups: unknown = b.filters;
+  if (!Array.isArray(groups)) return false;
+  for (const g of groups)
+    if (Array.isArray(g))
+      for (const f of g) if (f && typeof f === "object" && change(f as Record<string, unknown>)) changed = true;
+  return changed;
+}
+
 export const seedRequestsFaults: Fault[] = [
+  repaired(
+    "mention-country-lowercase-accepted",
+    "Country filter values are uppercase ISO 3166-1 alpha-2 (this deployment upper-cases them)",
+    /^\/v1\/mentions$/,
+    (b) =>
+      eachFilter(b, (f) => {
+        if (f.type !== "country_code" || !Array.isArray(f.values)) return false;
+        f.values = f.values.map((v) => (typeof v === "string" ? v.toUpperCase() : v));
+        return true;
+      }),
+  ),
+  repaired(
+    "mention-metric-operator-unchecked",
+    "A metric_change operator is one of greater_than, less_than, in_range, changed_by (this deployment takes any)",
+    /^\/v1\/mentions$/,
+    (b) =>
+      eachFilter(b, (f) => {
+        const op = typeof f.operator === "string" ? f.operator : (f.operator as { type?: unknown } | undefined)?.type;
+        if (f.type !== "metric_change" || typeof op !== "string" || !op.startsWith("zz_")) return false;
+        f.operator = { type: "greater_than", value: 0 };
+        return true;
+      }),
+  ),
   repaired(
     "run-prompt-query-length-unchecked",
     "A prompt search's search_query is 1-5000 characters",

@@ -1369,13 +1369,15 @@ export const LEDGER: LedgerRow[] = [
     id: "mentions.filters.metric-change",
     kind: "shape",
     quote: "operator is one of `greater_than`, `less_than`, `in_range`, `changed_by`;",
-    uncovered: "mentions-filters-applied has no probe for metric_change: it needs metric history the kit cannot build",
+    judgedBy: [{ check: "invalid-request-rejected", fault: "mention-metric-operator-unchecked" }],
+    note: "an operator outside the four is refused, sent as a string and as an object; the inner shapes are not shown, and what the filter keeps needs metric history the kit cannot build",
   },
   {
     id: "mentions.filters.country-code",
     kind: "shape",
     quote: "| country_code | `{values: [uppercase ISO 3166-1 alpha-2]}` |",
-    uncovered: "mentions-filters-applied has no probe for country_code (no mention field carries the country)",
+    judgedBy: [{ check: "invalid-request-rejected", fault: "mention-country-lowercase-accepted" }],
+    note: "a lowercase code is refused; no mention field carries the country, so what the filter keeps is not judged",
   },
   {
     id: "mentions.404",
@@ -1480,7 +1482,8 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameters.create.limit-exceeded",
     kind: "error",
     quote: "`custom_parameter_limit_exceeded`,",
-    uncovered: "the ceiling is not shown: a check would have to create parameters until refused",
+    notObservable:
+      "the seed says the ceiling per account is not shown and no plan limit names it: no client knows when the refusal is due, short of creating parameters without end",
   },
   {
     id: "custom-parameters.create.name-errors",
@@ -1989,7 +1992,8 @@ export const LEDGER: LedgerRow[] = [
     id: "mcp.hosts-without-widgets",
     kind: "mcp",
     quote: "Hosts without widget support receive plain markdown blocks.",
-    uncovered: "the kit's MCP client always announces the same capabilities; no check varies them",
+    notObservable:
+      "the seed never says how a host tells the server it has no widget support, so no client can present itself as such a host",
   },
   {
     id: "mcp.list-cursor",

@@ -281,6 +281,8 @@ export const SEED_CASE_RULES = {
     "| filters | nested OR-of-AND groups (same model as mentions) | at most 10 filters in total; the exact filter union: not shown |",
   keyword: "| keyword | `{operator: is or is_not, value}`; at most 2 words |",
   window: "Both, neither, or an incomplete pair gives 422.",
+  country: "| country_code | `{values: [uppercase ISO 3166-1 alpha-2]}` |",
+  metricOperator: "operator is one of `greater_than`, `less_than`, `in_range`, `changed_by`;",
 } as const;
 
 /** `YYYY-MM-DD` of the day `days` before today (UTC). */
@@ -318,6 +320,27 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
         seed: { quote },
       });
     if (mentions) {
+      // a lowercase country and an operator outside the four: refused whatever shape a deployment gives the rest
+      const lower = { filters: [[{ type: "country_code", values: ["us"] }]] };
+      if (!valid(lower) && valid({ filters: [[{ type: "country_code", values: ["US"] }]] }))
+        out.push({
+          label: "filters[0][0].values[0]: a lowercase country code",
+          loc: ["body", "filters", "0", "0", "values", "0"],
+          kind: "pattern",
+          body: lower,
+          seed: { quote: SEED_CASE_RULES.country },
+        });
+      for (const operator of ["zz_unknown_operator", { type: "zz_unknown_operator" }]) {
+        const odd = { filters: [[{ type: "metric_change", metric: "likes", operator }]] };
+        if (!valid(odd))
+          out.push({
+            label: `filters[0][0].operator: ${typeof operator === "string" ? "a string" : "an object"} naming no operator of the four`,
+            loc: ["body", "filters", "0", "0", "operator"],
+            kind: "enum",
+            body: odd,
+            seed: { quote: SEED_CASE_RULES.metricOperator },
+          });
+      }
       const three = { filters: [[{ type: "keyword", operator: "is", value: "three word keyword" }]] };
       if (!valid(three) && valid({ filters: [[{ type: "keyword", operator: "is", value: "two words" }]] }))
         out.push({
