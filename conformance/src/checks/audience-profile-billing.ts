@@ -1,9 +1,14 @@
 import { decision, defineCheck } from "../define-check.ts";
-import { newUsageRows } from "./support/groups.ts";
+import { expectAfterStart, newUsageRows } from "./support/groups.ts";
 import { AUDIENCE_TARGET, billedAudienceRun } from "./support/audience-billing.ts";
 import { dec } from "./support/billing.ts";
 
-/** 3 units per profile: total_profile_count × price reserved at create, settled to profile_count × price at the end. */
+/**
+ * 3 units per profile: total_profile_count × price reserved at create, settled to profile_count × price at the end.
+ * The balance right after the create is judged against the run's state read around it (support/groups.ts
+ * expectAfterStart): a run already ended by then is judged by its settlement or release, and the reservation
+ * is reported not exercised.
+ */
 export default defineCheck({
   id: "audience-profile-billing",
   phase: "groups",
@@ -25,15 +30,16 @@ export default defineCheck({
   async run(ctx) {
     const r = await billedAudienceRun(ctx);
     const reserved = r.price.mul(AUDIENCE_TARGET);
-    ctx.expect(
-      r.before.minus(r.afterCreate).equals(reserved),
-      {
-        title: "the reservation at create is not total_profile_count × price",
-        received: r.before.minus(r.afterCreate).toFixed(),
-        expected: reserved.toFixed(),
-      },
-      r.create,
-    );
+    // judged against the run's state read around the balance: a fast run may have ended already
+    expectAfterStart(ctx, r.afterCreate, r.before, {
+      run: "the audience run",
+      title: (seen, debit, states) =>
+        seen === "reserved"
+          ? "the reservation at create is not total_profile_count × price"
+          : `the balance right after the create is ${debit} less, not what the run's observed state (${states}) leaves`,
+      reserved: `${reserved.toFixed()} (${AUDIENCE_TARGET} × ${r.price.toFixed()})`,
+      ex: r.create,
+    });
     if (r.final?.status?.type !== "completed")
       return ctx.notExercised(`the audience run ended ${r.final?.status?.type}: no settlement to check`);
     const profiles = r.final.profile_count;

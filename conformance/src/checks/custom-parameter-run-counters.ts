@@ -1,8 +1,14 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { seen } from "./support/util.ts";
 import { parameterRun } from "./support/custom-parameters.ts";
+import { expectAfterStart } from "./support/groups.ts";
 
-/** A run visits the dataset's mentions; counters only grow, and done + error = total at completion; it is sized (reserved) by the dataset's mention count. */
+/**
+ * A run visits the dataset's mentions; counters only grow, and done + error = total at completion; it is sized
+ * (reserved) by the dataset's mention count. The balance right after the start is judged against the run as read
+ * around it (expectAfterStart): a run already ended is judged by its settlement or release, the reservation
+ * reported not exercised.
+ */
 export default defineCheck({
   id: "custom-parameter-run-counters",
   phase: "groups",
@@ -41,15 +47,17 @@ export default defineCheck({
     if (r.datasetMentions === undefined)
       return ctx.skip("the source dataset read gave no mentions_count: the reservation has no size to compare with");
     const reserved = r.price.mul(r.datasetMentions);
-    ctx.expect(
-      r.before.minus(r.afterCreate).equals(reserved),
-      {
-        title: `the reservation is $${r.before.minus(r.afterCreate).toFixed()}`,
-        received: r.before.minus(r.afterCreate).toFixed(),
-        expected: `${reserved.toFixed()} (${r.datasetMentions} mentions × ${r.price.toFixed()})`,
-      },
-      r.create,
-    );
+    // judged against the run as read around the balance: a fast run may have ended already (a finding about
+    // an ended run is one of its settlement, D-CPR-ERROR-CHARGE: "charged")
+    expectAfterStart(ctx, r.afterCreate, r.before, {
+      run: "the run",
+      title: (seen, debit, states) =>
+        seen === "reserved"
+          ? `the reservation is $${debit}`
+          : `a run read ${states} right after its start had charged $${debit}`,
+      reserved: `${reserved.toFixed()} (${r.datasetMentions} mentions × ${r.price.toFixed()})`,
+      ex: r.create,
+    });
     let prev = { done: 0, error: 0 };
     for (const { ex, d } of r.observations) {
       const done = d?.mentions_done;

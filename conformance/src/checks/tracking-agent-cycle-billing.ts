@@ -1,9 +1,15 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { dataOf } from "../typed.ts";
 import type { TrackingAgentsAgentRun } from "../../../generated/client/types.gen.ts";
-import { AGENT_COUNT, agentCycles } from "./support/tracking.ts";
+import { agentCycles, cycleRunUnits } from "./support/tracking.ts";
+import { expectAfterStart } from "./support/groups.ts";
 
-/** A cycle reserves count mentions per dataset run it starts and settles to the mentions those runs collected. */
+/**
+ * A cycle reserves count mentions per dataset run it starts and settles to the mentions those runs collected.
+ * The balance right after the trigger is judged against the cycle's dataset runs as read around it
+ * (expectAfterStart): runs already ended are judged by their settlement or release, the reservation reported
+ * not exercised.
+ */
 export default defineCheck({
   id: "tracking-agent-cycle-billing",
   phase: "groups",
@@ -21,22 +27,19 @@ export default defineCheck({
     if (c.first.status !== 202) return ctx.notExercised(`trigger answered ${c.first.status}`);
     const runs = (dataOf<TrackingAgentsAgentRun>(c.first)?.dataset_run_ids ?? []).length;
     // each started run reserves its count; a URL search caps it at its URLs (D-RUN-COUNT)
-    const units = c.firstRuns.reduce((n, r) => {
-      const q = r?.params?.search_query;
-      const asked = r?.params?.count;
-      const count = typeof asked === "number" && Number.isInteger(asked) ? asked : AGENT_COUNT;
-      return n + (q?.type === "url" && Array.isArray(q.source_urls) ? Math.min(count, q.source_urls.length) : count);
-    }, 0);
+    const units = c.firstRuns.reduce((n, r) => n + cycleRunUnits(r), 0);
     const reserved = c.mentionPrice.mul(units);
-    ctx.expect(
-      c.before.minus(c.afterTrigger).equals(reserved),
-      {
-        title: `triggering a cycle of ${runs} dataset run(s) reserved $${c.before.minus(c.afterTrigger).toFixed()}`,
-        received: c.before.minus(c.afterTrigger).toFixed(),
-        expected: reserved.toFixed(),
-      },
-      c.first,
-    );
+    // judged against the cycle's dataset runs as read around the balance: a fast cycle may have ended already;
+    // its reservation is the decision's (D-TA-NO-QUERIES: "reserved"), what ended runs leave is the seed's charge
+    expectAfterStart(ctx, c.afterTrigger, c.before, {
+      run: "the cycle's dataset runs",
+      title: (seen, debit, states) =>
+        seen === "ended"
+          ? `a cycle whose dataset runs had ended (${states}) right after the trigger had cost $${debit}`
+          : `triggering a cycle of ${runs} dataset run(s) reserved $${debit}`,
+      reserved: `${reserved.toFixed()} (${units} mentions × ${c.mentionPrice.toFixed()})`,
+      ex: c.first,
+    });
     const collected = [...c.firstRuns, ...c.secondRuns].reduce(
       (n, r) => n + (r?.status?.type === "completed" ? (r.mentions_count ?? 0) : 0),
       0,

@@ -3,14 +3,27 @@
 import type { AudiencesAudienceRun } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
-import type { Untrusted } from "../../typed.ts";
+import { Decimal } from "decimal.js";
+import { isObject, type Untrusted } from "../../typed.ts";
 import { seen } from "./util.ts";
 import { usageRows, type UsageRow } from "./billing.ts";
-import { balanceOf, priceOf, runIdOf } from "./groups.ts";
+import { balanceOf, balanceWindow, countOf, moneyBy, priceOf, runIdOf, type RunMoney } from "./groups.ts";
 import type { BilledCreate } from "./groups.ts";
-import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./audiences.ts";
+import { createAudienceDataset, pollAudienceRun, runPath, startAudienceRun } from "./audiences.ts";
 
 export const AUDIENCE_TARGET = 8;
+
+/** An audience run's money: AUDIENCE_TARGET × price held while pending or working, profile_count × price once completed, nothing once failed. */
+export function audienceRunMoney(price: Decimal): (d: unknown) => RunMoney | undefined {
+  return moneyBy({
+    states: { pending: "pending", working: ["working"], completed: "completed", failed: "failed" },
+    reserved: price.mul(AUDIENCE_TARGET),
+    settled: (d) => {
+      const n = countOf(isObject(d) ? d.profile_count : undefined);
+      return n === undefined ? undefined : price.mul(n);
+    },
+  });
+}
 
 export interface BilledAudienceRun extends BilledCreate {
   ad: string;
@@ -24,15 +37,15 @@ export interface BilledAudienceRun extends BilledCreate {
 export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun> {
   return ctx.shared("audience-billed-run", async () => {
     const price = await priceOf(ctx, "audience_profile");
-    const src = await audienceSource(ctx);
     const ad = await createAudienceDataset(ctx, "aud-billing");
     ctx.charge(price.mul(AUDIENCE_TARGET).toFixed(), `audience run of ${AUDIENCE_TARGET} profiles`);
-    const { rows: rowsBefore } = await usageRows(ctx);
-    const { balance: before } = await balanceOf(ctx);
-    const create = await ctx.req({
-      method: "POST",
-      path: runsPath(ad),
-      body: { source_dataset_id: src.id, total_profile_count: AUDIENCE_TARGET },
+    // usage rows and balance are read right before the start the deployment accepts (a larger source it
+    // needed is charged before them)
+    let rowsBefore: UsageRow[] = [];
+    let before = new Decimal(NaN);
+    const { ex: create, source: src } = await startAudienceRun(ctx, ad, AUDIENCE_TARGET, async () => {
+      rowsBefore = (await usageRows(ctx)).rows;
+      before = (await balanceOf(ctx)).balance;
     });
     const id = runIdOf(create);
     if (create.status !== 202 || !id) {
@@ -46,7 +59,7 @@ export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun>
       );
       ctx.skip("the audience run could not be started");
     }
-    const { balance: afterCreate } = await balanceOf(ctx);
+    const afterCreate = await balanceWindow(ctx, [{ path: runPath(ad, id), money: audienceRunMoney(price) }]);
     const obs = await pollAudienceRun(ctx, ad, id);
     const last = obs.at(-1)!;
     const { balance: after } = await balanceOf(ctx);

@@ -1,10 +1,23 @@
 // Audience scenarios shared by the audience checks: one source dataset with
-// enough eligible posts, audience datasets created by the kit, run polling.
+// enough eligible posts (and larger or other ones when the deployment refuses
+// it for its own data), audience datasets created by the kit, run polling.
 import type { AudiencesAudienceDatasetCreated, AudiencesAudienceRun } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import { dataOf } from "../../typed.ts";
 import { seen } from "./util.ts";
-import { pollUntil, postUrls, sourceDataset, terminalType, type Observation, type SourceDataset } from "./groups.ts";
+import type { Exchange } from "../../http.ts";
+import {
+  errorCode,
+  keywordSource,
+  pollUntil,
+  postUrls,
+  refusedReason,
+  sourceDataset,
+  startOnSource,
+  terminalType,
+  type Observation,
+  type SourceDataset,
+} from "./groups.ts";
 
 export const AUD = "/v1/audience_datasets";
 export const runsPath = (ad: string) => `${AUD}/${encodeURIComponent(ad)}/runs`;
@@ -20,7 +33,14 @@ export async function createAudienceDataset(ctx: CheckContext, label: string): P
   const ex = await ctx.req({ method: "POST", path: AUD, body: { name: ctx.name(label) } });
   const id = dataOf<AudiencesAudienceDatasetCreated>(ex)?.id;
   if (ex.status !== 201 || typeof id !== "string") {
-    if (ex.status === 400) ctx.skip(`the account's plan has no audience research (POST ${AUD} answered 400)`);
+    // the seed: "400 when the plan does not include audience research" (its code is the deployment's)
+    if (ex.status === 400)
+      ctx.skip(
+        refusedReason(
+          { status: 400, code: errorCode(ex) ?? "(no error_code)", reason: "plan" },
+          `POST ${AUD}: the plan has no audience research`,
+        ),
+      );
     ctx.fail(
       { title: `could not create an audience dataset (${ex.status})`, received: seen(ex), expected: { status: 201 } },
       ex,
@@ -29,6 +49,62 @@ export async function createAudienceDataset(ctx: CheckContext, label: string): P
   }
   ctx.track("audience dataset", `${AUD}/${encodeURIComponent(id)}`);
   return id;
+}
+
+/**
+ * Start an audience run of `total` profiles (none: the default) on the first source the
+ * deployment accepts: the kit's six reddit posts (audienceSource), then a
+ * keyword run of 20 reddit posts, then keyword runs of 50 TikTok and 50
+ * Instagram posts (more posts, other platforms). A refusal for the source's
+ * data (audience_insufficient_source_mentions, audience_youtube_only_source,
+ * source_dataset_has_no_completed_run) moves on; when every source is
+ * refused the check is not exercised, naming the code; any other answer is
+ * the caller's to judge. `before` runs right before the accepted start's
+ * request (a balance read there sees no setup charge of the alternatives).
+ */
+export async function startAudienceRun(
+  ctx: CheckContext,
+  ad: string,
+  /** total_profile_count; undefined sends none (the deployment's default applies) */
+  total: number | undefined,
+  before?: () => Promise<void>,
+): Promise<{ ex: Exchange; source: SourceDataset }> {
+  const preferred = await ctx.shared("audience-source-preferred", async () => ({}) as { source?: SourceDataset });
+  return startOnSource(ctx, {
+    step: total === undefined ? "an audience run of the default size" : `an audience run of ${total} profiles`,
+    first: () => audienceSource(ctx),
+    alternatives: [
+      {
+        what: "a keyword run of 20 reddit posts",
+        build: () =>
+          ctx.shared("aud-source-keyword", () =>
+            keywordSource(ctx, "aud-src-kw", [{ sources: ["reddit"], count: 20 }]),
+          ),
+      },
+      {
+        what: "keyword runs of 50 TikTok and 50 Instagram posts",
+        build: () =>
+          ctx.shared("aud-source-other", () =>
+            keywordSource(ctx, "aud-src-other", [
+              { sources: ["tiktok"], count: 50 },
+              { sources: ["instagram"], count: 50 },
+            ]),
+          ),
+      },
+    ],
+    preferred,
+    start: async (src) => {
+      await before?.();
+      return ctx.req({
+        method: "POST",
+        path: runsPath(ad),
+        body:
+          total === undefined
+            ? { source_dataset_id: src.id }
+            : { source_dataset_id: src.id, total_profile_count: total },
+      });
+    },
+  });
 }
 
 /** Poll one audience run to its end; every read of it, `data` as an audience run. */

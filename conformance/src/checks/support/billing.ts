@@ -11,8 +11,17 @@ import type {
 } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
-import { dataOf, itemsOf, type Untrusted } from "../../typed.ts";
+import { dataOf, isObject, itemsOf, type Untrusted } from "../../typed.ts";
 import { createDataset, fixtureDataset } from "./util.ts";
+import {
+  balanceWindow,
+  countOf,
+  moneyBy,
+  refusedSetup,
+  setupRefusal,
+  type BalanceWindow,
+  type RunMoney,
+} from "./groups.ts";
 
 /** One usage history row as a deployment sent it. */
 export type UsageRow = Untrusted<AccountUsageHistoryRow>;
@@ -58,6 +67,22 @@ export function isTerminal(run: RunRead | undefined): boolean {
   return typeof type === "string" && TERMINAL.has(type);
 }
 
+/**
+ * What a dataset run's read says about its money: `units` × price held while
+ * pending or working, mentions_count × price once completed, nothing once
+ * failed (seed › States › Dataset run).
+ */
+export function datasetRunMoney(price: Decimal, units: number): (d: unknown) => RunMoney | undefined {
+  return moneyBy({
+    states: { pending: "pending", working: ["working"], completed: "completed", failed: "failed" },
+    reserved: price.mul(units),
+    settled: (d) => {
+      const n = countOf(isObject(d) ? d.mentions_count : undefined);
+      return n === undefined ? undefined : price.mul(n);
+    },
+  });
+}
+
 export interface RunObservation {
   ex: Exchange;
   run: RunRead | undefined;
@@ -91,10 +116,10 @@ export async function pollRun(
 export interface ChargedRun {
   price: Decimal;
   before: Decimal;
-  afterCreate: Decimal;
+  /** the balance right after the create, with the run read just before and after it */
+  afterCreate: BalanceWindow;
   after: Decimal;
   create: Exchange;
-  meCreate: Exchange;
   meAfter: Exchange;
   observations: RunObservation[];
   final: RunRead | undefined;
@@ -113,6 +138,10 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
   const create = await ctx.req({ method: "POST", path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`, body });
   const runId = dataOf<DatasetsDatasetRunCreated>(create)?.id;
   if (create.status !== 202 || typeof runId !== "string") {
+    // a 402 the balance explains is the account's, not a finding; one the balance could fund stays a failure
+    const refusal = setupRefusal(create);
+    if (refusal && (refusal.reason !== "balance" || before.lt(price.mul(RUN_COUNT))))
+      refusedSetup(ctx, refusal, `a ${RUN_COUNT}-mention run (${label})`);
     ctx.fail(
       {
         title: `starting a ${RUN_COUNT}-mention run answered ${create.status}`,
@@ -123,7 +152,8 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
     );
     ctx.skip("the run could not be started");
   }
-  const { balance: afterCreate, ex: meCreate } = await balance(ctx);
+  const runPath = `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(runId)}`;
+  const afterCreate = await balanceWindow(ctx, [{ path: runPath, money: datasetRunMoney(price, RUN_COUNT) }]);
   const observations = await pollRun(ctx, ds.id, runId);
   const final = observations.at(-1)?.run;
   if (!isTerminal(final))
@@ -136,7 +166,6 @@ async function chargedRun(ctx: CheckContext, label: string, body: Record<string,
     afterCreate,
     after,
     create,
-    meCreate,
     meAfter,
     observations,
     final,

@@ -8,15 +8,24 @@ import type {
 } from "../../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
-import { dataOf, type Untrusted } from "../../typed.ts";
+import { Decimal } from "decimal.js";
+import { dataOf, isObject, type Untrusted } from "../../typed.ts";
 import { seen } from "./util.ts";
 import {
   balanceOf,
+  balanceWindow,
+  countOf,
+  keywordSource,
+  moneyBy,
   pollUntil,
   postUrls,
   priceOf,
+  refusedSetup,
+  setupRefusal,
   sourceDataset,
+  startOnSource,
   type Observation,
+  type RunMoney,
   type SourceDataset,
 } from "./groups.ts";
 import type { BilledCreate } from "./groups.ts";
@@ -40,8 +49,76 @@ function done(r: ParameterRunRead | undefined): boolean {
   );
 }
 
+/**
+ * What a custom parameter run's read says about its money: the dataset's
+ * mentions × price held while `processing`, mentions_done × price once
+ * completed (D-CPR-ERROR-CHARGE), nothing once failed. A `processing` read
+ * whose counters already add up is left unjudged: when `completed` appears
+ * relative to the counters is lenient (D-CPR-STATES), so either may hold.
+ */
+export function parameterRunMoney(price: Decimal, datasetMentions: unknown): (d: unknown) => RunMoney | undefined {
+  const settled = moneyBy({
+    states: { pending: "processing", working: [], completed: "completed", failed: "failed" },
+    reserved: price.mul(countOf(datasetMentions) ?? NaN),
+    settled: (d) => {
+      const n = countOf(isObject(d) ? d.mentions_done : undefined);
+      return n === undefined ? undefined : price.mul(n);
+    },
+  });
+  return (d) => {
+    const r = isObject(d) ? (d as ParameterRunRead) : undefined;
+    if (r?.status?.type === "processing" && r.mentions_total !== undefined && done({ ...r, status: undefined }))
+      return undefined;
+    return settled(d);
+  };
+}
+
 export function cpSource(ctx: CheckContext): Promise<SourceDataset> {
   return ctx.shared("cp-source", () => sourceDataset(ctx, "cp-source", postUrls(ctx, "reddit", 4, "cp")));
+}
+
+/**
+ * Start a setup run of post processing (a custom parameter run, a pattern
+ * detection) on the first dataset the deployment accepts: the kit's four
+ * reddit posts (cpSource), then a keyword run of 20 reddit posts. A refusal
+ * for the dataset's data (nothing_to_analyze) moves on; refused on both, the
+ * check is not exercised, naming the code; a refusal for the balance (402) or
+ * the plan ends it at once; any other answer is the caller's to judge.
+ * `before` runs right before the accepted start's request, on its dataset.
+ */
+export async function startOnPosts(
+  ctx: CheckContext,
+  step: string,
+  start: (source: SourceDataset) => Promise<Exchange>,
+): Promise<{ ex: Exchange; source: SourceDataset }> {
+  const preferred = await ctx.shared("posts-source-preferred", async () => ({}) as { source?: SourceDataset });
+  return startOnSource(ctx, {
+    step,
+    first: () => cpSource(ctx),
+    alternatives: [
+      {
+        what: "a keyword run of 20 reddit posts",
+        build: () =>
+          ctx.shared("posts-source-keyword", () =>
+            keywordSource(ctx, "posts-src-kw", [{ sources: ["reddit"], count: 20 }]),
+          ),
+      },
+    ],
+    preferred,
+    start,
+  });
+}
+
+/** Start a run of parameter `cp` on a dataset the deployment accepts (startOnPosts); `before` runs right before its request. */
+export function startParameterRun(
+  ctx: CheckContext,
+  cp: string,
+  before?: (source: SourceDataset) => Promise<void>,
+): Promise<{ ex: Exchange; source: SourceDataset }> {
+  return startOnPosts(ctx, "a custom parameter run", async (src) => {
+    await before?.(src);
+    return ctx.req({ method: "POST", path: cpRuns(cp), body: { scope: { kind: "dataset", id: src.id } } });
+  });
 }
 
 export async function createParameter(
@@ -60,6 +137,9 @@ export async function createParameter(
       ex,
     );
   else if (ex.status !== 201 || typeof id !== "string") {
+    // the account's cap on parameters (custom_parameter_limit_exceeded) is its plan's: not exercised, never failed
+    const refusal = setupRefusal(ex);
+    if (refusal) refusedSetup(ctx, refusal, `creating custom parameter ${label}`);
     ctx.fail(
       { title: `could not create a custom parameter (${ex.status})`, received: seen(ex), expected: { status: 201 } },
       ex,
@@ -82,20 +162,28 @@ export interface ParameterRun extends BilledCreate {
 export function parameterRun(ctx: CheckContext): Promise<ParameterRun> {
   return ctx.shared("cp-run", async () => {
     const price = await priceOf(ctx, "post_processing");
-    const src = await cpSource(ctx);
-    const ds = dataOf<DatasetsDataset>(
-      await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(src.id)}` }),
-    );
     const cp = await createParameter(ctx, "cp-run");
-    ctx.charge(price.mul(ds?.mentions_count ?? 4).toFixed(), "custom parameter run");
-    const { balance: before } = await balanceOf(ctx);
-    const create = await ctx.req({
-      method: "POST",
-      path: cpRuns(cp.id),
-      body: { scope: { kind: "dataset", id: src.id } },
+    // the dataset's size and the balance are read right before the start the deployment accepts
+    let ds: Untrusted<DatasetsDataset> | undefined;
+    let before = new Decimal(NaN);
+    const { ex: create, source: src } = await startParameterRun(ctx, cp.id, async (s) => {
+      ds = dataOf<DatasetsDataset>(await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(s.id)}` }));
+      ctx.charge(price.mul(ds?.mentions_count ?? 4).toFixed(), "custom parameter run");
+      before = (await balanceOf(ctx)).balance;
     });
     const runId = dataOf<CustomParametersCustomParameterRunAccepted>(create)?.run_id;
-    const { balance: afterCreate } = await balanceOf(ctx);
+    // the balance right after the start, judged against the run's state read around it
+    const afterCreate = await balanceWindow(
+      ctx,
+      typeof runId === "string"
+        ? [
+            {
+              path: `${cpRuns(cp.id)}/${encodeURIComponent(runId)}`,
+              money: parameterRunMoney(price, ds?.mentions_count),
+            },
+          ]
+        : [],
+    );
     const observations =
       typeof runId === "string"
         ? await pollUntil<CustomParametersCustomParameterRun>(

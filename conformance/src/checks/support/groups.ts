@@ -1,7 +1,7 @@
 // Helpers the group-rule checks share: prices per category, polling any run to
 // its end, error codes, and small source datasets built from URL runs (one URL
 // = at most one post, so they are cheap).
-import type { Decimal } from "decimal.js";
+import { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
 import { bodyOf, dataOf, isObject, type Untrusted } from "../../typed.ts";
@@ -85,11 +85,181 @@ export function terminalType(d: unknown): boolean {
   return isObject(status) && (status.type === "completed" || status.type === "failed");
 }
 
+/**
+ * What one read of a run says about its money: held while the run is pending
+ * or working, settled to what it delivered once completed, released once
+ * failed (seed › Limits › Charges rule 1). `debit` is what the run has taken
+ * from the balance in that state.
+ */
+export interface RunMoney {
+  /** the run's state as read */
+  state: string;
+  /** held (pending or working), settled (completed) or released (failed) */
+  money: "reserved" | "settled" | "released";
+  debit: Decimal;
+}
+
+/** One run a balance depends on: where to read it, and what each read of it says about its money (undefined: unreadable). */
+export interface WatchedRun {
+  path: string;
+  money(d: unknown): RunMoney | undefined;
+}
+
+/**
+ * A balance read in the same observation window as the runs it depends on:
+ * each run read just before and just after GET /v1/me. Runs only move
+ * forward, so when the balance was read each run was in the state read
+ * before or the one read after it; `allowed` lists the debits those states
+ * give (one per combination, the runs' debits summed). A check judges the
+ * balance against them, never against a state it did not observe: a fast
+ * deployment's run may have completed before the kit's first read.
+ */
+export interface BalanceWindow {
+  balance: Decimal;
+  me: Exchange;
+  allowed: Array<{ states: string[]; money: RunMoney["money"][]; debit: Decimal }>;
+  /** a run read whose money could not be told (no state of the run kind, or not a 200): nothing to judge against */
+  unreadable?: Exchange;
+}
+
+export async function balanceWindow(
+  ctx: CheckContext,
+  runs: WatchedRun[],
+  key: KeyRole = "main",
+): Promise<BalanceWindow> {
+  const read = async () => {
+    const out: Array<{ ex: Exchange; m: RunMoney | undefined }> = [];
+    for (const r of runs) {
+      const ex = await ctx.req({ method: "GET", path: r.path, key });
+      out.push({ ex, m: ex.status === 200 ? r.money(dataOf(ex)) : undefined });
+    }
+    return out;
+  };
+  const before = await read();
+  const { balance, ex: me } = await balanceOf(ctx, key);
+  const after = await read();
+  const unreadable = [...before, ...after].find((o) => !o.m)?.ex;
+  // per run, the distinct states read around the balance; then every combination across runs
+  let allowed: BalanceWindow["allowed"] = [{ states: [], money: [], debit: new Decimal(0) }];
+  if (!unreadable)
+    runs.forEach((_, i) => {
+      const seenHere = [before[i].m!, after[i].m!].filter(
+        (m, j, all) => all.findIndex((o) => o.state === m.state && o.debit.equals(m.debit)) === j,
+      );
+      allowed = allowed.flatMap((a) =>
+        seenHere.map((m) => ({
+          states: [...a.states, m.state],
+          money: [...a.money, m.money],
+          debit: a.debit.plus(m.debit),
+        })),
+      );
+    });
+  return { balance, me, allowed: unreadable ? [] : allowed, unreadable };
+}
+
+/**
+ * The money of a run kind whose states are the seed's (or a group's own names
+ * for them): `reserved` while pending or working, `settled` when completed
+ * (undefined when the completed read lacks what the settlement is sized by),
+ * nothing when failed.
+ */
+export function moneyBy(o: {
+  states: { pending: string; working: string[]; completed: string; failed: string };
+  reserved: Decimal;
+  settled: (d: unknown) => Decimal | undefined;
+  /** where the state sits (default status.type) */
+  stateOf?: (d: unknown) => unknown;
+}): (d: unknown) => RunMoney | undefined {
+  return (d) => {
+    const status = isObject(d) ? d.status : undefined;
+    const state = o.stateOf ? o.stateOf(d) : isObject(status) ? status.type : undefined;
+    if (typeof state !== "string") return undefined;
+    if (state === o.states.pending || o.states.working.includes(state))
+      return { state, money: "reserved", debit: o.reserved };
+    if (state === o.states.failed) return { state, money: "released", debit: new Decimal(0) };
+    if (state !== o.states.completed) return undefined;
+    const debit = o.settled(d);
+    return debit ? { state, money: "settled", debit } : undefined;
+  };
+}
+
+/** A count a deployment sent, when it is a non-negative integer. */
+export function countOf(v: unknown): number | undefined {
+  return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined;
+}
+
+/** How a window's allowed debits read in a finding: "0.712 (pending: reserved) or 0.356 (completed: settled)". */
+export function describeAllowed(w: BalanceWindow): string {
+  return w.allowed
+    .map((a) => `${a.debit.toFixed()} (${a.states.map((s, i) => `${s}: ${a.money[i]}`).join(", ")})`)
+    .join(" or ");
+}
+
+/** Whether `before − balance` is one of the debits the window's observed states allow. */
+export function windowHolds(w: BalanceWindow, before: Decimal): boolean {
+  return w.allowed.some((a) => before.minus(w.balance).equals(a.debit));
+}
+
+/** Whether every state the window observed holds the money (no run had ended when the balance was read). */
+export function windowAllReserved(w: BalanceWindow): boolean {
+  return w.allowed.length > 0 && w.allowed.every((a) => a.money.every((m) => m === "reserved"));
+}
+
+/** Whether every state the window observed is an end (each run had completed or failed before the balance was read). */
+export function windowAllEnded(w: BalanceWindow): boolean {
+  return w.allowed.length > 0 && w.allowed.every((a) => a.money.every((m) => m !== "reserved"));
+}
+
+/**
+ * Judge the balance read right after a chargeable start against the run
+ * states read around it (balanceWindow): the reservation while every run was
+ * pending or working; the settlement or release of the state read once a run
+ * had ended, the reservation then being not observable (reported not
+ * exercised, never assumed). `title` words the finding for what was observed
+ * (`reserved`: every run in flight; `ended`: every run ended; `mixed`: a run
+ * ended between the reads), so each check keeps its attribution.
+ */
+export function expectAfterStart(
+  ctx: CheckContext,
+  w: BalanceWindow,
+  before: Decimal,
+  o: {
+    /** the run as a finding names it ("the audience run") */
+    run: string;
+    title: (seen: "reserved" | "ended" | "mixed", debit: string, states: string) => string;
+    /** the reservation as the in-flight finding states it */
+    reserved: string;
+    ex?: Exchange;
+  },
+): void {
+  if (w.unreadable)
+    return ctx.notExercised(
+      `${o.run} as read around the balance (${w.unreadable.status}) gave no state its money follows from: the balance right after the start was not judged`,
+    );
+  const seen = windowAllReserved(w) ? "reserved" : windowAllEnded(w) ? "ended" : "mixed";
+  if (seen !== "reserved")
+    ctx.notExercised(
+      `${o.run} had ${seen === "ended" ? "already ended" : "ended between two reads"} when the balance was read right after the start: the reservation itself was not observable, and the balance was judged against the state read`,
+    );
+  const debit = before.minus(w.balance).toFixed();
+  const states = [...new Set(w.allowed.flatMap((a) => a.states))].join(" → ");
+  ctx.expect(
+    windowHolds(w, before),
+    {
+      title: o.title(seen, debit, states),
+      received: { balance: w.balance.toFixed(), debit, states },
+      expected: seen === "reserved" ? o.reserved : `a debit of ${describeAllowed(w)}`,
+    },
+    o.ex ?? w.me,
+  );
+}
+
 /** Balances around one chargeable create: what every group's billing rule compares. */
 export interface BilledCreate {
   price: Decimal;
   before: Decimal;
-  afterCreate: Decimal;
+  /** the balance right after the create, with the run's states read around it */
+  afterCreate: BalanceWindow;
   after: Decimal;
   create: Exchange;
 }
@@ -140,6 +310,9 @@ export async function sourceDataset(
   });
   const runId = dataOf<DatasetsDatasetRun>(create)?.id;
   if (create.status !== 202 || typeof runId !== "string") {
+    // refused for the account's balance or plan: the rule the source was for is not exercised, never failed
+    const refusal = setupRefusal(create);
+    if (refusal) refusedSetup(ctx, refusal, `the URL run of source dataset ${label}`);
     ctx.fail(
       {
         title: `could not start the URL run of source dataset ${label} (${create.status})`,
@@ -160,6 +333,162 @@ export async function sourceDataset(
   if (run?.status?.type !== "completed")
     ctx.skip(`the URL run of source dataset ${label} ended ${run?.status?.type ?? obs.at(-1)!.ex.status}`);
   return { id: ds.id, runId, run };
+}
+
+/**
+ * Codes the seed lets a deployment refuse a setup step with for reasons of
+ * its own (what its data holds, what its plan includes or caps), each with
+ * the kind of reason. A setup step is one the kit takes to reach a rule
+ * (fill a source dataset, start the run whose billing a check reads); when
+ * the deployment refuses it with one of these, the rule is not exercised,
+ * never failed. The seed names no status for most of these codes, so any 4xx
+ * carrying one counts; 402 (balance) is judged by the status.
+ */
+export const SETUP_REFUSALS: Readonly<Record<string, "data" | "plan">> = {
+  audience_insufficient_source_mentions: "data",
+  audience_youtube_only_source: "data",
+  source_dataset_has_no_completed_run: "data",
+  nothing_to_analyze: "data",
+  dataset_has_no_queries: "data",
+  custom_parameter_limit_exceeded: "plan",
+  tracking_agent_limit_reached: "plan",
+  date_filter_unavailable: "plan",
+};
+
+/** A setup refusal the seed allows: the answer's status and code, and whose reason it is. */
+export interface SetupRefusal {
+  status: number;
+  code: string;
+  /** data: the deployment's own data; plan: its plan's features or caps; balance: the account cannot fund it (402) */
+  reason: "data" | "plan" | "balance";
+}
+
+/** The refusal `ex` is, when it is one a deployment may give a setup step (else undefined: judge it as usual). */
+export function setupRefusal(ex: Exchange): SetupRefusal | undefined {
+  const code = errorCode(ex);
+  if (ex.status === 402) return { status: 402, code: code ?? "(no error_code)", reason: "balance" };
+  if (ex.status < 400 || ex.status >= 500 || code === undefined || !(code in SETUP_REFUSALS)) return undefined;
+  return { status: ex.status, code, reason: SETUP_REFUSALS[code] };
+}
+
+/** The skip reason for a refused setup: the code, whose reason it is, what was refused and what else was tried. */
+export function refusedReason(r: SetupRefusal, step: string, tried: string[] = []): string {
+  const why = r.reason === "balance" ? "its account's balance" : `its own ${r.reason}`;
+  const also = tried.length ? `; also tried: ${tried.join("; ")}` : "";
+  return `not exercised: the deployment refused the setup (${r.status} ${r.code}) for ${why} (${step}${also})`;
+}
+
+/** A refused setup step ends the check as not exercised, naming the code (never a failure of its rule). */
+export function refusedSetup(ctx: CheckContext, r: SetupRefusal, step: string, tried: string[] = []): never {
+  return ctx.skip(refusedReason(r, step, tried));
+}
+
+/**
+ * A dataset filled by keyword runs (one per entry, each polled to its end):
+ * a larger or other source for a setup the deployment refused on the kit's
+ * small URL dataset. Undefined, with the refusal, when the deployment refuses
+ * one of these runs too (its balance or plan); a run that ends failed skips.
+ */
+export async function keywordSource(
+  ctx: CheckContext,
+  label: string,
+  runs: Array<{ sources: string[]; count: number }>,
+): Promise<{ source?: SourceDataset; refusal?: SetupRefusal; what: string }> {
+  const what = `a dataset of keyword runs (${runs.map((r) => `${r.count} ${r.sources.join("+")} posts`).join(", ")})`;
+  const price = await priceOf(ctx, "mention");
+  ctx.charge(price.mul(runs.reduce((n, r) => n + r.count, 0)).toFixed(), `source dataset ${label} (keyword runs)`);
+  const ds = await createDataset(ctx, label);
+  let last: SourceDataset | undefined;
+  for (const r of runs) {
+    const create = await ctx.req({
+      method: "POST",
+      path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`,
+      body: {
+        search_query: { type: "prompt", sources: r.sources, search_query: "oat milk latte art" },
+        count: r.count,
+        num_comments_per_post: 2,
+      },
+    });
+    const refusal = setupRefusal(create);
+    if (refusal) return { refusal, what };
+    const runId = runIdOf(create);
+    if (create.status !== 202 || !runId)
+      ctx.skip(`the keyword run of source dataset ${label} answered ${create.status}: ${what} could not be built`);
+    const obs = await pollUntil<DatasetsDatasetRun>(
+      ctx,
+      `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(runId)}`,
+      terminalType,
+    );
+    const run = obs.at(-1)!.d;
+    if (run?.status?.type !== "completed")
+      ctx.skip(`the keyword run of source dataset ${label} ended ${run?.status?.type ?? obs.at(-1)!.ex.status}`);
+    last = { id: ds.id, runId, run };
+  }
+  return { source: last, what };
+}
+
+/**
+ * Start a setup run on the first source the deployment accepts: the kit's
+ * own (`first`), then each alternative in turn (built only when needed, once
+ * per kit run). A refusal the seed allows (setupRefusal) moves on to the next
+ * source; any other answer is returned to the caller, which judges it as
+ * before. When every source is refused, the check is not exercised, naming
+ * the code; a refusal for the balance or the plan ends the search at once
+ * (no other source changes it). The accepted source is remembered in `preferred`, so the checks
+ * after it start there.
+ */
+export async function startOnSource(
+  ctx: CheckContext,
+  o: {
+    step: string;
+    first: () => Promise<SourceDataset>;
+    alternatives: Array<{ what: string; build: () => Promise<{ source?: SourceDataset; refusal?: SetupRefusal }> }>;
+    /** shared across the checks of a run: the source last accepted */
+    preferred: { source?: SourceDataset; what?: string };
+    start: (source: SourceDataset) => Promise<Exchange>;
+  },
+): Promise<{ ex: Exchange; source: SourceDataset }> {
+  const tried: string[] = [];
+  let refusal: SetupRefusal | undefined;
+  type Candidate = { what: string; build: () => Promise<{ source?: SourceDataset; refusal?: SetupRefusal }> };
+  const candidates: Candidate[] = [
+    ...(o.preferred.source
+      ? [
+          {
+            what: o.preferred.what ?? "the source accepted before",
+            build: async () => ({ source: o.preferred.source }),
+          },
+        ]
+      : []),
+    { what: "the kit's own source dataset", build: async () => ({ source: await o.first() }) },
+    ...o.alternatives,
+  ];
+  const triedIds = new Set<string>();
+  for (const c of candidates) {
+    const built = await c.build();
+    if (!built.source) {
+      refusal ??= built.refusal;
+      tried.push(
+        `${c.what} (${built.refusal ? `its own setup refused ${built.refusal.status} ${built.refusal.code}` : "not built"})`,
+      );
+      continue;
+    }
+    if (triedIds.has(built.source.id)) continue;
+    triedIds.add(built.source.id);
+    const ex = await o.start(built.source);
+    const r = setupRefusal(ex);
+    if (!r) {
+      o.preferred.source = built.source;
+      o.preferred.what = c.what;
+      return { ex, source: built.source };
+    }
+    // another source answers only what the deployment's data lacks: a balance or plan refusal ends it here
+    if (r.reason !== "data") return refusedSetup(ctx, r, o.step, tried);
+    refusal ??= r;
+    tried.push(`${c.what} (${r.status} ${r.code})`);
+  }
+  if (!refusal) return ctx.skip(`not exercised: no source for ${o.step} could be built (${tried.join("; ")})`);
+  return refusedSetup(ctx, refusal, o.step, tried);
 }
 
 /** The run id of a 202 run-create answer (`id` or `run_id`). */

@@ -1,6 +1,7 @@
 // One pattern detection observed end to end, shared by the pattern checks: a
 // dataset with two completed URL runs (4 posts, then 6), the detection's
 // balance effect, its final run and its pattern.
+import { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
 import type { Exchange } from "../../http.ts";
 import { dataOf, type Untrusted } from "../../typed.ts";
@@ -11,7 +12,19 @@ import type {
   PatternsPatternDetectionRun,
 } from "../../../../generated/client/types.gen.ts";
 import { seen } from "./util.ts";
-import { balanceOf, pollUntil, postUrls, priceOf, runIdOf, sourceDataset, terminalType } from "./groups.ts";
+import {
+  balanceOf,
+  balanceWindow,
+  moneyBy,
+  pollUntil,
+  postUrls,
+  priceOf,
+  refusedSetup,
+  runIdOf,
+  setupRefusal,
+  sourceDataset,
+  terminalType,
+} from "./groups.ts";
 import type { BilledCreate } from "./groups.ts";
 
 export interface Detection extends BilledCreate {
@@ -30,41 +43,62 @@ export function detection(ctx: CheckContext): Promise<Detection> {
     const first = await sourceDataset(ctx, "pattern-source", postUrls(ctx, "reddit", 4, "pt1"));
     // a second, larger run on the same dataset: the detection must count only this one
     const mentionPrice = await priceOf(ctx, "mention");
-    ctx.charge(mentionPrice.mul(6).toFixed(), "second URL run of the pattern dataset");
-    const second = await ctx.req({
-      method: "POST",
-      path: `/v1/datasets/${encodeURIComponent(first.id)}/runs`,
-      body: {
-        search_query: { type: "url", source_urls: postUrls(ctx, "reddit", 6, "pt2") },
-        count: 20,
-        num_comments_per_post: 0,
-      },
-    });
-    const secondId = runIdOf(second);
-    if (second.status !== 202 || !secondId) ctx.skip(`the second run of the pattern dataset answered ${second.status}`);
-    const latest = (
-      await pollUntil<DatasetsDatasetRun>(
-        ctx,
-        `/v1/datasets/${encodeURIComponent(first.id)}/runs/${encodeURIComponent(secondId)}`,
-        terminalType,
-      )
-    ).at(-1)!.d;
-    if (latest?.status?.type !== "completed")
-      ctx.skip(`the second run of the pattern dataset ended ${latest?.status?.type}`);
-    const ds = dataOf<DatasetsDataset>(
-      await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(first.id)}` }),
-    );
-    ctx.charge(price.mul(ds?.mentions_count ?? 10).toFixed(), "pattern detection");
-    const { balance: before } = await balanceOf(ctx);
-    const create = await ctx.req({
-      method: "POST",
-      path: "/v1/pattern_detections",
-      body: {
-        dataset_id: first.id,
-        name: ctx.name("patterns"),
-        research_question: "What do people like about oat milk latte art?",
-      },
-    });
+    /** One more run on the pattern dataset, polled to its end: it becomes the latest completed run. */
+    const addRun = async (what: string, searchQuery: object, charged: number) => {
+      ctx.charge(mentionPrice.mul(charged).toFixed(), `${what} of the pattern dataset`);
+      const ex = await ctx.req({
+        method: "POST",
+        path: `/v1/datasets/${encodeURIComponent(first.id)}/runs`,
+        body: { search_query: searchQuery, count: 20, num_comments_per_post: 0 },
+      });
+      const id = runIdOf(ex);
+      const refusal = setupRefusal(ex);
+      if (refusal) refusedSetup(ctx, refusal, `the ${what} of the pattern dataset`);
+      if (ex.status !== 202 || !id) ctx.skip(`the ${what} of the pattern dataset answered ${ex.status}`);
+      const run = (
+        await pollUntil<DatasetsDatasetRun>(
+          ctx,
+          `/v1/datasets/${encodeURIComponent(first.id)}/runs/${encodeURIComponent(id)}`,
+          terminalType,
+        )
+      ).at(-1)!.d;
+      if (run?.status?.type !== "completed") ctx.skip(`the ${what} of the pattern dataset ended ${run?.status?.type}`);
+      return run;
+    };
+    let latest = await addRun("second run", { type: "url", source_urls: postUrls(ctx, "reddit", 6, "pt2") }, 6);
+    let ds: Untrusted<DatasetsDataset> | undefined;
+    let before = new Decimal(NaN);
+    const detect = async () => {
+      ds = dataOf<DatasetsDataset>(
+        await ctx.req({ method: "GET", path: `/v1/datasets/${encodeURIComponent(first.id)}` }),
+      );
+      ctx.charge(price.mul(ds?.mentions_count ?? 10).toFixed(), "pattern detection");
+      before = (await balanceOf(ctx)).balance;
+      return ctx.req({
+        method: "POST",
+        path: "/v1/pattern_detections",
+        body: {
+          dataset_id: first.id,
+          name: ctx.name("patterns"),
+          research_question: "What do people like about oat milk latte art?",
+        },
+      });
+    };
+    let create = await detect();
+    // refused for the dataset's data (too few posts to cluster: nothing_to_analyze): a larger run, once,
+    // which becomes the latest completed run the detection is priced on
+    const refused = setupRefusal(create);
+    if (refused?.reason === "data") {
+      latest = await addRun(
+        "keyword run of 20 reddit posts",
+        { type: "prompt", sources: ["reddit"], search_query: "oat milk latte art" },
+        20,
+      );
+      create = await detect();
+      const again = setupRefusal(create);
+      if (again)
+        refusedSetup(ctx, again, "a pattern detection", ["a keyword run of 20 reddit posts added to its dataset"]);
+    } else if (refused) refusedSetup(ctx, refused, "a pattern detection");
     const runId = dataOf<PatternsPatternDetectionRun>(create)?.run_id;
     // accepted with another 2xx: a finding of the status (D-ASYNC-202), and the check goes on with the detection
     if (create.status >= 200 && create.status < 300 && create.status !== 202 && typeof runId === "string")
@@ -83,7 +117,19 @@ export function detection(ctx: CheckContext): Promise<Detection> {
       );
       ctx.skip("the pattern detection could not be started");
     }
-    const { balance: afterCreate } = await balanceOf(ctx);
+    // a detection holds the latest completed run's posts × price while in flight and is settled to the same
+    // (D-PDR-CHARGE); a failed one releases everything: judged against the state read around the balance
+    const charge = price.mul(latest?.mentions_count ?? NaN);
+    const afterCreate = await balanceWindow(ctx, [
+      {
+        path: `/v1/pattern_detections/${encodeURIComponent(runId)}`,
+        money: moneyBy({
+          states: { pending: "pending", working: ["working"], completed: "completed", failed: "failed" },
+          reserved: charge,
+          settled: () => charge,
+        }),
+      },
+    ]);
     const obs = await pollUntil<PatternsPatternDetectionRun>(
       ctx,
       `/v1/pattern_detections/${encodeURIComponent(runId)}`,

@@ -11,7 +11,22 @@ import type {
   TrackingAgentsTrackingAgent,
 } from "../../../../generated/client/types.gen.ts";
 import { seen } from "./util.ts";
-import { balanceOf, pollUntil, postUrls, priceOf, sourceDataset, terminalType } from "./groups.ts";
+import {
+  balanceOf,
+  balanceWindow,
+  countOf,
+  pollUntil,
+  postUrls,
+  priceOf,
+  refusedSetup,
+  runIdOf,
+  setupRefusal,
+  sourceDataset,
+  terminalType,
+  type BalanceWindow,
+  type RunMoney,
+} from "./groups.ts";
+import { datasetRunMoney } from "./billing.ts";
 
 export const TA = "/v1/tracking_agents";
 export const agentPath = (id: string) => `${TA}/${encodeURIComponent(id)}`;
@@ -43,7 +58,9 @@ export async function createAgent(
       ex,
     );
   else if (ex.status !== 201 || typeof id !== "string") {
-    if (ex.status === 409) ctx.skip("the account is at its tracking agent cap (409 tracking_agent_limit_reached)");
+    // the plan's cap on agents (tracking_agent_limit_reached; the seed names no status): not exercised, never failed
+    const refusal = setupRefusal(ex);
+    if (refusal) refusedSetup(ctx, refusal, `creating tracking agent ${label}`);
     ctx.fail(
       { title: `could not create a tracking agent (${ex.status})`, received: seen(ex), expected: { status: 201 } },
       ex,
@@ -77,12 +94,25 @@ export async function settleCycle(
   return out;
 }
 
+/** The mentions one dataset run of a cycle reserves: its count, capped at its URLs for a URL search (D-RUN-COUNT). */
+export function cycleRunUnits(r: CycleRun): number {
+  const q = r?.params?.search_query;
+  const count = countOf(r?.params?.count) ?? AGENT_COUNT;
+  return q?.type === "url" && Array.isArray(q.source_urls) ? Math.min(count, q.source_urls.length) : count;
+}
+
+/** A cycle's dataset run's money, as any dataset run's (its reservation sized by cycleRunUnits). */
+function cycleRunMoney(price: Decimal): (d: unknown) => RunMoney | undefined {
+  return (d) => datasetRunMoney(price, cycleRunUnits(d as CycleRun))(d);
+}
+
 export interface Cycles {
   agent: string;
   datasetId: string;
   mentionPrice: Decimal;
   before: Decimal;
-  afterTrigger: Decimal;
+  /** the balance right after the first trigger, with the cycle's dataset runs read around it */
+  afterTrigger: BalanceWindow;
   afterSettle: Decimal;
   first: Exchange;
   second: Exchange;
@@ -100,9 +130,41 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     const src = await sourceDataset(ctx, "agent-source", postUrls(ctx, "reddit", 2, "ta"));
     const agent = await createAgent(ctx, "agent-cycles", [src.id]);
     ctx.charge(mentionPrice.mul(AGENT_COUNT * 3).toFixed(), "up to three agent cycles of one dataset run each");
-    const { balance: before } = await balanceOf(ctx);
-    const first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
-    const { balance: afterTrigger } = await balanceOf(ctx);
+    let { balance: before } = await balanceOf(ctx);
+    let first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+    // the first trigger is the setup of every cycle rule: refused because the deployment finds no query it
+    // repeats in the dataset (its URL run; dataset_has_no_queries), a keyword run gives it one, once
+    const refusal = setupRefusal(first);
+    if (refusal?.reason === "data") {
+      const tried = "a keyword run of 20 reddit posts added to the agent's dataset";
+      ctx.charge(mentionPrice.mul(AGENT_COUNT).toFixed(), tried);
+      const kw = await ctx.req({
+        method: "POST",
+        path: `/v1/datasets/${encodeURIComponent(src.id)}/runs`,
+        body: {
+          search_query: { type: "prompt", sources: ["reddit"], search_query: "oat milk latte art" },
+          count: AGENT_COUNT,
+          num_comments_per_post: 0,
+        },
+      });
+      const kwId = runIdOf(kw);
+      if (kw.status !== 202 || !kwId)
+        refusedSetup(ctx, refusal, "triggering the agent's first cycle", [`${tried} (answered ${kw.status})`]);
+      await pollUntil(ctx, `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(kwId)}`, terminalType);
+      ({ balance: before } = await balanceOf(ctx));
+      first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+      const again = setupRefusal(first);
+      if (again) refusedSetup(ctx, again, "triggering the agent's first cycle", [tried]);
+    } else if (refusal) refusedSetup(ctx, refusal, "triggering the agent's first cycle");
+    // the balance right after the trigger, with each dataset run of the cycle read around it
+    const runPath = (rid: string) => `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}`;
+    const started = first.status === 202 ? dataOf<TrackingAgentsAgentRun>(first)?.dataset_run_ids : undefined;
+    const afterTrigger = await balanceWindow(
+      ctx,
+      (Array.isArray(started) ? started : [])
+        .filter((rid): rid is string => typeof rid === "string")
+        .map((rid) => ({ path: runPath(rid), money: cycleRunMoney(mentionPrice) })),
+    );
     const second = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
     // a second cycle that was accepted is only a fault if the first one was still running
     let secondInFlight = true;
