@@ -3,7 +3,7 @@ import { defineCheck } from "../define-check.ts";
 import { bodyOf } from "../typed.ts";
 import { seen } from "./support/util.ts";
 import { errorCode, priceOf, runIdOf, terminalType } from "./support/groups.ts";
-import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
+import { createAudienceDataset, pollAudienceRun, runsPath, startAudienceRun } from "./support/audiences.ts";
 
 /** One run in flight per audience dataset: a second start while the first is pending/working is 409; after it ends a new run is accepted. */
 export default defineCheck({
@@ -23,14 +23,10 @@ export default defineCheck({
   ],
   async run(ctx) {
     const price = await priceOf(ctx, "audience_profile");
-    const src = await audienceSource(ctx);
     const ad = await createAudienceDataset(ctx, "aud-409");
     ctx.charge(price.mul(10).toFixed(), "two audience runs of 5 profiles");
-    const first = await ctx.req({
-      method: "POST",
-      path: runsPath(ad),
-      body: { source_dataset_id: src.id, total_profile_count: 5 },
-    });
+    // the first run is the setup: on a source the deployment accepts (or not exercised, naming its refusal)
+    const { ex: first, source: src } = await startAudienceRun(ctx, ad, 5);
     const firstId = runIdOf(first);
     if (
       !ctx.expect(

@@ -7,7 +7,7 @@ import { decision, defineCheck } from "../define-check.ts";
 import { bodyOf, dataOf } from "../typed.ts";
 import { listOf, seen } from "./support/util.ts";
 import { errorCode, pollUntil, priceOf } from "./support/groups.ts";
-import { cpRuns, cpSource, createParameter } from "./support/custom-parameters.ts";
+import { cpRuns, createParameter, startParameterRun } from "./support/custom-parameters.ts";
 
 /** One run per parameter at a time: a second run while the first is processing is 409 custom_parameter_run_in_flight. */
 export default defineCheck({
@@ -28,11 +28,11 @@ export default defineCheck({
   ],
   async run(ctx) {
     const price = await priceOf(ctx, "post_processing");
-    const src = await cpSource(ctx);
     const cp = await createParameter(ctx, "cp-409");
     ctx.charge(price.mul(20).toFixed(), "two custom parameter runs");
+    // the first run is the setup: on a dataset the deployment accepts (or not exercised, naming its refusal)
+    const { ex: first, source: src } = await startParameterRun(ctx, cp.id);
     const body = { scope: { kind: "dataset", id: src.id } };
-    const first = await ctx.req({ method: "POST", path: cpRuns(cp.id), body });
     const firstId = dataOf<CustomParametersCustomParameterRunAccepted>(first)?.run_id;
     const started = first.status === 202 && typeof firstId === "string";
     ctx.expect(

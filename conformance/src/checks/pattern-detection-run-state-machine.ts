@@ -7,7 +7,7 @@ import { dataOf } from "../typed.ts";
 import type { PatternsPatternDetectionRun } from "../../../generated/client/types.gen.ts";
 import { fillPath } from "./support/util.ts";
 import { priceOf } from "./support/groups.ts";
-import { cpSource } from "./support/custom-parameters.ts";
+import { startOnPosts } from "./support/custom-parameters.ts";
 
 /** fc.asyncModelRun over pattern detection runs: pending → working → completed (with pattern_id) | failed (D-RUN-STATES, D-PDR-STEPS). */
 export default defineCheck({
@@ -29,7 +29,6 @@ export default defineCheck({
     const run = groupOf(ctx.contract, "pattern-detections")?.run;
     if (!run?.readOp || !run.createOp) return ctx.skip("the contract has no pattern detection create and read");
     const price = await priceOf(ctx, "post_processing");
-    const src = await cpSource(ctx);
     const maxStarts = 2;
     const runs = ctx.settings.profile === "full" ? Math.max(2, Math.min(ctx.settings.numRuns, 5)) : 1;
     ctx.charge(price.mul(10 * maxStarts * runs).toFixed(), `up to ${maxStarts * runs} detections`);
@@ -52,15 +51,18 @@ export default defineCheck({
           return { id: run?.run_id, run };
         },
         start: async (_variant, n) => {
-          const ex = await ctx.req({
-            method: "POST",
-            path: run.createOp!.path,
-            body: {
-              dataset_id: src.id,
-              name: ctx.name(`pd-sm-${n}`),
-              research_question: "What themes recur in these posts?",
-            },
-          });
+          // on a dataset the deployment accepts; refused on every one, the check is not exercised
+          const { ex } = await startOnPosts(ctx, "a pattern detection", (src) =>
+            ctx.req({
+              method: "POST",
+              path: run.createOp!.path,
+              body: {
+                dataset_id: src.id,
+                name: ctx.name(`pd-sm-${n}`),
+                research_question: "What themes recur in these posts?",
+              },
+            }),
+          );
           const id = dataOf<PatternsPatternDetectionRun>(ex)?.run_id;
           if (typeof id === "string") seen.push({ id });
           return ex;
