@@ -1,7 +1,7 @@
 import { decision, defineCheck } from "../define-check.ts";
 import { bodyOf } from "../typed.ts";
 import { createDataset, seen } from "./support/util.ts";
-import { errorCode, postUrls, priceOf, runIdOf } from "./support/groups.ts";
+import { errorCode, pollUntil, postUrls, priceOf, runIdOf, terminalType } from "./support/groups.ts";
 import { pageSize, type Page } from "./support/pagination.ts";
 
 /** A dataset's run list without `limit` holds the documented default page (10) when the dataset has more runs. */
@@ -26,6 +26,7 @@ export default defineCheck({
     const runs = `/v1/datasets/${encodeURIComponent(ds.id)}/runs`;
     // one URL per run: each collects at most one post (the reservation is the count, 20, at most)
     ctx.charge(price.mul(20 * (dflt + 1)).toFixed(), `${dflt + 1} one-URL dataset runs`);
+    const started: string[] = [];
     for (let i = 0; i <= dflt; i++) {
       const ex = await ctx.req({
         method: "POST",
@@ -40,6 +41,7 @@ export default defineCheck({
         );
         return ctx.skip("the dataset's runs could not be created");
       }
+      started.push(runIdOf(ex)!);
     }
     const ex = await ctx.req({ method: "GET", path: runs });
     const b = bodyOf<Page>(ex);
@@ -53,5 +55,8 @@ export default defineCheck({
       },
       ex,
     );
+    // let the runs end, so their settlements land before the checks after it read the balance (a slow
+    // deployment's runs would otherwise settle inside a later billing check's window)
+    for (const id of started) await pollUntil(ctx, `${runs}/${encodeURIComponent(id)}`, terminalType);
   },
 });
