@@ -85,6 +85,17 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 
 export const groupFaults: Fault[] = [
   {
+    id: "aud-below-minimum-wrong-code",
+    breaks: "A source below the 5-post minimum (and no other rule) is 400 audience_insufficient_source_mentions",
+    expect: "audience-run-codes-in-order",
+    response: (q, res) =>
+      q.method === "POST" &&
+      /^\/v1\/audience_datasets\/[^/]+\/runs$/.test(q.url.pathname) &&
+      res.json?.error_code === "audience_insufficient_source_mentions"
+        ? json(res, { ...res.json, error_code: "source_dataset_has_no_completed_run" })
+        : res,
+  },
+  {
     id: "dataset-patch-writes-counts",
     breaks: "name is the only updatable field of a dataset (this deployment stores mentions_count from a PATCH)",
     expect: "patch-semantics",

@@ -1188,9 +1188,8 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.insufficient-mentions",
     kind: "error",
     quote: "Other sources below the minimum: 400 `audience_insufficient_source_mentions`.",
-    uncovered:
-      "audience-run-codes-in-order accepts any of the three source codes with a warning (D-AUD-RUN-400), even for its 2-post reddit source to which no other rule applies",
-    cheap: "make the 2-post reddit case strict: 400 audience_insufficient_source_mentions only",
+    judgedBy: [{ check: "audience-run-codes-in-order", fault: "aud-below-minimum-wrong-code" }],
+    note: "a 2-post reddit source with a completed run, to which no other rule applies; sources that break several rules get the contract's order (D-AUD-RUN-400, a warning)",
   },
   {
     id: "audience-datasets.runs.refused-before-run",
