@@ -85,6 +85,18 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 
 export const groupFaults: Fault[] = [
   {
+    id: "dataset-pool-replaced",
+    breaks: "Mentions live across runs (this deployment lists only the posts of a dataset's latest run)",
+    expect: "dataset-mentions-pool",
+    response: (q, res) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || res.status !== 200) return res;
+      const rows = res.json?.data as Array<{ dataset_run_at?: number }> | undefined;
+      if (!Array.isArray(rows) || rows.length < 2) return res;
+      const latest = Math.max(...rows.map((m) => m.dataset_run_at ?? 0));
+      return json(res, { ...res.json, data: rows.filter((m) => (m.dataset_run_at ?? 0) === latest) });
+    },
+  },
+  {
     id: "aud-below-minimum-wrong-code",
     breaks: "A source below the 5-post minimum (and no other rule) is 400 audience_insufficient_source_mentions",
     expect: "audience-run-codes-in-order",

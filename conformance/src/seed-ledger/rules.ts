@@ -1063,9 +1063,8 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.mentions-pool",
     kind: "shape",
     quote: "Mentions live across runs; a new run adds to the same pool.",
-    uncovered:
-      "no check compares the dataset's mentions across two runs: the kit's shared source datasets hold one run each, and a second run costs a chargeable run per kit run (dataset-mentions-consistent judges the count against the listed posts on one run only)",
-    cheap: "after a second run, every mention of the first is still returned for the dataset",
+    judgedBy: [{ check: "dataset-mentions-pool", fault: "dataset-pool-replaced" }],
+    note: "two one-URL runs into one dataset: the first run's posts stay listed and the second's join them",
   },
 
   // ── Endpoints › Audience datasets ──────────────────────────────────────
