@@ -85,6 +85,24 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 
 export const groupFaults: Fault[] = [
   {
+    id: "mention-search-charged",
+    breaks: "Reads are free (this deployment takes a cent per mention search)",
+    expect: "reads-free",
+    request: (q, s) => {
+      if (q.method === "POST" && q.url.pathname === "/v1/mentions")
+        s.memo.set("read-charge", memoNumber(s, "read-charge") + 0.01);
+      return q;
+    },
+    response: (q, res, s) => {
+      const charged = memoNumber(s, "read-charge");
+      if (q.method !== "GET" || q.url.pathname !== "/v1/me" || res.status !== 200 || !charged) return res;
+      const body = structuredClone(res.json);
+      if (typeof body?.data?.usage?.balance !== "number") return res;
+      body.data.usage.balance = Math.round((body.data.usage.balance - charged) * 1e6) / 1e6;
+      return json(res, body);
+    },
+  },
+  {
     id: "dataset-pool-replaced",
     breaks: "Mentions live across runs (this deployment lists only the posts of a dataset's latest run)",
     expect: "dataset-mentions-pool",

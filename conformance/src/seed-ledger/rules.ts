@@ -2393,9 +2393,8 @@ export const LEDGER: LedgerRow[] = [
     quote: "all reads (mentions, profiles, patterns, chats, me, prices, usage history,",
     also: ["(global across the account; free)", "read-only, free |"],
     rule: "REST reads of mentions, profiles, patterns, chats, prices and usage history leave the balance unchanged",
-    uncovered:
-      "no check wraps these REST reads in a balance comparison (GET /v1/me, run reads and preview re-reads fall inside billing checks; the MCP read tools are judged by mcp-read-tools-free); keyed checks run one at a time (src/run/active.ts), but runs and agent cycles started by earlier checks may still settle during the window, so a bare balance comparison would blame reads for a refund: the check must run in the requests phase (before any chargeable work of the kit run) or judge by the usage rows written during the reads",
-    cheap: "read the balance, call each REST read once, read the balance again: equal, and no new usage row",
+    judgedBy: [{ check: "reads-free", fault: "mention-search-charged" }],
+    note: "prices, me, usage history, mentions, profiles and datasets read before the kit starts chargeable work; a balance that moves on its own, or with a new usage row during the reads, is not exercised. Pattern, chat and preview re-reads are not in the batch",
   },
   {
     id: "charges.ask-token",
