@@ -397,6 +397,12 @@ export const seedOnlyVariant: Deviation[] = [
  * (D-REF-*, not checked) are classified by `reasonNotVaried` instead.
  */
 export const notVaried: Record<string, string> = {
+  "D-PAGE-FILL": "would need a second implementation: short pages before the end of a list",
+  "D-MCP-ANNOTATIONS":
+    "not varied yet: dropping readOnlyHint from tools/list is a proxy rewrite of the MCP stream left for a later round",
+  "D-MCP-ASK-CHAT": "would need a second implementation: an MCP turn that does not read over REST as a chat",
+  "D-MCP-GET-ME":
+    "no other reasonable choice a proxy can show without breaking the seed's 'same capabilities' over MCP",
   "D-AUD-RUN-COUNTS": "no other reasonable choice: target_profile_count echoes total_profile_count the seed bounds",
   "D-PREVIEW-BODY-TYPES": "no other reasonable choice: the preview body mirrors the dataset run body the seed types",
   "D-PREVIEW-URL-RESULT":
