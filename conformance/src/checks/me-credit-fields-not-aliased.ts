@@ -17,8 +17,9 @@ export default defineCheck({
   async run(ctx) {
     const prices = await ctx.req({ method: "GET", path: "/v1/prices" });
     const p = bodyOf<{ data: unknown }>(prices)?.data;
-    const rate = isObject(p) ? p.rate : undefined;
-    if (typeof rate !== "number" || rate === 1)
+    // a dollar amount may come as a JSON number or a decimal string (D-MONEY-NUMBER)
+    const rate = isObject(p) ? num(p.rate) : undefined;
+    if (rate === undefined || rate === 1)
       ctx.skip(`GET /v1/prices gives rate ${JSON.stringify(rate)}: credits and dollars cannot be told apart by value`);
     const me = await ctx.req({ method: "GET", path: "/v1/me" });
     const d = bodyOf<{ data: unknown }>(me)?.data;
@@ -28,12 +29,12 @@ export default defineCheck({
         ["credits_used", "balance_used"],
         ["credits_total", "balance_total"],
       ] as const
-    ).filter(([c, b]) => typeof usage?.[c] === "number" && usage[c] !== 0 && typeof usage?.[b] === "number");
+    ).filter(([c, b]) => num(usage?.[c]) !== undefined && num(usage?.[c]) !== 0 && num(usage?.[b]) !== undefined);
     if (!usage || pairs.length === 0)
       return ctx.skip("GET /v1/me carries no non-zero credits_used / credits_total beside the dollar fields");
     for (const [c, b] of pairs)
       ctx.expect(
-        usage[c] !== usage[b],
+        num(usage[c]) !== num(usage[b]),
         {
           title: `usage.${c} repeats usage.${b} (${String(usage[b])}): the old dollar name is aliased`,
           received: seen(me),
@@ -43,3 +44,9 @@ export default defineCheck({
       );
   },
 });
+
+/** A number sent as a JSON number or as a decimal string; undefined for anything else. */
+function num(v: unknown): number | undefined {
+  if (typeof v === "number") return v;
+  return typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
+}
