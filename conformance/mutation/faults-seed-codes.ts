@@ -116,4 +116,56 @@ export const seedCodesFaults: Fault[] = [
         ? recode(res, "insufficient_credits")
         : res,
   },
+  {
+    id: "codes-ta-limit-reached-conflict",
+    breaks:
+      "A tracking agent create past the plan's cap is refused with tracking_agent_limit_reached (answered 409 conflict)",
+    expect: "tracking-agent-limit-reached",
+    response: (q, res) =>
+      q.method === "POST" &&
+      q.url.pathname === "/v1/tracking_agents" &&
+      res.status >= 400 &&
+      res.json?.error_code === "tracking_agent_limit_reached"
+        ? recode(res, "conflict")
+        : res,
+  },
+  {
+    id: "codes-profiles-omit-ids-spans-none",
+    breaks:
+      "A profile search without audience_dataset_ids spans every audience dataset of the account (answered an empty list)",
+    expect: "audience-profiles-omit-spans-all",
+    // the profiles it samples are collected by the billed audience run
+    only: ["audience-profile-billing", "audience-profiles-omit-spans-all"],
+    response: (q, res) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/audience_profiles" || res.status !== 200) return res;
+      const body = q.body ? (JSON.parse(q.body) as Record<string, unknown>) : {};
+      return body.audience_dataset_ids === undefined
+        ? json(res, { status: "success", data: [], has_next: false, cursor: null }, 200)
+        : res;
+    },
+  },
+  {
+    id: "codes-aud-run-source-pinned",
+    breaks:
+      "Runs in one audience dataset may target different source datasets (a run with another source answered 400 after the first)",
+    expect: "audience-dataset-runs-any-source",
+    request: (q, s) => {
+      if (q.method !== "POST" || !AUD_RUNS.test(q.url.pathname) || !q.body) return q;
+      const source = (JSON.parse(q.body) as Record<string, unknown>).source_dataset_id;
+      const key = `aud-source:${q.url.pathname}`;
+      const pinned = s.memo.get(key);
+      if (pinned === undefined) {
+        s.memo.set(key, source);
+        return q;
+      }
+      if (pinned === source) return q;
+      const body = {
+        status: "client_error",
+        error_code: "audience_dataset_source_mismatch",
+        message: "This audience dataset's runs target another source dataset.",
+        transient: false,
+      };
+      return { status: 400, headers: { "content-type": "application/json" }, body: JSON.stringify(body), json: body };
+    },
+  },
 ];

@@ -330,8 +330,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "It is a name-only container; runs in one container may target different source datasets.",
     rule: "runs in one audience dataset may target different source datasets",
-    uncovered: "every audience run of the kit in one container targets the same source",
-    cheap: "after a run ends, start one on the same audience dataset with another eligible source: 202",
+    judgedBy: [by("audience-dataset-runs-any-source", "codes-aud-run-source-pinned")],
+    note: "two sources in one container, the second run started after the first ended: a run while another is in flight is the 409 rule's; a refusal for the second source's data or the balance is not exercised",
   },
   {
     id: "audience-run.fields",
@@ -1242,9 +1242,8 @@ export const LEDGER: LedgerRow[] = [
     quote: "optional; omit to span all account datasets",
     also: ["optional; defaults to all account audience datasets; mirrors the REST profiles endpoint"],
     rule: "a profile search without audience_dataset_ids returns the profiles of every audience dataset of the account",
-    uncovered:
-      "mcp-rest-agreement compares the tool with REST, both without ids: a deployment that spans too little in both passes",
-    cheap: "the search without ids holds every profile that the per-dataset searches return",
+    judgedBy: [by("audience-profiles-omit-spans-all", "codes-profiles-omit-ids-spans-none")],
+    note: "REST only, sampled: the newest 5 profiles of up to 3 audience datasets holding profiles must be in the walk without ids (at most 10 pages of 100); the MCP tool is held to REST by mcp-rest-agreement",
   },
   {
     id: "audience-profiles.filters-at-most-10",
@@ -1602,7 +1601,8 @@ export const LEDGER: LedgerRow[] = [
     id: "tracking-agents.create.limit-reached",
     kind: "error",
     quote: "`tracking_agent_limit_reached`,",
-    uncovered: "the ceiling per plan is not shown: a check would have to create agents until refused",
+    judgedBy: [by("tracking-agent-limit-reached", "codes-ta-limit-reached-conflict")],
+    note: "the cap is GET /v1/me's plan.limits.tracking_agents; a cap more than 15 agents above the live count is not exercised; the status (409) is D-409's",
   },
   {
     id: "tracking-agents.create.404",
