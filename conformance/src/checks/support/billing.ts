@@ -1,7 +1,7 @@
 // Billing scenarios shared by the billing checks: one successful run, one run
 // that cannot collect anything, and one refused (402) run, each observed
 // through /v1/me, /v1/prices and /v1/me/usage_history with exact decimals.
-import { Decimal } from "decimal.js";
+import { type Decimal } from "decimal.js";
 import type {
   AccountMe,
   AccountPrices,
@@ -13,6 +13,7 @@ import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
 import { dataOf, isObject, itemsOf, type Untrusted } from "../../typed.ts";
 import { createDataset, fixtureDataset } from "./util.ts";
+import { dec } from "./decimal.ts";
 import {
   balanceWindow,
   countOf,
@@ -31,11 +32,7 @@ export type RunRead = Untrusted<DatasetsDatasetRun>;
 export const RUN_COUNT = 20; // the contract's minimum: the cheapest chargeable run
 export const TERMINAL = new Set(["completed", "failed"]);
 
-export function dec(v: unknown): Decimal | undefined {
-  if (typeof v === "number" && Number.isFinite(v)) return new Decimal(String(v));
-  if (typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v)) return new Decimal(v);
-  return undefined;
-}
+export { dec };
 
 export async function mentionPrice(
   ctx: CheckContext,

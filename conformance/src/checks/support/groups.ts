@@ -12,7 +12,7 @@ import type {
   DatasetsDatasetRun,
 } from "../../../../generated/client/types.gen.ts";
 import { createDataset, seen } from "./util.ts";
-import { dec } from "./billing.ts";
+import { dec } from "./decimal.ts";
 
 export type Category = "mention" | "audience_profile" | "post_processing" | "preview_generation";
 
