@@ -1,10 +1,11 @@
-// Rewrites docs/seed-ledger.md and the seed-ledger figure of conformance/README.md
+// Rewrites docs/seed-ledger.md, the seed-ledger figure of conformance/README.md
+// and the figure line of the root README.md
 // from the ledger's data (conformance/src/seed-ledger/); the ledger's test
 // compares both with a fresh render:
 //   npx tsx conformance/scripts/update-seed-ledger.ts
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { seedLedgerMarkdown, seedLedgerReadme } from "../src/seed-ledger/report.ts";
+import { seedCoverageLine, seedLedgerMarkdown, seedLedgerReadme } from "../src/seed-ledger/report.ts";
 
 const doc = fileURLToPath(new URL("../../docs/seed-ledger.md", import.meta.url));
 writeFileSync(doc, seedLedgerMarkdown());
@@ -19,3 +20,10 @@ const b = text.indexOf(end);
 if (a < 0 || b < a) throw new Error("conformance/README.md lacks the seed-ledger markers");
 writeFileSync(readme, text.slice(0, a + start.length) + seedLedgerReadme() + text.slice(b));
 console.log(`seed-ledger figure written to ${readme}`);
+
+const front = fileURLToPath(new URL("../../README.md", import.meta.url));
+const page = readFileSync(front, "utf8");
+const figure = /<!-- seed-figure -->.*?<!-- \/seed-figure -->/;
+if (!figure.test(page)) throw new Error("README.md lacks the seed-figure markers");
+writeFileSync(front, page.replace(figure, `<!-- seed-figure -->${seedCoverageLine()}<!-- /seed-figure -->`));
+console.log(`seed-ledger figure written to ${front}`);

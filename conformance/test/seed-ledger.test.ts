@@ -99,6 +99,8 @@ describe("seed-rule ledger", () => {
     expect(readFileSync(here("../../docs/seed-ledger.md"), "utf8")).toBe(seedLedgerMarkdown());
     const readme = readFileSync(here("../README.md"), "utf8");
     expect(readme).toContain(`<!-- seed-ledger:start -->${seedLedgerReadme()}<!-- seed-ledger:end -->`);
+    const front = readFileSync(here("../../README.md"), "utf8");
+    expect(front).toContain(`<!-- seed-figure -->${seedCoverageLine()}<!-- /seed-figure -->`);
   });
 
   it("counts the figure as judged rows over judged plus uncovered rows", () => {
