@@ -474,10 +474,15 @@ export const faults: Fault[] = [
     expect: "billing-settlement-exact",
     only: ["billing-settlement-exact"],
     response: (q, res, s) => {
-      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && res.json?.data?.status?.type === "completed")
-        s.memo.set("settled", true);
-      if (q.method === "GET" && q.url.pathname === "/v1/me" && s.memo.get("settled"))
-        return setBalance(res, (b) => b - 0.01);
+      // every run takes a cent more than it settled, once, when its completion is first read
+      const d = res.json?.data;
+      if (q.method === "GET" && RUN_BY_ID.test(q.url.pathname) && d?.status?.type === "completed") {
+        const seen = (s.memo.get("settled-runs") as Set<string> | undefined) ?? new Set<string>();
+        seen.add(q.url.pathname);
+        s.memo.set("settled-runs", seen);
+      }
+      const extra = ((s.memo.get("settled-runs") as Set<string> | undefined)?.size ?? 0) * 0.01;
+      if (q.method === "GET" && q.url.pathname === "/v1/me" && extra) return setBalance(res, (b) => b - extra);
       return res;
     },
   },
