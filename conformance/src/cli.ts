@@ -37,7 +37,8 @@ export async function main(argv = process.argv): Promise<number> {
 const invokedDirectly = process.argv[1] && /cli\.ts$/.test(process.argv[1]);
 if (invokedDirectly || process.env.SLK_CLI_ENTRY === "1") {
   main().then(
-    (code) => process.exit(code),
+    // exit once stdout has drained: on a pipe a long --list or report could otherwise be cut short
+    (code) => process.stdout.write("", () => process.exit(code)),
     (e) => {
       // an unexpected crash of the kit itself: one line, the stack only with SLK_DEBUG
       console.error(`sl-conformance: ${(e as Error)?.message ?? e}`);

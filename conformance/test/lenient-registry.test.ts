@@ -34,6 +34,10 @@ const sources = ["", "support/"]
  * gets a registry entry must leave it.
  */
 export const LENIENT_NOT_WARNED: Record<string, string> = {
+  "D-TA-CYCLE":
+    "tracking-agent-trigger-202-then-409 and tracking-agent-cycle-billing hold what is strict (runs started, their count); the lenient part is not judged",
+  "D-TA-ALERT-EVERY-CYCLE":
+    "tracking-agent-feed-newest-first holds a message per triggered cycle; skipped schedule slots (the lenient part) never happen in a kit run",
   "D-OAUTH":
     "mcp-unauthenticated-401 holds the header and the required fields of the document; the optional fields are D-MCP-OAUTH-METADATA's entry",
   "D-RUN-TRANSITIONS":
