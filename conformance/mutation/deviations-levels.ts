@@ -38,6 +38,7 @@ export const DECISION_FAULTS: Record<string, string> = {
   "usage-history-oldest-first": "D-USAGE-ORDER",
   "mcp-metadata-no-authorization-servers": "D-MCP-OAUTH-METADATA",
   "mcp-tool-error-structured": "D-MCP-TOOL-ERROR",
+  "audience-run-count-as-string": "D-AUD-RUN-COUNTS (the seed lists the audience run's counts without a type)",
   "mcp-readonly-hint-missing": "D-MCP-ANNOTATIONS (the seed never mentions tool annotations)",
   "mcp-401-unquoted-metadata": "D-OAUTH (the quoting of resource_metadata)",
   "mcp-tool-error-generic-code": "D-MCP-TOOL-ERROR (the seed mirrors the status, not the code)",
