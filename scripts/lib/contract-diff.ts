@@ -7,8 +7,8 @@
 // Removed error codes are judged over the whole document
 // (contract-error-codes.ts).
 import { GROUPS } from "./contract-policy.ts";
-import { at, operationCount } from "./contract-document.ts";
-import { normalise } from "./contract-normalise.ts";
+import { asNode, at, operationCount } from "./contract-document.ts";
+import { normalise, withoutText } from "./contract-normalise.ts";
 import { classify } from "./contract-classify.ts";
 import { codesIn, removedCodes } from "./contract-error-codes.ts";
 import { findingsOf, finish } from "./contract-findings.ts";
@@ -20,7 +20,8 @@ export type { DiffReport, Finding, Kind, Severity } from "./contract-diff-types.
 export function diffContracts(baseDoc: object, currentDoc: object): DiffReport {
   const before = normalise(baseDoc);
   const after = normalise(currentDoc);
-  const { changes, annotations } = classify(before, after);
+  const { annotations } = classify(before, after);
+  const { changes } = classify(asNode(withoutText(before)), asNode(withoutText(after)));
   const removed = removedCodes(codesIn(before), codesIn(after));
   return finish({
     base: { version: String(at(baseDoc, "info", "version") ?? "?"), operations: operationCount(baseDoc) },

@@ -9,12 +9,19 @@ import { asNode, at, children, isNode, lookup, type Node } from "./contract-docu
 /** Where the synthetic tool operations live: `POST /mcp/tools/<name>`. */
 const TOOL_PREFIX = "/mcp/tools/";
 
-/** Decision D-DIFF-TEXT: examples are annotation by definition, dropped before diffing. */
+/** Keys that annotate a schema without changing what a client may send or receive. */
+const ANNOTATIONS = new Set(["examples", "example", "x-provenance"]);
+
+/**
+ * Decision D-DIFF-TEXT: examples are annotation by definition, and so are the
+ * provenance marks (`x-provenance`: which rule a constraint states); both are
+ * dropped before diffing.
+ */
 function withoutExamples(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutExamples);
   if (!isNode(node)) return node;
   const out: Node = {};
-  for (const [k, v] of Object.entries(node)) if (k !== "examples" && k !== "example") out[k] = withoutExamples(v);
+  for (const [k, v] of Object.entries(node)) if (!ANNOTATIONS.has(k)) out[k] = withoutExamples(v);
   return out;
 }
 
@@ -63,6 +70,30 @@ function inlineHeaderSchemas(doc: Node): Node {
 }
 
 /** A document ready for the diff library; the input is left as it was. */
+/**
+ * The document without the prose of its fields (each property's description):
+ * the changes a client sees are judged on this, because api-smart-diff
+ * matches the branches of a union by their whole content, and a reworded
+ * field description in one branch would hide a breaking change in another.
+ * A schema's own description stays (the policy reads it: "New categories
+ * ship as additive keys"); text changes are counted on the full document
+ * (D-DIFF-TEXT).
+ */
+export function withoutText(node: unknown, inProperties = false): unknown {
+  if (Array.isArray(node)) return node.map((n) => withoutText(n));
+  if (!isNode(node)) return node;
+  const out: Node = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (inProperties && k === "description") continue;
+    out[k] = k === "properties" && isNode(v) ? propertiesWithoutText(v) : withoutText(v);
+  }
+  return out;
+}
+
+function propertiesWithoutText(props: Node): Node {
+  return Object.fromEntries(Object.entries(props).map(([k, v]) => [k, withoutText(v, true)]));
+}
+
 export function normalise(doc: object): Node {
   return inlineHeaderSchemas(withTools(asNode(withoutExamples(doc))));
 }

@@ -134,8 +134,8 @@ interface DatasetStatistics {
   edit(
     dir,
     "spec/datasets/runs.models.tsp",
-    "  /** What to collect. */\n  search_query: SearchQuery;\n",
-    "  /** What to collect. */\n  search_query: SearchQuery;\n\n  /** A note kept with the run. */\n  note?: string;\n",
+    '  /** What to collect. */\n  @seed("| search_query | union (see Resources) | required |")\n  search_query: SearchQuery;\n',
+    '  /** What to collect. */\n  @seed("| search_query | union (see Resources) | required |")\n  search_query: SearchQuery;\n\n  /** A note kept with the run. */\n  note?: string;\n',
   );
   edit(
     dir,
@@ -154,14 +154,14 @@ interface DatasetStatistics {
   edit(
     dir,
     "spec/datasets/runs.models.tsp",
-    "  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(1000)",
-    "  /** Mentions to collect, 20-2000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(2000)",
+    '  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @seed("| count | integer | 20-1000, default 200 |")\n  @minValue(20)\n  @maxValue(1000)',
+    '  /** Mentions to collect, 20-2000; the reservation is sized by it. */\n  @seed("| count | integer | 20-1000, default 200 |")\n  @minValue(20)\n  @maxValue(2000)',
   );
   edit(
     dir,
     "spec/tracking-agents/models.tsp",
-    "  /** Posts to collect per dataset per cycle, 20-1000. */\n  @minValue(20)\n  @maxValue(1000)\n  count?: int32 = 200;",
-    "  /** Posts to collect per dataset per cycle, 20-500. */\n  @minValue(20)\n  @maxValue(500)\n  count?: int32 = 200;",
+    '  /** Posts to collect per dataset per cycle, 20-1000 (Decision D-TA-CREATE). */\n  @decided("D-TA-CREATE", "bounds")\n  @minValue(20)\n  @maxValue(1000)\n  count?: int32 = 200;',
+    '  /** Posts to collect per dataset per cycle, 20-500 (Decision D-TA-CREATE). */\n  @decided("D-TA-CREATE", "bounds")\n  @minValue(20)\n  @maxValue(500)\n  count?: int32 = 200;',
   );
   // a code the release already has, documented on one more operation
   edit(
@@ -229,8 +229,8 @@ beforeAll(() => {
       edit(
         repo,
         "spec/datasets/runs.models.tsp",
-        "  /** What to collect. */\n  search_query: SearchQuery;\n",
-        "  /** What to collect. */\n  search_query: SearchQuery;\n\n  /** A note kept with the run. */\n  note?: string;\n",
+        '  /** What to collect. */\n  @seed("| search_query | union (see Resources) | required |")\n  search_query: SearchQuery;\n',
+        '  /** What to collect. */\n  @seed("| search_query | union (see Resources) | required |")\n  search_query: SearchQuery;\n\n  /** A note kept with the run. */\n  note?: string;\n',
       );
       const additive = await releaseIn(repo, next, "--date=2026-12-01");
       const read = (f: string) => readFileSync(path.join(repo, f), "utf8");
@@ -401,8 +401,8 @@ describe("breaking edits to stable groups and error codes are errors", () => {
     edit(
       dir,
       "spec/datasets/runs.models.tsp",
-      "  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(1000)",
-      "  /** Mentions to collect, 20-500; the reservation is sized by it. */\n  @minValue(20)\n  @maxValue(500)",
+      '  /** Mentions to collect, 20-1000; the reservation is sized by it. */\n  @seed("| count | integer | 20-1000, default 200 |")\n  @minValue(20)\n  @maxValue(1000)',
+      '  /** Mentions to collect, 20-500; the reservation is sized by it. */\n  @seed("| count | integer | 20-1000, default 200 |")\n  @minValue(20)\n  @maxValue(500)',
     );
     // a new required request field (and the example that must now carry it)
     edit(
