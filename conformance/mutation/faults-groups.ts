@@ -104,14 +104,29 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "dataset-pool-replaced",
-    breaks: "Mentions live across runs (this deployment lists only the posts of a dataset's latest run)",
+    breaks:
+      "Mentions live across runs (this deployment lists only the posts a dataset gained since it was last listed)",
     expect: "dataset-mentions-pool",
-    response: (q, res) => {
-      if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || res.status !== 200) return res;
-      const rows = res.json?.data as Array<{ dataset_run_at?: number }> | undefined;
-      if (!Array.isArray(rows) || rows.length < 2) return res;
-      const latest = Math.max(...rows.map((m) => m.dataset_run_at ?? 0));
-      return json(res, { ...res.json, data: rows.filter((m) => (m.dataset_run_at ?? 0) === latest) });
+    response: (q, res, s) => {
+      if (q.method !== "POST" || q.url.pathname !== "/v1/mentions" || res.status !== 200 || !q.body) return res;
+      let ids: unknown;
+      try {
+        ids = (JSON.parse(q.body) as { dataset_ids?: unknown }).dataset_ids;
+      } catch {
+        return res;
+      }
+      const rows = res.json?.data as Array<{ source?: string; id?: string }> | undefined;
+      if (!Array.isArray(ids) || ids.length !== 1 || !Array.isArray(rows)) return res;
+      const key = `pool:${String(ids[0])}`;
+      const seen = s.memo.get(key) as Set<string> | undefined;
+      const keys = rows.map((m) => `${m.source}:${m.id}`);
+      if (!seen) {
+        s.memo.set(key, new Set(keys));
+        return res;
+      }
+      // once new posts arrive, the earlier ones are gone
+      const fresh = rows.filter((_, i) => !seen.has(keys[i]!));
+      return fresh.length ? json(res, { ...res.json, data: fresh }) : res;
     },
   },
   {
