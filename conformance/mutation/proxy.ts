@@ -80,6 +80,20 @@ async function readBody(req: IncomingMessage): Promise<string | undefined> {
   return chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
 }
 
+/** An incoming request as the faults read it (headers lower-cased, body read whole). */
+export async function proxyRequestOf(req: IncomingMessage): Promise<ProxyRequest> {
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
+  return {
+    method: req.method ?? "GET",
+    path: req.url ?? "/",
+    url: new URL(req.url ?? "/", "http://proxy"),
+    headers,
+    body: await readBody(req),
+    key: headers["x-api-key"],
+  };
+}
+
 export interface RunningProxy {
   baseUrl: string;
   state: ProxyState;
@@ -166,16 +180,7 @@ export async function startProxy(
   const server: Server = createServer(async (req, res) => {
     let out: ProxyResponse;
     try {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-      out = await handle({
-        method: req.method ?? "GET",
-        path: req.url ?? "/",
-        url: new URL(req.url ?? "/", "http://proxy"),
-        headers,
-        body: await readBody(req),
-        key: headers["x-api-key"],
-      });
+      out = await handle(await proxyRequestOf(req));
     } catch (e) {
       out = proxyError(e);
     }

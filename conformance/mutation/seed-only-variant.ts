@@ -17,7 +17,7 @@
 // The whole kit at --level seed passes against it with one warning per
 // decision (test/deviation-mode.test.ts); at --level contract each judged
 // deviation fails naming its decision.
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
@@ -27,6 +27,7 @@ import { mcpFaults } from "./faults-mcp.ts";
 import {
   json,
   proxyError,
+  proxyRequestOf,
   startProxy,
   type Body,
   type Fault,
@@ -609,12 +610,6 @@ export const judgedDecisions = (list: Deviation[] = seedOnlyVariant) => [
 
 // ---- the variant as a running deployment ---------------------------------------------------
 
-async function readBody(req: IncomingMessage): Promise<string | undefined> {
-  const chunks: Buffer[] = [];
-  for await (const c of req) chunks.push(c as Buffer);
-  return chunks.length ? Buffer.concat(chunks).toString("utf8") : undefined;
-}
-
 export interface RunningVariant {
   baseUrl: string;
   proxy: RunningProxy;
@@ -652,16 +647,7 @@ export async function startSeedOnlyVariant(
     }
     let out: ProxyResponse;
     try {
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (typeof v === "string") headers[k.toLowerCase()] = v;
-      out = await proxy.handle({
-        method: req.method ?? "GET",
-        path: req.url ?? "/",
-        url: new URL(req.url ?? "/", "http://proxy"),
-        headers,
-        body: await readBody(req),
-        key: headers["x-api-key"],
-      });
+      out = await proxy.handle(await proxyRequestOf(req));
     } catch (e) {
       out = proxyError(e);
     }

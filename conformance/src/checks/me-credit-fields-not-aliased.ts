@@ -1,6 +1,7 @@
 import { defineCheck } from "../define-check.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import { seen } from "./support/util.ts";
+import { dec } from "./support/decimal.ts";
 
 /** usage.credits_used / credits_total are credit fields: with a credit rate other than 1 they never repeat the dollar figures. */
 export default defineCheck({
@@ -18,8 +19,8 @@ export default defineCheck({
     const prices = await ctx.req({ method: "GET", path: "/v1/prices" });
     const p = bodyOf<{ data: unknown }>(prices)?.data;
     // a dollar amount may come as a JSON number or a decimal string (D-MONEY-NUMBER)
-    const rate = isObject(p) ? num(p.rate) : undefined;
-    if (rate === undefined || rate === 1)
+    const rate = isObject(p) ? dec(p.rate) : undefined;
+    if (rate === undefined || rate.equals(1))
       ctx.skip(`GET /v1/prices gives rate ${JSON.stringify(rate)}: credits and dollars cannot be told apart by value`);
     const me = await ctx.req({ method: "GET", path: "/v1/me" });
     const d = bodyOf<{ data: unknown }>(me)?.data;
@@ -29,12 +30,12 @@ export default defineCheck({
         ["credits_used", "balance_used"],
         ["credits_total", "balance_total"],
       ] as const
-    ).filter(([c, b]) => num(usage?.[c]) !== undefined && num(usage?.[c]) !== 0 && num(usage?.[b]) !== undefined);
+    ).filter(([c, b]) => dec(usage?.[c]) !== undefined && !dec(usage?.[c])!.isZero() && dec(usage?.[b]) !== undefined);
     if (!usage || pairs.length === 0)
       return ctx.skip("GET /v1/me carries no non-zero credits_used / credits_total beside the dollar fields");
     for (const [c, b] of pairs)
       ctx.expect(
-        num(usage[c]) !== num(usage[b]),
+        !dec(usage[c])!.equals(dec(usage[b])!),
         {
           title: `usage.${c} repeats usage.${b} (${String(usage[b])}): the old dollar name is aliased`,
           received: seen(me),
@@ -44,9 +45,3 @@ export default defineCheck({
       );
   },
 });
-
-/** A number sent as a JSON number or as a decimal string; undefined for anything else. */
-function num(v: unknown): number | undefined {
-  if (typeof v === "number") return v;
-  return typeof v === "string" && /^-?\d+(\.\d+)?$/.test(v) ? Number(v) : undefined;
-}
