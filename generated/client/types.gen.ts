@@ -1800,6 +1800,30 @@ export type CommonEntityReferenceType = 'pattern' | 'research_preview' | 'datase
 export type CommonErrorCode = 'bad_request' | 'source_dataset_has_no_completed_run' | 'audience_youtube_only_source' | 'audience_insufficient_source_mentions' | 'unauthorized' | 'insufficient_credits' | 'insufficient_credits_dataset_run' | 'insufficient_credits_audience_dataset_run' | 'insufficient_credits_pattern_detection' | 'insufficient_credits_content_analysis' | 'insufficient_credits_research_preview' | 'insufficient_credits_ask' | 'dataset_not_found' | 'audience_dataset_not_found' | 'pattern_not_found' | 'pattern_detection_run_not_found' | 'chat_not_found' | 'custom_parameter_not_found' | 'not_found' | 'audience_dataset_run_already_in_flight' | 'unprocessable_entity' | 'too_many_requests' | 'internal_server_error' | 'collection_content_type_mismatch' | 'date_filter_unavailable' | 'custom_parameter_limit_exceeded' | 'custom_parameter_duplicate_name' | 'custom_parameter_empty_name' | 'custom_parameter_run_in_flight' | 'nothing_to_analyze' | 'tracking_agent_limit_reached' | 'tracking_agent_run_in_progress' | 'dataset_has_no_queries' | 'invalid_cursor' | 'ai_assistant_unavailable' | 'ai_assistant_timeout' | 'payload_too_large' | 'unsupported_media_type' | 'request_timeout' | 'expectation_failed' | 'request_header_fields_too_large';
 
 /**
+ * 417 body: the request carried an `Expect` other than `100-continue`
+ * (Decision D-TRANSPORT-ERRORS: the code is the contract's). Answered before
+ * any key is read, so it carries no rate-limit headers.
+ */
+export type CommonExpectationFailedError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'expectation_failed';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
  * One label of a label filter (topics, intentions, tones, hooks, CTAs, brands, creator tiers).
  * Decision D-BOUND-STRINGS: 1-200 characters.
  */
@@ -2096,6 +2120,30 @@ export type CommonReference = ({
 } & CommonCustomParameterRunReference) | ({
     type: 'pattern_detection_run';
 } & CommonPatternDetectionRunReference);
+
+/**
+ * 431 body: the request line and headers together exceed 16 KiB (Decision
+ * D-TRANSPORT-ERRORS: the code is the contract's). The HTTP layer answers it
+ * before any key is read, so it carries no rate-limit headers.
+ */
+export type CommonRequestHeaderFieldsTooLargeError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'request_header_fields_too_large';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
 
 /**
  * An opaque resource id sent in a request (path parameter, body field or array item).
@@ -6702,6 +6750,10 @@ export type AskAskErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -6710,15 +6762,28 @@ export type AskAskErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
     /**
-     * An error answer carrying rate-limit headers.
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     503: AssistantAssistantUnavailableError;
     /**
-     * An error answer carrying rate-limit headers.
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     504: AssistantAssistantTimeoutError;
 };
@@ -6772,6 +6837,10 @@ export type AudienceDatasetsListErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -6780,7 +6849,14 @@ export type AudienceDatasetsListErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -6821,6 +6897,10 @@ export type AudienceDatasetsCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -6829,7 +6909,14 @@ export type AudienceDatasetsCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -6875,6 +6962,10 @@ export type AudienceDatasetsDeleteErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -6883,7 +6974,14 @@ export type AudienceDatasetsDeleteErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -6930,6 +7028,10 @@ export type AudienceDatasetsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -6938,7 +7040,14 @@ export type AudienceDatasetsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -6984,6 +7093,10 @@ export type AudienceDatasetsUpdateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -6992,7 +7105,14 @@ export type AudienceDatasetsUpdateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7055,6 +7175,10 @@ export type AudienceDatasetsListRunsErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7063,7 +7187,14 @@ export type AudienceDatasetsListRunsErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7121,6 +7252,10 @@ export type AudienceDatasetsCreateRunErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7129,7 +7264,14 @@ export type AudienceDatasetsCreateRunErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7179,6 +7321,10 @@ export type AudienceDatasetsReadRunErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7187,7 +7333,14 @@ export type AudienceDatasetsReadRunErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7232,6 +7385,10 @@ export type AudienceProfilesSearchErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7240,7 +7397,14 @@ export type AudienceProfilesSearchErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7286,6 +7450,10 @@ export type ChatsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7294,7 +7462,14 @@ export type ChatsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7357,6 +7532,10 @@ export type ChatsListMessagesErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7365,7 +7544,14 @@ export type ChatsListMessagesErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7415,6 +7601,10 @@ export type ChatsReadMessageErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7423,7 +7613,14 @@ export type ChatsReadMessageErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7477,6 +7674,10 @@ export type CustomParametersListErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7485,7 +7686,14 @@ export type CustomParametersListErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7530,6 +7738,10 @@ export type CustomParametersCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7538,7 +7750,14 @@ export type CustomParametersCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7575,6 +7794,10 @@ export type CustomParametersPreviewErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7583,7 +7806,14 @@ export type CustomParametersPreviewErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7629,6 +7859,10 @@ export type CustomParametersDeleteErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7637,7 +7871,14 @@ export type CustomParametersDeleteErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7684,6 +7925,10 @@ export type CustomParametersReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7692,7 +7937,14 @@ export type CustomParametersReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7746,6 +7998,10 @@ export type CustomParametersUpdateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7754,7 +8010,14 @@ export type CustomParametersUpdateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7817,6 +8080,10 @@ export type CustomParametersListRunsErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7825,7 +8092,14 @@ export type CustomParametersListRunsErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7883,6 +8157,10 @@ export type CustomParametersCreateRunErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7891,7 +8169,14 @@ export type CustomParametersCreateRunErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -7945,6 +8230,10 @@ export type CustomParametersReadRunErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -7953,7 +8242,14 @@ export type CustomParametersReadRunErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8007,6 +8303,10 @@ export type DatasetsListErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8015,7 +8315,14 @@ export type DatasetsListErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8052,6 +8359,10 @@ export type DatasetsCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8060,7 +8371,14 @@ export type DatasetsCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8106,6 +8424,10 @@ export type DatasetsDeleteErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8114,7 +8436,14 @@ export type DatasetsDeleteErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8161,6 +8490,10 @@ export type DatasetsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8169,7 +8502,14 @@ export type DatasetsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8218,6 +8558,10 @@ export type DatasetsUpdateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8226,7 +8570,14 @@ export type DatasetsUpdateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8289,6 +8640,10 @@ export type DatasetRunsListErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8297,7 +8652,14 @@ export type DatasetRunsListErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8347,6 +8709,10 @@ export type DatasetRunsCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: DatasetsDatasetRunUnprocessable;
@@ -8355,7 +8721,14 @@ export type DatasetRunsCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8405,6 +8778,10 @@ export type DatasetRunsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8413,7 +8790,14 @@ export type DatasetRunsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8442,11 +8826,30 @@ export type AccountReadErrors = {
      */
     401: CommonUnauthorizedError;
     /**
+     * An error answer carrying rate-limit headers.
+     */
+    413: CommonPayloadTooLargeError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    415: CommonUnsupportedMediaTypeError;
+    /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * Client error
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8496,6 +8899,10 @@ export type AccountUsageHistoryErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8504,7 +8911,14 @@ export type AccountUsageHistoryErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8552,6 +8966,10 @@ export type MentionsSearchErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8560,7 +8978,14 @@ export type MentionsSearchErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8609,6 +9034,10 @@ export type PatternDetectionsCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8617,7 +9046,14 @@ export type PatternDetectionsCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8663,6 +9099,10 @@ export type PatternDetectionsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8671,7 +9111,14 @@ export type PatternDetectionsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8717,6 +9164,10 @@ export type PatternsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8725,7 +9176,14 @@ export type PatternsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8775,6 +9233,10 @@ export type PatternsReadItemErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8783,7 +9245,14 @@ export type PatternsReadItemErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8812,11 +9281,30 @@ export type PricingReadErrors = {
      */
     401: CommonUnauthorizedError;
     /**
+     * An error answer carrying rate-limit headers.
+     */
+    413: CommonPayloadTooLargeError;
+    /**
+     * An error answer carrying rate-limit headers.
+     */
+    415: CommonUnsupportedMediaTypeError;
+    /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * Client error
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8857,6 +9345,10 @@ export type ResearchPreviewsCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8865,7 +9357,14 @@ export type ResearchPreviewsCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8911,6 +9410,10 @@ export type ResearchPreviewsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8919,7 +9422,14 @@ export type ResearchPreviewsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -8973,6 +9483,10 @@ export type TrackingAgentsListErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -8981,7 +9495,14 @@ export type TrackingAgentsListErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9026,6 +9547,10 @@ export type TrackingAgentsCreateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9034,7 +9559,14 @@ export type TrackingAgentsCreateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9080,6 +9612,10 @@ export type TrackingAgentsDeleteErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9088,7 +9624,14 @@ export type TrackingAgentsDeleteErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9135,6 +9678,10 @@ export type TrackingAgentsReadErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9143,7 +9690,14 @@ export type TrackingAgentsReadErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9189,6 +9743,10 @@ export type TrackingAgentsUpdateErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9197,7 +9755,14 @@ export type TrackingAgentsUpdateErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9256,6 +9821,10 @@ export type TrackingAgentsListMessagesErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9264,7 +9833,14 @@ export type TrackingAgentsListMessagesErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9310,6 +9886,10 @@ export type TrackingAgentsPauseErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9318,7 +9898,14 @@ export type TrackingAgentsPauseErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9365,6 +9952,10 @@ export type TrackingAgentsResumeErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9373,7 +9964,14 @@ export type TrackingAgentsResumeErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };
@@ -9432,6 +10030,10 @@ export type TrackingAgentsTriggerErrors = {
      */
     415: CommonUnsupportedMediaTypeError;
     /**
+     * Client error
+     */
+    417: CommonExpectationFailedError;
+    /**
      * An error answer carrying rate-limit headers.
      */
     422: CommonValidationError;
@@ -9440,7 +10042,14 @@ export type TrackingAgentsTriggerErrors = {
      */
     429: CommonTooManyRequestsError;
     /**
-     * An error answer carrying rate-limit headers.
+     * Client error
+     */
+    431: CommonRequestHeaderFieldsTooLargeError;
+    /**
+     * A 5xx answer: rate-limit headers, the error body and, when the body says
+     * `transient: true`, a `Retry-After` in whole seconds.
+     * Decision D-RETRY-5XX: every transient 5xx carries `Retry-After`, so a client
+     * that already honours it on 429 needs no second retry rule.
      */
     500: CommonInternalServerError;
 };

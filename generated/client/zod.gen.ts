@@ -497,6 +497,18 @@ export const zCommonErrorCode = z.enum([
 ]);
 
 /**
+ * 417 body: the request carried an `Expect` other than `100-continue`
+ * (Decision D-TRANSPORT-ERRORS: the code is the contract's). Answered before
+ * any key is read, so it carries no rate-limit headers.
+ */
+export const zCommonExpectationFailedError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['expectation_failed']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
  * One label of a label filter (topics, intentions, tones, hooks, CTAs, brands, creator tiers).
  * Decision D-BOUND-STRINGS: 1-200 characters.
  */
@@ -659,6 +671,18 @@ export const zCommonRateLimitRemainingCount = z.int().gte(0).max(2147483647, { e
  * Whole seconds until the window ends (Decision D-RATE-WINDOW: 0 or 1).
  */
 export const zCommonRateLimitResetSeconds = z.int().gte(0).lte(1);
+
+/**
+ * 431 body: the request line and headers together exceed 16 KiB (Decision
+ * D-TRANSPORT-ERRORS: the code is the contract's). The HTTP layer answers it
+ * before any key is read, so it carries no rate-limit headers.
+ */
+export const zCommonRequestHeaderFieldsTooLargeError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['request_header_fields_too_large']),
+    detail: z.string(),
+    transient: z.boolean()
+});
 
 /**
  * An opaque resource id sent in a request (path parameter, body field or array item).

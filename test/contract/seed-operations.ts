@@ -154,12 +154,18 @@ export const seedErrorCodes = [
 
 /**
  * Codes the contract adds to the seed's 36, each with its recorded decision:
- * 413 and 415 for request bodies (D-BODY-LIMIT, D-CONTENT-TYPE), documented on
- * every operation that reads input; 408, 417 and 431 answered by the HTTP
- * layer before any operation is routed (D-TRANSPORT-ERRORS), so in the
- * `ErrorCode` union but on no operation.
+ * 413 and 415 for request bodies (D-BODY-LIMIT, D-CONTENT-TYPE, D-GET-BODY)
+ * and 417 and 431 for a well-formed request the HTTP layer refuses
+ * (D-TRANSPORT-ERRORS), all documented on every operation; 408 answers a
+ * request that never arrived whole, so it is in the `ErrorCode` union but on
+ * no operation.
  */
 export const addedErrorCodes = {
-  perOperation: ["payload_too_large", "unsupported_media_type"],
-  transport: ["request_timeout", "expectation_failed", "request_header_fields_too_large"],
+  perOperation: [
+    "payload_too_large",
+    "unsupported_media_type",
+    "expectation_failed",
+    "request_header_fields_too_large",
+  ],
+  transport: ["request_timeout"],
 };
