@@ -89,4 +89,25 @@ describe("Prism mock", () => {
     expect(examples).toContainEqual(await res.json());
     expect(res.headers.get("ratelimit-limit")).not.toBeNull();
   });
+
+  it("answers an invalid request with the operation's validation example, naming a real field", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/datasets`, {
+      method: "POST",
+      headers: { "x-api-key": "sl_test_mock", "content-type": "application/json" },
+      body: JSON.stringify({ name: 5 }),
+    });
+    expect(res.status).toBe(422);
+    const body = await res.json();
+    expect(body.detail[0].loc).toEqual(["body", "name"]);
+  });
+
+  it("answers a requested error with its realistic example", async () => {
+    const res = await fetch(`http://127.0.0.1:${port}/v1/chats/chat_example`, {
+      headers: { "x-api-key": "sl_test_mock", prefer: "code=404" },
+    });
+    expect(res.status).toBe(404);
+    const body = await res.json();
+    expect(body.error_code).toBe("chat_not_found");
+    expect(body.detail).not.toBe("string");
+  });
 });

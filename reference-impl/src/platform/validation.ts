@@ -11,8 +11,33 @@ import type { CommonValidationIssue } from "../../../generated/client/types.gen.
 
 type Where = "body" | "query" | "path";
 
+type Issue = z.core.$ZodIssue;
+
+/** An issue of a branch, with the union's own path in front when zod left it out. */
+function under(prefix: PropertyKey[], issue: Issue): Issue {
+  const prefixed = prefix.every((p, i) => issue.path[i] === p);
+  return prefixed ? issue : { ...issue, path: [...prefix, ...issue.path] };
+}
+
+/** A single-literal `invalid_value` (such as `type: "url"` sent to the `prompt` shape): that branch was not meant. */
+const tagMismatch = (issue: Issue) => issue.code === "invalid_value" && issue.values.length === 1;
+
+/**
+ * The issues a client can act on. A union that failed as a whole (the
+ * preview body, the tracking agent schedule) is reported through its closest
+ * branch: the one whose tag matched, then the one with the fewest problems,
+ * so `loc` names the broken field instead of stopping at the union.
+ */
+function actionable(issue: Issue): Issue[] {
+  if (issue.code !== "invalid_union" || issue.errors.length === 0) return [issue];
+  const branches = issue.errors.map((branch) => branch.flatMap((i) => actionable(under(issue.path, i))));
+  const cost = (b: Issue[]) => b.filter(tagMismatch).length * 1000 + b.length;
+  const best = branches.reduce((a, b) => (cost(b) < cost(a) ? b : a));
+  return best.length ? best : [issue];
+}
+
 export function toIssues(where: Where, error: z.ZodError): CommonValidationIssue[] {
-  return error.issues.map((issue) => {
+  return error.issues.flatMap(actionable).map((issue) => {
     const missing = issue.code === "invalid_type" && /received undefined$/.test(issue.message);
     return {
       loc: [where, ...issue.path.map((p) => String(p))],
