@@ -1,62 +1,41 @@
-// The single-rule faults of the mutation harness at --level seed. Most break
-// a rule the seed states and must still fail there; the ones listed in
-// DECISION_FAULTS break a contract decision on an open point instead (their
-// check then passes or skips at --level seed, with the decision as a warning).
-// The list was made by running every fault, scoped to its check, at both
-// levels (`npx tsx conformance/mutation/deviations-levels.ts`, about 80 s),
-// and reviewing each entry against its D- row; `seedLevelCheck` lets a whole-
-// kit harness run judge the same at no extra request.
+// The single-rule faults of the mutation harness at --level seed. A fault
+// names what it breaks: ledger rows (`rows`, a rule the seed states), or a D-
+// row (`decision`, a point the seed leaves open). A seed-rule fault must still
+// fail its check at --level seed, and when the check declares its assertions
+// the failure must be attributed to one of the fault's rows: a fault caught
+// only by a finding about something else is not caught. A decision fault's
+// check passes or skips at --level seed, with the decision as a warning, and
+// fails at --level contract. `npx tsx conformance/mutation/deviations-levels.ts`
+// runs every fault scoped to its check at both levels (about 80 s).
 import type { RunReport } from "../src/runner.ts";
 import { settle } from "../src/verdict.ts";
 import type { Fault } from "./proxy.ts";
 
-/** Faults that break a contract decision (the D- row their check's finding names), not a seed rule. */
-export const DECISION_FAULTS: Record<string, string> = {
-  "validation-loc-wrong": "D-422 (loc names the broken field)",
-  "impossible-date-accepted": "D-BOUND-DATE",
-  "body-limit-400": "D-BODY-LIMIT",
-  "content-type-ignored": "D-CONTENT-TYPE",
-  "me-usage-total-off": "D-ME-USAGE",
-  "ratelimit-headers-on-401": "D-AUTH-ORDER",
-  "aud-unknown-source-400": "D-AUD-RUN-SOURCE-404",
-  "filter-value-length-unchecked": "D-BOUND-ARRAYS / D-BOUND-STRINGS",
-  "aud-deleted-source-accepted-code": "D-AUD-RUN-SOURCE-404",
-  "preview-url-listed-twice": "D-PREVIEW-URL-LISTS",
-  "preview-future-since-accepted": "D-PREVIEW-FUTURE",
-  "cp-empty-name-409": "D-400",
-  "cp-errors-charged": "D-CPR-ERROR-CHARGE",
-  "cp-in-flight-400": "D-409",
-  "cp-values-unasked": "D-MENTION-PARAMETERS",
-  "cp-run-unknown-dataset-400": "D-CPR-SCOPE-404",
-  "cp-run-empty-dataset-402": "D-400",
-  "ta-paused-keeps-next-run": "D-TA-NEXT-RUN",
-  "ta-pause-200-with-body": "D-EMPTY-204 (the status; the body itself fails empty-body-204 as a seed rule)",
-  "ta-trigger-in-progress-400": "D-409",
-  "ta-no-queries-409": "D-400",
-  "ta-cycle-reserves-short": "D-TA-NO-QUERIES (reservation per dataset run)",
-  "ask-unknown-chat-accepted": "D-ASK-UNKNOWN-CHAT",
-  "usage-history-oldest-first": "D-USAGE-ORDER",
-  "mcp-metadata-no-authorization-servers": "D-MCP-OAUTH-METADATA",
-  "mcp-tool-error-structured": "D-MCP-TOOL-ERROR",
-  "audience-run-count-as-string": "D-AUD-RUN-COUNTS (the seed lists the audience run's counts without a type)",
-  "mcp-readonly-hint-missing": "D-MCP-ANNOTATIONS (the seed never mentions tool annotations)",
-  "mcp-401-unquoted-metadata": "D-OAUTH (the quoting of resource_metadata)",
-  "mcp-tool-error-generic-code": "D-MCP-TOOL-ERROR (the seed mirrors the status, not the code)",
-  "mcp-list-datasets-reordered": "D-MCP-PAGING (same items, another order)",
-  "mcp-invalid-cursor-ignored": "D-MCP-PAGING",
-};
+export interface SeedLevelVerdict {
+  outcome: string;
+  expected: "fail" | "pass-or-skip";
+  /** a seed-rule fault: the rows the seed-level failures of its check were attributed to (empty when none named a row) */
+  rows: string[];
+  /** whether the seed-level verdict is the expected one */
+  ok: boolean;
+}
 
-/** The fault's check judged again at --level seed: "fail" expected for a seed-rule fault. */
+/** The fault's check judged again at --level seed. */
 export function seedLevelCheck(
   report: Pick<RunReport, "results">,
-  fault: Pick<Fault, "id" | "expect">,
-): { outcome: string; expected: "fail" | "pass-or-skip" } {
+  fault: Pick<Fault, "id" | "expect" | "rows" | "decision">,
+): SeedLevelVerdict {
   const results = structuredClone(report.results);
   settle(results, { level: "seed" });
-  return {
-    outcome: results.find((r) => r.id === fault.expect)?.outcome ?? "missing",
-    expected: fault.id in DECISION_FAULTS ? "pass-or-skip" : "fail",
-  };
+  const r = results.find((x) => x.id === fault.expect);
+  const outcome = r?.outcome ?? "missing";
+  const expected = fault.decision ? "pass-or-skip" : "fail";
+  const rows = [...new Set((r?.failures ?? []).flatMap((f) => f.attribution?.rows ?? []))];
+  if (expected === "pass-or-skip") return { outcome, expected, rows, ok: outcome !== "fail" };
+  // a check that names rows on its findings must name one the fault breaks
+  const named = rows.length > 0;
+  const hit = !named || !fault.rows?.length || fault.rows.some((row) => rows.includes(row));
+  return { outcome, expected, rows, ok: outcome === "fail" && hit };
 }
 
 // npx tsx conformance/mutation/deviations-levels.ts: every fault, scoped to its check, at both levels
@@ -86,11 +65,10 @@ if (process.argv[1] && /deviations-levels\.ts$/.test(process.argv[1])) {
           );
           const contract = r.results.find((x) => x.id === f.expect)?.outcome;
           const seed = seedLevelCheck(r, f);
-          const ok =
-            contract !== "fail" || (seed.expected === "fail" ? seed.outcome === "fail" : seed.outcome !== "fail");
+          const ok = contract !== "fail" || seed.ok;
           if (!ok) wrong++;
           rows.push(
-            `${ok ? "ok  " : "BAD "} ${f.id.padEnd(38)} contract ${String(contract).padEnd(5)} seed ${seed.outcome.padEnd(5)} (expected ${seed.expected})`,
+            `${ok ? "ok  " : "BAD "} ${f.id.padEnd(38)} contract ${String(contract).padEnd(5)} seed ${seed.outcome.padEnd(5)} (expected ${seed.expected}${seed.rows.length ? `; rows ${seed.rows.join(", ")}` : ""})`,
           );
         } finally {
           await proxy.close();
@@ -101,7 +79,7 @@ if (process.argv[1] && /deviations-levels\.ts$/.test(process.argv[1])) {
   );
   console.log(rows.sort().join("\n"));
   console.log(
-    `${rows.length} faults; ${wrong} judged otherwise than DECISION_FAULTS says (a fault whose check does not fail at contract level when scoped is not judged)`,
+    `${rows.length} faults; ${wrong} judged otherwise than their rows or decision say (a fault whose check does not fail at contract level when scoped is not judged)`,
   );
   process.exit(wrong ? 1 : 0);
 }

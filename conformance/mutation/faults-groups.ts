@@ -86,6 +86,7 @@ const postRefs = (d: Body) => (d.references ?? []).filter((r: Body) => r?.type =
 export const groupFaults: Fault[] = [
   {
     id: "mention-search-charged",
+    rows: ["charges.reads-free"],
     breaks: "Reads are free (this deployment takes a cent per mention search)",
     expect: "reads-free",
     request: (q, s) => {
@@ -104,6 +105,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "dataset-pool-replaced",
+    rows: ["datasets.runs.mentions-pool"],
     breaks:
       "Mentions live across runs (this deployment lists only the posts a dataset gained since it was last listed)",
     expect: "dataset-mentions-pool",
@@ -131,6 +133,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-below-minimum-wrong-code",
+    rows: ["audience-datasets.runs.insufficient-mentions"],
     breaks: "A source below the 5-post minimum (and no other rule) is 400 audience_insufficient_source_mentions",
     expect: "audience-run-codes-in-order",
     response: (q, res) =>
@@ -142,6 +145,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "dataset-patch-writes-counts",
+    rows: ["datasets.update.only-name"],
     breaks: "name is the only updatable field of a dataset (this deployment stores mentions_count from a PATCH)",
     expect: "patch-semantics",
     request: (q, s) => {
@@ -162,6 +166,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ratelimit-cap-three",
+    rows: ["rate-limit.five-per-second"],
     breaks: "The rate cap is 5 requests per second (this deployment advertises 3)",
     expect: "rate-limit-headers",
     response: (_q, res) => {
@@ -173,6 +178,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "agent-resume-forgets-feed",
+    rows: ["tracking-agent.resume-keeps-history"],
     breaks: "A resumed agent keeps its alert history (this deployment lists an empty feed after a resume)",
     expect: "tracking-agent-feed-newest-first",
     request: (q, s) => {
@@ -189,6 +195,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "mention-filter-groups-anded",
+    rows: ["mentions.filters.or-and"],
     breaks: "Filter groups of a mention search are OR-ed (this deployment AND-s them all)",
     expect: "mentions-filters-applied",
     request: (q) => {
@@ -205,6 +212,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "plan-rate-off-table",
+    rows: ["charges.plans"],
     breaks: "A Pro account is billed at the Pro rate of the seed's plan table (0.0356)",
     expect: "plan-table-rates",
     response: (q, res) =>
@@ -218,6 +226,7 @@ export const groupFaults: Fault[] = [
   // ---- audiences --------------------------------------------------------------------
   {
     id: "aud-unknown-source-400",
+    decision: "D-AUD-RUN-SOURCE-404",
     breaks: "An unknown source dataset on audience run creation is 404 dataset_not_found",
     expect: "audience-run-codes-in-order",
     response: (q, res) =>
@@ -227,6 +236,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-no-completed-run-insufficient",
+    rows: ["errors.400-codes"],
     breaks: "A source without a completed run is 400 source_dataset_has_no_completed_run",
     expect: "audience-run-codes-in-order",
     response: (q, res) =>
@@ -236,12 +246,14 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-in-flight-400",
+    rows: ["audience-run.409-while-in-flight"],
     breaks: "A second audience run while one is in flight is 409 audience_dataset_run_already_in_flight",
     expect: "audience-run-409-in-flight",
     response: (q, res) => (is(q, "POST", AUD_RUNS) && res.status === 409 ? err(res, 400, "bad_request") : res),
   },
   {
     id: "aud-409-transient",
+    rows: ["audience-datasets.runs.409-transient-false"],
     breaks: "A 409 body says transient false",
     expect: "audience-run-409-in-flight",
     response: (q, res) =>
@@ -249,6 +261,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-reservation-short",
+    rows: ["charges.audience-profile", "charges.reservation-before-work"],
     breaks: "Starting an audience run reserves total_profile_count × price",
     expect: "audience-profile-billing",
     response: (q, res, s) => {
@@ -259,6 +272,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-settles-a-cent-more",
+    rows: ["charges.audience-profile", "charges.refund-to-actuals"],
     breaks: "A completed audience run charges profile_count × price exactly",
     expect: "audience-profile-billing",
     response: (q, res, s) => {
@@ -272,6 +286,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-usage-row-missing",
+    rows: ["charges.audience-profile"],
     breaks: "Usage history shows each audience_profile charge",
     expect: "audience-profile-billing",
     response: (q, res) =>
@@ -281,6 +296,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-profiles-gone-with-source",
+    rows: ["audience-datasets.runs.source-deleted"],
     breaks: "Profiles stay readable after their source dataset is deleted",
     expect: "audience-profiles-after-source-delete",
     response: (q, res, s) => {
@@ -293,6 +309,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-deleted-source-accepted-code",
+    rows: ["audience-datasets.runs.source-deleted"],
+    decision: "D-AUD-RUN-SOURCE-404",
     breaks: "A new run on a deleted source is 404 dataset_not_found",
     expect: "audience-profiles-after-source-delete",
     response: (q, res, s) => {
@@ -305,6 +323,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-profile-count-over-target",
+    rows: ["audience-run.states"],
     breaks: "An audience run never counts more profiles than its target",
     expect: "audience-run-state-machine",
     response: (q, res) =>
@@ -314,6 +333,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-completed-run-moves-back",
+    rows: ["audience-run.states"],
     breaks: "A terminal audience run never changes state",
     expect: "audience-run-state-machine",
     response: (q, res, s) => {
@@ -329,6 +349,7 @@ export const groupFaults: Fault[] = [
   // ---- research previews ------------------------------------------------------------
   {
     id: "preview-prompt-charges-extra",
+    rows: ["charges.preview-generation", "charges.prompt-preview"],
     breaks: "A prompt preview charges one preview_generation per source",
     expect: "preview-charge-per-source",
     response: (q, res, s) => {
@@ -339,6 +360,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-url-charges-refused-urls",
+    rows: ["charges.url-preview"],
     breaks: "A URL preview refunds private, non-existing and failed URLs",
     expect: "preview-url-charge-per-returning-url",
     response: (q, res, s) => {
@@ -354,6 +376,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-url-listed-twice",
+    rows: ["preview.url-result"],
+    decision: "D-PREVIEW-URL-LISTS",
     breaks: "Each requested URL is in exactly one result list",
     expect: "preview-url-charge-per-returning-url",
     response: (q, res) =>
@@ -370,6 +394,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-reread-rescraped",
+    rows: ["previews.create.persisted", "previews.read"],
     breaks: "Re-reading a preview returns the stored sample",
     expect: "preview-reread-free",
     response: (q, res) =>
@@ -379,6 +404,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-reread-charged",
+    rows: ["previews.read"],
     breaks: "Re-reading a preview is free",
     expect: "preview-reread-free",
     response: (q, res, s) => {
@@ -388,6 +414,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-foreign-readable",
+    rows: ["previews.read"],
     breaks: "A preview of another account is 404",
     expect: "preview-reread-free",
     request: (q, s) =>
@@ -397,12 +424,14 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-402-as-400",
+    rows: ["previews.create.402"],
     breaks: "An unfundable preview is 402 insufficient_credits_research_preview",
     expect: "preview-402-before-work",
     response: (q, res) => (is(q, "POST", PREVIEWS) && res.status === 402 ? err(res, 400, "bad_request") : res),
   },
   {
     id: "preview-402-required-wrong",
+    rows: ["previews.create.402", "errors.402-body"],
     breaks: "A preview 402 states required = URLs × price",
     expect: "preview-402-before-work",
     response: (q, res) =>
@@ -412,6 +441,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-future-since-accepted",
+    decision: "D-PREVIEW-FUTURE",
     breaks: "A preview window starting in the future is 422",
     expect: "preview-future-window",
     request: (q) => {
@@ -424,6 +454,7 @@ export const groupFaults: Fault[] = [
   // ---- pattern detections -----------------------------------------------------------
   {
     id: "pattern-reserves-extra",
+    rows: ["pattern-detections.create", "charges.post-processing.pattern"],
     breaks: "A detection reserves the latest completed run's posts × price",
     expect: "pattern-detection-billing-latest-run",
     response: (q, res, s) => {
@@ -434,6 +465,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-settles-a-cent-more",
+    rows: ["charges.post-processing.pattern"],
     breaks: "A completed detection charges the reserved posts exactly",
     expect: "pattern-detection-billing-latest-run",
     response: (q, res, s) => {
@@ -443,6 +475,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-item-drops-a-post",
+    rows: ["pattern.items"],
     breaks: "An item's expansion lists post_count posts",
     expect: "pattern-item-post-count",
     response: (q, res) =>
@@ -452,6 +485,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-unknown-item-200",
+    rows: ["patterns.item"],
     breaks: "An unknown item of a pattern is 404",
     expect: "pattern-item-post-count",
     response: (q, res) =>
@@ -465,6 +499,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-assignment-unknown-item",
+    rows: ["mention.pattern-assignments"],
     breaks: "pattern_assignments point at real items",
     expect: "pattern-assignments-real-items",
     response: (q, res) =>
@@ -484,6 +519,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-completed-without-id",
+    rows: ["pattern-detection-run.pattern-id-when-completed"],
     breaks: "A completed detection carries pattern_id",
     expect: "pattern-detection-run-state-machine",
     response: (q, res) =>
@@ -493,6 +529,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-unknown-dataset-400",
+    rows: ["pattern-detections.create.404"],
     breaks: "A detection on an unknown dataset is 404 dataset_not_found",
     expect: "pattern-detection-codes",
     response: (q, res) =>
@@ -500,6 +537,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-steps-go-back",
+    rows: ["pattern-detection-run.transitions"],
     breaks: "Step timestamps of a detection never go back",
     expect: "pattern-detection-run-state-machine",
     response: (q, res) => {
@@ -517,6 +555,7 @@ export const groupFaults: Fault[] = [
   // ---- custom parameters ------------------------------------------------------------
   {
     id: "cp-blank-name-accepted",
+    rows: ["custom-parameter.name-required-unique"],
     breaks: "A blank custom parameter name is 400 custom_parameter_empty_name",
     expect: "custom-parameter-name-rules",
     request: (q) => {
@@ -528,6 +567,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-duplicate-400",
+    rows: ["custom-parameter.name-required-unique", "custom-parameters.create.name-errors"],
     breaks: "A duplicate custom parameter name is 409",
     expect: "custom-parameter-name-rules",
     response: (q, res) =>
@@ -535,6 +575,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-empty-name-409",
+    rows: ["custom-parameter.name-required-unique", "custom-parameters.create.name-errors"],
+    decision: "D-400",
     breaks: "An empty custom parameter name is 400",
     expect: "custom-parameter-name-rules",
     response: (q, res) =>
@@ -542,6 +584,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-preview-charged",
+    rows: ["custom-parameters.preview"],
     breaks: "A custom parameter preview is free",
     expect: "custom-parameter-preview-free",
     response: (q, res, s) => {
@@ -551,6 +594,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-preview-drops-a-result",
+    rows: ["custom-parameters.preview"],
     breaks: "A preview answers one result per post_ref",
     expect: "custom-parameter-preview-free",
     response: (q, res) =>
@@ -560,6 +604,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-counters-do-not-add-up",
+    rows: ["custom-parameter-run.complete-when-sum"],
     breaks: "A completed run has done + error = total",
     expect: "custom-parameter-run-counters",
     response: (q, res) =>
@@ -569,6 +614,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-reservation-short",
+    rows: ["charges.post-processing.custom-parameter"],
     breaks: "A custom parameter run reserves the dataset's mentions × price",
     expect: "custom-parameter-run-counters",
     response: (q, res, s) => {
@@ -579,6 +625,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-errors-charged",
+    rows: ["charges.post-processing.custom-parameter"],
+    decision: "D-CPR-ERROR-CHARGE",
     breaks: "A custom parameter run charges mentions_done × price",
     expect: "custom-parameter-run-counters",
     response: (q, res, s) => {
@@ -588,6 +636,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-values-missing",
+    rows: ["mention.parameters", "mentions.parameter-ids"],
     breaks: "parameter_ids returns each mention's extracted value",
     expect: "custom-parameter-values-via-parameter-ids",
     response: (q, res) =>
@@ -597,6 +646,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-values-unasked",
+    rows: ["mentions.parameter-ids"],
+    decision: "D-MENTION-PARAMETERS",
     breaks: "Mentions carry no parameters that were not asked for",
     expect: "custom-parameter-values-via-parameter-ids",
     response: (q, res) =>
@@ -611,12 +662,15 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-in-flight-400",
+    rows: ["custom-parameters.runs.codes", "limits.custom-parameter-in-flight"],
+    decision: "D-409",
     breaks: "A second run while one is processing is 409 custom_parameter_run_in_flight",
     expect: "custom-parameter-run-409-in-flight",
     response: (q, res) => (is(q, "POST", CP_RUNS) && res.status === 409 ? err(res, 400, "nothing_to_analyze") : res),
   },
   {
     id: "cp-completed-run-moves-back",
+    rows: ["custom-parameter-run.processing"],
     breaks: "A terminal custom parameter run never changes state",
     expect: "custom-parameter-run-state-machine",
     response: (q, res, s) => {
@@ -631,6 +685,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-run-unknown-dataset-400",
+    rows: ["custom-parameters.runs.codes"],
+    decision: "D-CPR-SCOPE-404",
     breaks: "A custom parameter run scoped to an unknown dataset is 404 dataset_not_found",
     expect: "custom-parameter-run-codes",
     response: (q, res) =>
@@ -640,6 +696,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-run-empty-dataset-402",
+    rows: ["custom-parameters.runs.codes"],
+    decision: "D-400",
     breaks: "A run on a dataset without mentions is 400 nothing_to_analyze",
     expect: "custom-parameter-run-codes",
     response: (q, res) =>
@@ -649,6 +707,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-deleted-name-still-taken",
+    rows: ["custom-parameters.create", "custom-parameters.list", "custom-parameters.delete"],
     breaks: "Deleting a parameter frees its name",
     expect: "custom-parameter-delete-frees-name",
     request: async (q, s) => {
@@ -663,6 +722,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-delete-200",
+    rows: ["custom-parameters.delete"],
     breaks: "Deleting a custom parameter answers 204",
     expect: "empty-body-204",
     response: (q, res) =>
@@ -673,6 +733,8 @@ export const groupFaults: Fault[] = [
   // ---- tracking agents --------------------------------------------------------------
   {
     id: "ta-paused-keeps-next-run",
+    rows: ["tracking-agent.pause"],
+    decision: "D-TA-NEXT-RUN",
     breaks: "A paused agent has next_run_at null",
     expect: "tracking-agent-pause-resume",
     response: (q, res) =>
@@ -682,6 +744,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-patch-ignores-schedule",
+    rows: ["tracking-agent.schedule", "tracking-agents.update"],
     breaks: "PATCH replaces the agent's schedule",
     expect: "tracking-agent-patch",
     request: (q) => {
@@ -693,6 +756,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-pause-200-with-body",
+    rows: ["tracking-agent.pause", "tracking-agents.pause-resume.empty"],
+    decision: "D-EMPTY-204",
     breaks: "Pause answers 204 with an empty body",
     expect: "tracking-agent-pause-resume",
     response: (q, res) =>
@@ -702,6 +767,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-resume-ignored",
+    rows: ["tracking-agent.resume"],
     breaks: "Resume makes the agent active again",
     expect: "tracking-agent-pause-resume",
     request: (q) =>
@@ -715,6 +781,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-trigger-in-progress-400",
+    rows: ["tracking-agents.trigger.codes", "limits.tracking-run-in-progress"],
+    decision: "D-409",
     breaks: "A trigger while a cycle runs is 409 tracking_agent_run_in_progress",
     expect: "tracking-agent-trigger-202-then-409",
     response: (q, res) =>
@@ -724,6 +792,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-run-status-running",
+    rows: ["agent-run.fields", "tracking-agent.trigger", "tracking-agents.trigger"],
     breaks: "A new agent run is in_progress",
     expect: "tracking-agent-trigger-202-then-409",
     response: (q, res) =>
@@ -733,6 +802,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-no-queries-409",
+    rows: ["tracking-agents.trigger.codes"],
+    decision: "D-400",
     breaks: "An agent without queries is 400 dataset_has_no_queries",
     expect: "tracking-agent-no-queries-400",
     response: (q, res) =>
@@ -740,6 +811,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-feed-oldest-first",
+    rows: ["tracking-agents.messages.newest-first"],
     breaks: "The alert feed is newest first",
     expect: "tracking-agent-feed-newest-first",
     response: (q, res) =>
@@ -749,6 +821,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-deleted-still-readable",
+    rows: ["tracking-agent.delete", "tracking-agents.read.404", "tracking-agents.messages.not-found"],
     breaks: "A deleted agent is 404",
     expect: "tracking-agent-deleted-hidden",
     request: async (q, s) => {
@@ -763,6 +836,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-deleted-still-listed",
+    rows: ["tracking-agent.delete", "tracking-agents.list"],
     breaks: "A deleted agent leaves the list",
     expect: "tracking-agent-deleted-hidden",
     request: async (q, s) => {
@@ -780,6 +854,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-cycle-reserves-short",
+    rows: ["tracking-agent.trigger", "charges.mention"],
+    decision: "D-TA-NO-QUERIES",
     breaks: "A cycle reserves count × price per dataset run",
     expect: "tracking-agent-cycle-billing",
     response: (q, res, s) => {
@@ -791,18 +867,21 @@ export const groupFaults: Fault[] = [
   // ---- ask and chats ----------------------------------------------------------------
   {
     id: "ask-answers-200",
+    rows: ["assistant-turn.states", "ask.202"],
     breaks: "POST /v1/ask answers 202",
     expect: "ask-202-polls-to-completion",
     response: (q, res) => (is(q, "POST", /^\/v1\/ask$/) && res.status === 202 ? { ...res, status: 200 } : res),
   },
   {
     id: "ask-completed-without-references",
+    rows: ["chat-message.assistant-references", "assistant-turn.states"],
     breaks: "A completed assistant message carries references[]",
     expect: "ask-202-polls-to-completion",
     response: message(({ references: _r, ...d }) => d),
   },
   {
     id: "ask-unknown-chat-accepted",
+    decision: "D-ASK-UNKNOWN-CHAT",
     breaks: "Ask with an unknown chat_id is 404 chat_not_found",
     expect: "ask-202-polls-to-completion",
     response: (q, res) =>
@@ -816,6 +895,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "chat-messages-order-ignored",
+    rows: ["chat-message.fields"],
     breaks: "Chat messages honour order=asc",
     expect: "ask-202-polls-to-completion",
     response: (q, res) =>
@@ -827,6 +907,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ask-spent-balance-accepted",
+    rows: ["ask.402"],
     breaks: "Ask with a spent balance is 402 insufficient_credits_ask",
     expect: "ask-402-creates-nothing",
     response: (q, res) =>
@@ -840,6 +921,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "citation-numbering-starts-at-2",
+    rows: ["references.marker-numbering"],
     breaks: "[N] markers count from 1 in order of first appearance",
     expect: "ask-citation-invariants",
     response: message((d) => ({
@@ -850,6 +932,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "citation-slice-off-by-one",
+    rows: ["references.slice"],
     breaks: "start_index/end_index slice exactly the first [N]",
     expect: "ask-citation-invariants",
     response: message((d) => ({
@@ -861,6 +944,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "citation-unresolvable-post",
+    rows: ["references.post-resolves"],
     breaks: "Every post reference resolves through post_refs",
     expect: "ask-citation-invariants",
     response: message((d) => ({
@@ -870,18 +954,21 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "citation-tracking-agent-entity",
+    rows: ["references.entity", "references.no-tracking-agent"],
     breaks: "tracking_agent is not a reference type",
     expect: "ask-citation-invariants",
     response: message((d) => ({ ...d, references: [...d.references, { type: "tracking_agent", id: "ta_injected" }] })),
   },
   {
     id: "citation-duplicate-post-reference",
+    rows: ["references.post-one-per-post"],
     breaks: "One post reference per cited post",
     expect: "ask-citation-invariants",
     response: message((d) => (postRefs(d).length ? { ...d, references: [...d.references, postRefs(d)[0]] } : d)),
   },
   {
     id: "chat-visible-to-other-seat",
+    rows: ["chats.messages.not-found", "chats.private-to-seat"],
     breaks: "Chats are private to the creating seat",
     expect: "chats-private-to-seat",
     request: (q, s) =>
@@ -891,6 +978,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "chat-other-seat-403",
+    rows: ["chats.read", "chats.private-to-seat"],
     breaks: "Another seat's chat is 404 (existence hidden), never 403",
     expect: "chats-private-to-seat",
     response: (q, res, s) =>
@@ -899,6 +987,7 @@ export const groupFaults: Fault[] = [
   // ---- mentions and usage history ---------------------------------------------------
   {
     id: "mentions-sort-ignored",
+    rows: ["mentions.sort"],
     breaks: "A mention search honours sort",
     expect: "mentions-sort-applied",
     request: (q) => {
@@ -910,6 +999,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "mentions-order-asc-ignored",
+    rows: ["mentions.sort"],
     breaks: "A mention search honours order=asc",
     expect: "mentions-sort-applied",
     request: (q) => {
@@ -921,6 +1011,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "mentions-filters-ignored",
+    rows: ["mentions.filters.applied"],
     breaks: "A mention search applies its filters",
     expect: "mentions-filters-applied",
     request: (q) => {
@@ -932,6 +1023,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "usage-history-oldest-first",
+    rows: ["usage-history.account-wide"],
+    decision: "D-USAGE-ORDER",
     breaks: "Usage history is newest first",
     expect: "usage-history-newest-first-shared",
     response: (q, res) =>
@@ -941,6 +1034,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "usage-history-per-seat",
+    rows: ["usage-history.account-wide"],
     breaks: "Every seat sees the same usage history",
     expect: "usage-history-newest-first-shared",
     response: (q, res, s) =>
@@ -951,6 +1045,7 @@ export const groupFaults: Fault[] = [
   // ---- generic rules over the new groups --------------------------------------------
   {
     id: "audience-dataset-create-200",
+    rows: ["audience-datasets.create"],
     breaks: "POST /v1/audience_datasets answers 201",
     expect: "documented-status-only",
     response: (q, res) =>
@@ -958,6 +1053,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "audience-run-count-as-string",
+    rows: ["audience-run.fields"],
+    decision: "D-AUD-RUN-COUNTS",
     breaks: "Audience run bodies match the generated schema",
     expect: "response-schema-conformance",
     response: (q, res) =>
@@ -967,6 +1064,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "agent-schedule-time-malformed",
+    rows: ["tracking-agent.schedule"],
     breaks: "Tracking agent bodies match the generated schema (time HH:MM)",
     expect: "response-schema-conformance",
     response: (q, res) =>

@@ -113,12 +113,14 @@ const mcpShift = (q: ProxyRequest, res: ProxyResponse, s: ProxyState): ProxyResp
 export const mcpFaults: Fault[] = [
   {
     id: "mcp-bare-path-served",
+    rows: ["mcp-auth.trailing-slash-307"],
     breaks: "The MCP URL without its trailing slash answers 307",
     expect: "mcp-trailing-slash-307",
     request: async (q, s) => (q.method === "POST" && q.url.pathname === "/mcp" ? forwardTo(q, s, "/mcp/") : q),
   },
   {
     id: "mcp-redirect-308-elsewhere",
+    rows: ["mcp-auth.trailing-slash-307"],
     breaks: "The redirect is a 307 to the slashed MCP URL",
     expect: "mcp-trailing-slash-307",
     response: (q, res) =>
@@ -128,6 +130,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-401-unquoted-metadata",
+    decision: "D-OAUTH",
     breaks: "WWW-Authenticate quotes the resource_metadata URL",
     expect: "mcp-unauthenticated-401",
     response: (_q, res) =>
@@ -137,6 +140,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-401-without-challenge",
+    rows: ["mcp-auth.401-challenge"],
     breaks: "An MCP 401 carries WWW-Authenticate",
     expect: "mcp-unauthenticated-401",
     response: (q, res) => {
@@ -148,6 +152,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-metadata-document-missing",
+    rows: ["mcp-auth.401-challenge"],
     breaks: "The protected-resource metadata document is served",
     expect: "mcp-unauthenticated-401",
     response: (q, res) =>
@@ -161,6 +166,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-metadata-no-authorization-servers",
+    decision: "D-MCP-OAUTH-METADATA",
     breaks: "The metadata document names at least one authorization server",
     expect: "mcp-unauthenticated-401",
     response: (q, res) =>
@@ -170,6 +176,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-bad-key-blocks-bearer",
+    rows: ["mcp-auth.order"],
     breaks: "An invalid x-api-key falls back to the bearer token",
     expect: "mcp-auth-order",
     request: (q, s) =>
@@ -192,6 +199,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-bearer-checked-first",
+    rows: ["mcp-auth.order"],
     breaks: "x-api-key is checked before the bearer token",
     expect: "mcp-auth-order",
     request: (q) =>
@@ -214,6 +222,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-bearer-other-account",
+    rows: ["mcp.get-me", "mcp-auth.two-methods"],
     breaks: "The bearer token resolves to the same account as the key",
     expect: "mcp-auth-order",
     request: (q, s) =>
@@ -223,6 +232,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-extra-write-tool",
+    rows: ["service.mcp.ask-plus-read-only", "mcp.tools"],
     breaks: "Exactly the fifteen documented tools, no write tools",
     expect: "mcp-tool-catalogue",
     response: (q, res) =>
@@ -244,6 +254,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-tool-missing",
+    rows: ["mcp.tools"],
     breaks: "Every documented tool is listed",
     expect: "mcp-tool-catalogue",
     response: (q, res) =>
@@ -256,6 +267,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-required-args-dropped",
+    rows: ["mcp.ask", "mcp.render"],
     breaks: "Each tool requires its documented arguments",
     expect: "mcp-tool-catalogue",
     response: (q, res) =>
@@ -273,6 +285,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-readonly-hint-missing",
+    decision: "D-MCP-ANNOTATIONS",
     breaks: "Read tools are annotated readOnlyHint",
     expect: "mcp-tool-catalogue",
     response: (q, res) =>
@@ -285,12 +298,14 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-tool-error-structured",
+    decision: "D-MCP-TOOL-ERROR",
     breaks: "A tool error carries no structuredContent",
     expect: "mcp-tool-error-shape",
     response: (q, res) => (isMcp(q) && toolOf(q) ? toolError(res, (e, r) => ({ ...r, structuredContent: e })) : res),
   },
   {
     id: "mcp-tool-error-generic-code",
+    decision: "D-MCP-TOOL-ERROR",
     breaks: "A tool error's code is the REST twin's error_code",
     expect: "mcp-tool-error-shape",
     response: (q, res) =>
@@ -310,6 +325,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-tool-error-plain-text",
+    rows: ["mcp.tool-errors"],
     breaks: "A tool error is {error: {code, message, status}}",
     expect: "mcp-tool-error-shape",
     response: (q, res) =>
@@ -335,6 +351,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-bad-arguments-succeed",
+    rows: ["mcp-auth.transport-vs-tool-errors"],
     breaks: "Bad tool arguments are a tool error, not a success",
     expect: "mcp-bad-arguments-tool-error",
     response: (q, res) =>
@@ -346,6 +363,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-list-duplicates-across-pages",
+    rows: ["mcp.list-cursor"],
     breaks: "A list tool's cursor walk returns each item once",
     expect: "mcp-list-cursor-walk",
     response: (q, res, s) => {
@@ -362,6 +380,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-list-end-cursor-set",
+    rows: ["mcp.list-cursor"],
     breaks: "A list tool's last page has cursor null",
     expect: "mcp-list-cursor-walk",
     response: (q, res) =>
@@ -371,6 +390,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-invalid-cursor-ignored",
+    decision: "D-MCP-PAGING",
     breaks: "A garbage cursor is ToolError invalid_cursor",
     expect: "mcp-list-cursor-walk",
     request: (q) => {
@@ -383,6 +403,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-get-dataset-stale",
+    rows: ["mcp.get-dataset"],
     breaks: "svc__get_dataset returns what GET /v1/datasets/{id} returns",
     expect: "mcp-rest-agreement",
     response: (q, res) =>
@@ -392,6 +413,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-list-datasets-reordered",
+    decision: "D-MCP-PAGING",
     breaks: "svc__list_datasets lists what GET /v1/datasets lists, in order",
     expect: "mcp-rest-agreement",
     response: (q, res) =>
@@ -403,6 +425,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-mentions-ignore-sort",
+    rows: ["mcp.list-mentions"],
     breaks: "svc__list_mentions applies sort like REST",
     expect: "mcp-rest-agreement",
     request: (q) => {
@@ -414,6 +437,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-pdr-result-drops-pattern",
+    rows: ["mcp.get-pattern-detection-run"],
     breaks: "svc__get_pattern_detection_run carries pattern_id once completed",
     expect: "mcp-rest-agreement",
     response: (q, res) =>
@@ -423,6 +447,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-read-tools-charge",
+    rows: ["me.read", "mcp.tools"],
     breaks: "Read tools charge nothing",
     expect: "mcp-read-tools-free",
     response: (q, res, s) => {
@@ -433,6 +458,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-ask-answers-completed",
+    rows: ["mcp.ask"],
     breaks: "svc__ask answers status working at once",
     expect: "mcp-ask-flow",
     response: (q, res) =>
@@ -441,6 +467,7 @@ export const mcpFaults: Fault[] = [
   {
     // (the long poll answers once the turn settles, so a "working" answer is rarely seen: the finished side is checked)
     id: "mcp-stop-reason-null-when-done",
+    rows: ["assistant-turn.mcp-stop-reason"],
     breaks: "stop_reason is non-null once the turn has finished",
     expect: "mcp-ask-flow",
     response: (q, res) =>
@@ -450,6 +477,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-text-block-without-text",
+    rows: ["mcp.blocks"],
     breaks: "A render: false block carries its markdown text",
     expect: "mcp-ask-flow",
     response: (q, res) =>
@@ -461,6 +489,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-rate-limit-separate-bucket",
+    rows: ["rate-limit.per-key"],
     breaks: "REST and MCP share one rate-limit bucket per key",
     expect: "mcp-rate-limit-shared",
     response: async (q, res, s) => {
@@ -474,6 +503,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-429-as-tool-error",
+    rows: ["mcp-auth.transport-vs-tool-errors"],
     breaks: "An MCP 429 is a transport error, not a tool result",
     expect: "mcp-rate-limit-shared",
     response: (q, res) => {

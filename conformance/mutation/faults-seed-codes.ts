@@ -23,6 +23,7 @@ const recode = (res: ProxyResponse, error_code: string, status = res.status): Pr
 export const seedCodesFaults: Fault[] = [
   {
     id: "codes-aud-run-read-unknown-ad-not-found",
+    rows: ["audience-datasets.runs.read.404"],
     breaks: "A run read under an unknown audience dataset is 404 audience_dataset_not_found (answered not_found)",
     expect: "unknown-id-codes",
     response: (q, res) =>
@@ -35,6 +36,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-profiles-unknown-ad-empty-list",
+    rows: ["audience-profiles.404"],
     breaks: "A profile search over an unknown audience dataset is 404 audience_dataset_not_found (answered 200, empty)",
     expect: "unknown-id-codes",
     response: (q, res) =>
@@ -44,6 +46,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-cp-run-read-unknown-cp-not-found",
+    rows: ["custom-parameters.runs.read.404"],
     breaks: "A run read under an unknown custom parameter is 404 custom_parameter_not_found (answered not_found)",
     expect: "unknown-id-codes",
     response: (q, res) =>
@@ -56,6 +59,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-pattern-unknown-400",
+    rows: ["patterns.read.404"],
     breaks: "An unknown pattern id is 404 (answered 400 bad_request)",
     expect: "unknown-id-codes",
     response: (q, res) =>
@@ -65,6 +69,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-ta-create-unknown-ds-403",
+    rows: ["tracking-agents.create.404"],
     breaks: "A tracking agent over an unknown dataset is 404, existence hidden, never 403 (answered 403)",
     expect: "unknown-id-codes",
     response: (q, res) =>
@@ -74,6 +79,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-aud-rename-ignored",
+    rows: ["audience-datasets.update"],
     breaks:
       "PATCH of an audience dataset {name} answers the AudienceDataset with the new name (answered 200 unchanged)",
     expect: "rename-updates-name",
@@ -81,12 +87,14 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-cp-rename-ignored",
+    rows: ["custom-parameters.update"],
     breaks: "PATCH of a custom parameter {name} answers the CustomParameter with the new name (answered 200 unchanged)",
     expect: "rename-updates-name",
     request: patchIgnored(CP_BY_ID),
   },
   {
     id: "codes-ask-chat-id-ignored",
+    rows: ["chats.continue"],
     breaks: "POST /v1/ask with an own chat_id continues that chat (answered with a new chat)",
     expect: "chat-continue-same-chat",
     request: (q) => {
@@ -99,6 +107,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-aud-plan-403",
+    rows: ["audience-datasets.create.400-plan"],
     breaks: "Audience dataset creation on a plan without audience research is 400 (answered 403)",
     expect: "audience-plan-400",
     response: (q, res) =>
@@ -108,6 +117,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-aud-run-402-generic",
+    rows: ["audience-datasets.runs.402"],
     breaks:
       "An audience run the balance cannot fund is 402 insufficient_credits_audience_dataset_run (answered insufficient_credits)",
     expect: "audience-run-402",
@@ -118,6 +128,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-ta-limit-reached-conflict",
+    rows: ["tracking-agents.create.limit-reached"],
     breaks:
       "A tracking agent create past the plan's cap is refused with tracking_agent_limit_reached (answered 409 conflict)",
     expect: "tracking-agent-limit-reached",
@@ -131,6 +142,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-profiles-omit-ids-spans-none",
+    rows: ["audience-profiles.omit-spans-all"],
     breaks:
       "A profile search without audience_dataset_ids spans every audience dataset of the account (answered an empty list)",
     expect: "audience-profiles-omit-spans-all",
@@ -146,6 +158,7 @@ export const seedCodesFaults: Fault[] = [
   },
   {
     id: "codes-aud-run-source-pinned",
+    rows: ["audience-dataset.runs-any-source"],
     breaks:
       "Runs in one audience dataset may target different source datasets (a run with another source answered 400 after the first)",
     expect: "audience-dataset-runs-any-source",

@@ -10,6 +10,7 @@ const CHAT_MESSAGES = /^\/v1\/chats\/[^/]+\/messages$/;
 export const seedDataFaults: Fault[] = [
   {
     id: "dataset-create-carries-counts",
+    rows: ["dataset.create-response-only"],
     breaks: "The create response carries only `id`, `name`, `created_at`.",
     expect: "dataset-new-only-fields",
     response: (q, res) =>
@@ -19,6 +20,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "dataset-empty-estimates-one",
+    rows: ["dataset.estimated-mentions-count"],
     breaks: "estimated_mentions_count: empty dataset gives 0",
     expect: "dataset-new-only-fields",
     response: (q, res) =>
@@ -31,6 +33,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "openapi-info-version-1",
+    rows: ["versioning.openapi-document"],
     breaks: "The OpenAPI 3.1 document has info version 0.1.0",
     expect: "openapi-document-published",
     response: (q, res) =>
@@ -40,6 +43,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "openapi-docs-not-served",
+    rows: ["versioning.openapi-document"],
     breaks: "A hosted interactive viewer at {base_url}/docs",
     expect: "openapi-document-published",
     request: (q) =>
@@ -47,6 +51,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "chat-carries-heavier-fields",
+    rows: ["chat.no-heavier-fields"],
     breaks: "Chat: heavier in-app fields are absent",
     expect: "chat-after-ask-shapes",
     response: (q, res) =>
@@ -56,6 +61,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "chat-user-message-without-context",
+    rows: ["chat-message.user-context"],
     breaks: "User messages carry `context`",
     expect: "chat-after-ask-shapes",
     response: (q, res) => {
@@ -70,6 +76,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "usage-row-ai-assistant-after-ask",
+    rows: ["usage-history.ai-assistant-old-rows-only"],
     breaks: "`ai_assistant` appears only on old rows",
     expect: "chat-after-ask-shapes",
     response: (q, res) => {
@@ -82,6 +89,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "dataset-mentions-count-doubled",
+    rows: ["dataset.mentions-count-dedup"],
     breaks: "mentions_count: posts counted once per (source, post id) across runs",
     expect: "dataset-mentions-consistent",
     response: (q, res) =>
@@ -94,6 +102,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "mention-hook-without-action",
+    rows: ["mention.analysis-only-when-ran"],
     breaks: "Analysis fields are populated only when the matching analysis ran on the parent run",
     expect: "dataset-mentions-consistent",
     response: (q, res) => {
@@ -106,6 +115,7 @@ export const seedDataFaults: Fault[] = [
   },
   {
     id: "me-credits-used-aliases-dollars",
+    rows: ["me.credits-renamed-not-aliased"],
     breaks: "the old names are gone, not aliased",
     expect: "me-credit-fields-not-aliased",
     response: (q, res) =>

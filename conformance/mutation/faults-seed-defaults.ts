@@ -1,7 +1,7 @@
 // Single-rule faults for the seed rules the ledger (conformance/src/seed-ledger/)
 // judges with the checks added for them: defaults. Each breaks one rule the seed
 // states; the named check must fail behind it (mutation harness).
-import { json, type Fault, type ProxyRequest } from "./proxy.ts";
+import { json, withRows, type Fault, type ProxyRequest } from "./proxy.ts";
 
 const RUN_CREATE = /^\/v1\/datasets\/[^/]+\/runs$/;
 const DAY_S = 86_400;
@@ -37,28 +37,44 @@ function runDefault(id: string, field: string, value: unknown, breaks: string): 
 }
 
 export const seedDefaultsFaults: Fault[] = [
-  runDefault("run-count-default-100", "count", 100, "A dataset run's count defaults to 200"),
-  runDefault(
-    "run-comments-default-5",
-    "num_comments_per_post",
-    5,
-    "A dataset run's num_comments_per_post defaults to 10",
+  withRows(
+    ["datasets.runs.body.count-default"],
+    runDefault("run-count-default-100", "count", 100, "A dataset run's count defaults to 200"),
   ),
-  runDefault("run-country-default-gb", "country_code", "GB", "A dataset run's country_code defaults to US"),
-  runDefault(
-    "run-visual-default-true",
-    "enable_visual_recognition",
-    true,
-    "A dataset run's enable_visual_recognition defaults to false",
+  withRows(
+    ["datasets.runs.body.comments-default"],
+    runDefault(
+      "run-comments-default-5",
+      "num_comments_per_post",
+      5,
+      "A dataset run's num_comments_per_post defaults to 10",
+    ),
   ),
-  runDefault(
-    "run-transcribing-default-true",
-    "enable_transcribing",
-    true,
-    "A dataset run's enable_transcribing defaults to false",
+  withRows(
+    ["datasets.runs.body.country-default"],
+    runDefault("run-country-default-gb", "country_code", "GB", "A dataset run's country_code defaults to US"),
+  ),
+  withRows(
+    ["datasets.runs.body.visual-default"],
+    runDefault(
+      "run-visual-default-true",
+      "enable_visual_recognition",
+      true,
+      "A dataset run's enable_visual_recognition defaults to false",
+    ),
+  ),
+  withRows(
+    ["datasets.runs.body.transcribing-default"],
+    runDefault(
+      "run-transcribing-default-true",
+      "enable_transcribing",
+      true,
+      "A dataset run's enable_transcribing defaults to false",
+    ),
   ),
   {
     id: "prompt-run-window-two-years",
+    rows: ["datasets.runs.prompt-365-days"],
     breaks: "A prompt search with no date_range covers the past 365 days (the oldest post found is 400 days old)",
     expect: "dataset-run-body-defaults",
     response: (q, res) => {
@@ -69,24 +85,34 @@ export const seedDefaultsFaults: Fault[] = [
       return json(res, { ...res.json, data: [first, ...data.slice(1)] });
     },
   },
-  cursorIgnored(
-    "agent-feed-garbage-cursor-ignored",
-    /^\/v1\/tracking_agents\/[^/]+\/messages$/,
-    "GET /v1/tracking_agents/{agent_id}/messages names invalid_cursor: a garbage cursor is refused",
+  withRows(
+    ["tracking-agents.messages.invalid-cursor"],
+    cursorIgnored(
+      "agent-feed-garbage-cursor-ignored",
+      /^\/v1\/tracking_agents\/[^/]+\/messages$/,
+      "GET /v1/tracking_agents/{agent_id}/messages names invalid_cursor: a garbage cursor is refused",
+    ),
   ),
-  cursorIgnored(
-    "chat-messages-garbage-cursor-ignored",
-    /^\/v1\/chats\/[^/]+\/messages$/,
-    "GET /v1/chats/{chat_id}/messages names invalid_cursor: a garbage cursor is refused",
+  withRows(
+    ["chats.messages.invalid-cursor"],
+    cursorIgnored(
+      "chat-messages-garbage-cursor-ignored",
+      /^\/v1\/chats\/[^/]+\/messages$/,
+      "GET /v1/chats/{chat_id}/messages names invalid_cursor: a garbage cursor is refused",
+    ),
   ),
-  cursorIgnored(
-    "usage-history-garbage-cursor-ignored",
-    /^\/v1\/me\/usage_history$/,
-    "GET /v1/me/usage_history names invalid_cursor: a garbage cursor is refused",
+  withRows(
+    ["usage-history.invalid-cursor"],
+    cursorIgnored(
+      "usage-history-garbage-cursor-ignored",
+      /^\/v1\/me\/usage_history$/,
+      "GET /v1/me/usage_history names invalid_cursor: a garbage cursor is refused",
+    ),
   ),
   /** Cursors of the dataset list sent with a `~` in front (not base64url); the `~` is taken off when one comes back. */
   {
     id: "cursor-not-base64url",
+    rows: ["pagination.cursor-base64url"],
     breaks: "A cursor is an opaque base64url string",
     expect: "pagination-cursor-base64url",
     request: (q) => {
@@ -104,6 +130,7 @@ export const seedDefaultsFaults: Fault[] = [
   // the tool call's sort follows the cursor's own: a likes cursor under sort date gets the likes walk's next page
   {
     id: "mcp-mentions-cursor-ignores-sort",
+    rows: ["mcp.list-cursor-sort"],
     breaks: "A cursor of a filtered MCP list encodes its sort (reused under another sort it is refused)",
     expect: "mcp-list-cursor-sort",
     request: (q) => {
@@ -122,6 +149,7 @@ export const seedDefaultsFaults: Fault[] = [
   },
   {
     id: "runs-list-default-page-25",
+    rows: ["datasets.runs.list.default-limit"],
     breaks: "GET /v1/datasets/{dataset_id}/runs: limit defaults to 10",
     expect: "pagination-runs-default-page",
     request: (q) => {
@@ -133,6 +161,7 @@ export const seedDefaultsFaults: Fault[] = [
   },
   {
     id: "profile-search-default-page-25",
+    rows: ["audience-profiles.default-limit"],
     breaks: "POST /v1/audience_profiles: limit defaults to 20",
     expect: "pagination-limit-respected",
     request: (q) => {
@@ -143,6 +172,7 @@ export const seedDefaultsFaults: Fault[] = [
   },
   {
     id: "audience-run-default-100-profiles",
+    rows: ["audience-datasets.runs.profile-count-default"],
     breaks: "An audience run's total_profile_count defaults to 300",
     expect: "audience-run-default-profile-count",
     request: (q) => {

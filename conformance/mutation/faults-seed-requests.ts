@@ -1,7 +1,7 @@
 // Single-rule faults for the seed rules the ledger (conformance/src/seed-ledger/)
 // judges with the checks added for them: requests. Each breaks one rule the seed
 // states; the named check must fail behind it (mutation harness).
-import type { Body, Fault, ProxyRequest } from "./proxy.ts";
+import { withRows, type Body, type Fault, type ProxyRequest } from "./proxy.ts";
 
 const RUN_CREATE = /^\/v1\/datasets\/[^/]+\/runs$/;
 const NEGATIVE = "invalid-request-rejected";
@@ -63,137 +63,174 @@ function eachFilter(b: Body, change: (f: Record<string, unknown>) => boolean): b
 }
 
 export const seedRequestsFaults: Fault[] = [
-  repaired(
-    "mention-country-lowercase-accepted",
-    "Country filter values are uppercase ISO 3166-1 alpha-2 (this deployment upper-cases them)",
-    /^\/v1\/mentions$/,
-    (b) =>
-      eachFilter(b, (f) => {
-        if (f.type !== "country_code" || !Array.isArray(f.values)) return false;
-        f.values = f.values.map((v) => (typeof v === "string" ? v.toUpperCase() : v));
-        return true;
-      }),
+  withRows(
+    ["mentions.filters.country-code"],
+    repaired(
+      "mention-country-lowercase-accepted",
+      "Country filter values are uppercase ISO 3166-1 alpha-2 (this deployment upper-cases them)",
+      /^\/v1\/mentions$/,
+      (b) =>
+        eachFilter(b, (f) => {
+          if (f.type !== "country_code" || !Array.isArray(f.values)) return false;
+          f.values = f.values.map((v) => (typeof v === "string" ? v.toUpperCase() : v));
+          return true;
+        }),
+    ),
   ),
-  repaired(
-    "mention-metric-operator-unchecked",
-    "A metric_change operator is one of greater_than, less_than, in_range, changed_by (this deployment takes any)",
-    /^\/v1\/mentions$/,
-    (b) =>
-      eachFilter(b, (f) => {
-        const op = typeof f.operator === "string" ? f.operator : (f.operator as { type?: unknown } | undefined)?.type;
-        if (f.type !== "metric_change" || typeof op !== "string" || !op.startsWith("zz_")) return false;
-        f.operator = { type: "greater_than", value: 0 };
-        return true;
-      }),
+  withRows(
+    ["mentions.filters.metric-change"],
+    repaired(
+      "mention-metric-operator-unchecked",
+      "A metric_change operator is one of greater_than, less_than, in_range, changed_by (this deployment takes any)",
+      /^\/v1\/mentions$/,
+      (b) =>
+        eachFilter(b, (f) => {
+          const op = typeof f.operator === "string" ? f.operator : (f.operator as { type?: unknown } | undefined)?.type;
+          if (f.type !== "metric_change" || typeof op !== "string" || !op.startsWith("zz_")) return false;
+          f.operator = { type: "greater_than", value: 0 };
+          return true;
+        }),
+    ),
   ),
-  repaired(
-    "run-prompt-query-length-unchecked",
-    "A prompt search's search_query is 1-5000 characters",
-    RUN_CREATE,
-    (b) => {
+  withRows(
+    ["search-query.prompt-fields"],
+    repaired(
+      "run-prompt-query-length-unchecked",
+      "A prompt search's search_query is 1-5000 characters",
+      RUN_CREATE,
+      (b) => {
+        const p = promptQuery(b);
+        if (typeof p?.search_query !== "string" || (p.search_query.length >= 1 && p.search_query.length <= 5000))
+          return false;
+        p.search_query = p.search_query.slice(0, 5000) || "oat milk";
+        return true;
+      },
+    ),
+  ),
+  withRows(
+    ["search-query.prompt-fields"],
+    repaired("run-prompt-sources-optional", "A prompt search's sources are required", RUN_CREATE, (b) => {
       const p = promptQuery(b);
-      if (typeof p?.search_query !== "string" || (p.search_query.length >= 1 && p.search_query.length <= 5000))
-        return false;
-      p.search_query = p.search_query.slice(0, 5000) || "oat milk";
+      if (!p || "sources" in p) return false;
+      p.sources = ["reddit"];
       return true;
-    },
+    }),
   ),
-  repaired("run-prompt-sources-optional", "A prompt search's sources are required", RUN_CREATE, (b) => {
-    const p = promptQuery(b);
-    if (!p || "sources" in p) return false;
-    p.sources = ["reddit"];
-    return true;
-  }),
-  repaired("run-url-cap-unenforced", "A url search holds at most 100 source_urls per run", RUN_CREATE, (b) => {
-    const u = b.search_query;
-    if (u?.type !== "url" || !Array.isArray(u.source_urls) || u.source_urls.length <= 100) return false;
-    u.source_urls = u.source_urls.slice(0, 100);
-    return true;
-  }),
-  repaired(
-    "run-unknown-action-dropped",
-    "content_analysis_actions takes only the seed's thirteen values",
-    RUN_CREATE,
-    (b) => {
-      const known = new Set([
-        "content_category",
-        "tone_of_voice",
-        "narrative_structure",
-        "intent",
-        "hook",
-        "mentioned_brands",
-        "topics",
-        "emotions",
-        "cta",
-        "entities",
-        "questions",
-        "sentiment",
-        "signal",
-      ]);
-      const a: unknown = b.content_analysis_actions;
-      if (!Array.isArray(a) || !a.some((v) => typeof v === "string" && !known.has(v))) return false;
-      b.content_analysis_actions = a.filter((v) => typeof v !== "string" || known.has(v));
+  withRows(
+    ["search-query.url-max-100"],
+    repaired("run-url-cap-unenforced", "A url search holds at most 100 source_urls per run", RUN_CREATE, (b) => {
+      const u = b.search_query;
+      if (u?.type !== "url" || !Array.isArray(u.source_urls) || u.source_urls.length <= 100) return false;
+      u.source_urls = u.source_urls.slice(0, 100);
       return true;
-    },
+    }),
   ),
-  repaired(
-    "mention-filter-total-unchecked",
-    "A mention search holds at most 10 filters in total",
-    /^\/v1\/mentions$/,
-    trimFilterTotal,
+  withRows(
+    ["datasets.runs.body.actions"],
+    repaired(
+      "run-unknown-action-dropped",
+      "content_analysis_actions takes only the seed's thirteen values",
+      RUN_CREATE,
+      (b) => {
+        const known = new Set([
+          "content_category",
+          "tone_of_voice",
+          "narrative_structure",
+          "intent",
+          "hook",
+          "mentioned_brands",
+          "topics",
+          "emotions",
+          "cta",
+          "entities",
+          "questions",
+          "sentiment",
+          "signal",
+        ]);
+        const a: unknown = b.content_analysis_actions;
+        if (!Array.isArray(a) || !a.some((v) => typeof v === "string" && !known.has(v))) return false;
+        b.content_analysis_actions = a.filter((v) => typeof v !== "string" || known.has(v));
+        return true;
+      },
+    ),
   ),
-  repaired(
-    "profile-filter-total-unchecked",
-    "An audience profile search holds at most 10 filters in total",
-    /^\/v1\/audience_profiles$/,
-    trimFilterTotal,
+  withRows(
+    ["mentions.filters.at-most-10"],
+    repaired(
+      "mention-filter-total-unchecked",
+      "A mention search holds at most 10 filters in total",
+      /^\/v1\/mentions$/,
+      trimFilterTotal,
+    ),
   ),
-  repaired("mention-keyword-three-words", "A keyword filter holds at most 2 words", /^\/v1\/mentions$/, (b) => {
-    let changed = false;
-    for (const g of Array.isArray(b.filters) ? b.filters : [])
-      for (const f of Array.isArray(g) ? g : [])
-        if (f?.type === "keyword" && typeof f.value === "string" && f.value.split(" ").length > 2) {
-          f.value = f.value.split(" ").slice(0, 2).join(" ");
-          changed = true;
-        }
-    return changed;
-  }),
-  repaired(
-    "preview-window-not-exclusive",
-    "A prompt preview has exactly one time window (both, neither or an incomplete pair gives 422)",
-    /^\/v1\/research_previews$/,
-    (b) => {
-      if (b.type !== "prompt") return false;
-      const rel = typeof b.time_filter === "string";
-      const since = typeof b.date_since === "string";
-      const until = typeof b.date_until === "string";
-      if (rel && !since && !until) return false;
-      if (!rel && since && until) return false;
-      // whatever window the body holds is read as the relative one (past_month when it has none)
-      b.time_filter = rel ? b.time_filter : "past_month";
-      delete b.date_since;
-      delete b.date_until;
+  withRows(
+    ["audience-profiles.filters-at-most-10"],
+    repaired(
+      "profile-filter-total-unchecked",
+      "An audience profile search holds at most 10 filters in total",
+      /^\/v1\/audience_profiles$/,
+      trimFilterTotal,
+    ),
+  ),
+  withRows(
+    ["mentions.filters.keyword-2-words"],
+    repaired("mention-keyword-three-words", "A keyword filter holds at most 2 words", /^\/v1\/mentions$/, (b) => {
+      let changed = false;
+      for (const g of Array.isArray(b.filters) ? b.filters : [])
+        for (const f of Array.isArray(g) ? g : [])
+          if (f?.type === "keyword" && typeof f.value === "string" && f.value.split(" ").length > 2) {
+            f.value = f.value.split(" ").slice(0, 2).join(" ");
+            changed = true;
+          }
+      return changed;
+    }),
+  ),
+  withRows(
+    ["previews.prompt.one-window"],
+    repaired(
+      "preview-window-not-exclusive",
+      "A prompt preview has exactly one time window (both, neither or an incomplete pair gives 422)",
+      /^\/v1\/research_previews$/,
+      (b) => {
+        if (b.type !== "prompt") return false;
+        const rel = typeof b.time_filter === "string";
+        const since = typeof b.date_since === "string";
+        const until = typeof b.date_until === "string";
+        if (rel && !since && !until) return false;
+        if (!rel && since && until) return false;
+        // whatever window the body holds is read as the relative one (past_month when it has none)
+        b.time_filter = rel ? b.time_filter : "past_month";
+        delete b.date_since;
+        delete b.date_until;
+        return true;
+      },
+    ),
+  ),
+  withRows(
+    ["custom-parameters.preview.post-refs-1-5"],
+    repaired(
+      "cp-preview-six-refs",
+      "A custom parameter preview takes 1-5 post_refs",
+      /^\/v1\/custom_parameters\/preview$/,
+      (b) => {
+        if (!Array.isArray(b.post_refs) || b.post_refs.length <= 5) return false;
+        b.post_refs = b.post_refs.slice(0, 5);
+        return true;
+      },
+    ),
+  ),
+  withRows(
+    ["ask.post-refs-at-most-50"],
+    repaired("ask-51-refs", "An ask takes at most 50 post_refs", /^\/v1\/ask$/, (b) => {
+      const refs: unknown = b.context?.post_refs;
+      if (!Array.isArray(refs) || refs.length <= 50) return false;
+      b.context.post_refs = refs.slice(0, 50);
       return true;
-    },
+    }),
   ),
-  repaired(
-    "cp-preview-six-refs",
-    "A custom parameter preview takes 1-5 post_refs",
-    /^\/v1\/custom_parameters\/preview$/,
-    (b) => {
-      if (!Array.isArray(b.post_refs) || b.post_refs.length <= 5) return false;
-      b.post_refs = b.post_refs.slice(0, 5);
-      return true;
-    },
-  ),
-  repaired("ask-51-refs", "An ask takes at most 50 post_refs", /^\/v1\/ask$/, (b) => {
-    const refs: unknown = b.context?.post_refs;
-    if (!Array.isArray(refs) || refs.length <= 50) return false;
-    b.context.post_refs = refs.slice(0, 50);
-    return true;
-  }),
   {
     id: "chat-messages-limit-clamped",
+    rows: ["chats.messages.limit"],
     breaks: "The chat message list's limit is 1-100",
     expect: "chat-messages-query-rejected",
     only: ["chat-messages-query-rejected"],

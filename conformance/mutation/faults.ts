@@ -51,6 +51,7 @@ function runBody(q: ProxyRequest, change: (body: Body) => void): ProxyRequest {
 export const faults: Fault[] = [
   {
     id: "missing-ratelimit-remaining",
+    rows: ["rate-limit.headers"],
     breaks: "Every authenticated response carries RateLimit-Remaining",
     expect: "rate-limit-headers",
     response: (_q, res) => {
@@ -61,6 +62,7 @@ export const faults: Fault[] = [
   },
   {
     id: "create-answers-200",
+    rows: ["datasets.create.201"],
     breaks: "POST /v1/datasets answers 201",
     expect: "documented-status-only",
     response: (q, res) =>
@@ -68,6 +70,7 @@ export const faults: Fault[] = [
   },
   {
     id: "delete-answers-200-with-body",
+    rows: ["conventions.204-empty", "datasets.delete.204"],
     breaks: "Empty-body successes are 204",
     expect: "empty-body-204",
     response: (q, res) =>
@@ -75,6 +78,7 @@ export const faults: Fault[] = [
   },
   {
     id: "status-string-ok",
+    rows: ["conventions.status-mapping"],
     breaks: '2xx bodies carry status "success"',
     expect: "status-string-mapping",
     response: (_q, res) =>
@@ -82,6 +86,7 @@ export const faults: Fault[] = [
   },
   {
     id: "error-status-string-error",
+    rows: ["conventions.status-mapping"],
     breaks: '4xx bodies carry status "client_error"',
     expect: "status-string-mapping",
     response: (_q, res) =>
@@ -89,6 +94,7 @@ export const faults: Fault[] = [
   },
   {
     id: "foreign-dataset-leaks",
+    rows: ["service.scope.foreign-404"],
     breaks: "A foreign id is 404 (existence hidden); the resource is never served to another account",
     expect: "foreign-id-404-indistinguishable",
     only: ["foreign-id-404-indistinguishable"],
@@ -102,6 +108,7 @@ export const faults: Fault[] = [
   },
   {
     id: "foreign-404-says-forbidden",
+    rows: ["service.scope.foreign-404", "endpoints.404-unknown-or-foreign"],
     breaks: "A foreign id gets the same 404 body as a missing id",
     expect: "foreign-id-404-indistinguishable",
     only: ["foreign-id-404-indistinguishable"],
@@ -115,6 +122,7 @@ export const faults: Fault[] = [
   },
   {
     id: "list-shows-foreign-dataset",
+    rows: ["service.scope.account"],
     breaks: "Lists never include another account's resources",
     expect: "lists-never-leak-foreign",
     only: ["lists-never-leak-foreign"],
@@ -140,6 +148,7 @@ export const faults: Fault[] = [
   },
   {
     id: "page-overlaps-previous",
+    rows: ["pagination.cursor-walk"],
     breaks: "A cursor walk returns each item once (pages do not overlap)",
     expect: "pagination-full-walk",
     only: ["pagination-full-walk"],
@@ -154,6 +163,7 @@ export const faults: Fault[] = [
   },
   {
     id: "page-exceeds-limit",
+    rows: ["pagination.limit-range"],
     breaks: "A page holds at most `limit` items",
     expect: "pagination-limit-respected",
     only: ["pagination-limit-respected"],
@@ -167,6 +177,7 @@ export const faults: Fault[] = [
   },
   {
     id: "last-page-cursor-not-null",
+    rows: ["pagination.end-cursor-null"],
     breaks: "The last page has cursor null",
     expect: "pagination-end-cursor-null",
     only: ["pagination-end-cursor-null"],
@@ -177,6 +188,7 @@ export const faults: Fault[] = [
   },
   {
     id: "default-order-ascending",
+    rows: ["pagination.order-default-desc", "datasets.list.sorted"],
     breaks: "Lists default to order=desc",
     expect: "pagination-default-order",
     only: ["pagination-default-order"],
@@ -213,6 +225,7 @@ export const faults: Fault[] = [
   },
   {
     id: "mention-cursor-ignores-sort",
+    rows: ["mentions.cursor-sort"],
     breaks: "A mention cursor reused with another sort is 400 invalid_cursor",
     expect: "pagination-sort-change-cursor-400",
     only: ["pagination-sort-change-cursor-400"],
@@ -224,6 +237,7 @@ export const faults: Fault[] = [
   },
   {
     id: "cursor-padding-required",
+    rows: ["pagination.cursor-padding"],
     breaks: "Cursor padding is optional",
     expect: "pagination-padding-optional",
     only: ["pagination-padding-optional"],
@@ -243,6 +257,7 @@ export const faults: Fault[] = [
   },
   {
     id: "name-bound-unenforced",
+    rows: ["dataset.name-bounds", "endpoints.422-on-body-or-query"],
     breaks: "A dataset name longer than 255 characters is 422",
     expect: "invalid-request-rejected",
     only: ["invalid-request-rejected"],
@@ -260,6 +275,8 @@ export const faults: Fault[] = [
   },
   {
     id: "validation-loc-wrong",
+    rows: ["conventions.422-validation-body"],
+    decision: "D-422",
     breaks: "A 422's loc points at the broken field",
     expect: "validation-loc-accurate",
     only: ["invalid-request-rejected", "validation-loc-accurate"],
@@ -270,6 +287,7 @@ export const faults: Fault[] = [
   },
   {
     id: "malformed-json-500",
+    rows: ["endpoints.422-on-body-or-query"],
     breaks: "Malformed JSON gets 422, never 5xx",
     expect: "malformed-json-rejected",
     only: ["malformed-json-rejected", "no-server-errors"],
@@ -294,6 +312,7 @@ export const faults: Fault[] = [
   },
   {
     id: "schema-count-as-string",
+    rows: ["dataset.fields"],
     breaks: "Dataset bodies match the generated schema (mentions_count is an integer)",
     expect: "response-schema-conformance",
     only: ["response-schema-conformance"],
@@ -304,6 +323,7 @@ export const faults: Fault[] = [
   },
   {
     id: "content-type-text-plain",
+    rows: ["service.json-bodies"],
     breaks: "Bodies are served as application/json",
     expect: "json-content-type",
     only: ["json-content-type"],
@@ -312,6 +332,7 @@ export const faults: Fault[] = [
   },
   {
     id: "deleted-dataset-still-readable",
+    rows: ["dataset.soft-deleted-hidden", "datasets.delete.204", "datasets.runs.list.404"],
     breaks: "A deleted dataset is 404 everywhere",
     expect: "deleted-gone-everywhere",
     only: ["deleted-gone-everywhere"],
@@ -331,6 +352,7 @@ export const faults: Fault[] = [
   },
   {
     id: "created-not-readable-at-once",
+    rows: ["datasets.read.200"],
     breaks: "A created dataset is readable at once",
     expect: "created-readable-at-once",
     only: ["created-readable-at-once"],
@@ -347,6 +369,7 @@ export const faults: Fault[] = [
   },
   {
     id: "patch-empty-string-ignored",
+    rows: ["datasets.update.semantics"],
     breaks: 'PATCH {name: ""} stores null',
     expect: "patch-semantics",
     only: ["patch-semantics"],
@@ -354,6 +377,7 @@ export const faults: Fault[] = [
   },
   {
     id: "second-seat-isolated",
+    rows: ["auth.account-shared"],
     breaks: "Datasets are shared by every seat of the account",
     expect: "second-seat-shares-account",
     only: ["second-seat-shares-account"],
@@ -368,6 +392,7 @@ export const faults: Fault[] = [
   },
   {
     id: "missing-key-accepted",
+    rows: ["endpoints.api-key-required", "prices.read", "auth.401"],
     breaks: "A request without x-api-key is 401",
     expect: "auth-missing-key-401",
     only: ["auth-missing-key-401"],
@@ -375,6 +400,7 @@ export const faults: Fault[] = [
   },
   {
     id: "invalid-key-403",
+    rows: ["auth.401"],
     breaks: "An invalid key is 401 unauthorized",
     expect: "auth-invalid-key-401",
     only: ["auth-invalid-key-401"],
@@ -383,6 +409,7 @@ export const faults: Fault[] = [
   },
   {
     id: "rate-limit-unenforced",
+    rows: ["errors.429-code", "errors.429-body", "rate-limit.429"],
     breaks: "Over the cap a request gets 429",
     expect: "rate-limit-burst-429",
     only: ["rate-limit-burst-429"],
@@ -397,6 +424,7 @@ export const faults: Fault[] = [
   },
   {
     id: "retry-after-off-by-one",
+    rows: ["errors.retry-after"],
     breaks: "Retry-After equals ceil(retry_after_seconds)",
     expect: "rate-limit-burst-429",
     only: ["rate-limit-burst-429"],
@@ -407,6 +435,7 @@ export const faults: Fault[] = [
   },
   {
     id: "rate-limit-shared-across-keys",
+    rows: ["rate-limit.per-key"],
     breaks: "The rate limit is per key",
     expect: "rate-limit-per-key",
     only: ["rate-limit-per-key"],
@@ -429,6 +458,7 @@ export const faults: Fault[] = [
   },
   {
     id: "rate-limit-never-recovers",
+    rows: ["rate-limit.retry-after-works"],
     breaks: "After Retry-After the key works again",
     expect: "rate-limit-recovers",
     only: ["rate-limit-recovers"],
@@ -451,6 +481,7 @@ export const faults: Fault[] = [
   },
   {
     id: "no-reservation-at-create",
+    rows: ["service.charges.reserved-up-front", "dataset-run.create-pending-202", "charges.reservation-before-work"],
     breaks: "Starting a run reserves count × price",
     expect: "billing-reservation-at-create",
     only: ["billing-reservation-at-create"],
@@ -470,6 +501,13 @@ export const faults: Fault[] = [
   },
   {
     id: "settlement-off-by-a-cent",
+    rows: [
+      "service.charges.dollar-balance",
+      "service.charges.refund-on-completion",
+      "dataset-run.working-to-completed",
+      "charges.mention",
+      "charges.refund-to-actuals",
+    ],
     breaks: "The settled charge equals mentions × price exactly",
     expect: "billing-settlement-exact",
     only: ["billing-settlement-exact"],
@@ -488,6 +526,7 @@ export const faults: Fault[] = [
   },
   {
     id: "failed-run-not-refunded",
+    rows: ["dataset-run.to-failed", "charges.failed-releases"],
     breaks: "A failed run releases its whole reservation",
     expect: "billing-refund-on-failure",
     only: ["billing-refund-on-failure"],
@@ -501,6 +540,7 @@ export const faults: Fault[] = [
   },
   {
     id: "402-detail-as-string",
+    rows: ["datasets.runs.create.402", "errors.402", "errors.402-body"],
     breaks: "The 402 body's detail is {message, required, available, top_up_url}",
     expect: "billing-402-refused-charges-nothing",
     only: ["billing-402-refused-charges-nothing"],
@@ -508,6 +548,7 @@ export const faults: Fault[] = [
   },
   {
     id: "usage-row-missing",
+    rows: ["usage-history.quantity-non-negative"],
     breaks: "Usage history shows each settled charge",
     expect: "billing-usage-history-matches",
     only: ["billing-usage-history-matches"],
@@ -518,6 +559,7 @@ export const faults: Fault[] = [
   },
   {
     id: "negative-balance-reported",
+    rows: ["errors.never-partially-charged"],
     breaks: "The balance is never negative",
     expect: "billing-balance-never-negative",
     only: ["billing-balance-never-negative"],
@@ -525,6 +567,7 @@ export const faults: Fault[] = [
   },
   {
     id: "run-params-echo-drops-field",
+    rows: ["dataset-run.params-echo"],
     breaks: "A run's params echo every field of the request",
     expect: "valid-run-body-accepted",
     only: ["valid-run-body-accepted"],
@@ -537,6 +580,7 @@ export const faults: Fault[] = [
   },
   {
     id: "completed-run-moves-back",
+    rows: ["dataset-run.status-types", "dataset-run.states"],
     breaks: "Terminal run states never change",
     expect: "run-state-machine",
     only: ["run-state-machine"],
@@ -556,6 +600,7 @@ export const faults: Fault[] = [
   },
   {
     id: "step-timestamp-goes-back",
+    rows: ["dataset-run.steps", "dataset-run.pending-to-working"],
     breaks: "Step timestamps never go back",
     expect: "run-state-machine",
     only: ["run-state-machine"],
@@ -572,6 +617,7 @@ export const faults: Fault[] = [
   },
   {
     id: "date-range-order-unchecked",
+    rows: ["datasets.runs.body.date-range-order"],
     breaks: "A reversed date_range is 422 request validation",
     expect: "date-range-order-422",
     only: ["date-range-order-422"],
@@ -582,6 +628,7 @@ export const faults: Fault[] = [
   },
   {
     id: "filter-value-length-unchecked",
+    decision: "D-BOUND-ARRAYS",
     breaks:
       "A string inside a filter's values (an array inside array items) is bounded like any other (D-BOUND-STRINGS, D-BOUND-ARRAYS)",
     expect: "invalid-request-rejected",
@@ -603,6 +650,8 @@ export const faults: Fault[] = [
   },
   {
     id: "impossible-date-accepted",
+    rows: ["datasets.runs.body.date-range-order"],
+    decision: "D-BOUND-DATE",
     breaks: "A well-formed date that does not exist (2026-02-30) is 422 request validation (D-BOUND-DATE)",
     expect: "impossible-date-422",
     only: ["impossible-date-422"],
@@ -617,6 +666,7 @@ export const faults: Fault[] = [
   },
   {
     id: "credit-prices-still-served",
+    rows: ["prices.credit-prices-removed"],
     breaks: "The removed credit prices route is not served",
     expect: "credit-prices-removed-404",
     only: ["credit-prices-removed-404"],
@@ -627,6 +677,7 @@ export const faults: Fault[] = [
   },
   {
     id: "ratelimit-headers-on-401",
+    decision: "D-AUTH-ORDER",
     breaks: "Authentication runs before the rate limit: a 401 carries no RateLimit-* headers",
     expect: "unauthenticated-no-ratelimit-headers",
     only: ["auth-invalid-key-401", "unauthenticated-no-ratelimit-headers"],
@@ -640,6 +691,7 @@ export const faults: Fault[] = [
   },
   {
     id: "price-float-noise",
+    rows: ["prices.exact-decimals"],
     breaks: "Prices are exact decimals (at most 6 fractional digits)",
     expect: "money-six-decimals",
     only: ["money-six-decimals"],
@@ -656,6 +708,7 @@ export const faults: Fault[] = [
   },
   {
     id: "body-limit-400",
+    decision: "D-BODY-LIMIT",
     breaks: "A body over 1 MiB is 413 payload_too_large (D-BODY-LIMIT)",
     expect: "body-limit-413",
     response: (_q, res) =>
@@ -674,6 +727,7 @@ export const faults: Fault[] = [
   },
   {
     id: "content-type-ignored",
+    decision: "D-CONTENT-TYPE",
     breaks: "A JSON body sent as text/plain is 415 unsupported_media_type (D-CONTENT-TYPE)",
     expect: "content-type-415",
     // the server never sees the declared type: the body is treated as JSON
@@ -684,6 +738,8 @@ export const faults: Fault[] = [
   },
   {
     id: "me-usage-total-off",
+    rows: ["me.usage"],
+    decision: "D-ME-USAGE",
     breaks: "usage.balance + usage.balance_used == usage.balance_total (D-ME-USAGE)",
     expect: "me-usage-adds-up",
     response: (q, res) => {

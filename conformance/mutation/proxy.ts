@@ -51,12 +51,25 @@ export interface Fault {
   breaks: string;
   /** the check that must fail behind this fault */
   expect: string;
+  /**
+   * The seed-ledger rows (conformance/src/seed-ledger/rules.ts) whose rule the
+   * fault breaks: behind it the expected check fails at --level seed, and a
+   * check that declares its assertions attributes the failure to one of them.
+   */
+  rows?: string[];
+  /** The D- row the fault breaks instead (a point the seed leaves open): the check fails at --level contract and warns at --level seed. */
+  decision?: string;
   /** the checks to run (the expected one plus what it needs); default [expect] */
   only?: string[];
   /** a control: the kit must pass (with a warning), not fail */
   control?: boolean;
   request?(req: ProxyRequest, s: ProxyState): ProxyRequest | ProxyResponse | Promise<ProxyRequest | ProxyResponse>;
   response?(req: ProxyRequest, res: ProxyResponse, s: ProxyState): ProxyResponse | Promise<ProxyResponse>;
+}
+
+/** The fault, naming the ledger rows it breaks (for faults a factory builds). */
+export function withRows(rows: string[], fault: Fault): Fault {
+  return { ...fault, rows };
 }
 
 /** A number a fault keeps in the memo (a balance offset, a count, a time): 0 until the fault sets it. */

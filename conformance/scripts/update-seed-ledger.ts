@@ -1,11 +1,19 @@
-// Rewrites docs/seed-ledger.md, the seed-ledger figure of conformance/README.md
-// and the figure line of the root README.md
+// Rewrites conformance/src/seed-ledger/proofs.ts (row → the faults that break
+// it, from the mutation faults' `rows`), docs/seed-ledger.md, the seed-ledger
+// figure of conformance/README.md and the figure line of the root README.md
 // from the ledger's data (conformance/src/seed-ledger/); the ledger's test
-// compares both with a fresh render:
+// compares them with a fresh render:
 //   npx tsx conformance/scripts/update-seed-ledger.ts
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { seedCoverageLine, seedLedgerMarkdown, seedLedgerReadme } from "../src/seed-ledger/report.ts";
+import { faults } from "../mutation/faults.ts";
+import { proofsSource } from "../mutation/proofs.ts";
+
+const proofs = fileURLToPath(new URL("../src/seed-ledger/proofs.ts", import.meta.url));
+writeFileSync(proofs, proofsSource(faults));
+console.log(`fault proofs written to ${proofs}`);
+// the render reads the proofs just written
+const { seedCoverageLine, seedLedgerMarkdown, seedLedgerReadme } = await import("../src/seed-ledger/report.ts");
 
 const doc = fileURLToPath(new URL("../../docs/seed-ledger.md", import.meta.url));
 writeFileSync(doc, seedLedgerMarkdown());

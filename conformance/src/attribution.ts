@@ -28,6 +28,9 @@
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { allChecks } from "./registry.ts";
+import { LEDGER } from "./seed-ledger/rules.ts";
+import type { Assertion, Asserts } from "./grounding/assertions.ts";
+import { describeFact } from "./grounding/facts.ts";
 import type { Attribution, CheckRules, Failure, Match } from "./types.ts";
 
 // the shapes live in types.ts (a finding carries its attribution), re-exported for the callers
@@ -144,13 +147,55 @@ function matches(m: Match, f: Failure, text: string): boolean {
   return true;
 }
 
+/**
+ * Assertions every check has without declaring them: the kit's own findings
+ * about an answer that stopped a check (answer-finding.ts).
+ */
+export const BUILTIN_ASSERTS: Asserts = {
+  "(unreadable answer)": {
+    kind: "seed",
+    rows: ["service.json-bodies"],
+    facts: [{ kind: "words", value: "All bodies are JSON." }],
+  },
+  "(no answer)": { kind: "decision", decision: "D-KIT-NO-ANSWER", facts: [] },
+};
+
+/** Each check's declared assertions, by check id (checks that declare none are absent). */
+export const CHECK_ASSERTS: Record<string, Asserts> = Object.fromEntries(
+  allChecks.filter((c) => c.asserts).map((c) => [c.id, c.asserts!]),
+);
+
+const ledgerRow = new Map(LEDGER.map((r) => [r.id, r]));
+
+/** The attribution an assertion gives its failures: the ledger rows' words, or the decision row's. */
+export function assertionAttribution(a: Assertion, f: Pick<Failure, "decision" | "seedQuote">): Attribution {
+  if (a.kind === "decision") return { ...decisionAttribution(a.decision), facts: a.facts };
+  if (a.kind === "seed")
+    return {
+      kind: "seed",
+      seed: a.rows.map((id) => ledgerRow.get(id)?.quote ?? id).join(" … "),
+      rows: a.rows,
+      facts: a.facts,
+    };
+  // the contract's marks: the failure names the mark it broke
+  if (f.decision) return decisionAttribution(f.decision);
+  return { kind: "seed", seed: f.seedQuote };
+}
+
 /** The rule one failure enforces. */
 export function attribute(f: Failure): Attribution {
   const text = `${f.title} ${f.message ?? ""}`;
   const rules = CHECK_RULES[f.check];
+  // an answer at a status the seed never names: everything a response check finds about it is the contract's choice
+  const unnamed = unnamedStatusDecision(f.check, f.status);
+  if (f.judges) {
+    const a = CHECK_ASSERTS[f.check]?.[f.judges] ?? BUILTIN_ASSERTS[f.judges];
+    if (!a) throw new Error(`kit defect: ${f.check} names an unknown assertion "${f.judges}"`);
+    if (unnamed && a.kind !== "decision") return decisionAttribution(unnamed);
+    return assertionAttribution(a, f);
+  }
   if (f.decision) return decisionAttribution(f.decision);
   if (f.seedQuote) return { kind: "seed", seed: f.seedQuote };
-  const unnamed = unnamedStatusDecision(f.check, f.status);
   if (unnamed) return decisionAttribution(unnamed);
   if (rules?.seedWhen?.some((m) => matches(m, f, text))) return { kind: "seed", seed: rules.seed };
   if (f.operation && typeof f.status === "number" && !rules?.refusals) {
@@ -178,6 +223,10 @@ export function decisionsOf(check: string): string[] {
 /** One line naming the rule: the seed's words, or the decision, what it decided, and that the seed leaves the point open (with what it does say). */
 export function describeAttribution(a: Attribution, max = 160): string {
   const cut = (s: string) => (s.length > max ? s.slice(0, max - 1) + "…" : s);
-  if (a.kind === "seed") return `seed rule${a.seed ? `: "${cut(a.seed)}"` : ""}`;
+  if (a.kind === "seed") {
+    const asserted = a.facts?.length ? ` — asserts ${a.facts.map(describeFact).join(", ")}` : "";
+    const rows = a.rows?.length ? ` [${a.rows.join(", ")}]` : "";
+    return `seed rule${rows}${a.seed ? `: "${cut(a.seed)}"` : ""}${asserted}`;
+  }
   return `contract decision ${a.decision}${a.decided ? `: ${cut(a.decided)}` : ""} — a point the seed leaves open${a.seed ? ` (the seed says: ${cut(a.seed)})` : ""}`;
 }

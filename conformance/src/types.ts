@@ -2,6 +2,8 @@
 import type { Contract } from "./contract.ts";
 import type { Exchange, HttpClient, KeyRole, RequestOptions } from "./http.ts";
 import type { LenientId } from "./lenient.ts";
+import type { Asserts } from "./grounding/assertions.ts";
+import type { Fact } from "./grounding/facts.ts";
 
 /** Which kind of rule a finding enforces (attribution.ts classifies them). */
 export type RuleKind = "seed" | "decision";
@@ -14,6 +16,10 @@ export interface Attribution {
   seed?: string;
   /** what the contract decided (kind decision) */
   decided?: string;
+  /** the seed-ledger rows the finding judges (kind seed, from the check's assertion) */
+  rows?: string[];
+  /** the facts the assertion takes from its sentence (or fixes, for a decision) */
+  facts?: Fact[];
 }
 
 /** One entry of a deviations file (deviations.ts reads and judges them). */
@@ -100,6 +106,8 @@ export interface Failure {
   decision?: string;
   /** the seed's words this failure judges, when the check knows them (a constraint marked @seed) */
   seedQuote?: string;
+  /** the name of the check's assertion (`asserts`) this failure judges */
+  judges?: string;
   /** the seed rule or contract decision this failure enforces (attribution.ts) */
   attribution?: Attribution;
   /** the deviations-file entry that accepts this failure */
@@ -177,8 +185,14 @@ export interface CheckMeta {
   keys?: KeyRole[];
   /** which rule each finding of the check enforces: the seed's words, or a decision (attribution.ts applies them) */
   rules?: CheckRules;
-  /** ids of the spec/DECISIONS.md rows this check enforces (strict) or tolerates (lenient) */
+  /** ids of the spec/DECISIONS.md rows this check enforces (strict) or tolerates (lenient); derived from `asserts` when the check declares them */
   decisions?: string[];
+  /**
+   * What each assertion of the check judges, by name: a seed rule (ledger rows
+   * and the facts taken from them), a decision, or the contract's marks. Every
+   * failure of a check that declares them names one (`judges`).
+   */
+  asserts?: Asserts;
 }
 
 /**
@@ -201,43 +215,51 @@ export const PHASES = [
 ] as const;
 export type Phase = (typeof PHASES)[number];
 
-export interface ActiveCheck extends CheckMeta {
+export interface ActiveCheck<J extends string = string> extends CheckMeta {
   kind: "active";
   /** when the check runs (PHASES); within a phase, by id unless `after` says otherwise */
   phase: Phase;
   /** ids of checks of the same phase that must run before this one */
   after?: string[];
-  run(ctx: CheckContext): Promise<void>;
+  run(ctx: CheckContext<J>): Promise<void>;
 }
 
-export interface ResponseCheck extends CheckMeta {
+export interface ResponseCheck<J extends string = string> extends CheckMeta {
   kind: "response";
   /** inspects one recorded exchange; return without calling fail for "not applicable" */
-  inspect(ex: Exchange, ctx: InspectContext): void;
+  inspect(ex: Exchange, ctx: InspectContext<J>): void;
 }
+
+/**
+ * A failure as a check reports it: `judges` names the assertion. Once the
+ * check declares `asserts` a failure without it is a defect of the kit, which
+ * the run reports as the check's error (run/result.ts assertionNamed); the
+ * type keeps it optional so shared helpers take any check's context.
+ */
+export type FailureSpec<J extends string = string> = Omit<Failure, "check" | "judges"> & { judges?: J };
 
 export type Check = ActiveCheck | ResponseCheck;
 
-export interface InspectContext {
+export interface InspectContext<J extends string = string> {
   contract: Contract;
   settings: Settings;
-  fail(ex: Exchange, f: Omit<Failure, "check">): void;
+  fail(ex: Exchange, f: FailureSpec<J>): void;
   pass(ex: Exchange): void;
   warn(message: string, ex?: Exchange): void;
   /** the lenient rule of spec/DECISIONS.md that tolerates this exchange, if any (warns when it applies) */
   lenient(decision: LenientId, ex: Exchange): boolean;
 }
 
-export interface CheckContext {
+export interface CheckContext<J extends string = string> {
   readonly id: string;
   readonly settings: Settings;
   readonly contract: Contract;
   readonly client: HttpClient;
   readonly runId: string;
   req(o: RequestOptions): Promise<Exchange>;
-  fail(f: Omit<Failure, "check">, ex?: Exchange): void;
+  fail(f: FailureSpec<J>, ex?: Exchange): void;
   /** record a failure unless `cond`; returns cond */
-  expect(cond: boolean, f: Omit<Failure, "check">, ex?: Exchange): boolean;
+  expect(cond: boolean, f: FailureSpec<J>, ex?: Exchange): boolean;
   pass(ex: Exchange): void;
   warn(message: string, ex?: Exchange): void;
   skip(reason: string): never;

@@ -14,7 +14,10 @@ import { errorCodesOf, flat, locate, markersOf, missedMarkers, spansOf, unitsOf 
 import { IGNORED } from "../src/seed-ledger/ignored.ts";
 import { seedCoverage, seedCoverageLine, seedLedgerMarkdown, seedLedgerReadme } from "../src/seed-ledger/report.ts";
 import { LEDGER } from "../src/seed-ledger/rules.ts";
-import { isJudged, isUncovered, isUnobservable, isUnsettled } from "../src/seed-ledger/types.ts";
+import { isRule, isUncovered, isUnobservable, isUnsettled } from "../src/seed-ledger/types.ts";
+import { judgesOf } from "../src/seed-ledger/judges.ts";
+import { LEGACY_JUDGES } from "../src/seed-ledger/legacy-judges.ts";
+import { proofsSource } from "../mutation/proofs.ts";
 import { readDecisions } from "../src/decisions.ts";
 
 const decisionIds = new Set(readDecisions().map((r) => r.id));
@@ -42,8 +45,7 @@ describe("seed-rule ledger", () => {
     expect(ids.filter((id, i) => ids.indexOf(id) !== i)).toEqual([]);
     for (const r of LEDGER) {
       expect(r.id, r.id).toMatch(/^[a-z0-9-]+(\.[a-z0-9-]+)+$/);
-      expect([isJudged(r), isUncovered(r), isUnobservable(r), isUnsettled(r)].filter(Boolean), r.id).toHaveLength(1);
-      if (isJudged(r)) expect(r.judgedBy.length, r.id).toBeGreaterThan(0);
+      expect([isRule(r), isUncovered(r), isUnobservable(r), isUnsettled(r)].filter(Boolean), r.id).toHaveLength(1);
       if (isUncovered(r)) expect(r.uncovered.length, r.id).toBeGreaterThan(10);
       if (isUnobservable(r)) expect(r.notObservable.length, r.id).toBeGreaterThan(10);
       if (isUnsettled(r)) {
@@ -53,20 +55,30 @@ describe("seed-rule ledger", () => {
     }
   });
 
-  it("names only checks of the registry, and faults that exist and expect that check", () => {
+  it("has every row to judge judged by a check, and names only rows that exist", () => {
+    const unjudged = LEDGER.filter((r) => isRule(r) && judgesOf(r.id).length === 0).map((r) => r.id);
+    expect(unjudged, "rows no check judges: give them an `uncovered` reason or a check").toEqual([]);
+    const ids = new Set(LEDGER.map((r) => r.id));
     const checks = new Set(allChecks.map((c) => c.id));
-    const byId = new Map(faults.map((f) => [f.id, f]));
-    const problems: string[] = [];
-    for (const r of LEDGER.filter(isJudged))
-      for (const j of r.judgedBy) {
-        if (!checks.has(j.check)) problems.push(`${r.id}: no check ${j.check}`);
-        if (!j.fault) continue;
-        const f = byId.get(j.fault);
-        if (!f) problems.push(`${r.id}: no fault ${j.fault}`);
-        else if (f.control) problems.push(`${r.id}: ${j.fault} is a control, not a fault`);
-        else if (f.expect !== j.check) problems.push(`${r.id}: fault ${j.fault} expects ${f.expect}, not ${j.check}`);
-      }
+    const problems = [
+      ...Object.entries(LEGACY_JUDGES).flatMap(([check, rows]) => [
+        ...(checks.has(check) ? [] : [`legacy-judges: no check ${check}`]),
+        ...rows.filter((r) => !ids.has(r)).map((r) => `legacy-judges: ${check} names no row ${r}`),
+      ]),
+      ...faults.flatMap((f) => (f.rows ?? []).filter((r) => !ids.has(r)).map((r) => `fault ${f.id}: no row ${r}`)),
+      ...faults.filter((f) => f.control && f.rows?.length).map((f) => `fault ${f.id}: a control names rows`),
+    ];
     expect(problems).toEqual([]);
+  });
+
+  it("proves each row with the faults that name it, each caught by a check that judges the row", () => {
+    const problems = faults.flatMap((f) =>
+      (f.rows ?? [])
+        .filter((row) => !judgesOf(row).some((j) => j.check === f.expect))
+        .map((row) => `fault ${f.id} names ${row}, but its check ${f.expect} does not judge that row`),
+    );
+    expect(problems).toEqual([]);
+    expect(readFileSync(here("../src/seed-ledger/proofs.ts"), "utf8")).toBe(proofsSource(faults));
   });
 
   it("leaves no sentence of the seed with a rule marker outside every row and ignore entry", () => {

@@ -27,6 +27,7 @@ export function answerFinding(e: unknown, last: Exchange | undefined, id: string
 function noAnswer(e: TransportError, id: string): Failure {
   return {
     check: id,
+    judges: "(no answer)",
     title: titled(id, `no answer: ${e.method} ${new URL(e.url).pathname} ${e.detail}`),
     received: e.detail,
     expected: "an HTTP answer",
@@ -38,6 +39,7 @@ function unreadable(last: Exchange, ct: string, id: string): Failure {
   const head = last.text.replace(/\s+/g, " ").slice(0, 80);
   return {
     check: id,
+    judges: "(unreadable answer)",
     title: titled(id, `unreadable answer: ${last.method} ${last.path} → ${last.status} ${ct || "(no content-type)"}`),
     received: head + (last.text.length > 80 ? "…" : ""),
     expected: "a JSON body (application/json)",

@@ -5,7 +5,7 @@
 import { curlOf, type RequestOptions } from "../http.ts";
 import { SkipError } from "../skip.ts";
 import type { Check, CheckContext, CheckResult, Failure } from "../types.ts";
-import { addFailure, countAssertion, tolerated, titled } from "./result.ts";
+import { addFailure, assertionNamed, countAssertion, tolerated, titled } from "./result.ts";
 import type { RunSession } from "./session.ts";
 
 export function checkContext(session: RunSession, check: Check, result: CheckResult): CheckContext {
@@ -15,6 +15,7 @@ export function checkContext(session: RunSession, check: Check, result: CheckRes
     if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, true);
   };
   const fail: CheckContext["fail"] = (f, ex) => {
+    assertionNamed(check, f);
     const failure: Failure = { check: check.id, ...f, title: titled(check.id, f.title) };
     if (ex) {
       failure.curl ??= curlOf(ex);

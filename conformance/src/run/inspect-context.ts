@@ -3,7 +3,7 @@
 // same fault seen on every exchange of an operation would drown the report.
 import { curlOf, type Exchange } from "../http.ts";
 import type { Check, CheckResult, Failure, InspectContext } from "../types.ts";
-import { addFailure, countAssertion, tolerated, titled } from "./result.ts";
+import { addFailure, assertionNamed, countAssertion, tolerated, titled } from "./result.ts";
 import type { RunSession } from "./session.ts";
 
 export function inspectContext(session: RunSession, check: Check, result: CheckResult): InspectContext {
@@ -13,6 +13,7 @@ export function inspectContext(session: RunSession, check: Check, result: CheckR
     contract,
     settings,
     fail(ex, f) {
+      assertionNamed(check, f);
       const k = `${ex.op?.key ?? ex.method + " " + ex.path}|${ex.status}|${f.title}`;
       if (ex.op) ledger.record(ex.op.key, String(ex.status), check.id, false);
       if (seen.has(k)) return;

@@ -3,7 +3,7 @@
 // titled with the check id, tolerated departures noted once as warnings.
 import type { Exchange } from "../http.ts";
 import { LENIENT, lenientWarning, type LenientId, type LenientRule } from "../lenient.ts";
-import type { CheckResult, Failure } from "../types.ts";
+import type { Check, CheckResult, Failure } from "../types.ts";
 
 export function newResult(id: string): CheckResult {
   return { id, outcome: "pass", failures: [], warnings: [], ms: 0, requests: 0, exercised: 0, unexercised: [] };
@@ -43,4 +43,17 @@ export function tolerated(result: CheckResult, decision: LenientId, ex: Exchange
   const w = lenientWarning(decision, `${ex.method} ${ex.path} → ${ex.status}`);
   if (!result.warnings.includes(w)) result.warnings.push(w);
   return true;
+}
+
+/**
+ * A check that declares `asserts` names one of them on every failure: a
+ * failure that names none is a defect of the kit (the check errors), never a
+ * finding attributed by guesswork.
+ */
+export function assertionNamed(check: Pick<Check, "id" | "asserts">, f: Pick<Failure, "judges" | "title">): void {
+  if (!check.asserts) return;
+  if (!f.judges || !(f.judges in check.asserts))
+    throw new Error(
+      `kit defect: ${check.id} recorded the failure "${f.title}" naming ${f.judges ? `an unknown assertion "${f.judges}"` : "no assertion"} (asserts: ${Object.keys(check.asserts).join(", ")})`,
+    );
 }

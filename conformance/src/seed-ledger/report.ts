@@ -6,7 +6,8 @@
 // file, so an installed kit prints it too.
 import { IGNORED } from "./ignored.ts";
 import { LEDGER } from "./rules.ts";
-import { isJudged, isUncovered, isUnobservable, isUnsettled, type LedgerRow } from "./types.ts";
+import { judgesOf } from "./judges.ts";
+import { isRule, isUncovered, isUnobservable, isUnsettled, type LedgerRow } from "./types.ts";
 
 export interface SeedCoverage {
   /** observable rows some check judges */
@@ -28,14 +29,15 @@ export interface SeedCoverage {
 }
 
 export function seedCoverage(rows: LedgerRow[] = LEDGER): SeedCoverage {
-  const judged = rows.filter(isJudged);
-  const uncovered = rows.filter(isUncovered);
+  // a row to judge that no check judges counts as uncovered (the ledger's test fails on it)
+  const judged = rows.filter((r) => isRule(r) && judgesOf(r.id).length > 0);
+  const uncovered = rows.filter((r) => isUncovered(r) || (isRule(r) && judgesOf(r.id).length === 0));
   const observable = judged.length + uncovered.length;
   return {
     judged: judged.length,
-    proven: judged.filter((r) => r.judgedBy.some((j) => j.fault)).length,
+    proven: judged.filter((r) => judgesOf(r.id).some((j) => j.faults.length > 0)).length,
     uncovered: uncovered.length,
-    cheap: uncovered.filter((r) => r.cheap).length,
+    cheap: uncovered.filter((r) => isUncovered(r) && r.cheap).length,
     unobservable: rows.filter(isUnobservable).length,
     unsettled: rows.filter(isUnsettled).length,
     observable,
@@ -62,14 +64,16 @@ function said(r: LedgerRow): string {
 }
 
 function judges(r: LedgerRow): string {
-  if (isJudged(r))
-    return (
-      r.judgedBy.map((j) => (j.fault ? `\`${j.check}\` (fault \`${j.fault}\`)` : `\`${j.check}\``)).join(", ") +
-      (r.note ? `<br>*${cell(r.note)}*` : "")
-    );
   if (isUncovered(r)) return `**uncovered**: ${cell(r.uncovered)}`;
   if (isUnsettled(r)) return `*stated two ways, decided by ${r.decision}*: ${cell(r.unsettled)}`;
-  return `*not observable*: ${cell(r.notObservable)}`;
+  if (isUnobservable(r)) return `*not observable*: ${cell(r.notObservable)}`;
+  const js = judgesOf(r.id);
+  if (!js.length) return "**uncovered**: no check judges it";
+  return (
+    js
+      .map((j) => `\`${j.check}\`${j.faults.length ? ` (${j.faults.map((f) => `fault \`${f}\``).join(", ")})` : ""}`)
+      .join(", ") + (r.note ? `<br>*${cell(r.note)}*` : "")
+  );
 }
 
 export function seedLedgerMarkdown(rows: LedgerRow[] = LEDGER): string {

@@ -1,20 +1,18 @@
 // The seed-rule ledger as data: one row per rule the seed (spec/seed.txt)
 // states that a client can observe, in the seed's order, with the seed's own
-// words. A row is judged when a check's assertion fails on a deployment that
-// breaks the rule (read in the check's code, not guessed from its name); a
-// fault names the mutation fault (conformance/mutation/faults*.ts) that breaks
-// exactly this rule and is caught by that check, the proof the assertion can
-// fail. Rows no check judges say why; rows a client cannot observe say why
-// and are left out of the figure (report.ts). The ledger's test
-// (conformance/test/seed-ledger.test.ts) finds every quote in the seed, every
-// check in the registry and every fault in the fault tables, and fails on a
-// sentence of the seed with a rule marker that no row or ignore entry quotes.
-import type { Judge, LedgerRow } from "./types.ts";
+// words. This is the one place a quote lives: a check names the rows its
+// assertions judge (`asserts: { name: seed("row.id", ...facts) }`) and takes
+// the quote and the facts from here; a mutation fault names the rows it
+// breaks (`rows`). Which checks judge a row and which faults prove it is
+// derived from those (judges.ts), never restated here. Rows no check judges
+// say why (`uncovered`); rows a client cannot observe say why and are left
+// out of the figure (report.ts); points the seed states two ways name the
+// decision that settles them. The ledger's test
+// (conformance/test/seed-ledger.test.ts) finds every quote in the seed and
+// fails on a sentence of the seed with a rule marker that no row or ignore
+// entry quotes, and on a row to judge that no check judges.
+import type { LedgerRow } from "./types.ts";
 
-const by = (check: string, fault?: string): Judge => (fault ? { check, fault } : { check });
-
-const SCHEMA = "response-schema-conformance";
-const NEGATIVE = "invalid-request-rejected";
 export const LEDGER: LedgerRow[] = [
   // ── Preamble and What the service does ─────────────────────────────────
   {
@@ -22,52 +20,41 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "Supported sources: `reddit`, `tiktok`, `youtube`, `instagram`, `linkedin`.",
     rule: "source names are exactly these five: another source in a request is refused, none other appears in a response",
-    judgedBy: [by(SCHEMA), by(NEGATIVE)],
   },
   {
     id: "service.mcp.ask-plus-read-only",
     kind: "mcp",
     quote: "The same capabilities are reachable through an MCP tool server (`ask` flow plus read-only lookups).",
-    judgedBy: [by("mcp-tool-catalogue", "mcp-extra-write-tool"), by("mcp-rest-agreement")],
   },
   {
     id: "service.scope.account",
     kind: "isolation",
     quote: "Every resource is scoped to the account that owns the API key.",
-    judgedBy: [by("lists-never-leak-foreign", "list-shows-foreign-dataset")],
   },
   {
     id: "service.scope.foreign-404",
     kind: "isolation",
     quote: "A resource of another account, or one that does not exist, yields 404 (existence is hidden, never 403).",
-    judgedBy: [
-      by("foreign-id-404-indistinguishable", "foreign-dataset-leaks"),
-      by("foreign-id-404-indistinguishable", "foreign-404-says-forbidden"),
-    ],
   },
   {
     id: "service.charges.dollar-balance",
     kind: "charge",
     quote: "Chargeable work debits a US-dollar balance.",
-    judgedBy: [by("billing-settlement-exact", "settlement-off-by-a-cent")],
   },
   {
     id: "service.charges.reserved-up-front",
     kind: "charge",
     quote: "Prices are per result and are reserved up front;",
-    judgedBy: [by("billing-reservation-at-create", "no-reservation-at-create")],
   },
   {
     id: "service.charges.refund-on-completion",
     kind: "charge",
     quote: "unused reservation is refunded on completion.",
-    judgedBy: [by("billing-settlement-exact", "settlement-off-by-a-cent")],
   },
   {
     id: "service.json-bodies",
     kind: "shape",
     quote: "All bodies are JSON.",
-    judgedBy: [by("json-content-type", "content-type-text-plain")],
   },
   {
     id: "service.json-content-type-on-requests",
@@ -84,23 +71,17 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "`{status: success, data: <resource or array>}`. Lists add `has_next` (boolean) and `cursor` (string or null).",
     also: ["Lists return `{status, data: [...], has_next, cursor}`."],
-    judgedBy: [by("success-envelope"), by(SCHEMA)],
   },
   {
     id: "conventions.error-envelope",
     kind: "shape",
     quote: "`{status, error_code, detail, transient}` (see Errors).",
     also: ["Error body: `{status, error_code, detail, transient}`."],
-    judgedBy: [by("error-envelope"), by(SCHEMA)],
   },
   {
     id: "conventions.status-mapping",
     kind: "shape",
     quote: "1xx `info`, 2xx `success`, 3xx `redirect`, 4xx `client_error`, 5xx `server_error`.",
-    judgedBy: [
-      by("status-string-mapping", "status-string-ok"),
-      by("status-string-mapping", "error-status-string-error"),
-    ],
   },
   {
     id: "conventions.status-info-samples",
@@ -114,14 +95,12 @@ export const LEDGER: LedgerRow[] = [
     id: "conventions.204-empty",
     kind: "status",
     quote: "| 204 | Empty body. |",
-    judgedBy: [by("empty-body-204", "delete-answers-200-with-body")],
   },
   {
     id: "conventions.422-validation-body",
     kind: "shape",
     quote: "| 422 validation body | `{detail: [{loc: [string], msg: string, type: string}]}`",
     also: ["422 validation errors use the validation body in Resources."],
-    judgedBy: [by("error-envelope"), by("validation-loc-accurate", "validation-loc-wrong"), by(NEGATIVE)],
   },
   {
     id: "conventions.422-no-envelope",
@@ -136,14 +115,12 @@ export const LEDGER: LedgerRow[] = [
     id: "conventions.timestamps.iso",
     kind: "shape",
     quote: "Datasets, dataset runs, audience datasets, audience runs: ISO 8601 UTC string.",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "conventions.timestamps.unix",
     kind: "shape",
     quote:
       "Custom parameters and their runs, tracking agents, agent runs and messages, pattern detection runs, chats, usage history, mentions, profiles, `/v1/me`: integer Unix seconds.",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "conventions.id-prefixes",
@@ -165,7 +142,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "pagination",
     quote: "| Pagination | Cursor based.",
     rule: "following cursors returns every item exactly once",
-    judgedBy: [by("pagination-full-walk", "page-overlaps-previous")],
   },
   {
     id: "pagination.limit-range",
@@ -173,7 +149,6 @@ export const LEDGER: LedgerRow[] = [
     quote: "Query `limit` (integer 1-100)",
     also: ["| Page size | 1-100 on every list;"],
     rule: "limit 0 and 101 are refused with 422; 1 and 100 are accepted and a page holds at most `limit` items",
-    judgedBy: [by(NEGATIVE), by("pagination-limit-respected", "page-exceeds-limit")],
     note: "GET /v1/chats/{chat_id}/messages is not swept: the kit has no chat id when the sweep runs",
   },
   {
@@ -181,26 +156,22 @@ export const LEDGER: LedgerRow[] = [
     kind: "pagination",
     quote: "`cursor` (opaque base64url string, optional)",
     rule: "a cursor is a base64url string",
-    judgedBy: [by("pagination-cursor-base64url", "cursor-not-base64url")],
     note: "every REST list answer the kit receives (a body with has_next and a string cursor); MCP list cursors are not inspected",
   },
   {
     id: "pagination.order-default-desc",
     kind: "default",
     quote: "`order` (`asc` or `desc`, default `desc`, where supported)",
-    judgedBy: [by("pagination-default-order", "default-order-ascending")],
   },
   {
     id: "pagination.cursor-padding",
     kind: "pagination",
     quote: "Pass a cursor back unchanged; padding `=` is optional.",
-    judgedBy: [by("pagination-padding-optional", "cursor-padding-required")],
   },
   {
     id: "pagination.end-cursor-null",
     kind: "pagination",
     quote: "Stop when `has_next` is false (then `cursor` is null).",
-    judgedBy: [by("pagination-end-cursor-null", "last-page-cursor-not-null")],
   },
 
   // ── Resources › Dataset ────────────────────────────────────────────────
@@ -209,7 +180,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "| id | string | `ds_` prefix |",
     rule: "a dataset carries id, name, mentions_count, estimated_mentions_count, images_count, videos_count, created_at, updated_at and url with the documented types",
-    judgedBy: [by(SCHEMA, "schema-count-as-string")],
   },
   {
     id: "dataset.name-bounds",
@@ -219,13 +189,11 @@ export const LEDGER: LedgerRow[] = [
       "POST /v1/datasets | body `{name: string 1-255, required}`",
       "name 1-255 chars for dataset and audience dataset",
     ],
-    judgedBy: [by(NEGATIVE, "name-bound-unenforced"), by("valid-request-accepted")],
   },
   {
     id: "dataset.mentions-count-dedup",
     kind: "shape",
     quote: "posts counted once per (source, post id) across runs",
-    judgedBy: [{ check: "dataset-mentions-consistent", fault: "dataset-mentions-count-doubled" }],
     note: "judged on a dataset of one run: mentions_count equals the distinct (source, id) posts POST /v1/mentions lists for it; a second run of the same posts is not made (a deployment's own search may return new posts)",
   },
   {
@@ -233,7 +201,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "rounded sum, over unique posts across runs, of the maximum stored extrapolation coefficient; posts without extrapolation count 1; empty dataset gives 0; uses stored weights, makes no new provider requests; can equal mentions_count",
-    judgedBy: [{ check: "dataset-new-only-fields", fault: "dataset-empty-estimates-one" }],
     note: "only the empty dataset's 0 is judged: the extrapolation coefficients are not shown, so the sum over posts is not",
   },
   {
@@ -241,20 +208,17 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "The create response carries only `id`, `name`, `created_at`.",
     rule: "the create response carries id, name and created_at",
-    judgedBy: [by("created-readable-at-once"), by(SCHEMA)],
   },
   {
     id: "dataset.create-response-only",
     kind: "only",
     quote: "The create response carries only `id`, `name`, `created_at`.",
     rule: "the create response carries no other field",
-    judgedBy: [{ check: "dataset-new-only-fields", fault: "dataset-create-carries-counts" }],
   },
   {
     id: "dataset.soft-deleted-hidden",
     kind: "only",
     quote: "Soft-deleted datasets are excluded from lists and cannot be fetched by id.",
-    judgedBy: [by("deleted-gone-everywhere", "deleted-dataset-still-readable")],
   },
 
   // ── Resources › Dataset run ────────────────────────────────────────────
@@ -263,41 +227,35 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "| dataset_id | string | parent dataset |",
     rule: "a dataset run carries id, dataset_id, status, params, the counts and both timestamps with the documented types",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "dataset-run.params-echo",
     kind: "shape",
     quote:
       "echo of request: content_analysis_actions, count, country_code, date_range, enable_transcribing, enable_visual_recognition, language, num_comments_per_post, search_query",
-    judgedBy: [by("valid-run-body-accepted", "run-params-echo-drops-field")],
     note: "fields sent are compared; what an omitted field echoes is lenient (D-RUN-PARAMS-ECHO)",
   },
   {
     id: "dataset-run.create-response",
     kind: "shape",
     quote: "The create response carries `id`, `dataset_id`, `count`, `requested_count`, `status`, `created_at`.",
-    judgedBy: [by(SCHEMA), by("billing-reservation-at-create")],
   },
   {
     id: "dataset-run.status-types",
     kind: "shape",
     quote: "`type` is one of `pending`, `working`, `completed`, `failed`.",
-    judgedBy: [by("run-state-machine", "completed-run-moves-back"), by(SCHEMA)],
   },
   {
     id: "dataset-run.steps",
     kind: "shape",
     quote:
       "`steps` is a list of `{name, completed_at}` (integer Unix seconds); step names seen are `scraping`, `enrichment`, `analysis`.",
-    judgedBy: [by("run-state-machine", "step-timestamp-goes-back"), by(SCHEMA)],
   },
   {
     id: "dataset-run.failed-error-message",
     kind: "shape",
     quote: "A `failed` status includes `error_message`.",
     also: ["full reservation refunded; `error_message` set"],
-    judgedBy: [by("run-state-machine"), by("billing-refund-on-failure")],
   },
   {
     id: "search-query.prompt-fields",
@@ -306,14 +264,12 @@ export const LEDGER: LedgerRow[] = [
       "`sources` (array of source names, required), `search_query` (string 1-5000 chars, required), `fragments` (array of strings, optional)",
     also: ["search_query 1-5000 chars"],
     rule: "a prompt search without sources or search_query, or with a search_query of 0 or 5001 characters, is refused with 422",
-    judgedBy: [by(NEGATIVE, "run-prompt-query-length-unchecked"), by(NEGATIVE, "run-prompt-sources-optional")],
   },
   {
     id: "search-query.url-max-100",
     kind: "bound",
     quote: "`source_urls` (array, at most 100 per run)",
     also: ["100 URLs per run"],
-    judgedBy: [by(NEGATIVE, "run-url-cap-unenforced")],
     note: "101 copies of the example's first URL, made distinct by a query parameter; that nothing is reserved is not judged here",
   },
 
@@ -323,14 +279,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "Audience dataset: `id`, `name`, `profile_count` (integer), `created_at`, `updated_at`.",
     also: ["The create response has `id`, `name`, `created_at`."],
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "audience-dataset.runs-any-source",
     kind: "shape",
     quote: "It is a name-only container; runs in one container may target different source datasets.",
     rule: "runs in one audience dataset may target different source datasets",
-    judgedBy: [by("audience-dataset-runs-any-source", "codes-aud-run-source-pinned")],
     note: "two sources in one container, the second run started after the first ended: a run while another is in flight is the 409 rule's; a refusal for the second source's data or the balance is not exercised",
   },
   {
@@ -339,14 +293,12 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "Audience run: `id`, `audience_dataset_id`, `source_dataset_id`, `status` (same envelope as dataset run), `profile_count`, `target_profile_count`, `created_at`, `updated_at`.",
     also: ["The create response has `id`, `audience_dataset_id`, `source_dataset_id`, `status`, `created_at`."],
-    judgedBy: [by(SCHEMA, "audience-run-count-as-string")],
   },
   {
     id: "audience-profile.fields",
     kind: "shape",
     quote: "| username, display_name, bio, external_link | string |",
     rule: "an audience profile carries the documented fields with the documented types",
-    judgedBy: [by(SCHEMA)],
   },
 
   // ── Resources › Mention ────────────────────────────────────────────────
@@ -355,25 +307,21 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "| source, id | string; (source, id) identifies a post |",
     rule: "a mention carries the documented fields with the documented types",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "mention.parameters",
     kind: "shape",
     quote: "map parameter id to `{value, status, computed_at}`",
-    judgedBy: [by("custom-parameter-values-via-parameter-ids", "cp-values-missing")],
   },
   {
     id: "mention.pattern-assignments",
     kind: "shape",
     quote: "| pattern_assignments | map to array of `{pattern_item_id, name, confidence}` |",
-    judgedBy: [by("pattern-assignments-real-items", "pattern-assignment-unknown-item")],
   },
   {
     id: "mention.analysis-only-when-ran",
     kind: "only",
     quote: "Analysis fields are populated only when the matching analysis ran on the parent run.",
-    judgedBy: [{ check: "dataset-mentions-consistent", fault: "mention-hook-without-action" }],
     note: "judged for the nine actions whose field has the action's name, on mentions of the dataset alone (a post in another dataset may carry another run's analysis); the other fields' mapping is D-MENTION-ANALYSIS-NULL's",
   },
 
@@ -382,38 +330,29 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameter.name-required-unique",
     kind: "bound",
     quote: "`name` (string, required non-empty, unique per account)",
-    judgedBy: [
-      by("custom-parameter-name-rules", "cp-blank-name-accepted"),
-      by("custom-parameter-name-rules", "cp-empty-name-409"),
-      by("custom-parameter-name-rules", "cp-duplicate-400"),
-    ],
   },
   {
     id: "custom-parameter.fields",
     kind: "shape",
     quote: "`instructions` (string), `value_type` (string; `string` is the value shown",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "custom-parameter-run.fields",
     kind: "shape",
     quote:
       "Custom parameter run: `id`, `custom_parameter_id`, `scope` (`{kind: dataset, id: <dataset_id>}`), `status` (`{type}`; `processing` is the value shown), `mentions_total`, `mentions_done`, `mentions_error` (integers), `created_at`, `updated_at`.",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "custom-parameter-run.total-is-dataset",
     kind: "shape",
     quote: "`mentions_total` is the posts the run will visit, `mentions_done` those processed",
     rule: "mentions_total is the dataset's mention count; mentions_done and mentions_error never shrink",
-    judgedBy: [by("custom-parameter-run-counters"), by("custom-parameter-run-state-machine")],
   },
   {
     id: "custom-parameter-run.complete-when-sum",
     kind: "transition",
     quote: "The run is complete when done plus error equals total.",
     also: ["Completion is derived from counters (done plus error equals total)."],
-    judgedBy: [by("custom-parameter-run-counters", "cp-counters-do-not-add-up")],
   },
 
   // ── Resources › Tracking agent, run, message ───────────────────────────
@@ -422,14 +361,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "Tracking agent: `id`, `name`, `instructions`, `dataset_ids` (array), `integrations` (array; item shape: not shown), `count` (integer), `num_comments_per_post` (integer), `schedule`, `paused` (boolean)",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "tracking-agent.schedule",
     kind: "shape",
     quote:
       "`time` is a 24-hour `HH:MM` string. Frequencies shown: `daily` (with `time`) and `weekly` (with lowercase weekday name in `day` and `time`).",
-    judgedBy: [by(SCHEMA, "agent-schedule-time-malformed"), by("tracking-agent-patch", "ta-patch-ignores-schedule")],
   },
   {
     id: "agent-run.fields",
@@ -437,20 +374,17 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "Agent run (from trigger): `id`, `agent_id`, `created_at`, `dataset_run_ids` (array), `status` (`{type}`; `in_progress` shown).",
     also: ["State seen: `in_progress`."],
-    judgedBy: [by("tracking-agent-trigger-202-then-409", "ta-run-status-running"), by(SCHEMA)],
   },
   {
     id: "agent-message.fields",
     kind: "shape",
     quote:
       "Agent message (alert feed item): `message_id`, `agent_id`, `agent_name`, `created_at`, `new_mention_count`, `comment_count` (integers), `sentiment_score` (number), `short_preview_message` (string).",
-    judgedBy: [by(SCHEMA), by("tracking-agent-feed-newest-first")],
   },
   {
     id: "agent-message.text-and-references",
     kind: "shape",
     quote: "The full message also carries a markdown text body with citations and `references[]`",
-    judgedBy: [by("tracking-agent-feed-newest-first"), by("ask-citation-invariants")],
   },
   {
     id: "agent-message.pattern-reference",
@@ -465,21 +399,18 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "Pattern detection run: `run_id`, `dataset_id`, `name`, `research_question`, `created_at` (integer), `status` (`{type, steps[]}`).",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "pattern-detection-run.pattern-id-when-completed",
     kind: "shape",
     quote: "A completed run also carries `pattern_id`.",
     also: ["run; when completed includes `pattern_id`", "States seen: `pending`, `completed` (with `pattern_id`)."],
-    judgedBy: [by("pattern-detection-run-state-machine", "pattern-completed-without-id")],
   },
   {
     id: "pattern.items",
     kind: "shape",
     quote:
       "each item has a short title, a synopsis, `post_count` and an `item_id`. An item expansion lists its constituent posts as `post_refs`.",
-    judgedBy: [by("pattern-item-post-count", "pattern-item-drops-a-post"), by(SCHEMA)],
   },
 
   // ── Resources › Research preview ───────────────────────────────────────
@@ -488,14 +419,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "`prompt` preview result: `preview_id`, `type`, `estimated_number_of_results` (integer), `posts[]` of `{position, source, url, author_display_name, headline, relative_date, text, is_image_available}`.",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "preview.url-result",
     kind: "shape",
     quote:
       "`url` preview result: the resolved profiles plus `failed_to_retrieve_profiles`, `non_existing_profiles`, `private_profiles`.",
-    judgedBy: [by("preview-url-charge-per-returning-url", "preview-url-listed-twice"), by(SCHEMA)],
   },
 
   // ── Resources › Chat and message ───────────────────────────────────────
@@ -504,33 +433,28 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "Chat: `id`, `name` (string or null; the assistant names it after a few turns), `tracking_agent_id` (string or null; set for a tracking agent's dedicated dialogue), `created_at`.",
-    judgedBy: [by(SCHEMA), by("ask-202-polls-to-completion")],
   },
   {
     id: "chat.no-heavier-fields",
     kind: "only",
     quote: "Heavier in-app fields are absent.",
-    judgedBy: [{ check: "chat-after-ask-shapes", fault: "chat-carries-heavier-fields" }],
     note: "judged as: GET /v1/chats/{id} carries no field besides the four the seed lists",
   },
   {
     id: "chat-message.fields",
     kind: "shape",
     quote: "Message: `id`, `role` (`user` or `assistant`), `text`, `created_at`.",
-    judgedBy: [by(SCHEMA), by("ask-202-polls-to-completion", "chat-messages-order-ignored")],
   },
   {
     id: "chat-message.user-context",
     kind: "shape",
     quote: "User messages carry `context`;",
-    judgedBy: [{ check: "chat-after-ask-shapes", fault: "chat-user-message-without-context" }],
     note: "presence of context (an object) is judged; its inner fields are D-MESSAGE-CONTEXT's and not judged",
   },
   {
     id: "chat-message.assistant-references",
     kind: "shape",
     quote: "assistant messages carry `references[]`.",
-    judgedBy: [by("ask-202-polls-to-completion", "ask-completed-without-references")],
   },
   {
     id: "chat-message.markdown",
@@ -546,7 +470,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "Entity reference: `{type, id}` with `type` in `pattern`, `research_preview`, `dataset`, `audience_dataset`, `custom_parameter_run`, `pattern_detection_run`. No inline payload.",
-    judgedBy: [by("ask-citation-invariants", "citation-tracking-agent-entity")],
   },
   {
     id: "references.entity-at-most-3",
@@ -560,7 +483,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "Post reference: `{type: post, source, id, citation, start_index, end_index}`. One per unique (source, id) cited.",
-    judgedBy: [by("ask-citation-invariants", "citation-duplicate-post-reference")],
   },
   {
     id: "references.marker-numbering",
@@ -570,27 +492,23 @@ export const LEDGER: LedgerRow[] = [
     also: [
       "In returned text each inline post link of the form `[label](post:source:id)` is rewritten to a marker `[N]`.",
     ],
-    judgedBy: [by("ask-citation-invariants", "citation-numbering-starts-at-2")],
   },
   {
     id: "references.slice",
     kind: "shape",
     quote:
       "`start_index` and `end_index` are a half-open range locating the first `[N]` in the rewritten text; slicing the text with them yields exactly that marker.",
-    judgedBy: [by("ask-citation-invariants", "citation-slice-off-by-one")],
   },
   {
     id: "references.post-resolves",
     kind: "shape",
     quote: "A post reference resolves through `POST /v1/mentions` with `post_refs`.",
     also: ["| post_refs | array of `{source, id}` | resolves specific posts |"],
-    judgedBy: [by("ask-citation-invariants", "citation-unresolvable-post"), by("pattern-item-post-count")],
   },
   {
     id: "references.no-tracking-agent",
     kind: "only",
     quote: "`tracking_agent` is not a reference type.",
-    judgedBy: [by("ask-citation-invariants", "citation-tracking-agent-entity")],
   },
 
   // ── Resources › Account, usage history, prices ─────────────────────────
@@ -599,14 +517,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote: "| id, account_id, email, name, team_name | identity of the calling seat |",
     rule: "GET /v1/me carries the identity, members, teams, plan (features booleans, limits integers) and usage with the documented types",
-    judgedBy: [by(SCHEMA), by("mcp-auth-order")],
   },
   {
     id: "me.usage",
     kind: "shape",
     quote:
       "`{balance, balance_used, balance_total, currency}` in US dollars; `balance_used` and `balance_total` cover the current billing period",
-    judgedBy: [by(SCHEMA), by("me-usage-adds-up", "me-usage-total-off"), by("money-six-decimals")],
   },
   {
     id: "me.credits-renamed-not-aliased",
@@ -616,7 +532,6 @@ export const LEDGER: LedgerRow[] = [
       "the dollar-era rename of `usage.credits_used` / `usage.credits_total` to `usage.balance_used` / `usage.balance_total` (later re-added as additive credit fields)",
     ],
     rule: "usage.credits_used / credits_total are credit fields, not aliases of the dollar fields",
-    judgedBy: [{ check: "me-credit-fields-not-aliased", fault: "me-credits-used-aliases-dollars" }],
     note: "judged by value: with a dollar rate other than 1, a non-zero credits_used / credits_total never equals balance_used / balance_total (skipped at rate 1 or null)",
   },
   {
@@ -631,20 +546,17 @@ export const LEDGER: LedgerRow[] = [
     kind: "charge",
     quote:
       "`quantity` (non-negative US dollars charged in the credit-era revision; earlier text states charges positive and refunds negative)",
-    judgedBy: [by("billing-usage-history-matches", "usage-row-missing"), by("money-six-decimals")],
   },
   {
     id: "usage-history.credit-value-basis",
     kind: "shape",
     quote:
       "`credit_value_basis` is `snapshot` (complete captured terms), `current` (pre-snapshot event projected at today's rate) or null metadata (no rate available).",
-    judgedBy: [by(SCHEMA)],
   },
   {
     id: "usage-history.ai-assistant-old-rows-only",
     kind: "only",
     quote: "`ai_assistant` appears only on old rows.",
-    judgedBy: [{ check: "chat-after-ask-shapes", fault: "usage-row-ai-assistant-after-ask" }],
     note: "every usage row dated at or after the shared ask turn's chat (the deployment's clock) is judged, whatever wrote it",
   },
   {
@@ -652,13 +564,11 @@ export const LEDGER: LedgerRow[] = [
     kind: "shape",
     quote:
       "`GET /v1/prices` data: `currency` (`usd`), `rate` (dollars per unit; can be null on a category-priced contract), `prices` (`audience_profile`, `mention`, `post_processing`, `preview_generation`, each in dollars per result), `prices_credits` (same four keys; six-decimal strings or null), `billing` (`{unit, catalog_version, precision}`, can be null).",
-    judgedBy: [by(SCHEMA), by("prices-match-unit-ratios")],
   },
   {
     id: "prices.exact-decimals",
     kind: "shape",
     quote: "Values are exact small decimals; clients keep full precision.",
-    judgedBy: [by("money-six-decimals", "price-float-noise")],
   },
 
   // ── States and transitions ─────────────────────────────────────────────
@@ -667,7 +577,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "transition",
     quote: "States: `pending`, `working`, `completed`, `failed`.",
     rule: "a run moves only pending → working → completed | failed and a terminal state never changes",
-    judgedBy: [by("run-state-machine", "completed-run-moves-back")],
   },
   {
     id: "dataset-run.create-pending-202",
@@ -675,40 +584,28 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| (none) | POST dataset run | request accepted | `pending` | returns immediately with 202; reservation taken |",
     also: ["| POST /v1/datasets/{dataset_id}/runs | body below | 202, run create response (status `pending`) |"],
-    judgedBy: [
-      by("billing-reservation-at-create", "no-reservation-at-create"),
-      by("valid-run-body-accepted"),
-      by("run-state-machine"),
-    ],
   },
   {
     id: "dataset-run.pending-to-working",
     kind: "transition",
     quote:
       "| `pending` | pipeline progress | run starts | `working` | steps (scraping, enrichment, analysis) record `completed_at` |",
-    judgedBy: [by("run-state-machine", "step-timestamp-goes-back")],
   },
   {
     id: "dataset-run.working-to-completed",
     kind: "transition",
     quote:
       "| `working` | pipeline | all steps finish | `completed` | charge is for collected mentions only; unused reservation refunded |",
-    judgedBy: [by("billing-settlement-exact", "settlement-off-by-a-cent"), by("run-state-machine")],
   },
   {
     id: "dataset-run.to-failed",
     kind: "transition",
     quote: "| `pending` or `working` | pipeline | run errors | `failed` | full reservation refunded;",
-    judgedBy: [by("billing-refund-on-failure", "failed-run-not-refunded"), by("run-state-machine")],
   },
   {
     id: "audience-run.states",
     kind: "transition",
     quote: "An audience run is asynchronous in the same way as a dataset run and has the same four status types;",
-    judgedBy: [
-      by("audience-run-state-machine", "aud-completed-run-moves-back"),
-      by("audience-run-state-machine", "aud-profile-count-over-target"),
-    ],
   },
   {
     id: "audience-run.409-while-in-flight",
@@ -719,49 +616,39 @@ export const LEDGER: LedgerRow[] = [
       "| 409 | `audience_dataset_run_already_in_flight` | a pending or working run blocks a new one |",
       "| Audience dataset runs | one in flight per audience dataset (409 otherwise) |",
     ],
-    judgedBy: [by("audience-run-409-in-flight", "aud-in-flight-400")],
   },
   {
     id: "pattern-detection-run.transitions",
     kind: "transition",
     quote: "States seen: `pending`, `completed` (with `pattern_id`).",
     rule: "a detection moves only pending → … → completed | failed, and its step timestamps never go back",
-    judgedBy: [by("pattern-detection-run-state-machine", "pattern-steps-go-back")],
   },
   {
     id: "pattern-detection-run.failure-refund",
     kind: "charge",
     quote: "Failure refunds the reservation in full.",
-    judgedBy: [by("pattern-detection-billing-latest-run")],
     note: "asserted only when a detection fails: the kit cannot make one fail, and the reference's detections complete",
   },
   {
     id: "custom-parameter-run.processing",
     kind: "transition",
     quote: "State seen: `processing`.",
-    judgedBy: [by("custom-parameter-run-state-machine", "cp-completed-run-moves-back")],
   },
   {
     id: "tracking-agent.pause",
     kind: "transition",
     quote: "| `active` | POST pause | agent exists | `paused` (`paused` = true) | no scheduled work |",
-    judgedBy: [
-      by("tracking-agent-pause-resume", "ta-paused-keeps-next-run"),
-      by("tracking-agent-pause-resume", "ta-pause-200-with-body"),
-    ],
   },
   {
     id: "tracking-agent.resume",
     kind: "transition",
     quote: "| `paused` | POST resume | agent exists | `active` |",
-    judgedBy: [by("tracking-agent-pause-resume", "ta-resume-ignored")],
   },
   {
     id: "tracking-agent.resume-keeps-history",
     kind: "transition",
     quote: "| `active` | history retained |",
     rule: "pausing and resuming keeps the agent's earlier alert messages",
-    judgedBy: [{ check: "tracking-agent-feed-newest-first", fault: "agent-resume-forgets-feed" }],
   },
   {
     id: "tracking-agent.delete",
@@ -769,10 +656,6 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| `active` or `paused` | DELETE | agent exists | `deleted` | soft delete: agent and messages hidden from lists",
     also: ["| DELETE /v1/tracking_agents/{agent_id} | | empty body; soft delete | `not_found` |"],
-    judgedBy: [
-      by("tracking-agent-deleted-hidden", "ta-deleted-still-readable"),
-      by("tracking-agent-deleted-hidden", "ta-deleted-still-listed"),
-    ],
   },
   {
     id: "tracking-agent.delete-retained",
@@ -785,10 +668,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "transition",
     quote:
       "| `active` | POST trigger | balance covers reservation; no run in progress; dataset has queries | `active` | out-of-schedule cycle starts; agent run created with `in_progress` |",
-    judgedBy: [
-      by("tracking-agent-trigger-202-then-409", "ta-run-status-running"),
-      by("tracking-agent-cycle-billing", "ta-cycle-reserves-short"),
-    ],
   },
   {
     id: "assistant-turn.states",
@@ -798,23 +677,17 @@ export const LEDGER: LedgerRow[] = [
     also: [
       "| GET /v1/chats/{chat_id}/messages/{message_id} | | polled until `status` is `completed` or `failed`; carries markdown `text` and `references[]` |",
     ],
-    judgedBy: [
-      by("ask-202-polls-to-completion", "ask-completed-without-references"),
-      by("ask-202-polls-to-completion", "ask-answers-200"),
-    ],
   },
   {
     id: "assistant-turn.mcp-stop-reason",
     kind: "transition",
     quote: "In the tool surface `stop_reason` is null while working and non-null once finished;",
     also: ["stop_reason (null until finished)"],
-    judgedBy: [by("mcp-ask-flow", "mcp-stop-reason-null-when-done")],
   },
   {
     id: "assistant-turn.mcp-blocks-once-settled",
     kind: "transition",
     quote: "content `blocks` arrive only once the turn settles.",
-    judgedBy: [by("mcp-ask-flow")],
   },
 
   // ── Endpoints (all) ────────────────────────────────────────────────────
@@ -823,7 +696,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "auth",
     quote: "All require the API key header (see Authentication).",
     also: ["Every REST request carries the header `x-api-key` with an API key."],
-    judgedBy: [by("auth-missing-key-401", "missing-key-accepted")],
   },
   {
     id: "endpoints.404-unknown-or-foreign",
@@ -832,14 +704,12 @@ export const LEDGER: LedgerRow[] = [
     also: [
       "| 404 | `dataset_not_found`, `audience_dataset_not_found`, `pattern_not_found`, `pattern_detection_run_not_found`, `chat_not_found`, `custom_parameter_not_found`, `not_found` | missing or foreign resource |",
     ],
-    judgedBy: [by("foreign-id-404-indistinguishable", "foreign-404-says-forbidden")],
   },
   {
     id: "endpoints.422-on-body-or-query",
     kind: "status",
     quote: "every endpoint with a body or query can return 422 with the validation body.",
     also: ["| 422 | `unprocessable_entity` | malformed body or query |"],
-    judgedBy: [by(NEGATIVE, "name-bound-unenforced"), by("malformed-json-rejected", "malformed-json-500")],
   },
 
   // ── Endpoints › Datasets ───────────────────────────────────────────────
@@ -847,34 +717,29 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.create.201",
     kind: "status",
     quote: "| POST /v1/datasets | body `{name: string 1-255, required}` | 201, Dataset (id, name, created_at) |",
-    judgedBy: [by("documented-status-only", "create-answers-200"), by("created-readable-at-once")],
   },
   {
     id: "datasets.list.default-limit",
     kind: "default",
     quote: "| GET /v1/datasets | query limit (default 10)",
     also: ["defaults 10 (resources)"],
-    judgedBy: [by("pagination-limit-respected")],
     note: "the other parameterless resource lists (audience datasets, custom parameters, tracking agents) are held to their default only when the account holds more than a page",
   },
   {
     id: "datasets.list.sorted",
     kind: "order",
     quote: "| 200, list of Dataset, sorted by created_at |",
-    judgedBy: [by("pagination-default-order", "default-order-ascending")],
   },
   {
     id: "datasets.read.200",
     kind: "status",
     quote: "| GET /v1/datasets/{dataset_id} | | 200, Dataset | `dataset_not_found` |",
-    judgedBy: [by("created-readable-at-once", "created-not-readable-at-once"), by("deleted-gone-everywhere")],
   },
   {
     id: "datasets.update.only-name",
     kind: "only",
     quote: "| PATCH /v1/datasets/{dataset_id} | body `{name?}`; only updatable field.",
     rule: "a PATCH changes nothing but the name",
-    judgedBy: [{ check: "patch-semantics", fault: "dataset-patch-writes-counts" }],
     note: "url, mentions_count and created_at sent beside name are read back unchanged",
   },
   {
@@ -882,29 +747,22 @@ export const LEDGER: LedgerRow[] = [
     kind: "default",
     quote:
       "Empty body is a no-op returning the current dataset; empty string name stores null | 200, Dataset | `dataset_not_found` |",
-    judgedBy: [by("patch-semantics", "patch-empty-string-ignored"), by("deleted-gone-everywhere")],
   },
   {
     id: "datasets.delete.204",
     kind: "status",
     quote:
       "| DELETE /v1/datasets/{dataset_id} | | 204; soft delete; dataset and its runs disappear from lists and by-id reads | `dataset_not_found` |",
-    judgedBy: [
-      by("deleted-gone-everywhere", "deleted-dataset-still-readable"),
-      by("empty-body-204", "delete-answers-200-with-body"),
-    ],
   },
   {
     id: "datasets.runs.create.402",
     kind: "error",
     quote: "402 `insufficient_credits_dataset_run`;",
-    judgedBy: [by("billing-402-refused-charges-nothing", "402-detail-as-string")],
   },
   {
     id: "datasets.runs.create.404",
     kind: "error",
     quote: "404 `dataset_not_found`; 422 family",
-    judgedBy: [by("foreign-id-404-indistinguishable"), by(SCHEMA)],
   },
   {
     id: "datasets.runs.create.collection-content-type-mismatch",
@@ -927,42 +785,33 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.list.default-limit",
     kind: "default",
     quote: "| GET /v1/datasets/{dataset_id}/runs | limit (default 10)",
-    judgedBy: [by("pagination-runs-default-page", "runs-list-default-page-25")],
   },
   {
     id: "datasets.runs.list.404",
     kind: "error",
     quote: "| 200, list of dataset run | `dataset_not_found` |",
-    judgedBy: [
-      by("deleted-gone-everywhere", "deleted-dataset-still-readable"),
-      by("billing-402-refused-charges-nothing"),
-    ],
   },
   {
     id: "datasets.runs.read.404",
     kind: "error",
     quote:
       "| GET /v1/datasets/{dataset_id}/runs/{run_id} | | 200, dataset run | `dataset_not_found` (404 may also report an unknown run)",
-    judgedBy: [by("foreign-id-404-indistinguishable"), by("run-state-machine")],
   },
   {
     id: "datasets.runs.body.search-query-required",
     kind: "bound",
     quote: "| search_query | union (see Resources) | required |",
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "datasets.runs.body.count-range",
     kind: "bound",
     quote: "| count | integer | 20-1000,",
     also: ["count 20-1000;"],
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "datasets.runs.body.count-default",
     kind: "default",
     quote: "20-1000, default 200 |",
-    judgedBy: [by("dataset-run-body-defaults", "run-count-default-100")],
     note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised (requested_count, D-RUN-COUNT, and the reservation are not read)",
   },
   {
@@ -970,23 +819,17 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "| num_comments_per_post | integer | 0-100,",
     also: ["num_comments_per_post 0-100;"],
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "datasets.runs.body.comments-default",
     kind: "default",
     quote: "0-100, default 10 |",
-    judgedBy: [by("dataset-run-body-defaults", "run-comments-default-5")],
     note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.date-range-order",
     kind: "bound",
     quote: "`from` must precede `to`;",
-    judgedBy: [
-      by("date-range-order-422", "date-range-order-unchecked"),
-      by("impossible-date-422", "impossible-date-accepted"),
-    ],
   },
   {
     id: "datasets.runs.body.date-range-plan-span",
@@ -999,33 +842,28 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.country-code",
     kind: "bound",
     quote: "| country_code | string | ISO 3166-1 alpha-2,",
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "datasets.runs.body.country-default",
     kind: "default",
     quote: "alpha-2, default `US` |",
-    judgedBy: [by("dataset-run-body-defaults", "run-country-default-gb")],
     note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.language",
     kind: "bound",
     quote: "| language | string | BCP-47 tag, optional |",
-    judgedBy: [by(NEGATIVE), by("valid-run-body-accepted")],
   },
   {
     id: "datasets.runs.body.visual-default",
     kind: "default",
     quote: "| enable_visual_recognition | boolean | default false |",
-    judgedBy: [by("dataset-run-body-defaults", "run-visual-default-true")],
     note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
     id: "datasets.runs.body.transcribing-default",
     kind: "default",
     quote: "| enable_transcribing | boolean | default false |",
-    judgedBy: [by("dataset-run-body-defaults", "run-transcribing-default-true")],
     note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
   },
   {
@@ -1034,14 +872,12 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "values: `content_category`, `tone_of_voice`, `narrative_structure`, `intent`, `hook`, `mentioned_brands`, `topics`, `emotions`, `cta`, `entities`, `questions`, `sentiment`, `signal` |",
     rule: "each documented action is accepted, an undocumented one is refused",
-    judgedBy: [by(NEGATIVE, "run-unknown-action-dropped")],
     note: "the refusal of an unknown value only: valid-run-body-accepted sends random subsets of the documented values (three runs, not every value)",
   },
   {
     id: "datasets.runs.prompt-365-days",
     kind: "default",
     quote: "A `prompt` search with no `date_range` defaults to the past 365 days;",
-    judgedBy: [by("dataset-run-body-defaults", "prompt-run-window-two-years")],
     note: "judged on the completed run's mentions (up to 100, sorted by date ascending): the oldest is at most 366 days old and none is dated after tomorrow; whether the window reaches back the whole year is not judged",
   },
   {
@@ -1056,14 +892,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "transition",
     quote: "Regular datasets allow several runs in flight at once.",
     also: ["| Dataset runs | several may run concurrently on one dataset |"],
-    judgedBy: [by("valid-run-body-accepted"), by("run-state-machine")],
     note: "valid-run-body-accepted starts several runs on one dataset without waiting for the previous one",
   },
   {
     id: "datasets.runs.mentions-pool",
     kind: "shape",
     quote: "Mentions live across runs; a new run adds to the same pool.",
-    judgedBy: [{ check: "dataset-mentions-pool", fault: "dataset-pool-replaced" }],
     note: "two one-URL runs into one dataset: the first run's posts stay listed and the second's join them",
   },
 
@@ -1072,57 +906,45 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.create",
     kind: "status",
     quote: "| POST /v1/audience_datasets | body `{name: 1-255 chars}` | 201, AudienceDataset |",
-    judgedBy: [
-      by("documented-status-only", "audience-dataset-create-200"),
-      by(NEGATIVE),
-      by("created-readable-at-once"),
-    ],
   },
   {
     id: "audience-datasets.create.400-plan",
     kind: "error",
     quote: "400 when the plan does not include audience research |",
     also: ["audience dataset creation without plan support is also 400"],
-    judgedBy: [by("audience-plan-400", "codes-aud-plan-403")],
     note: "exercised only when a configured key's plan reports audience_research false (the demo Starter keys do); skipped otherwise",
   },
   {
     id: "audience-datasets.list.default-limit",
     kind: "default",
     quote: "| GET /v1/audience_datasets | limit (default 10)",
-    judgedBy: [by("pagination-limit-respected")],
     note: "held to 10 only when the account holds more than ten audience datasets (the demo account holds three)",
   },
   {
     id: "audience-datasets.list",
     kind: "order",
     quote: "| 200, list sorted by created_at; soft-deleted excluded | |",
-    judgedBy: [by("pagination-default-order"), by("deleted-gone-everywhere")],
   },
   {
     id: "audience-datasets.read",
     kind: "status",
     quote: "| GET /v1/audience_datasets/{audience_dataset_id} | | 200 | `audience_dataset_not_found` |",
-    judgedBy: [by("created-readable-at-once"), by("deleted-gone-everywhere"), by(SCHEMA)],
   },
   {
     id: "audience-datasets.update",
     kind: "status",
     quote: "| PATCH /v1/audience_datasets/{audience_dataset_id} | body `{name}` | 200, AudienceDataset |",
-    judgedBy: [by("rename-updates-name", "codes-aud-rename-ignored")],
   },
   {
     id: "audience-datasets.update.404",
     kind: "error",
     quote: "| 200, AudienceDataset | `audience_dataset_not_found` |",
-    judgedBy: [by("deleted-gone-everywhere"), by("foreign-id-404-indistinguishable"), by(SCHEMA)],
   },
   {
     id: "audience-datasets.delete",
     kind: "status",
     quote:
       "| DELETE /v1/audience_datasets/{audience_dataset_id} | | empty body on success | `audience_dataset_not_found` |",
-    judgedBy: [by("deleted-gone-everywhere"), by("empty-body-204")],
   },
   {
     id: "audience-datasets.runs.body",
@@ -1130,41 +952,35 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| POST /v1/audience_datasets/{audience_dataset_id}/runs | body `{source_dataset_id: string, required; total_profile_count: integer 1-2000,",
     also: ["| Audience run | total_profile_count 1-2000;"],
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "audience-datasets.runs.profile-count-default",
     kind: "default",
     quote: "total_profile_count: integer 1-2000, default 300}`",
     also: ["(reservation sized by total_profile_count, default 300)"],
-    judgedBy: [by("audience-run-default-profile-count", "audience-run-default-100-profiles")],
     note: "the seed rule is judged through the reservation (300 × the audience_profile price, read only while the run is pending or working on both sides of the balance read); target_profile_count 300 is D-AUD-RUN-COUNTS; a run refused 400 or 402 for the account's plan, data or balance skips",
   },
   {
     id: "audience-datasets.runs.create.202",
     kind: "status",
     quote: "| 202 run create response | see below |",
-    judgedBy: [by("audience-run-409-in-flight"), by("audience-profile-billing")],
   },
   {
     id: "audience-datasets.runs.list",
     kind: "status",
     quote:
       "| GET /v1/audience_datasets/{audience_dataset_id}/runs | limit, cursor, order | 200, list of audience run | `audience_dataset_not_found` |",
-    judgedBy: [by("audience-run-codes-in-order"), by("foreign-id-404-indistinguishable"), by(SCHEMA)],
   },
   {
     id: "audience-datasets.runs.read",
     kind: "status",
     quote: "| GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id} | | 200, audience run |",
-    judgedBy: [by("audience-run-state-machine"), by("audience-run-codes-in-order"), by(SCHEMA)],
   },
   {
     id: "audience-datasets.runs.read.404",
     kind: "error",
     quote: "| 200, audience run | `audience_dataset_not_found` |",
     rule: "a run read under an unknown audience dataset is 404 audience_dataset_not_found",
-    judgedBy: [by("unknown-id-codes", "codes-aud-run-read-unknown-ad-not-found")],
   },
   {
     id: "audience-datasets.runs.min-5-posts",
@@ -1172,7 +988,6 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "The source dataset needs at least 5 posts from platforms supporting audience profiling; YouTube posts do not count.",
     also: ["source needs at least 5 eligible posts"],
-    judgedBy: [by("audience-run-codes-in-order")],
     note: "judged with 2 eligible posts (refused) and 6 (accepted), not at the edge of 4 and 5",
   },
   {
@@ -1187,14 +1002,12 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.insufficient-mentions",
     kind: "error",
     quote: "Other sources below the minimum: 400 `audience_insufficient_source_mentions`.",
-    judgedBy: [{ check: "audience-run-codes-in-order", fault: "aud-below-minimum-wrong-code" }],
     note: "a 2-post reddit source with a completed run, to which no other rule applies; sources that break several rules get the contract's order (D-AUD-RUN-400, a warning)",
   },
   {
     id: "audience-datasets.runs.refused-before-run",
     kind: "error",
     quote: "Both are returned before a run starts.",
-    judgedBy: [by("audience-run-codes-in-order")],
   },
   {
     id: "audience-datasets.runs.no-completed-run",
@@ -1207,7 +1020,6 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.402",
     kind: "error",
     quote: "Insufficient balance: 402 `insufficient_credits_audience_dataset_run`.",
-    judgedBy: [by("audience-run-402", "codes-aud-run-402-generic")],
     note: "with the main key, when 2000 profiles cost more than its balance (the poor key's Starter plan has no audience research); that nothing is charged is judged by the run list staying empty, not by the balance, which earlier runs of the main account may still move",
   },
   {
@@ -1229,10 +1041,6 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.source-deleted",
     kind: "isolation",
     quote: "Profiles stay readable after the source dataset is soft-deleted; new runs can no longer target it.",
-    judgedBy: [
-      by("audience-profiles-after-source-delete", "aud-profiles-gone-with-source"),
-      by("audience-profiles-after-source-delete", "aud-deleted-source-accepted-code"),
-    ],
   },
 
   // ── Endpoints › Audience profiles ──────────────────────────────────────
@@ -1242,21 +1050,18 @@ export const LEDGER: LedgerRow[] = [
     quote: "optional; omit to span all account datasets",
     also: ["optional; defaults to all account audience datasets; mirrors the REST profiles endpoint"],
     rule: "a profile search without audience_dataset_ids returns the profiles of every audience dataset of the account",
-    judgedBy: [by("audience-profiles-omit-spans-all", "codes-profiles-omit-ids-spans-none")],
     note: "REST only, sampled: the newest 5 profiles of up to 3 audience datasets holding profiles must be in the walk without ids (at most 10 pages of 100); the MCP tool is held to REST by mcp-rest-agreement",
   },
   {
     id: "audience-profiles.filters-at-most-10",
     kind: "bound",
     quote: "at most 10 filters in total; the exact filter union: not shown |",
-    judgedBy: [by(NEGATIVE, "profile-filter-total-unchecked")],
     note: "the 11 filters (groups of 6 and 5) are the contract's keyword profile filters (D-AUD-PROFILE-FILTERS): the seed shows no filter union, so a deployment with another union refuses them as filters and the total goes unexercised",
   },
   {
     id: "audience-profiles.sort-order",
     kind: "bound",
     quote: "| sort | enum | `created_at`, `audience_dataset_run_at` |",
-    judgedBy: [by(NEGATIVE)],
     note: "an unknown sort or order value is refused; the order of the answer is not compared",
   },
   {
@@ -1264,7 +1069,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "| limit | integer | 1-100, default 20 |",
     rule: "limit 1-100",
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "audience-profiles.default-limit",
@@ -1272,7 +1076,6 @@ export const LEDGER: LedgerRow[] = [
     quote: "1-100, default 20 |",
     also: ["20 (mentions, profiles)"],
     rule: "without limit a profile search holds 20",
-    judgedBy: [by("pagination-limit-respected", "profile-search-default-page-25")],
     note: "judged only when the account holds more than 20 profiles (the kit creates none for it); otherwise not exercised",
   },
   {
@@ -1286,7 +1089,6 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-profiles.404",
     kind: "error",
     quote: "Response: list of AudienceProfile. Error: 404 `audience_dataset_not_found`.",
-    judgedBy: [by("unknown-id-codes", "codes-profiles-unknown-ad-empty-list")],
     note: "an unknown id only; a foreign one is not sent",
   },
 
@@ -1295,7 +1097,6 @@ export const LEDGER: LedgerRow[] = [
     id: "mentions.filters.or-and",
     kind: "shape",
     quote: "groups OR-ed, filters within a group AND-ed,",
-    judgedBy: [{ check: "mentions-filters-applied", fault: "mention-filter-groups-anded" }],
     note: "two filter types that split the kit's one-run source dataset, sent alone, AND-ed and OR-ed; not in the readonly profile",
   },
   {
@@ -1304,7 +1105,6 @@ export const LEDGER: LedgerRow[] = [
     quote: "at most 10 filters in total |",
     also: ["| Filters | at most 10 per mentions or profiles request |"],
     rule: "a mention search with more than 10 filters in total is refused with 422",
-    judgedBy: [by(NEGATIVE, "mention-filter-total-unchecked")],
     note: "11 keyword filters in groups of 6 and 5, each group valid alone",
   },
   {
@@ -1312,47 +1112,35 @@ export const LEDGER: LedgerRow[] = [
     kind: "order",
     quote:
       "| sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at` |",
-    judgedBy: [
-      by("mentions-sort-applied", "mentions-sort-ignored"),
-      by("mentions-sort-applied", "mentions-order-asc-ignored"),
-    ],
   },
   {
     id: "mentions.limit",
     kind: "bound",
     quote: "| limit | integer | 1-100, default 20 |",
     rule: "limit 1-100",
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "mentions.default-limit",
     kind: "default",
     quote: "1-100, default 20 |",
     rule: "without limit a mention search holds 20",
-    judgedBy: [by("pagination-limit-respected")],
   },
   {
     id: "mentions.cursor-sort",
     kind: "pagination",
     quote: "sort-aware; a cursor from another sort is rejected by validation",
-    judgedBy: [by("pagination-sort-change-cursor-400", "mention-cursor-ignores-sort")],
   },
   {
     id: "mentions.parameter-ids",
     kind: "shape",
     quote: "| parameter_ids | array of string | includes extracted custom values |",
     also: ["Read extracted values afterwards via `POST /v1/mentions` with `parameter_ids`."],
-    judgedBy: [
-      by("custom-parameter-values-via-parameter-ids", "cp-values-missing"),
-      by("custom-parameter-values-via-parameter-ids", "cp-values-unasked"),
-    ],
   },
   {
     id: "mentions.filters.applied",
     kind: "shape",
     quote: "Filter taxonomy (a single filter carries `type` plus the shape below):",
     rule: "a filter of each documented type returns only mentions that satisfy it",
-    judgedBy: [by("mentions-filters-applied", "mentions-filters-ignored")],
     note: "country_code and metric_change are not exercised (rows below)",
   },
   {
@@ -1360,27 +1148,23 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "| keyword | `{operator: is or is_not, value}`; at most 2 words |",
     rule: "a keyword filter of three words is refused",
-    judgedBy: [by(NEGATIVE, "mention-keyword-three-words")],
   },
   {
     id: "mentions.filters.metric-change",
     kind: "shape",
     quote: "operator is one of `greater_than`, `less_than`, `in_range`, `changed_by`;",
-    judgedBy: [{ check: "invalid-request-rejected", fault: "mention-metric-operator-unchecked" }],
     note: "an operator outside the four is refused, sent as a string and as an object; the inner shapes are not shown, and what the filter keeps needs metric history the kit cannot build",
   },
   {
     id: "mentions.filters.country-code",
     kind: "shape",
     quote: "| country_code | `{values: [uppercase ISO 3166-1 alpha-2]}` |",
-    judgedBy: [{ check: "invalid-request-rejected", fault: "mention-country-lowercase-accepted" }],
     note: "a lowercase code is refused; no mention field carries the country, so what the filter keeps is not judged",
   },
   {
     id: "mentions.404",
     kind: "error",
     quote: "Response: list of Mention. Error: 404 `dataset_not_found`.",
-    judgedBy: [by("lists-never-leak-foreign"), by(SCHEMA)],
   },
 
   // ── Endpoints › Research previews ──────────────────────────────────────
@@ -1389,16 +1173,11 @@ export const LEDGER: LedgerRow[] = [
     kind: "status",
     quote:
       "| POST /v1/research_previews | tagged union on `type` (below) | result (see Resources); persisted and retrievable",
-    judgedBy: [by("preview-reread-free", "preview-reread-rescraped")],
   },
   {
     id: "previews.create.402",
     kind: "error",
     quote: "402 `insufficient_credits_research_preview` (before any scraping; never partially charged)",
-    judgedBy: [
-      by("preview-402-before-work", "preview-402-as-400"),
-      by("preview-402-before-work", "preview-402-required-wrong"),
-    ],
   },
   {
     id: "previews.read",
@@ -1406,18 +1185,12 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| GET /v1/research_previews/{preview_id} | | the stored sample; free; no re-scrape; scoped to the account | 404 for unknown or foreign id |",
     also: ["preview re-fetch)"],
-    judgedBy: [
-      by("preview-reread-free", "preview-reread-rescraped"),
-      by("preview-reread-free", "preview-reread-charged"),
-      by("preview-reread-free", "preview-foreign-readable"),
-    ],
   },
   {
     id: "previews.prompt.one-window",
     kind: "bound",
     quote:
       "exactly one time window: a relative `time_filter` or an absolute pair `date_since` plus `date_until`. Both, neither, or an incomplete pair gives 422.",
-    judgedBy: [by(NEGATIVE, "preview-window-not-exclusive")],
     note: "both, neither and date_since alone, each refused with 422; that nothing is charged is not judged here",
   },
 
@@ -1427,10 +1200,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "status",
     quote:
       "| POST /v1/pattern_detections | body `{dataset_id, name, research_question}` | 200-range success with run: `run_id`, `dataset_id`, `name`, `research_question`, `created_at`, `status` (`pending`) |",
-    judgedBy: [
-      by("pattern-detection-run-state-machine"),
-      by("pattern-detection-billing-latest-run", "pattern-reserves-extra"),
-    ],
   },
   {
     id: "pattern-detections.create.402",
@@ -1445,27 +1214,23 @@ export const LEDGER: LedgerRow[] = [
     id: "pattern-detections.create.404",
     kind: "error",
     quote: "(no partial runs); 404 `dataset_not_found` |",
-    judgedBy: [by("pattern-detection-codes", "pattern-unknown-dataset-400")],
   },
   {
     id: "pattern-detections.read.404",
     kind: "error",
     quote:
       "| GET /v1/pattern_detections/{run_id} | | run; when completed includes `pattern_id` | 404 `pattern_detection_run_not_found` |",
-    judgedBy: [by(SCHEMA), by("mcp-tool-error-shape")],
     note: "mcp-tool-error-shape sends the unknown id over REST; the 404 body's error_code is the schema's",
   },
   {
     id: "patterns.read",
     kind: "status",
     quote: "| GET /v1/patterns/{pattern_id} | | pattern summary with `items[]`; read-only,",
-    judgedBy: [by("pattern-item-post-count"), by(SCHEMA)],
   },
   {
     id: "patterns.item",
     kind: "status",
     quote: "| GET /v1/patterns/{pattern_id}/items/{item_id} | | the item with its constituent posts | |",
-    judgedBy: [by("pattern-item-post-count", "pattern-unknown-item-200")],
   },
 
   // ── Endpoints › Custom parameters ──────────────────────────────────────
@@ -1473,7 +1238,6 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameters.create",
     kind: "status",
     quote: "| POST /v1/custom_parameters | `{name, instructions, value_type}` | CustomParameter |",
-    judgedBy: [by("custom-parameter-delete-frees-name", "cp-deleted-name-still-taken"), by(SCHEMA)],
   },
   {
     id: "custom-parameters.create.limit-exceeded",
@@ -1486,27 +1250,17 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameters.create.name-errors",
     kind: "error",
     quote: "`custom_parameter_duplicate_name`, `custom_parameter_empty_name` |",
-    judgedBy: [
-      by("custom-parameter-name-rules", "cp-duplicate-400"),
-      by("custom-parameter-name-rules", "cp-empty-name-409"),
-    ],
   },
   {
     id: "custom-parameters.list",
     kind: "status",
     quote: "| GET /v1/custom_parameters | | array of CustomParameter | |",
-    judgedBy: [
-      by("custom-parameter-delete-frees-name", "cp-deleted-name-still-taken"),
-      by("pagination-full-walk"),
-      by(SCHEMA),
-    ],
   },
   {
     id: "custom-parameters.preview.post-refs-1-5",
     kind: "bound",
     quote: "| POST /v1/custom_parameters/preview | `{instructions, value_type, post_refs: 1-5 of {id, source}}`",
     also: ["| Preview of custom parameter | 1-5 post_refs |"],
-    judgedBy: [by(NEGATIVE, "cp-preview-six-refs")],
     note: "six distinct copies of the example's first post ref; the empty list too (the sweep's minItems case)",
   },
   {
@@ -1514,16 +1268,11 @@ export const LEDGER: LedgerRow[] = [
     kind: "charge",
     quote: "`{results: [{post_id, source, value}]}`; free |",
     also: ["Free: custom parameter preview"],
-    judgedBy: [
-      by("custom-parameter-preview-free", "cp-preview-charged"),
-      by("custom-parameter-preview-free", "cp-preview-drops-a-result"),
-    ],
   },
   {
     id: "custom-parameters.read.404",
     kind: "error",
     quote: "| GET /v1/custom_parameters/{parameter_id} | | CustomParameter | `custom_parameter_not_found` |",
-    judgedBy: [by("custom-parameter-delete-frees-name"), by("deleted-gone-everywhere")],
   },
   {
     id: "custom-parameters.update",
@@ -1531,7 +1280,6 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| PATCH /v1/custom_parameters/{parameter_id} | partial body (`name` shown; other fields: not shown) | CustomParameter |",
     rule: "PATCH {name} renames the parameter (200)",
-    judgedBy: [by("rename-updates-name", "codes-cp-rename-ignored")],
     note: "any 2xx carrying the renamed CustomParameter: the table names no status",
   },
   {
@@ -1539,23 +1287,17 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote:
       "| CustomParameter | `custom_parameter_not_found`, `custom_parameter_duplicate_name`, `custom_parameter_empty_name` |",
-    judgedBy: [by("custom-parameter-name-rules"), by("deleted-gone-everywhere")],
   },
   {
     id: "custom-parameters.delete",
     kind: "status",
     quote: "| DELETE /v1/custom_parameters/{parameter_id} | | empty body | `custom_parameter_not_found` |",
-    judgedBy: [
-      by("empty-body-204", "cp-delete-200"),
-      by("custom-parameter-delete-frees-name", "cp-deleted-name-still-taken"),
-    ],
   },
   {
     id: "custom-parameters.runs.scope-only-dataset",
     kind: "only",
     quote:
       "| POST /v1/custom_parameters/{parameter_id}/runs | `{scope: {kind: dataset, id}}`; `dataset` is the only kind | `{run_id}` |",
-    judgedBy: [by(NEGATIVE), by("custom-parameter-run-counters")],
   },
   {
     id: "custom-parameters.runs.402",
@@ -1569,24 +1311,17 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameters.runs.codes",
     kind: "error",
     quote: "`custom_parameter_not_found`, `custom_parameter_run_in_flight`, `nothing_to_analyze` |",
-    judgedBy: [
-      by("custom-parameter-run-codes", "cp-run-empty-dataset-402"),
-      by("custom-parameter-run-codes", "cp-run-unknown-dataset-400"),
-      by("custom-parameter-run-409-in-flight", "cp-in-flight-400"),
-    ],
   },
   {
     id: "custom-parameters.runs.list",
     kind: "status",
     quote: "| GET /v1/custom_parameters/{parameter_id}/runs | | array of run | |",
-    judgedBy: [by("custom-parameter-run-codes"), by("custom-parameter-run-409-in-flight"), by(SCHEMA)],
   },
   {
     id: "custom-parameters.runs.read.404",
     kind: "error",
     quote: "| GET /v1/custom_parameters/{parameter_id}/runs/{run_id} | | run | `custom_parameter_not_found` |",
     rule: "a run read under an unknown parameter is 404 custom_parameter_not_found",
-    judgedBy: [by("unknown-id-codes", "codes-cp-run-read-unknown-cp-not-found")],
   },
 
   // ── Endpoints › Tracking agents ────────────────────────────────────────
@@ -1595,13 +1330,11 @@ export const LEDGER: LedgerRow[] = [
     kind: "status",
     quote:
       "| POST /v1/tracking_agents | `{name, instructions, dataset_ids[], integration_ids[], count, num_comments_per_post, schedule}` | TrackingAgent |",
-    judgedBy: [by("created-readable-at-once"), by(SCHEMA), by(NEGATIVE)],
   },
   {
     id: "tracking-agents.create.limit-reached",
     kind: "error",
     quote: "`tracking_agent_limit_reached`,",
-    judgedBy: [by("tracking-agent-limit-reached", "codes-ta-limit-reached-conflict")],
     note: "the cap is GET /v1/me's plan.limits.tracking_agents; a cap more than 15 agents above the live count is not exercised; the status (409) is D-409's",
   },
   {
@@ -1609,44 +1342,34 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote: "`tracking_agent_limit_reached`, `not_found` |",
     rule: "an agent over an unknown dataset is refused with not_found",
-    judgedBy: [by("unknown-id-codes", "codes-ta-create-unknown-ds-403")],
     note: "the 404 only: the contract answers dataset_not_found (D-TA-CREATE-404) and accepts the seed's not_found",
   },
   {
     id: "tracking-agents.list",
     kind: "status",
     quote: "| GET /v1/tracking_agents | | array of TrackingAgent | |",
-    judgedBy: [
-      by("tracking-agent-deleted-hidden", "ta-deleted-still-listed"),
-      by("created-readable-at-once"),
-      by(SCHEMA),
-    ],
   },
   {
     id: "tracking-agents.read.404",
     kind: "error",
     quote: "| GET /v1/tracking_agents/{agent_id} | | TrackingAgent | `not_found` |",
-    judgedBy: [by("tracking-agent-deleted-hidden", "ta-deleted-still-readable")],
   },
   {
     id: "tracking-agents.update",
     kind: "status",
     quote:
       "| PATCH /v1/tracking_agents/{agent_id} | partial body (`name`, `schedule` shown; other fields: not shown) | TrackingAgent | `not_found` |",
-    judgedBy: [by("tracking-agent-patch", "ta-patch-ignores-schedule"), by("tracking-agent-deleted-hidden")],
   },
   {
     id: "tracking-agents.pause-resume.empty",
     kind: "status",
     quote: "| POST /v1/tracking_agents/{agent_id}/pause | | empty body | `not_found` |",
     also: ["| POST /v1/tracking_agents/{agent_id}/resume | | empty body | `not_found` |"],
-    judgedBy: [by("tracking-agent-pause-resume", "ta-pause-200-with-body"), by("tracking-agent-deleted-hidden")],
   },
   {
     id: "tracking-agents.trigger",
     kind: "status",
     quote: "| POST /v1/tracking_agents/{agent_id}/trigger | | agent run |",
-    judgedBy: [by("tracking-agent-trigger-202-then-409", "ta-run-status-running")],
   },
   {
     id: "tracking-agents.trigger.402",
@@ -1661,11 +1384,6 @@ export const LEDGER: LedgerRow[] = [
     id: "tracking-agents.trigger.codes",
     kind: "error",
     quote: "`not_found`; `tracking_agent_run_in_progress`; `dataset_has_no_queries` |",
-    judgedBy: [
-      by("tracking-agent-trigger-202-then-409", "ta-trigger-in-progress-400"),
-      by("tracking-agent-no-queries-400", "ta-no-queries-409"),
-      by("tracking-agent-deleted-hidden"),
-    ],
   },
   {
     id: "tracking-agents.messages.default-limit",
@@ -1680,25 +1398,21 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "query `limit` (default 25, 1-100), `cursor` | list of agent message",
     rule: "limit 1-100",
-    judgedBy: [by(NEGATIVE)],
   },
   {
     id: "tracking-agents.messages.newest-first",
     kind: "order",
     quote: "| list of agent message, newest first |",
-    judgedBy: [by("tracking-agent-feed-newest-first", "ta-feed-oldest-first")],
   },
   {
     id: "tracking-agents.messages.not-found",
     kind: "error",
     quote: "newest first | `not_found`,",
-    judgedBy: [by("tracking-agent-deleted-hidden", "ta-deleted-still-readable")],
   },
   {
     id: "tracking-agents.messages.invalid-cursor",
     kind: "error",
     quote: "`invalid_cursor` |",
-    judgedBy: [by("pagination-garbage-cursor-400", "agent-feed-garbage-cursor-ignored")],
     note: "the code is the seed's; its status 400 is D-CURSOR. Needs an agent: the first listed, else one the kit creates (none in readonly)",
   },
 
@@ -1707,7 +1421,6 @@ export const LEDGER: LedgerRow[] = [
     id: "ask.body",
     kind: "bound",
     quote: "| POST /v1/ask | body `{message: string, required;",
-    judgedBy: [by(NEGATIVE), by("malformed-json-rejected")],
   },
   {
     id: "ask.post-refs-at-most-50",
@@ -1715,21 +1428,18 @@ export const LEDGER: LedgerRow[] = [
     quote: "post_refs?: up to 50 of {id, source}}}`",
     also: ["| Ask | at most 50 post_refs;"],
     rule: "POST /v1/ask with 51 post_refs is refused with 422",
-    judgedBy: [by(NEGATIVE, "ask-51-refs")],
     note: "51 distinct copies of the example's first post ref; that no chat is created is not judged here",
   },
   {
     id: "ask.202",
     kind: "status",
     quote: "| 202 `{chat_id, message_id, status: working}`; no reply text |",
-    judgedBy: [by("ask-202-polls-to-completion", "ask-answers-200")],
   },
   {
     id: "ask.402",
     kind: "error",
     quote: "402 `insufficient_credits_ask` (before any turn starts; nothing created or charged);",
     also: ["A spent balance gives 402 `insufficient_credits_ask`."],
-    judgedBy: [by("ask-402-creates-nothing", "ask-spent-balance-accepted")],
   },
   {
     id: "ask.assistant-errors",
@@ -1743,7 +1453,6 @@ export const LEDGER: LedgerRow[] = [
     id: "chats.read",
     kind: "status",
     quote: "| GET /v1/chats/{chat_id} | | Chat | `chat_not_found` |",
-    judgedBy: [by("ask-202-polls-to-completion"), by("chats-private-to-seat", "chat-other-seat-403")],
   },
   {
     id: "chats.messages.default-limit",
@@ -1757,7 +1466,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "`limit` (default 25, 1-100), `cursor`, `order`",
     rule: "limit 1-100",
-    judgedBy: [by("chat-messages-query-rejected", "chat-messages-limit-clamped")],
   },
   {
     id: "chats.messages.order-default-desc",
@@ -1771,27 +1479,23 @@ export const LEDGER: LedgerRow[] = [
     id: "chats.messages.not-found",
     kind: "error",
     quote: "so pass `order` explicitly | `chat_not_found`,",
-    judgedBy: [by("chats-private-to-seat", "chat-visible-to-other-seat")],
   },
   {
     id: "chats.messages.invalid-cursor",
     kind: "error",
     quote: "`invalid_cursor` |",
-    judgedBy: [by("pagination-garbage-cursor-400", "chat-messages-garbage-cursor-ignored")],
     note: "the code is the seed's; its status 400 is D-CURSOR. The chat is the shared assistant turn's (not exercised in readonly)",
   },
   {
     id: "chats.created-by-ask",
     kind: "shape",
     quote: "Chats are created implicitly by `POST /v1/ask`; there is no create endpoint.",
-    judgedBy: [by("ask-202-polls-to-completion")],
     note: "a chat exists once an ask is accepted; that no create endpoint is served is not probed",
   },
   {
     id: "chats.continue",
     kind: "shape",
     quote: "Continue a chat by passing its `chat_id`.",
-    judgedBy: [by("chat-continue-same-chat", "codes-ask-chat-id-ignored")],
   },
   {
     id: "chats.any-dataset",
@@ -1804,10 +1508,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "isolation",
     quote: "Chats are private to the creating seat: another seat, including the owner, receives 404.",
     also: ["chats are private to the creating seat."],
-    judgedBy: [
-      by("chats-private-to-seat", "chat-visible-to-other-seat"),
-      by("chats-private-to-seat", "chat-other-seat-403"),
-    ],
   },
 
   // ── Endpoints › Account and prices ─────────────────────────────────────
@@ -1815,7 +1515,6 @@ export const LEDGER: LedgerRow[] = [
     id: "me.read",
     kind: "status",
     quote: "| GET /v1/me | user, account, plan, members, teams, usage (free) |",
-    judgedBy: [by("billing-reservation-at-create"), by(SCHEMA), by("mcp-read-tools-free", "mcp-read-tools-charge")],
     note: "free: GET /v1/me falls inside every billing check's balance window",
   },
   {
@@ -1823,37 +1522,29 @@ export const LEDGER: LedgerRow[] = [
     kind: "bound",
     quote: "| GET /v1/me/usage_history | query `limit` (default 25, 1-100)",
     rule: "limit 1-100, default 25",
-    judgedBy: [by(NEGATIVE), by("pagination-limit-respected")],
     note: "the default is held to 25 only when the account holds more than 25 rows",
   },
   {
     id: "usage-history.account-wide",
     kind: "isolation",
     quote: "cursor paginated, account-wide (every seat sees the same feed);",
-    judgedBy: [
-      by("usage-history-newest-first-shared", "usage-history-per-seat"),
-      by("usage-history-newest-first-shared", "usage-history-oldest-first"),
-    ],
   },
   {
     id: "usage-history.invalid-cursor",
     kind: "error",
     quote: "error `invalid_cursor` |",
-    judgedBy: [by("pagination-garbage-cursor-400", "usage-history-garbage-cursor-ignored")],
     note: "the code is the seed's; its status 400 is D-CURSOR",
   },
   {
     id: "prices.read",
     kind: "auth",
     quote: "| GET /v1/prices | prices (free); requires the API key |",
-    judgedBy: [by("auth-missing-key-401", "missing-key-accepted"), by("prices-match-unit-ratios")],
   },
   {
     id: "prices.credit-prices-removed",
     kind: "versioning",
     quote: "The route `GET /v1/credit_prices` is removed and is not served.",
     also: ["the credit prices route;"],
-    judgedBy: [by("credit-prices-removed-404", "credit-prices-still-served")],
   },
 
   // ── Endpoints › MCP tool surface ───────────────────────────────────────
@@ -1862,28 +1553,17 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote:
       "Fifteen tools. Read tools never create or charge; there are no create, update or delete tools. Everything that creates or runs work goes through `ask`.",
-    judgedBy: [
-      by("mcp-tool-catalogue", "mcp-extra-write-tool"),
-      by("mcp-tool-catalogue", "mcp-tool-missing"),
-      by("mcp-read-tools-free", "mcp-read-tools-charge"),
-    ],
   },
   {
     id: "mcp.ask",
     kind: "mcp",
     quote:
       "| svc__ask | `prompt` (required string), `chat_id?`, `dataset_ids?` (string[]), `post_refs?` (`{id, source}[]`, at most 50) | `{chat_id, message_id, status: working}` immediately |",
-    judgedBy: [
-      by("mcp-ask-flow", "mcp-ask-answers-completed"),
-      by("mcp-tool-catalogue", "mcp-required-args-dropped"),
-      by("mcp-bad-arguments-tool-error"),
-    ],
   },
   {
     id: "mcp.get-message",
     kind: "mcp",
     quote: "| svc__get_message | `chat_id`, `message_id` (both required) |",
-    judgedBy: [by("mcp-ask-flow"), by("mcp-tool-catalogue")],
   },
   {
     id: "mcp.get-message.long-poll",
@@ -1898,7 +1578,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote:
       "| svc__render | `message_id`, `block_id` (required) | the block's widget content; call only for `render: true` blocks |",
-    judgedBy: [by("mcp-ask-flow"), by("mcp-tool-catalogue", "mcp-required-args-dropped")],
     note: "a render: true block must render; what svc__render answers for a render: false block is lenient (D-MCP-RENDER)",
   },
   {
@@ -1906,38 +1585,32 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote: "| svc__list_datasets | optional paging | `{content: Dataset[], cursor}` |",
     rule: "svc__list_datasets answers what GET /v1/datasets answers for the same key",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
     note: "different items are the seed's; the same items in another order or another page size are D-MCP-PAGING (fault mcp-list-datasets-reordered)",
   },
   {
     id: "mcp.get-dataset",
     kind: "mcp",
     quote: "| svc__get_dataset | `dataset_id` | Dataset or `{error}` |",
-    judgedBy: [by("mcp-rest-agreement", "mcp-get-dataset-stale"), by("mcp-tool-error-shape")],
   },
   {
     id: "mcp.get-dataset-run",
     kind: "mcp",
     quote: "| svc__get_dataset_run | `dataset_id`, `run_id` | dataset run |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
   },
   {
     id: "mcp.list-audience-datasets",
     kind: "mcp",
     quote: "| svc__list_audience_datasets | optional paging | `{content, cursor}` |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
   },
   {
     id: "mcp.get-audience-dataset",
     kind: "mcp",
     quote: "| svc__get_audience_dataset | `audience_dataset_id` | AudienceDataset |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
   },
   {
     id: "mcp.get-audience-dataset-run",
     kind: "mcp",
     quote: "| svc__get_audience_dataset_run | `audience_dataset_id`, `run_id` | audience run |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
     note: "compared with REST only when the account's first audience dataset has a run; the missing-id tool error always",
   },
   {
@@ -1946,7 +1619,6 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| svc__list_audience_profiles | optional; defaults to all account audience datasets; mirrors the REST profiles endpoint | `{content, cursor}` |",
     rule: "svc__list_audience_profiles answers what POST /v1/audience_profiles answers",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
   },
   {
     id: "mcp.list-mentions",
@@ -1954,37 +1626,31 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| svc__list_mentions | optional; defaults to all account datasets; `dataset_ids`, filters, sort, order, cursor, limit as REST mentions |",
     rule: "svc__list_mentions takes the REST search's arguments and answers what REST answers",
-    judgedBy: [by("mcp-rest-agreement", "mcp-mentions-ignore-sort"), by("mcp-bad-arguments-tool-error")],
   },
   {
     id: "mcp.get-pattern-detection-run",
     kind: "mcp",
     quote: "| svc__get_pattern_detection_run | `run_id` | `{run_id, status, pattern_id}` |",
-    judgedBy: [by("mcp-rest-agreement", "mcp-pdr-result-drops-pattern"), by("mcp-tool-error-shape")],
   },
   {
     id: "mcp.list-tracking-agents",
     kind: "mcp",
     quote: "| svc__list_tracking_agents | optional paging | `{content, cursor}` |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-list-cursor-walk")],
   },
   {
     id: "mcp.get-tracking-agent",
     kind: "mcp",
     quote: "| svc__get_tracking_agent | `agent_id` | TrackingAgent |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-tool-error-shape")],
   },
   {
     id: "mcp.get-me",
     kind: "mcp",
     quote: "| svc__get_me | none | user with account, plan, members, teams |",
-    judgedBy: [by("mcp-rest-agreement"), by("mcp-auth-order", "mcp-bearer-other-account")],
   },
   {
     id: "mcp.blocks",
     kind: "mcp",
     quote: "A `render: false` block already carries its markdown `text`; a `render: true` block needs `render`.",
-    judgedBy: [by("mcp-ask-flow", "mcp-text-block-without-text")],
   },
   {
     id: "mcp.hosts-without-widgets",
@@ -1997,16 +1663,11 @@ export const LEDGER: LedgerRow[] = [
     id: "mcp.list-cursor",
     kind: "pagination",
     quote: "Lists return `cursor`; a null cursor means the end,",
-    judgedBy: [
-      by("mcp-list-cursor-walk", "mcp-list-end-cursor-set"),
-      by("mcp-list-cursor-walk", "mcp-list-duplicates-across-pages"),
-    ],
   },
   {
     id: "mcp.list-cursor-sort",
     kind: "pagination",
     quote: "a cursor of a filtered list encodes its sort.",
-    judgedBy: [by("mcp-list-cursor-sort", "mcp-mentions-cursor-ignores-sort")],
     note: "svc__list_mentions only: a likes cursor reused with sort date must be a tool error (seed); its code invalid_cursor / 400 is D-CURSOR",
   },
   {
@@ -2014,14 +1675,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "mcp",
     quote: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
     also: ["Tool-level errors use `{error: {code, message, status}}`."],
-    judgedBy: [by("mcp-tool-error-shape", "mcp-tool-error-plain-text")],
     note: "the shape and the mirrored status are the seed's; a code other than the REST twin's is D-MCP-TOOL-ERROR (fault mcp-tool-error-generic-code)",
   },
   {
     id: "mcp.run-envelopes",
     kind: "mcp",
     quote: "Run status envelopes returned by the `get_*_run` tools are the REST envelope,",
-    judgedBy: [by("mcp-rest-agreement")],
   },
 
   // ── Authentication › REST ──────────────────────────────────────────────
@@ -2042,14 +1701,12 @@ export const LEDGER: LedgerRow[] = [
     id: "auth.account-shared",
     kind: "isolation",
     quote: "Account-shared resources are visible to every key on the account;",
-    judgedBy: [by("second-seat-shares-account", "second-seat-isolated")],
   },
   {
     id: "auth.401",
     kind: "auth",
     quote: "A missing or invalid key yields 401 `unauthorized`.",
     also: ["| 401 | `unauthorized` | missing or invalid key |"],
-    judgedBy: [by("auth-missing-key-401", "missing-key-accepted"), by("auth-invalid-key-401", "invalid-key-403")],
   },
   {
     id: "auth.plan-flags-gate",
@@ -2061,7 +1718,6 @@ export const LEDGER: LedgerRow[] = [
     id: "auth.plan-flags-reported",
     kind: "shape",
     quote: "`GET /v1/me` reports them.",
-    judgedBy: [by(SCHEMA)],
   },
 
   // ── Authentication › MCP ───────────────────────────────────────────────
@@ -2069,39 +1725,28 @@ export const LEDGER: LedgerRow[] = [
     id: "mcp-auth.trailing-slash-307",
     kind: "status",
     quote: "the trailing slash is required; the form without it answers 307",
-    judgedBy: [
-      by("mcp-trailing-slash-307", "mcp-bare-path-served"),
-      by("mcp-trailing-slash-307", "mcp-redirect-308-elsewhere"),
-    ],
   },
   {
     id: "mcp-auth.same-path-under-rest",
     kind: "mcp",
     quote: "The same path exists under the REST host.",
-    judgedBy: [by("mcp-tool-catalogue")],
     note: "the kit's default MCP URL is <base-url>/mcp/: every MCP check fails when it is not served there (unless --mcp-url says otherwise)",
   },
   {
     id: "mcp-auth.two-methods",
     kind: "auth",
     quote: "Both resolve to the same account.",
-    judgedBy: [by("mcp-auth-order", "mcp-bearer-other-account")],
   },
   {
     id: "mcp-auth.order",
     kind: "auth",
     quote: "Order: the server checks `x-api-key` first; if missing or invalid, falls back to the bearer token.",
-    judgedBy: [by("mcp-auth-order", "mcp-bad-key-blocks-bearer"), by("mcp-auth-order", "mcp-bearer-checked-first")],
   },
   {
     id: "mcp-auth.401-challenge",
     kind: "auth",
     quote:
       "If neither resolves: 401 with header `WWW-Authenticate: Bearer resource_metadata=<metadata_url>` pointing at the OAuth metadata document.",
-    judgedBy: [
-      by("mcp-unauthenticated-401", "mcp-401-without-challenge"),
-      by("mcp-unauthenticated-401", "mcp-metadata-document-missing"),
-    ],
   },
   {
     id: "mcp-auth.ask-either-method",
@@ -2115,11 +1760,6 @@ export const LEDGER: LedgerRow[] = [
     id: "mcp-auth.transport-vs-tool-errors",
     kind: "mcp",
     quote: "Transport errors (401, 429) surface as MCP transport errors; tool errors surface inside the tool result.",
-    judgedBy: [
-      by("mcp-rate-limit-shared", "mcp-429-as-tool-error"),
-      by("mcp-unauthenticated-401"),
-      by("mcp-bad-arguments-tool-error", "mcp-bad-arguments-succeed"),
-    ],
   },
 
   // ── Errors ─────────────────────────────────────────────────────────────
@@ -2129,7 +1769,6 @@ export const LEDGER: LedgerRow[] = [
     quote:
       "| 400 | `bad_request`, `source_dataset_has_no_completed_run`, `audience_youtube_only_source`, `audience_insufficient_source_mentions` | semantics or state;",
     rule: "a refused audience run is 400 with one of the documented source codes",
-    judgedBy: [by("audience-run-codes-in-order", "aud-no-completed-run-insufficient"), by("error-envelope")],
     note: "which of the three source codes a case gets is lenient (D-AUD-RUN-400); bad_request is named without a request that must get it",
   },
   {
@@ -2137,21 +1776,18 @@ export const LEDGER: LedgerRow[] = [
     kind: "error",
     quote:
       "| 402 | `insufficient_credits` and endpoint-specific variants | balance cannot fund the reservation; codes keep their identifiers though amounts are dollars |",
-    judgedBy: [by("billing-402-refused-charges-nothing", "402-detail-as-string"), by("preview-402-before-work")],
   },
   {
     id: "patterns.read.404",
     kind: "error",
     quote: "`pattern_not_found`",
     rule: "an unknown pattern id is 404 pattern_not_found",
-    judgedBy: [by("unknown-id-codes", "codes-pattern-unknown-400")],
     note: "the 404 is the seed's (a resource that does not exist); the pattern reads name no code, so pattern_not_found is D-PATTERN-ITEM-404",
   },
   {
     id: "errors.429-code",
     kind: "rate-limit",
     quote: "| 429 | `too_many_requests` | rate limit |",
-    judgedBy: [by("rate-limit-burst-429", "rate-limit-unenforced")],
   },
   {
     id: "errors.5xx",
@@ -2170,56 +1806,39 @@ export const LEDGER: LedgerRow[] = [
       "`error_code` values are stable identifiers; the `insufficient_credits*` codes were kept when billing moved to dollars.",
     ],
     rule: "every error_code a deployment sends is one of the documented identifiers",
-    judgedBy: [by("error-envelope"), by(SCHEMA)],
   },
   {
     id: "errors.402-body",
     kind: "error",
     quote:
       "402 body: `detail` is an object `{message, required, available, top_up_url}`; `required` and `available` are US-dollar decimal strings; `transient` false.",
-    judgedBy: [
-      by("billing-402-refused-charges-nothing", "402-detail-as-string"),
-      by("preview-402-before-work", "preview-402-required-wrong"),
-    ],
   },
   {
     id: "errors.never-partially-charged",
     kind: "charge",
     quote: "Requests are never partially charged.",
-    judgedBy: [
-      by("billing-402-refused-charges-nothing"),
-      by("billing-balance-never-negative", "negative-balance-reported"),
-    ],
   },
   {
     id: "errors.429-body",
     kind: "rate-limit",
     quote:
       "429 body: `{status: client_error, error_code: too_many_requests, detail, transient: true, retry_after_seconds: number}`.",
-    judgedBy: [by("rate-limit-burst-429", "rate-limit-unenforced")],
   },
   {
     id: "errors.retry-after",
     kind: "rate-limit",
     quote: "The `Retry-After` header carries the same wait rounded up to whole seconds.",
-    judgedBy: [by("rate-limit-burst-429", "retry-after-off-by-one")],
   },
   {
     id: "audience-datasets.runs.409-transient-false",
     kind: "error",
     quote: "409 body: `transient` false.",
-    judgedBy: [
-      by("audience-run-409-in-flight", "aud-409-transient"),
-      by("custom-parameter-run-409-in-flight"),
-      by("tracking-agent-trigger-202-then-409"),
-    ],
   },
   {
     id: "errors.409-retry",
     kind: "transition",
     quote: "Poll the blocking run until it terminates, then retry.",
     rule: "once the blocking run has ended, the retried request is accepted",
-    judgedBy: [by("audience-run-409-in-flight"), by("tracking-agent-trigger-202-then-409")],
   },
 
   // ── Limits ─────────────────────────────────────────────────────────────
@@ -2228,17 +1847,12 @@ export const LEDGER: LedgerRow[] = [
     kind: "rate-limit",
     quote: "5 requests per second",
     rule: "the cap is 5 requests per second",
-    judgedBy: [{ check: "rate-limit-headers", fault: "ratelimit-cap-three" }],
     note: "judged as a floor: RateLimit-Limit below 5 fails; a higher cap is a negotiated rate the seed allows",
   },
   {
     id: "rate-limit.per-key",
     kind: "rate-limit",
     quote: "per API key, shared by REST and MCP.",
-    judgedBy: [
-      by("rate-limit-per-key", "rate-limit-shared-across-keys"),
-      by("mcp-rate-limit-shared", "mcp-rate-limit-separate-bucket"),
-    ],
   },
   {
     id: "rate-limit.sha256",
@@ -2251,20 +1865,17 @@ export const LEDGER: LedgerRow[] = [
     kind: "rate-limit",
     quote:
       "Every authenticated response carries `RateLimit-Limit` (the cap), `RateLimit-Remaining` (calls left in the current second window) and `RateLimit-Reset` (seconds until the bucket fully resets).",
-    judgedBy: [by("rate-limit-headers", "missing-ratelimit-remaining")],
   },
   {
     id: "rate-limit.429",
     kind: "rate-limit",
     quote: "Over the cap: 429 as in Errors.",
-    judgedBy: [by("rate-limit-burst-429", "rate-limit-unenforced")],
   },
   {
     id: "rate-limit.retry-after-works",
     kind: "rate-limit",
     quote: "Recommended client behaviour is exponential backoff with jitter, preferring `Retry-After`.",
     rule: "after waiting Retry-After seconds the key works again",
-    judgedBy: [by("rate-limit-recovers", "rate-limit-never-recovers")],
   },
   {
     id: "rate-limit.enterprise",
@@ -2276,19 +1887,16 @@ export const LEDGER: LedgerRow[] = [
     id: "limits.custom-parameter-in-flight",
     kind: "transition",
     quote: "| Custom parameter runs | `custom_parameter_run_in_flight` when one is running for the parameter |",
-    judgedBy: [by("custom-parameter-run-409-in-flight", "cp-in-flight-400")],
   },
   {
     id: "limits.tracking-run-in-progress",
     kind: "transition",
     quote: "| Tracking agent runs | `tracking_agent_run_in_progress` when a cycle is running |",
-    judgedBy: [by("tracking-agent-trigger-202-then-409", "ta-trigger-in-progress-400")],
   },
   {
     id: "limits.plan-limits",
     kind: "shape",
     quote: "| Plan limits | `plan.limits` (max_research_depth, num_seats, parallelism, projects, tracking_agents) |",
-    judgedBy: [by(SCHEMA)],
   },
 
   // ── Limits › Charges ───────────────────────────────────────────────────
@@ -2297,88 +1905,57 @@ export const LEDGER: LedgerRow[] = [
     kind: "charge",
     quote:
       "Unit ratios are fixed for everyone; the account rate (dollars per unit) varies by plan. Price = units times rate.",
-    judgedBy: [by("prices-match-unit-ratios")],
   },
   {
     id: "charges.mention",
     kind: "charge",
     quote: "| mention | 1 | each mention collected by a dataset run or tracking agent cycle |",
-    judgedBy: [
-      by("billing-settlement-exact", "settlement-off-by-a-cent"),
-      by("tracking-agent-cycle-billing", "ta-cycle-reserves-short"),
-      by("prices-match-unit-ratios"),
-    ],
   },
   {
     id: "charges.audience-profile",
     kind: "charge",
     quote: "| audience_profile | 3 | each profile collected",
-    judgedBy: [
-      by("audience-profile-billing", "aud-reservation-short"),
-      by("audience-profile-billing", "aud-settles-a-cent-more"),
-      by("audience-profile-billing", "aud-usage-row-missing"),
-    ],
   },
   {
     id: "charges.post-processing.pattern",
     kind: "charge",
     quote: "pattern detection counts posts of the dataset's most recent completed run;",
-    judgedBy: [
-      by("pattern-detection-billing-latest-run", "pattern-reserves-extra"),
-      by("pattern-detection-billing-latest-run", "pattern-settles-a-cent-more"),
-    ],
   },
   {
     id: "charges.post-processing.custom-parameter",
     kind: "charge",
     quote: "custom parameter run is sized by the dataset's mention count",
-    judgedBy: [
-      by("custom-parameter-run-counters", "cp-reservation-short"),
-      by("custom-parameter-run-counters", "cp-errors-charged"),
-    ],
   },
   {
     id: "charges.preview-generation",
     kind: "charge",
     quote: "| preview_generation | 1 | each source | research previews |",
-    judgedBy: [by("preview-charge-per-source", "preview-prompt-charges-extra")],
   },
   {
     id: "charges.reservation-before-work",
     kind: "charge",
     quote: "Reservation: the upper bound is reserved before work starts;",
-    judgedBy: [
-      by("billing-reservation-at-create", "no-reservation-at-create"),
-      by("audience-profile-billing", "aud-reservation-short"),
-    ],
   },
   {
     id: "charges.refund-to-actuals",
     kind: "charge",
     quote: "on completion unused value is refunded down to actuals;",
-    judgedBy: [
-      by("billing-settlement-exact", "settlement-off-by-a-cent"),
-      by("audience-profile-billing", "aud-settles-a-cent-more"),
-    ],
   },
   {
     id: "charges.failed-releases",
     kind: "charge",
     quote: "failed work releases its whole reservation.",
-    judgedBy: [by("billing-refund-on-failure", "failed-run-not-refunded")],
   },
   {
     id: "charges.prompt-preview",
     kind: "charge",
     quote: "Prompt preview: charge equals number of sources, no partial refund.",
-    judgedBy: [by("preview-charge-per-source", "preview-prompt-charges-extra")],
   },
   {
     id: "charges.url-preview",
     kind: "charge",
     quote:
       "URL preview: charge equals number of URLs returning data; private, non-existing or failed URLs are refunded.",
-    judgedBy: [by("preview-url-charge-per-returning-url", "preview-url-charges-refused-urls")],
   },
   {
     id: "charges.preview-scrape-fails",
@@ -2393,7 +1970,6 @@ export const LEDGER: LedgerRow[] = [
     quote: "all reads (mentions, profiles, patterns, chats, me, prices, usage history,",
     also: ["(global across the account; free)", "read-only, free |"],
     rule: "REST reads of mentions, profiles, patterns, chats, prices and usage history leave the balance unchanged",
-    judgedBy: [{ check: "reads-free", fault: "mention-search-charged" }],
     note: "prices, me, usage history, mentions, profiles and datasets read before the kit starts chargeable work; a balance that moves on its own, or with a new usage row during the reads, is not exercised. Pattern, chat and preview re-reads are not in the batch",
   },
   {
@@ -2423,7 +1999,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "charge",
     quote: "Starter 98, 980, 2000, 0.049, 1; Pro 178, 1780, 5000, 0.0356, 3; Business 450, 4500, 20000, 0.0225, 5.",
     rule: "GET /v1/prices' rate and GET /v1/me's plan.limits.num_seats match the plan table for the account's plan",
-    judgedBy: [{ check: "plan-table-rates", fault: "plan-rate-off-table" }],
     note: "the rate and the seats; prices and credits of a plan are not shown by the API. An account on another plan is not exercised",
   },
   {
@@ -2439,7 +2014,6 @@ export const LEDGER: LedgerRow[] = [
     id: "versioning.v1",
     kind: "versioning",
     quote: "All endpoints live under the `/v1` prefix.",
-    judgedBy: [by("created-readable-at-once")],
   },
   {
     id: "versioning.v2-before-breaking",
@@ -2465,10 +2039,6 @@ export const LEDGER: LedgerRow[] = [
     kind: "versioning",
     quote:
       "A machine-readable OpenAPI 3.1 document (info version 0.1.0) is published at {base_url}/openapi.json and a hosted interactive viewer at {base_url}/docs.",
-    judgedBy: [
-      { check: "openapi-document-published", fault: "openapi-info-version-1" },
-      { check: "openapi-document-published", fault: "openapi-docs-not-served" },
-    ],
     note: "the viewer is judged by a 200 with a body; that it is interactive is not",
   },
 ];

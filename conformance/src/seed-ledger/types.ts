@@ -1,6 +1,8 @@
 // The shape of the seed-rule ledger (rules.ts): one row per rule the seed
-// states, each with the seed's own words and either the checks that judge it,
-// the reason no check does, or the reason a client cannot observe it.
+// states, each with the seed's own words and, when no check judges it, the
+// reason no check does, the reason a client cannot observe it, or the
+// decision that settles a point the seed states two ways. Which checks judge
+// a row is derived from the checks' assertions (judges.ts).
 
 /** What kind of rule a row is (the families the seed's sentences fall into). */
 export type RuleKind =
@@ -20,10 +22,10 @@ export type RuleKind =
   | "mcp"
   | "versioning";
 
-/** A check whose assertions judge the row; `fault` names a mutation fault that breaks exactly this rule and that the check catches. */
+/** A check whose assertions judge the row, and the mutation faults that break the row's rule and that the check catches. */
 export interface Judge {
   check: string;
-  fault?: string;
+  faults: string[];
 }
 
 interface RowBase {
@@ -40,10 +42,8 @@ interface RowBase {
   note?: string;
 }
 
-/** A rule some check asserts: its failure fails the run. */
-export interface JudgedRow extends RowBase {
-  judgedBy: Judge[];
-}
+/** A rule to judge: some check's assertion names it (judges.ts derives which); its failure fails the run. */
+export type RuleRow = RowBase;
 
 /** A rule a client can observe that no check judges, with the reason. */
 export interface UncoveredRow extends RowBase {
@@ -67,7 +67,7 @@ export interface UnsettledRow extends RowBase {
   decision: string;
 }
 
-export type LedgerRow = JudgedRow | UncoveredRow | UnobservableRow | UnsettledRow;
+export type LedgerRow = RuleRow | UncoveredRow | UnobservableRow | UnsettledRow;
 
 /** A sentence that carries a rule marker but states no rule of its own, and why. */
 export interface IgnoredSentence {
@@ -75,7 +75,8 @@ export interface IgnoredSentence {
   reason: string;
 }
 
-export const isJudged = (r: LedgerRow): r is JudgedRow => "judgedBy" in r;
+/** A row some check must judge: it carries none of the other verdicts. */
+export const isRule = (r: LedgerRow): boolean => !("uncovered" in r || "notObservable" in r || "unsettled" in r);
 export const isUncovered = (r: LedgerRow): r is UncoveredRow => "uncovered" in r;
 export const isUnobservable = (r: LedgerRow): r is UnobservableRow => "notObservable" in r;
 export const isUnsettled = (r: LedgerRow): r is UnsettledRow => "unsettled" in r;

@@ -11,7 +11,7 @@ import type {
   CommonErrorCode,
   DatasetsDatasetRun,
 } from "../../../../generated/client/types.gen.ts";
-import { createDataset, seen } from "./util.ts";
+import { createDataset, setupNotAccepted } from "./util.ts";
 import { dec } from "./decimal.ts";
 
 export type Category = "mention" | "audience_profile" | "post_processing" | "preview_generation";
@@ -313,15 +313,7 @@ export async function sourceDataset(
     // refused for the account's balance or plan: the rule the source was for is not exercised, never failed
     const refusal = setupRefusal(create);
     if (refusal) refusedSetup(ctx, refusal, `the URL run of source dataset ${label}`);
-    ctx.fail(
-      {
-        title: `could not start the URL run of source dataset ${label} (${create.status})`,
-        received: seen(create),
-        expected: { status: 202 },
-      },
-      create,
-    );
-    ctx.skip("the source dataset could not be filled");
+    setupNotAccepted(ctx, `the URL run of source dataset ${label}`, create);
   }
   const obs = await pollUntil<DatasetsDatasetRun>(
     ctx,
