@@ -2,7 +2,9 @@
 // 307 from `/mcp`, and the protected-resource metadata. Order of checks on
 // `/mcp/`: Host/Origin (403) -> credentials (401) -> the REST rate-limit
 // bucket (429, RateLimit-* on every answer after auth) -> method (405) ->
-// body size and media type (413/415, the REST guards) -> the protocol.
+// body size and media type (413/415, the REST guards) -> the JSON-RPC gate
+// (json-rpc-gate.ts: -32600/-32601/-32602 before the SDK) -> the protocol.
+// Batches follow batch.ts.
 import type { Hono } from "hono";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { Services } from "../compose.ts";
@@ -12,7 +14,13 @@ import type { AppEnv } from "../platform/env.ts";
 import { ApiError, type ErrorLogger } from "../platform/errors.ts";
 import { rateLimit, type RateLimiter } from "../platform/rate-limit.ts";
 import { mcpAuth, protectedResourceMetadata } from "./auth.ts";
+import { JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS } from "@modelcontextprotocol/sdk/types.js";
+import type { Context } from "hono";
+import type { Caller } from "../platform/env.ts";
+import { TooManyRequestsError } from "../platform/errors.ts";
+import { answerBatch, BatchRateLimited, versionOf } from "./batch.ts";
 import { callsTool, jsonRpcError } from "./json-rpc.ts";
+import { judgeMessage } from "./json-rpc-gate.ts";
 import { originGuard } from "./origin-guard.ts";
 import { answerQuickCall, asQuickCall } from "./quick-call.ts";
 import { createProtocolServer } from "./protocol-server.ts";
@@ -71,27 +79,95 @@ export function mountMcp(app: Hono<AppEnv>, deps: McpDeps): void {
     } catch {
       return jsonRpcError(c, 400, "Parse error: Invalid JSON", {}, -32700);
     }
+    const headers = {
+      accept: requestHeader(c, "accept"),
+      contentType: requestHeader(c, "content-type"),
+      protocolVersion: requestHeader(c, "mcp-protocol-version"),
+    };
+    // The transport's own refusals (406 for Accept, 400 for an unknown
+    // protocol version) come first, in its words.
+    if (!transportReady(headers)) return sdkAnswer(c, deps, caller, message, false);
+    if (Array.isArray(message)) return batchAnswer(c, deps, caller, message, headers);
+    const judged = judgeMessage(message);
+    if (judged.kind === "error") return c.json(judged.response, judged.invalid ? 400 : 200);
+    // A notification is never answered; one whose params MCP would not
+    // accept is dropped here (the SDK would call it a parse error).
+    if (judged.kind === "silent" && !JSONRPCMessageSchema.safeParse(message).success) return c.body(null, 202);
     const longPollTool = `${deps.settings.toolPrefix}get_message`;
     if (deps.settings.quickCalls) {
-      const headers = {
-        accept: requestHeader(c, "accept"),
-        contentType: requestHeader(c, "content-type"),
-        protocolVersion: requestHeader(c, "mcp-protocol-version"),
-      };
       const quick = asQuickCall(message, headers, longPollTool);
       if (quick) return c.json(await answerQuickCall(deps, caller, quick));
     }
-    const streaming = callsTool(message, longPollTool);
-    const server = createProtocolServer(deps, caller);
-    const transport = new WebStandardStreamableHTTPServerTransport({
-      sessionIdGenerator: undefined,
-      enableJsonResponse: !streaming,
-    });
-    await server.connect(transport);
-    // A client that goes away during the long poll ends it: closing the
-    // server aborts the signal the poll listens to. Quick calls skip this:
-    // reading `signal` makes the node adapter build a full Request.
-    if (streaming) c.req.raw.signal.addEventListener("abort", () => void server.close(), { once: true });
-    return transport.handleRequest(c.req.raw, { parsedBody: message });
+    return sdkAnswer(c, deps, caller, message, callsTool(message, longPollTool));
   });
+}
+
+interface PostHeaders {
+  accept: string | undefined;
+  contentType: string | undefined;
+  protocolVersion: string | undefined;
+}
+
+/** Whether the SDK transport would read the message at all (its Accept and version rules). */
+function transportReady(h: PostHeaders): boolean {
+  if (!h.accept?.includes("application/json") || !h.accept.includes("text/event-stream")) return false;
+  return h.protocolVersion === undefined || SUPPORTED_PROTOCOL_VERSIONS.includes(h.protocolVersion);
+}
+
+/** One message through a fresh SDK protocol server and transport (stateless mode refuses reuse). */
+async function sdkAnswer(
+  c: Context<AppEnv>,
+  deps: McpDeps,
+  caller: Caller,
+  message: unknown,
+  streaming: boolean,
+): Promise<Response> {
+  const server = createProtocolServer(deps, caller);
+  const transport = new WebStandardStreamableHTTPServerTransport({
+    sessionIdGenerator: undefined,
+    enableJsonResponse: !streaming,
+  });
+  await server.connect(transport);
+  // A client that goes away during the long poll ends it: closing the
+  // server aborts the signal the poll listens to. Quick calls skip this:
+  // reading `signal` makes the node adapter build a full Request.
+  if (streaming) c.req.raw.signal.addEventListener("abort", () => void server.close(), { once: true });
+  return transport.handleRequest(c.req.raw, { parsedBody: message });
+}
+
+/** A JSON-RPC batch (batch.ts): each request answered as a single message would be, in one JSON array. */
+async function batchAnswer(
+  c: Context<AppEnv>,
+  deps: McpDeps,
+  caller: Caller,
+  batch: unknown[],
+  headers: PostHeaders,
+): Promise<Response> {
+  const principal = c.get("principal");
+  const limit = deps.limiter.limitFor(principal);
+  let last: ReturnType<RateLimiter["take"]> | undefined;
+  const longPollTool = `${deps.settings.toolPrefix}get_message`;
+  try {
+    const answer = await answerBatch(batch, versionOf(headers.protocolVersion), {
+      countMessages(extra) {
+        for (let i = 0; i < extra; i++) {
+          last = deps.limiter.take(principal.keyDigest, limit);
+          if (!last.allowed) return false;
+        }
+        return true;
+      },
+      async answerRequest(message) {
+        const quick = deps.settings.quickCalls ? asQuickCall(message, headers, longPollTool) : undefined;
+        if (quick) return answerQuickCall(deps, caller, quick);
+        // In a batch even the long poll answers as JSON, once every answer is ready.
+        const res = await sdkAnswer(c, deps, caller, message, false);
+        return (await res.json()) as object;
+      },
+    });
+    if (last) for (const [k, v] of Object.entries(last.headers)) c.header(k, v);
+    return answer.status === 202 ? c.body(null, 202) : c.json(answer.body, answer.status);
+  } catch (error) {
+    if (error instanceof BatchRateLimited && last) throw new TooManyRequestsError(last.retryAfterSeconds, last.headers);
+    throw error;
+  }
 }

@@ -101,9 +101,12 @@ export function rateLimit(limiter: RateLimiter, stamp: RateLimitStamp = {}): Mid
       c.header("RateLimit-Reset", h["RateLimit-Reset"]);
       return next();
     }
+    // An answer that already states the bucket (a JSON-RPC batch that took
+    // more than one, an injected 429) keeps its own figures, as on Node,
+    // where the answer's headers win over those set here.
     return next().then(() => {
       const headers = c.res.headers;
-      for (const k in h) headers.set(k, h[k]!);
+      for (const k in h) if (!headers.has(k)) headers.set(k, h[k]!);
     });
   };
 }
