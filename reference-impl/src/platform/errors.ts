@@ -114,6 +114,17 @@ export const consoleErrorLogger: ErrorLogger = (entry) => {
   console.error(JSON.stringify(entry));
 };
 
+/**
+ * Seconds a transient 5xx asks the client to wait (D-RETRY-5XX): a passing
+ * fault is worth retrying at once, the assistant's outage and timeout after a
+ * few seconds.
+ */
+export const RETRY_AFTER_5XX: Readonly<Record<number, number>> = { 500: 1, 503: 5, 504: 5 };
+
+function retryAfterFor(status: number): string {
+  return String(RETRY_AFTER_5XX[status] ?? 1);
+}
+
 /** Build the app's single onError handler. */
 export function errorRenderer(log: ErrorLogger) {
   return function renderError(err: Error, c: Context): Response {
@@ -122,6 +133,8 @@ export function errorRenderer(log: ErrorLogger) {
     }
     if (err instanceof ApiError) {
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      if (err.status >= 500 && err.transient && !("Retry-After" in err.headers))
+        c.header("Retry-After", retryAfterFor(err.status));
       return c.json(
         {
           status: statusWord(err.status),
@@ -144,6 +157,7 @@ export function errorRenderer(log: ErrorLogger) {
       message: err?.message,
       stack: err?.stack,
     });
+    c.header("Retry-After", retryAfterFor(500));
     return c.json(
       {
         status: "server_error",
