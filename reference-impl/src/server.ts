@@ -7,6 +7,7 @@ import { serve } from "@hono/node-server";
 import type { AppHandle } from "./app.ts";
 import type { ServerConfig } from "./config.ts";
 import { createLogger, type Logger } from "./platform/request-log.ts";
+import { discardRefusedBodies } from "./platform/refused-bodies.ts";
 import { installTransportErrors } from "./platform/transport-errors.ts";
 import { Backend } from "./scenarios/backend.ts";
 
@@ -79,6 +80,10 @@ function listen(config: ServerConfig, log: Logger, backend: Backend): Promise<Ru
         fetch: backend.fetch,
         hostname: config.host,
         port: config.port,
+        // The adapter would drain an unread body for 500 ms and then close
+        // under a client still sending it (EPIPE, the answer lost); Node's own
+        // handling plus refused-bodies.ts keeps the answer readable.
+        autoCleanupIncoming: false,
         serverOptions: {
           headersTimeout: config.headersTimeoutMs,
           requestTimeout: config.requestTimeoutMs,
@@ -109,6 +114,7 @@ function listen(config: ServerConfig, log: Logger, backend: Backend): Promise<Ru
       },
     ) as Server;
     installTransportErrors(server, log);
+    discardRefusedBodies(server);
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE")
         reject(
