@@ -1,15 +1,29 @@
-// npm run concurrency [-- --requests N --funded K]
-// N concurrent chargeable requests (POST /v1/datasets/{id}/runs, 20 mentions
-// each) over real sockets against a balance that funds exactly K of them.
-// Goal: no race spends money twice, so exactly K accepted (202), the rest 402
-// insufficient_credits_dataset_run, the balance never negative while they
-// land, and the ledger exact to the micro-dollar once every run settles:
-// opening balance = closing balance + every usage row. Exits 1 otherwise.
+// N concurrent chargeable requests over real sockets against a balance that
+// funds exactly K of them (usage below). Goal: no race spends money twice;
+// exits 1 otherwise.
 import { readConfig } from "../reference-impl/src/config.ts";
 import { money, toDecimalString, ZERO } from "../reference-impl/src/platform/billing/money.ts";
 import { createLogger } from "../reference-impl/src/platform/request-log.ts";
 import { startServer } from "../reference-impl/src/server.ts";
-import { arg, demoKeys } from "./lib/reference-process.ts";
+import { arg, demoKeys, helpOnRequest, portArg } from "./lib/reference-process.ts";
+import { stopOnSignal } from "./lib/stop-on-signal.ts";
+
+helpOnRequest(`
+npm run concurrency [-- --requests N --funded K --port P]
+
+N concurrent POST /v1/datasets/{id}/runs (20 mentions each) over real sockets,
+against a reference server started in this process on 127.0.0.1, with a
+balance that funds exactly K of them. Exits 0 only when exactly K are accepted
+(202), the rest refused 402 insufficient_credits_dataset_run, the balance never
+goes negative while they land, and the ledger is exact to the micro-dollar once
+every run settles (opening balance = closing balance + every usage row).
+
+  --requests N   concurrent requests (default 200)
+  --funded K     how many the opening balance funds (default 37)
+  --port P       port of the server (default 0: a free port)
+
+SIGINT or SIGTERM to this script's PID closes the server.
+`);
 
 const N = Number(arg("requests", "200"));
 const K = Number(arg("funded", "37"));
@@ -18,7 +32,7 @@ const ACCOUNT = "acc_demoB";
 
 async function main() {
   const read = readConfig({
-    PORT: "0",
+    PORT: String(portArg()),
     HOST: "127.0.0.1",
     RATE_LIMIT_RPS: "1000000",
     STEP_DELAY_MS: "0",
@@ -26,6 +40,7 @@ async function main() {
   });
   if (!read.ok) throw new Error(read.errors.join("; "));
   const running = await startServer(read.config, createLogger({ level: "silent" }));
+  const unregister = stopOnSignal(() => running.close());
   const { ledger } = running.handle;
   const key = demoKeys().find((k) => k.account_id === ACCOUNT)!.api_key;
   const headers = { "x-api-key": key, "content-type": "application/json" };
@@ -94,6 +109,7 @@ async function main() {
     if (!money(u.balance).add(money(u.balance_used)).eq(money(u.balance_total)))
       failures.push(`/v1/me usage does not add up: ${JSON.stringify(u)}`);
   } finally {
+    unregister();
     await running.close();
   }
   for (const f of failures) console.log(`concurrency: FAIL ${f}`);

@@ -1,16 +1,28 @@
-// npm run fuzz [-- --requests N --seed S --concurrency C]
 // Seeded malformed and random requests across every operation of the
-// generated document, against a reference server started on a free port:
-// mutated and random bodies, deeply nested and oversized bodies, malformed
-// JSON, wrong or missing content types, random query strings, path ids and
-// keys. Prints counts by status. Goal: malformed input never breaks the
-// server, so no answer >= 500 and every 4xx in a documented body; exits 1
-// otherwise.
+// generated document, against a reference server it starts as a child process
+// (usage below). Goal: malformed input never breaks the server, so no answer
+// >= 500 and every 4xx in a documented body; exits 1 otherwise.
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Random } from "../reference-impl/src/platform/random.ts";
 import { undocumented } from "./lib/documented-body.ts";
-import { arg, demoKeys, root, startReference } from "./lib/reference-process.ts";
+import { arg, demoKeys, helpOnRequest, portArg, root, startReference } from "./lib/reference-process.ts";
+
+helpOnRequest(`
+npm run fuzz [-- --requests N --seed S --concurrency C --port P]
+
+Mutated and random bodies, deeply nested and oversized bodies, malformed JSON,
+wrong or missing content types, random query strings, path ids and keys, sent
+to a reference server this script starts on 127.0.0.1. Prints counts by status
+and exits 1 when any answer is >= 500 or a 4xx body is not documented.
+
+  --requests N     requests to send (default 10000)
+  --seed S         seed of the generator (default: from the clock, printed)
+  --concurrency C  requests in flight at once (default 16)
+  --port P         port of the server it starts (default 0: a free port)
+
+SIGINT or SIGTERM to this script's PID stops the server it started.
+`);
 
 interface Operation {
   method: string;
@@ -218,7 +230,7 @@ function build(r: Random, ops: Operation[], base: string, keys: string[], datase
 
 async function main() {
   console.log(`fuzz: ${REQUESTS} requests, seed ${SEED}, concurrency ${CONCURRENCY}`);
-  const server = await startReference({ RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "50" });
+  const server = await startReference({ RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "50", PORT: String(portArg()) });
   const keys = demoKeys().map((k) => k.api_key);
   try {
     const created = await fetch(`${server.url}/v1/datasets`, {

@@ -43,5 +43,12 @@ const child = spawn(
     stdio: "inherit",
   },
 );
-for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => child.kill(signal));
-child.on("exit", (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+// `npm run mock` execs this script, so a signal sent to npm's PID arrives here:
+// Prism gets it too, and a stop we asked for is a clean exit (0).
+let stopping = false;
+for (const signal of ["SIGINT", "SIGTERM"])
+  process.on(signal, () => {
+    stopping = true;
+    child.kill(signal);
+  });
+child.on("exit", (code, signal) => process.exit(stopping ? 0 : (code ?? (signal ? 1 : 0))));

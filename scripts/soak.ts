@@ -1,15 +1,28 @@
-// npm run soak [-- --seconds S --window W --concurrency C --seed N]
-// Mixed traffic (cheap reads, mention searches with random filters and
-// sorts, pagination, dataset runs until the balance is spent, invalid
-// requests) against a reference server started as a child process, for S
-// seconds (default 180). Prints the error count (answers >= 500, network
-// errors, undocumented 4xx bodies), the server's RSS after the first window
-// (warm-up) and at the end, and the p99 latency of the first and the last W
-// seconds (default 30). Goal: sustained traffic neither fails nor leaks, so 0
-// errors and RSS growth under 10%; exits 1 otherwise.
+// Mixed traffic against a reference server started as a child process, for
+// S seconds (usage below). Goal: sustained traffic neither fails nor leaks, so
+// 0 errors and RSS growth under 10%; exits 1 otherwise.
 import { Random } from "../reference-impl/src/platform/random.ts";
 import { undocumented } from "./lib/documented-body.ts";
-import { arg, demoKeys, percentile, startReference } from "./lib/reference-process.ts";
+import { arg, demoKeys, helpOnRequest, percentile, portArg, startReference } from "./lib/reference-process.ts";
+
+helpOnRequest(`
+npm run soak [-- --seconds S --window W --concurrency C --seed N --port P]
+
+Cheap reads, mention searches with random filters and sorts, pagination,
+dataset runs until the balance is spent and invalid requests, against a
+reference server this script starts on 127.0.0.1. Prints the error count
+(answers >= 500, network errors, undocumented 4xx bodies), the server's RSS
+after the first window (warm-up) and at the end, and the p99 latency of the
+first and the last window. Exits 1 on any error or RSS growth of 10% or more.
+
+  --seconds S      how long to send traffic (default 180)
+  --window W       warm-up and comparison window in seconds (default 30)
+  --concurrency C  requests in flight at once (default 8)
+  --seed N         seed of the traffic mix (default: from the clock, printed)
+  --port P         port of the server it starts (default 0: a free port)
+
+SIGINT or SIGTERM to this script's PID stops the server it started.
+`);
 
 const SECONDS = Number(arg("seconds", "180"));
 const WINDOW = Number(arg("window", "30"));
@@ -97,7 +110,7 @@ function next(r: Random, keys: { a: string; b: string }, datasets: string[]): Re
 
 async function main() {
   console.log(`soak: ${SECONDS} s, windows of ${WINDOW} s, concurrency ${CONCURRENCY}, seed ${SEED}`);
-  const server = await startReference({ RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "20" });
+  const server = await startReference({ RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "20", PORT: String(portArg()) });
   const all = demoKeys();
   const keys = {
     a: all.find((k) => k.account_id === "acc_demoA")!.api_key,

@@ -1,16 +1,30 @@
-// The whole kit (every check, the whole contract), N times in a row, against
-// one reference app served by node:http with its default settings (5 s
-// keep-alive idle timeout, @hono/node-server's `serve`), in this process.
-// Counts what the transport would get wrong: findings that say a request got
-// no answer, checks stopped by a transport error, and requests without an
-// answer anywhere in the run (probes and cleanup included). Prints the
-// requests sent again on a fresh connection (a connection closed before any
-// byte of its answer) for information. Exits 1 when any run lost an answer.
-//   npx tsx scripts/transport-soak.ts [--runs 10] [--rps N (default: the reference's own limit)]
+// The whole kit, N times in a row, against one reference app served by
+// node:http with its default settings (usage below). Exits 1 when any run
+// lost an answer.
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { runKit, type RunReport } from "../conformance/src/runner.ts";
 import { settings, startReference } from "../conformance/test/helpers.ts";
+import { helpOnRequest, portArg } from "./lib/reference-process.ts";
+import { stopOnSignal } from "./lib/stop-on-signal.ts";
+
+helpOnRequest(`
+npm run transport-soak [-- --runs 10 --rps N --port P]
+
+The whole kit (every check, the whole contract), N times in a row, against one
+reference app in this process served by node:http with its default settings
+(5 s keep-alive idle timeout, @hono/node-server's serve). Counts what the
+transport would get wrong: findings that say a request got no answer, checks
+stopped by a transport error, and requests without an answer anywhere in the
+run (probes and cleanup included). Prints the requests sent again on a fresh
+connection (a connection closed before any byte of its answer) for information.
+
+  --runs N    kit runs (default 10)
+  --rps N     the reference's rate limit per key (default: its own)
+  --port P    port of the server (default 0: a free port)
+
+SIGINT or SIGTERM to this script's PID closes the server.
+`);
 
 const arg = (name: string) => process.argv.find((_, i) => process.argv[i - 1] === name);
 const runs = Number(arg("--runs") ?? 10);
@@ -52,7 +66,8 @@ function tally(r: RunReport): Tally {
 }
 
 const started = Date.now();
-const ref = await startReference({ rateLimitPerSecond: rps });
+const ref = await startReference({ rateLimitPerSecond: rps, port: portArg() });
+stopOnSignal(() => ref.close());
 const totals = { requests: 0, findings: 0, errors: 0, noAnswer: 0, retried: 0 };
 try {
   for (let i = 1; i <= runs; i++) {

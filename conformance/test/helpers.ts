@@ -34,22 +34,24 @@ export function demoKeys(): Settings["keys"] {
   };
 }
 
-/** The reference server via its app factory, on a free port (closed by the caller). */
+/** The reference server via its app factory, on `port` (default a free one; closed by the caller). */
 export async function startReference(
-  opts: { rateLimitPerSecond?: number; stepDelayMs?: number } = {},
+  opts: { rateLimitPerSecond?: number; stepDelayMs?: number; port?: number } = {},
 ): Promise<Target> {
   const { app } = createApp({
     rateLimitPerSecond: opts.rateLimitPerSecond,
     stepDelayMs: opts.stepDelayMs ?? 50,
     logger: () => undefined,
   });
-  return await new Promise<Target>((resolve) => {
-    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
+  return await new Promise<Target>((resolve, reject) => {
+    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: opts.port ?? 0 }, (info) => {
       resolve({
         baseUrl: `http://127.0.0.1:${info.port}`,
         close: () => new Promise<void>((r) => server.close(() => r())),
       });
     });
+    // a port given and taken: say so instead of waiting forever
+    server.once("error", reject);
   });
 }
 

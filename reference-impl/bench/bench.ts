@@ -4,8 +4,9 @@
 //  3. GET /v1/datasets/{id} through the full stack vs a bare Hono route with
 //     the same body, with autocannon against servers on 127.0.0.1 that this
 //     script starts as child processes and stops by PID.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+// Then the groups' benchmarks. Exits 1 when any goal it prints is not met.
+//   npm run bench [-- --port P]   (--help for the settings)
+import type { ChildProcess } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { createApp } from "../src/app.ts";
@@ -13,6 +14,26 @@ import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
 import { analyse } from "../src/simulators/analysis.ts";
 import { SOURCES, searchPosts } from "../src/simulators/provider.ts";
+import { killChild } from "../../scripts/lib/stop-on-signal.ts";
+import { spawnServer } from "./ports.ts";
+
+if (process.argv.includes("--help")) {
+  console.log(`npm run bench [-- --port P]
+
+Every benchmark figure the docs report, measured in one run (a few minutes on
+two cores). Each line that states a goal ends in "met" or "NOT met"; the bench
+exits 1 when any goal is not met.
+
+  --port P   the servers it starts (full stack, bare Hono, node:http, Prism, the
+             scale servers) listen on P, P+1, … in the order they start
+             (default: each on a free port); also BENCH_PORT
+Environment: BENCH_MENTIONS (100000), BENCH_SECONDS (5 per autocannon round),
+BENCH_ROUNDS (3), BENCH_SCALES (100000,1000000), BENCH_PARTS (throughput,scale),
+BENCH_STALL_SECONDS (10).
+
+SIGINT or SIGTERM to this script's PID stops every server it started.`);
+  process.exit(0);
+}
 
 const TARGET = Number(process.env.BENCH_MENTIONS ?? 100_000);
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
@@ -112,7 +133,7 @@ const serverScript = fileURLToPath(new URL("./server.ts", import.meta.url));
 async function startServer(
   mode: "full" | "bare",
 ): Promise<{ child: ChildProcess; info: { port: number; path: string; key: string } }> {
-  const child = spawn(process.execPath, ["--import", "tsx", serverScript, mode], {
+  const child = spawnServer(process.execPath, ["--import", "tsx", serverScript, mode], {
     stdio: ["ignore", "pipe", "inherit"],
   });
   let buffer = "";
@@ -124,11 +145,7 @@ async function startServer(
   }
   throw new Error(`${mode} server exited before listening`);
 }
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || !child.pid) return;
-  process.kill(child.pid, "SIGTERM");
-  await once(child, "exit");
-}
+const stopServer = (child: ChildProcess) => killChild(child);
 async function cannon(info: { port: number; path: string; key: string }): Promise<number> {
   const result = await autocannon({
     url: `http://127.0.0.1:${info.port}${info.path}`,
@@ -155,25 +172,35 @@ try {
   for (const child of children) await stopServer(child);
 }
 
+// Every line goes through say(), so the exit code can follow what was printed.
+let missed = 0;
+const say = (text: string) => {
+  missed += (text.match(/NOT met/g) ?? []).length;
+  console.log(text);
+};
 const p50 = percentile(mentionSamples, 50);
 const ratio = percentile(page500, 50) / percentile(page1, 50);
 const throughput = fullRps / bareRps;
-console.log(`mentions loaded:                 ${pool.size} in ${(loadMs / 1000).toFixed(1)} s`);
-console.log(`POST /v1/mentions (3 filters + sort likes desc, limit 20), in process, n=300:`);
-console.log(
+say(`mentions loaded:                 ${pool.size} in ${(loadMs / 1000).toFixed(1)} s`);
+say(`POST /v1/mentions (3 filters + sort likes desc, limit 20), in process, n=300:`);
+say(
   `  p50 ${p50.toFixed(2)} ms   p95 ${percentile(mentionSamples, 95).toFixed(2)} ms   (target p50 <= 5 ms: ${p50 <= 5 ? "met" : "NOT met"})`,
 );
-console.log(
+say(
   `page 1 p50 ${percentile(page1, 50).toFixed(2)} ms, page 500 p50 ${percentile(page500, 50).toFixed(2)} ms: ratio ${ratio.toFixed(2)}  (target <= 1.5: ${ratio <= 1.5 ? "met" : "NOT met"})`,
 );
-console.log(`GET /v1/datasets/{id}, autocannon 32 connections x ${DURATION} s on 127.0.0.1:`);
-console.log(
+say(`GET /v1/datasets/{id}, autocannon 32 connections x ${DURATION} s on 127.0.0.1:`);
+say(
   `  full stack ${fullRps.toFixed(0)} req/s, bare Hono ${bareRps.toFixed(0)} req/s: ${(throughput * 100).toFixed(0)}%  (target >= 50%: ${throughput >= 0.5 ? "met" : "NOT met"})`,
 );
-console.log(await (await import("./custom-parameters.ts")).customParameterBench());
-console.log(await (await import("./patterns.ts")).patternBench());
-console.log(await (await import("./audiences.ts")).audienceBench());
-console.log(await (await import("./assistant.ts")).assistantBench());
-console.log(await (await import("./mcp.ts")).mcpBench());
-console.log(await (await import("./hardening.ts")).hardeningBench());
-console.log(await (await import("./stall.ts")).stallBench());
+say(await (await import("./custom-parameters.ts")).customParameterBench());
+say(await (await import("./patterns.ts")).patternBench());
+say(await (await import("./audiences.ts")).audienceBench());
+say(await (await import("./assistant.ts")).assistantBench());
+say(await (await import("./mcp.ts")).mcpBench());
+say(await (await import("./hardening.ts")).hardeningBench());
+say(await (await import("./stall.ts")).stallBench());
+console.log(
+  missed === 0 ? "bench: every goal met" : `bench: ${missed} goal(s) NOT met (each line above that says so); exit 1`,
+);
+process.exitCode = missed === 0 ? 0 : 1;

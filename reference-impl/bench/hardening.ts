@@ -8,13 +8,15 @@
 //     runs while the event loop's delay, another account's cheap request and
 //     resident memory are gauged; every sort, filter type and q cold then
 //     warm; memory per mention; the first searches after a run lands.
-// Every server is a child process on 127.0.0.1 and a free port, stopped by PID.
-import { spawn, type ChildProcess } from "node:child_process";
-import { once } from "node:events";
+// Every server is a child process on 127.0.0.1 and a free port (or the next
+// of --port P: ports.ts), stopped by PID, also when the bench is told to stop.
+import type { ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { killChild } from "../../scripts/lib/stop-on-signal.ts";
+import { nextPort, spawnServer } from "./ports.ts";
 
 const DURATION = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -28,7 +30,7 @@ function percentile(samples: number[], p: number): number {
 }
 
 async function child<T>(args: string[], startupMs = 1_800_000): Promise<{ proc: ChildProcess; info: T }> {
-  const proc = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
+  const proc = spawnServer(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "inherit"] });
   let buffer = "";
   proc.stdout!.setEncoding("utf8");
   const timer = setTimeout(() => proc.kill("SIGKILL"), startupMs);
@@ -45,11 +47,7 @@ async function child<T>(args: string[], startupMs = 1_800_000): Promise<{ proc: 
   throw new Error(`${args.join(" ")} exited before listening`);
 }
 
-async function stop(proc: ChildProcess): Promise<void> {
-  if (proc.exitCode !== null || !proc.pid) return;
-  process.kill(proc.pid, "SIGTERM");
-  await once(proc, "exit");
-}
+const stop = (proc: ChildProcess) => killChild(proc);
 
 function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -92,8 +90,8 @@ async function throughput(): Promise<string[]> {
       procs.push(proc);
       servers[mode] = info;
     }
-    const prismPort = await freePort();
-    const prism = spawn(
+    const prismPort = nextPort() || (await freePort());
+    const prism = spawnServer(
       `${root}node_modules/.bin/prism`,
       ["mock", "generated/openapi.json", "--host", "127.0.0.1", "--port", String(prismPort)],
       { cwd: root, stdio: "ignore" },

@@ -6,11 +6,13 @@
 // are measured alone, then under A's load, in one run, and printed with their
 // ratio (timings on a shared machine are only comparable within one run).
 //
-//   npx tsx reference-impl/bench/latency-tenants.ts
+//   npx tsx reference-impl/bench/latency-tenants.ts [--port P]   (default: a free port)
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { demoKeys } from "../src/fixtures/load.ts";
+import { killChild, stopWithScript } from "../../scripts/lib/stop-on-signal.ts";
+import { nextPort } from "./ports.ts";
 
 const PHASE_MS = Number(process.env.PHASE_MS ?? 5000);
 const IN_FLIGHT = Number(process.env.IN_FLIGHT ?? 200);
@@ -23,18 +25,20 @@ function percentile(samples: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0;
 }
 
-async function startServer(): Promise<{ url: string; stop: () => void }> {
+async function startServer(): Promise<{ url: string; stop: () => Promise<void> }> {
   const main = fileURLToPath(new URL("../src/main.ts", import.meta.url));
-  const tsx = fileURLToPath(new URL("../../node_modules/.bin/tsx", import.meta.url));
-  const child = spawn(tsx, [main, "--quiet", "--port", "0", "--prefer-delay"], {
-    env: { ...process.env, RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "0", LOG_LEVEL: "warn" },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
+  // node itself (tsx as an import hook): the PID stopped is the server's
+  const child = stopWithScript(
+    spawn(process.execPath, ["--import", "tsx", main, "--quiet", "--port", String(nextPort()), "--prefer-delay"], {
+      env: { ...process.env, RATE_LIMIT_RPS: "1000000", STEP_DELAY_MS: "0", LOG_LEVEL: "warn" },
+      stdio: ["ignore", "pipe", "inherit"],
+    }),
+  );
   let out = "";
   for await (const chunk of child.stdout!) {
     out += String(chunk);
     const m = out.match(/on (http:\/\/[^\s]+)/);
-    if (m) return { url: m[1]!, stop: () => child.kill("SIGTERM") };
+    if (m) return { url: m[1]!, stop: () => killChild(child) };
   }
   throw new Error(`server did not start: ${out}`);
 }
@@ -108,6 +112,6 @@ try {
   console.log(`ratio held / alone: ${ratio(withLoad, alone)}`);
   console.log(`ratio held / same rate without delay (the cost of holding itself): ${ratio(withLoad, control.samples)}`);
 } finally {
-  server.stop();
+  await server.stop();
   await Promise.race([once(process, "beforeExit"), new Promise((r) => setTimeout(r, 100))]);
 }

@@ -14,15 +14,15 @@
 //     result schemas, the JSON-RPC envelope).
 // Also timed: tools/list the first time (the fifteen zod -> JSON Schema
 // conversions) and afterwards (served from the cache).
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { demoKeys } from "../src/fixtures/load.ts";
 import { ManualClock } from "../src/platform/clock.ts";
+import { killChild } from "../../scripts/lib/stop-on-signal.ts";
+import { spawnServer } from "./ports.ts";
 
 const SLICE_MS = Number(process.env.BENCH_MCP_SLICE_MS ?? 500);
 const SLICES = Number(process.env.BENCH_MCP_SLICES ?? 8);
@@ -55,7 +55,9 @@ interface HttpFigure {
 /** REST and MCP against one server process, autocannon on 127.0.0.1. */
 async function overHttp(): Promise<{ rest: HttpFigure; mcp: HttpFigure }[]> {
   const script = fileURLToPath(new URL("./server.ts", import.meta.url));
-  const child = spawn(process.execPath, ["--import", "tsx", script, "full"], { stdio: ["ignore", "pipe", "inherit"] });
+  const child = spawnServer(process.execPath, ["--import", "tsx", script, "full"], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   try {
     let buffer = "";
     let info: { port: number; path: string; key: string } | undefined;
@@ -102,10 +104,7 @@ async function overHttp(): Promise<{ rest: HttpFigure; mcp: HttpFigure }[]> {
       rounds.push({ rest: await cannon(rest, HTTP_SECONDS), mcp: await cannon(mcp, HTTP_SECONDS) });
     return rounds;
   } finally {
-    if (child.exitCode === null && child.pid) {
-      process.kill(child.pid, "SIGTERM");
-      await once(child, "exit");
-    }
+    await killChild(child);
   }
 }
 

@@ -16,6 +16,7 @@ import { money } from "../src/platform/billing/money.ts";
 import { SystemClock } from "../src/platform/clock.ts";
 import { preloadNlp } from "../src/nlp-preload.ts";
 import { SOURCES } from "../src/simulators/provider.ts";
+import { serverPort } from "./ports.ts";
 
 const N = Number(process.argv[2] ?? 100_000);
 /** Runs in flight at once while seeding. */
@@ -323,7 +324,7 @@ if (process.argv.includes("--no-serve")) {
   console.log(JSON.stringify(report));
   process.exit(0);
 }
-const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: 0 }, (info) => {
+const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: serverPort() }, (info) => {
   console.log(JSON.stringify({ port: info.port, keyA, keyB, ...report }));
 });
 process.on("SIGTERM", () => {

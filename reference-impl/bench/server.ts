@@ -1,10 +1,12 @@
 // Child process of the benchmark: serves either the full reference app or a
-// bare Hono route returning the same dataset body, on 127.0.0.1 and an
-// ephemeral port, then prints one JSON line {port, path, key}.
+// bare Hono route returning the same dataset body, on 127.0.0.1 and the port
+// its parent gave (BENCH_SERVER_PORT; 0: a free one), then prints one JSON
+// line {port, path, key}.
 import { serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { createApp } from "../src/app.ts";
 import { demoKeys } from "../src/fixtures/load.ts";
+import { serverPort } from "./ports.ts";
 
 const mode = process.argv[2] === "bare" ? "bare" : "full";
 // The per-key rate limit stays in the stack but is raised so it does not cap the run.
@@ -22,7 +24,7 @@ if (mode === "bare") {
   fetcher = bare.fetch;
 }
 
-const server = serve({ fetch: fetcher, hostname: "127.0.0.1", port: 0 }, (info) => {
+const server = serve({ fetch: fetcher, hostname: "127.0.0.1", port: serverPort() }, (info) => {
   console.log(JSON.stringify({ port: info.port, path, key, mode }));
 });
 process.on("SIGTERM", () => {

@@ -51,13 +51,24 @@ try {
   for (const t of demoBearerTokens(fixtures)) console.log(`  ${t.access_token}  ${t.label}`);
   if (!config.logRequests) console.log("Request logging is off (--quiet / LOG_REQUESTS=false).");
 
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.on(signal, () => {
-      // close() saves the state first (synchronously), then the exit timer starts.
-      void running.close().then(() => process.exit(0));
-      running.log.flush();
-      setTimeout(() => process.exit(0), 2000).unref();
-    });
+  // `npm start` execs node, so a signal sent to npm's PID reaches this process
+  // (npm forwards SIGINT and SIGTERM to its script). Ctrl-C in a terminal
+  // delivers SIGINT twice (from the terminal and from npm): stop once.
+  let stopping = false;
+  const stop = () => {
+    if (stopping) return;
+    stopping = true;
+    // close() saves the state first (synchronously), then the exit timer starts.
+    void running.close().then(() => process.exit(0));
+    running.log.flush();
+    setTimeout(() => process.exit(0), 2000).unref();
+  };
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.on(signal, stop);
+  // Started by a script with an IPC channel (scripts/lib/reference-process.ts):
+  // stop when that script is gone, even if it crashed without stopping us.
+  if (process.channel) {
+    process.on("disconnect", stop);
+    process.channel.unref();
   }
 } catch (error) {
   if (error instanceof FixtureError) {

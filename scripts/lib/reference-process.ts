@@ -1,11 +1,13 @@
-// Start `npm start`'s server as a child process on a free 127.0.0.1 port
-// (PORT=0), read its URL from the first line it prints, and stop it by its
-// own PID. The child is node itself (tsx as an import hook), so its PID is the
-// server's and /proc/<pid>/status gives the server's resident memory.
+// Start `npm start`'s server as a child process on 127.0.0.1 (PORT=0: a free
+// port, unless the script was given --port), read its URL from the first line
+// it prints, and stop it by its own PID, also when the script itself is told
+// to stop (SIGINT, SIGTERM). The child is node itself (tsx as an import hook),
+// so its PID is the server's and /proc/<pid>/status gives its resident memory.
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { killChild, stopWithScript } from "./stop-on-signal.ts";
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 
@@ -26,9 +28,12 @@ export async function startReference(env: Record<string, string> = {}, startupMs
     {
       cwd: root,
       env: { ...process.env, PORT: "0", HOST: "127.0.0.1", LOG_REQUESTS: "false", ...env },
-      stdio: ["ignore", "pipe", "pipe"],
+      // the IPC channel closes when this script ends in any way: the server then stops itself (main.ts)
+      stdio: ["ignore", "pipe", "pipe", "ipc"],
     },
   );
+  stopWithScript(child);
+  child.channel?.unref(); // the channel alone never keeps this script running
   let out = "";
   let err = "";
   child.stderr!.on("data", (d) => (err += d));
@@ -60,13 +65,7 @@ export async function startReference(env: Record<string, string> = {}, startupMs
       }
     },
     stderr: () => err,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
-        setTimeout(() => child.kill("SIGKILL"), 5000).unref();
-      }),
+    stop: () => killChild(child),
   };
 }
 
@@ -78,6 +77,28 @@ export function percentile(samples: number[], p: number): number {
 
 export function demoKeys(): { api_key: string; account_id: string }[] {
   return JSON.parse(readFileSync(path.join(root, "fixtures/demo-keys.json"), "utf8")).keys;
+}
+
+/**
+ * `--port N` of a script that starts a server: 0 (the default) lets the
+ * system pick a free port. A value that is not a port stops the script.
+ */
+export function portArg(): number {
+  const raw = arg("port", "0");
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535) {
+    console.error(`--port ${raw}: expected a whole number between 0 and 65535 (0: a free port)`);
+    process.exit(2);
+  }
+  return port;
+}
+
+/** `--help`: print the script's usage (its header comment, kept beside the code) and exit 0. */
+export function helpOnRequest(usage: string): void {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    console.log(usage.trim());
+    process.exit(0);
+  }
 }
 
 /** `--name value` or `--name=value` from argv, else the fallback. */

@@ -33,6 +33,7 @@ export interface CliOptions {
   differential?: boolean | string;
   referenceUrl?: string;
   referenceKeys?: string;
+  referencePort?: string;
   minCoverage?: string;
   config?: string;
   list?: boolean;
@@ -166,6 +167,12 @@ export function buildProgram(): Command {
         "--reference-keys <file>",
         "--differential: the reference's demo-keys.json (default: the repository's fixtures/demo-keys.json)",
       ).env("SLK_REFERENCE_KEYS"),
+    )
+    .addOption(
+      new Option(
+        "--reference-port <port>",
+        "--differential: the port of the reference the kit starts in-process on 127.0.0.1 (default 0: a free port)",
+      ).env("SLK_REFERENCE_PORT"),
     )
     .addOption(
       new Option(

@@ -17,6 +17,7 @@ import { writeOutputs } from "./outputs.ts";
 import type { CliOptions } from "./program.ts";
 import { settingsFrom } from "./settings.ts";
 import { loadContract, validateSettings } from "./validate.ts";
+import { UsageError } from "../preflight.ts";
 
 export async function runFromOptions(o: CliOptions, configFile: string | undefined): Promise<number> {
   if (o.catalogue) {
@@ -35,8 +36,9 @@ export async function runFromOptions(o: CliOptions, configFile: string | undefin
   validateSettings(settings);
   const contract = loadContract(settings);
   const log = (l: string) => (settings.quiet ? undefined : console.log(l));
-  const stop = stopOnCtrlC();
-  const { report, diff } = await runWithProgress(settings, contract, configFile, stop.signal, log);
+  const stop = stopOnSignals();
+  const referencePort = portOf(o.referencePort);
+  const { report, diff } = await runWithProgress(settings, contract, configFile, stop.signal, log, referencePort);
   writeOutputs(settings, report, diff, o.writeDeviations, log);
   const ok =
     report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") &&
@@ -44,7 +46,16 @@ export async function runFromOptions(o: CliOptions, configFile: string | undefin
     report.verdict.ok;
   const cov = coverageVerdict(report, settings.minCoverage);
   if (cov) console.log(cov.line);
-  return stop.interrupted() ? 130 : ok && (!cov || cov.ok) ? 0 : 1;
+  return stop.exitCode() ?? (ok && (!cov || cov.ok) ? 0 : 1);
+}
+
+/** --reference-port: 0 (a free port) unless given. */
+function portOf(raw: string | undefined): number {
+  if (raw === undefined) return 0;
+  const port = Number(raw);
+  if (!/^\d+$/.test(raw) || port > 65535)
+    throw new UsageError(`--reference-port ${raw}: expected a whole number between 0 and 65535 (0: a free port)`);
+  return port;
 }
 
 export function usage(msg: string): number {
@@ -59,16 +70,28 @@ function listChecks(): void {
     );
 }
 
-/** Ctrl-C stops after the current request; the run still cleans up what it created. */
-function stopOnCtrlC(): { signal: AbortSignal; interrupted: () => boolean } {
-  let interrupted = false;
+/**
+ * Ctrl-C (SIGINT) or SIGTERM stops after the current request; the run still
+ * cleans up what it created, and an in-process --differential reference is
+ * closed, before the kit exits 130 (SIGINT) or 143 (SIGTERM). A second signal
+ * exits at once.
+ */
+function stopOnSignals(): { signal: AbortSignal; exitCode: () => number | undefined } {
+  let code: number | undefined;
   const stop = new AbortController();
-  process.once("SIGINT", () => {
-    interrupted = true;
-    stop.abort();
-    console.error("interrupted: finishing the current request, then cleaning up what the kit created");
-  });
-  return { signal: stop.signal, interrupted: () => interrupted };
+  for (const [name, exit] of [
+    ["SIGINT", 130],
+    ["SIGTERM", 143],
+  ] as const)
+    process.on(name, () => {
+      if (code !== undefined) process.exit(code);
+      code = exit;
+      stop.abort();
+      console.error(
+        `${name === "SIGINT" ? "interrupted" : "terminated"}: finishing the current request, then cleaning up what the kit created (send it again to stop at once)`,
+      );
+    });
+  return { signal: stop.signal, exitCode: () => code };
 }
 
 /** The run, a banner once the preflight passed, one line per finished check and the live progress line on stderr. */
@@ -78,6 +101,7 @@ async function runWithProgress(
   configFile: string | undefined,
   signal: AbortSignal,
   log: (line: string) => void,
+  referencePort: number,
 ): Promise<{ report: RunReport; diff?: DifferentialRun }> {
   const selected = selectChecks(settings, contract);
   const live = progressEnabled(settings.quiet);
@@ -101,7 +125,9 @@ async function runWithProgress(
       log(progressLine(c, r));
     },
   };
-  const out = settings.differential ? await differential(settings, hooks) : { report: await runKit(settings, hooks) };
+  const out = settings.differential
+    ? await differential(settings, hooks, referencePort)
+    : { report: await runKit(settings, hooks) };
   clearProgress();
   return out;
 }
@@ -109,10 +135,15 @@ async function runWithProgress(
 async function differential(
   settings: Settings,
   hooks: RunHooks,
+  referencePort: number,
 ): Promise<{ report: RunReport; diff: DifferentialRun }> {
   const diff = await runDifferential(
     settings,
-    { referenceUrl: settings.referenceUrl, referenceKeysFile: settings.referenceKeys },
+    {
+      referenceUrl: settings.referenceUrl,
+      referenceKeysFile: settings.referenceKeys,
+      referenceEnv: { PORT: String(referencePort) },
+    },
     hooks,
   );
   return { report: diff.deployment, diff };
