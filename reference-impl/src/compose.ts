@@ -17,7 +17,7 @@ import type { AudienceDatasetRow, AudienceRunRow } from "./domain/audiences/rows
 import { CustomParameterService } from "./domain/custom-parameters/service.ts";
 import type { ParameterRow, ParameterRunRow } from "./domain/custom-parameters/rows.ts";
 import type { DatasetRow, DatasetRunRow } from "./domain/datasets/rows.ts";
-import { DatasetService } from "./domain/datasets/service.ts";
+import { DatasetService, type DatasetReferences } from "./domain/datasets/service.ts";
 import { DatasetRunService } from "./domain/datasets/runs.ts";
 import { MentionPool } from "./domain/mentions/pool.ts";
 import { MentionSearchService } from "./domain/mentions/service.ts";
@@ -59,6 +59,11 @@ export class Services {
     readonly pipeline: Pipeline,
   ) {
     this.lifecycle = new RunLifecycle(clock, ledger, pipeline);
+  }
+
+  /** Services that name datasets and must let go of a deleted one (D-DATASET-DELETED-REFS). */
+  datasetReferences(): readonly DatasetReferences[] {
+    return [this.trackingAgents, this.customParameters.runs];
   }
 
   /** The account's mention pool (each post stored once). */

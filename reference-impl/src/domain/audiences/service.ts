@@ -80,7 +80,7 @@ const NOT_IN_PLAN = "The plan does not include audience research; upgrade to cre
 export interface AudienceNeeds extends MentionPools {
   readonly clock: Clock;
   readonly lifecycle: RunLifecycle;
-  readonly datasets: Pick<DatasetService, "find" | "completedRuns">;
+  readonly datasets: Pick<DatasetService, "find" | "lookup" | "completedRuns">;
   readonly tables: {
     readonly audienceDatasets: Table<AudienceDatasetRow>;
     readonly audienceRuns: Table<AudienceRunRow>;
@@ -244,6 +244,7 @@ export class AudienceService {
     const plan = { kind: AUDIENCE_RUN, row: run, reservation };
     this.inFlight.set(run.id, plan);
     const walk = () => sourcePosts(pool, this.services.datasets.completedRuns(source));
+    const datasets = this.services.datasets;
     this.services.lifecycle.start({
       ...plan,
       inline: options.inline,
@@ -255,6 +256,12 @@ export class AudienceService {
           // Sliced: the walk covers every post of the source (a person's
           // writings come from all of them), a million posts at scale.
           run: function* () {
+            // D-DATASET-DELETED-REFS: a source deleted before its posts are
+            // read fails the run (full refund); profiles of runs that finished
+            // stay readable, as the seed says.
+            if (!datasets.lookup(accountId, source.id)) {
+              throw new Error(`Source dataset ${source.id} was deleted before its posts could be read.`);
+            }
             const collector = new PeopleCollector();
             let walked = 0;
             for (const post of walk()) {

@@ -153,6 +153,25 @@ export class ParameterRuns {
   }
 
   /**
+   * D-DATASET-DELETED-REFS: runs over a deleted dataset disappear with it
+   * (lists and reads, like the dataset's own runs); a processing one is
+   * stopped as failed and its reservation refunded, which also frees the
+   * parameter for a new run. Values already stored on posts stay with the
+   * posts (a post another dataset still holds keeps its value).
+   */
+  forgetDataset(accountId: string, datasetId: string, atMs: number): void {
+    for (const [parameterId, active] of this.active) {
+      if (active.row.account_id !== accountId || active.row.dataset_id !== datasetId) continue;
+      this.services.lifecycle.fail(
+        { kind: PARAMETER_RUN, row: active.row, reservation: active.reservation },
+        `Dataset ${datasetId} was deleted.`,
+      );
+      this.active.delete(parameterId);
+    }
+    for (const run of this.table.live(accountId, (r) => r.dataset_id === datasetId)) this.table.softDelete(run, atMs);
+  }
+
+  /**
    * Sliced (platform/pipeline.ts): one step's MENTIONS_PER_STEP mentions are
    * about 80 ms of extraction, so the step yields every MENTIONS_PER_PIECE.
    */

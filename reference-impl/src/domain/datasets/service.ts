@@ -17,6 +17,11 @@ export interface ListQuery {
   cursor?: string;
 }
 
+/** A service that holds references to datasets and lets go of one when it is deleted. */
+export interface DatasetReferences {
+  forgetDataset(accountId: string, datasetId: string, atMs: number): void;
+}
+
 /** What the dataset service needs from the composition root (compose.ts). */
 export interface DatasetNeeds {
   readonly clock: Clock;
@@ -25,6 +30,11 @@ export interface DatasetNeeds {
     readonly datasets: Table<DatasetRow>;
     readonly datasetRuns: Pick<Table<Row>, "childrenOf" | "softDelete">;
   };
+  /**
+   * Whoever else names datasets (tracking agents' `dataset_ids`, custom
+   * parameter runs), told when one is deleted (D-DATASET-DELETED-REFS).
+   */
+  datasetReferences(): readonly DatasetReferences[];
 }
 
 /**
@@ -96,6 +106,8 @@ export class DatasetService {
     this.table.softDelete(dataset, now);
     const runs = this.services.tables.datasetRuns;
     for (const run of runs.childrenOf(caller.account.id, "byDataset", dataset.id)) runs.softDelete(run, now);
+    // A deleted dataset is gone everywhere: nothing live keeps naming it.
+    for (const holder of this.services.datasetReferences()) holder.forgetDataset(caller.account.id, dataset.id, now);
   }
 
   /** Record a completed run (called by the run lifecycle's completion). */

@@ -81,6 +81,12 @@ export class AgentCycles {
       const latest = services.datasetRuns.repeatableQuery(account.id, dataset);
       if (latest) plan.push({ dataset, body: cycleBody(latest, agent) });
     }
+    if (agent.dataset_ids.length === 0) {
+      throw new BadRequestError(
+        "dataset_has_no_queries",
+        "The agent has no datasets left (a deleted dataset leaves dataset_ids); add one with PATCH dataset_ids.",
+      );
+    }
     if (plan.length === 0) {
       throw new BadRequestError(
         "dataset_has_no_queries",

@@ -53,6 +53,18 @@ export class TrackingAgentService {
     this.cycles = new AgentCycles(services, this.tables);
   }
 
+  /**
+   * D-DATASET-DELETED-REFS: a deleted dataset leaves the `dataset_ids` of
+   * every agent of the account at once (their `updated_at` moves); an agent
+   * left with none stays, and its cycles answer `dataset_has_no_queries`.
+   */
+  forgetDataset(accountId: string, datasetId: string, atMs: number): void {
+    for (const agent of this.tables.agents.live(accountId, (a) => a.dataset_ids.includes(datasetId))) {
+      agent.dataset_ids = agent.dataset_ids.filter((id) => id !== datasetId);
+      agent.updated_ms = atMs;
+    }
+  }
+
   private find(accountId: string, id: string): AgentRow {
     const agent = this.tables.agents.get(accountId, id);
     if (!agent) throw new NotFoundError("not_found", `Tracking agent ${id} not found.`);
