@@ -11,7 +11,7 @@ import type { CheckResult } from "./types.ts";
 
 /** A path no contract serves: its answer is this deployment's "route not served". */
 export const CONTROL_PATH = "/v1/slk-unserved-route-probe";
-/** An id no deployment issues: the item read answers the group's own not-found code. */
+/** An id no deployment issues: a served item read answers a 404 in the error envelope. */
 const MISSING_ID = "slk-probe-missing-0";
 
 export interface GroupProbe {
@@ -50,37 +50,36 @@ const GENERIC_404 = "not_found";
 
 /**
  * The probe of one group, cheapest first: a list GET (a served list never
- * answers 404), else an item GET with an id nobody issues when the group
- * documents its own not-found code (`pattern_not_found`), else a POST whose
- * body is a JSON array where an object is required (a served route refuses it
- * as malformed — 400 or 422 — before any work, so nothing is created or charged).
+ * answers 404), else a POST whose body is a JSON array where an object is
+ * required (a served route refuses it as malformed — 400 or 422 — before any
+ * work, so nothing is created or charged, and an unserved one answers 404),
+ * else a GET of an item with an id nobody issues (a served route answers a
+ * 404 in the error envelope).
  */
 export function probeFor(g: Group): { kind: "list" | "item" | "post"; req: RequestOptions; op: Operation } | undefined {
-  const own = g.notFound.filter((c) => c !== GENERIC_404);
   if (g.ops.list && !g.ops.list.params.some((p) => p.in === "path")) {
     const limit = g.ops.list.params.some((p) => p.in === "query" && p.name === "limit");
     return { kind: "list", op: g.ops.list, req: { method: "GET", path: g.ops.list.path + (limit ? "?limit=1" : "") } };
   }
-  if (g.ops.read && own.length)
-    return {
-      kind: "item",
-      op: g.ops.read,
-      req: { method: "GET", path: g.ops.read.path.replace(/\{[^}]+\}/, MISSING_ID) },
-    };
   const post = g.ops.all.find((o) => o.method === "POST" && !o.path.includes("{"));
   if (post) return { kind: "post", op: post, req: { method: "POST", path: post.path, rawBody: "[]" } };
-  const get = g.ops.all.find((o) => o.method === "GET");
-  if (get) return { kind: "item", op: get, req: { method: "GET", path: get.path.replace(/\{[^}]+\}/g, MISSING_ID) } };
-  return undefined;
+  const get = g.ops.read?.path.includes("{") ? g.ops.read : g.ops.all.find((o) => o.method === "GET");
+  if (!get) return undefined;
+  const req = { method: "GET", path: get.path.replace(/\{[^}]+\}/g, MISSING_ID) };
+  return { kind: get.path.includes("{") ? "item" : "list", op: get, req };
 }
 
 /**
- * The rule (D-KIT-SERVED-GROUPS): a group is not served when its probe answers
- * 405 or 501, or 404 without one of the group's own not-found codes (no error
- * envelope, the generic `not_found`, or the same answer as the control route).
- * Anything else — 2xx, 400, 401, 402, 409, 422, 429, 5xx, a 404 with the
- * group's own code — shows the route exists. A probe that gets no answer
- * leaves the group served: its checks then report what they see, nothing is hidden.
+ * The rule (D-KIT-SERVED-GROUPS): a group is not served only when its routes
+ * do not exist: its probe answers 405 or 501; or a list or a malformed POST
+ * (whose path holds no id) answers 404 without one of the group's own
+ * not-found codes; or an item GET answers a 404 that is not the error
+ * envelope (no JSON, no `error_code`: a server's own "no such route" page).
+ * A 404 in the error envelope on an id path is a route saying it has no such
+ * resource, whatever its code: the group is served, and its checks judge
+ * the code. Anything else — 2xx, 400, 401, 402, 409, 422, 429, 5xx — shows
+ * the route exists. A probe that gets no answer leaves the group served: its
+ * checks then report what they see, nothing is hidden.
  */
 export function judgeProbe(
   g: Group,
@@ -92,12 +91,12 @@ export function judgeProbe(
   const body = fp.json ? (fp.errorCode ? `error_code ${fp.errorCode}` : "JSON without error_code") : "no JSON body";
   if (fp.status === 405 || fp.status === 501) return { served: false, why: `${fp.status} (${body})` };
   if (fp.status !== 404) return { served: true, why: `${fp.status}` };
-  if (fp.errorCode && own.includes(fp.errorCode))
+  if (kind === "item" && fp.json && fp.errorCode)
+    return { served: true, why: `404 in the error envelope (${body}) on an id path` };
+  if (kind !== "item" && fp.errorCode && own.includes(fp.errorCode))
     return { served: true, why: `404 with the group's own ${fp.errorCode}` };
   const likeControl =
     control && control.status === fp.status && control.errorCode === fp.errorCode && control.json === fp.json;
-  if (kind === "item" && !own.length && !likeControl)
-    return { served: true, why: `404 (${body}) unlike an unserved route` };
   return { served: false, why: `404 (${body})${likeControl ? `, as the unserved ${CONTROL_PATH}` : ""}` };
 }
 

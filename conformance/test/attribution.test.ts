@@ -66,14 +66,16 @@ describe("attribution data", () => {
       title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 202",
       operation: "DatasetRuns_create",
       status: 202,
+      judges: "refused",
     });
     expect(accepted.kind).toBe("seed");
     expect(accepted.seed).toMatch(/`from` must precede `to`/);
     const refused = attribute({
       check: "date-range-order-422",
-      title: "date-range-order-422: date_range 2026-03-10..2026-03-01 answered 400",
+      title: "date-range-order-422: date_range 2026-03-10..2026-03-01 was refused with 400",
       operation: "DatasetRuns_create",
       status: 400,
+      judges: "validation",
     });
     expect(refused).toMatchObject({ kind: "decision", decision: "D-DATE-RANGE-ORDER" });
     expect(describeAttribution(refused)).toMatch(
@@ -109,10 +111,17 @@ describe("attribution data", () => {
 describe("levels", () => {
   const results = () => [
     result("date-range-order-422", [
-      { title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 },
-      { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 },
+      {
+        title: "date-range-order-422: answered 400",
+        operation: "DatasetRuns_create",
+        status: 400,
+        judges: "validation",
+      },
+      { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202, judges: "refused" },
     ]),
-    result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+    result("body-limit-413", [
+      { title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400, judges: "limit" },
+    ]),
   ];
 
   it("contract level: every failure fails, counted apart by kind", () => {
@@ -147,7 +156,9 @@ describe("deviations file", () => {
     );
     const entries = loadDeviations(p, ids);
     const r = [
-      result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+      result("body-limit-413", [
+        { title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400, judges: "limit" },
+      ]),
       result("pagination-garbage-cursor-400", []),
     ];
     const v = settle(r, { deviations: entries });
@@ -162,7 +173,9 @@ describe("deviations file", () => {
 
   it("writes today's contract-decision failures as a starting file that then loads", () => {
     const r = [
-      result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+      result("body-limit-413", [
+        { title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400, judges: "limit" },
+      ]),
     ];
     settle(r, {});
     const p = join(dir, "written.json");
@@ -235,10 +248,22 @@ describe("reports group findings by kind", () => {
     );
     const results = [
       result("date-range-order-422", [
-        { title: "date-range-order-422: answered 400", operation: "DatasetRuns_create", status: 400 },
-        { title: "date-range-order-422: answered 202", operation: "DatasetRuns_create", status: 202 },
+        {
+          title: "date-range-order-422: answered 400",
+          operation: "DatasetRuns_create",
+          status: 400,
+          judges: "validation",
+        },
+        {
+          title: "date-range-order-422: answered 202",
+          operation: "DatasetRuns_create",
+          status: 202,
+          judges: "refused",
+        },
       ]),
-      result("body-limit-413", [{ title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400 }]),
+      result("body-limit-413", [
+        { title: "body-limit-413: answered 400", operation: "Datasets_create", status: 400, judges: "limit" },
+      ]),
       result("pagination-garbage-cursor-400", []),
     ];
     const settings = {

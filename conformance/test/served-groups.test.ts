@@ -2,6 +2,8 @@
 // group is one finding and its checks skip with that reason; --require-groups
 // makes it a failure. Unserved routes are imitated the ways real servers
 // answer them: the reference's own unknown-route 404, an HTML 404 page, 405.
+// A served group whose missing ids answer a 404 envelope with a code other
+// than its own (the pattern reads answering `not_found`) stays served.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Contract } from "../src/contract.ts";
 import { groupsOf } from "../src/groups/index.ts";
@@ -10,7 +12,7 @@ import { runKit } from "../src/runner.ts";
 import { startProxy, type Fault, type ProxyRequest, type ProxyResponse, type RunningProxy } from "../mutation/proxy.ts";
 import { demoKeys, settings, startReference, type Target } from "./helpers.ts";
 
-/** Tracking agents answered like an unknown route, audiences by an HTML 404 page, chats by 405. */
+/** Tracking agents answered like an unknown route, audiences by an HTML 404 page, chats by 405; patterns served with another 404 code. */
 const unserved: Fault = {
   id: "three-groups-unserved",
   breaks: "serves every group",
@@ -21,6 +23,17 @@ const unserved: Fault = {
       return { status: 404, headers: { "content-type": "text/html" }, body: "<!doctype html><h1>Cannot GET</h1>" };
     if (q.url.pathname.startsWith("/v1/chats"))
       return { status: 405, headers: { "content-type": "text/plain", allow: "POST" }, body: "Method Not Allowed" };
+    if (q.url.pathname.startsWith("/v1/patterns/slk-probe-missing"))
+      return {
+        status: 404,
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({
+          status: "client_error",
+          error_code: "not_found",
+          detail: "Not found.",
+          transient: false,
+        }),
+      };
     return q;
   },
 };
@@ -79,6 +92,12 @@ describe("served-groups preflight", () => {
       skipReason: expect.stringMatching(/^group chats not served/),
     });
     expect(by("pagination-full-walk").outcome).toBe("pass");
+    // a 404 in the error envelope on an id path, whatever its code: the patterns group stays served
+    expect(r.servedGroups!.probes.find((p) => p.group === "patterns")).toMatchObject({
+      served: true,
+      status: 404,
+      errorCode: "not_found",
+    });
     // nothing of an unserved group is sent after the probe
     const after = r.exchanges.filter(
       (e) => e.check !== "(served-groups)" && /^\/v1\/(tracking_agents|audience_datasets|chats)/.test(e.path),
@@ -105,10 +124,15 @@ describe("served-groups rule (D-KIT-SERVED-GROUPS)", () => {
   const g = (id: string) => groups.find((x) => x.id === id)!;
   const control = { status: 404, errorCode: "not_found", json: true };
 
-  it("probes a list first, an item read with the group's own 404 code next, else a malformed POST", () => {
+  it("probes a list first, a malformed POST next, else an item read", () => {
     expect(probeFor(g("datasets"))!.req).toMatchObject({ method: "GET", path: "/v1/datasets?limit=1" });
     expect(probeFor(g("patterns"))!.req).toMatchObject({ method: "GET", path: "/v1/patterns/slk-probe-missing-0" });
-    // research previews document only the generic not_found: an item 404 could not tell a missing route from a missing preview
+    // a path without an id tells a missing route (404) from a served one (400/422) whatever the codes
+    expect(probeFor(g("pattern-detections"))!.req).toMatchObject({
+      method: "POST",
+      path: "/v1/pattern_detections",
+      rawBody: "[]",
+    });
     expect(probeFor(g("research-previews"))!.req).toMatchObject({
       method: "POST",
       path: "/v1/research_previews",
@@ -121,9 +145,38 @@ describe("served-groups rule (D-KIT-SERVED-GROUPS)", () => {
     expect(
       judgeProbe(g("patterns"), "item", { status: 404, errorCode: "pattern_not_found", json: true }, control).served,
     ).toBe(true);
+    // a 404 in the error envelope on an id path is the route answering: served, whatever its code
     expect(judgeProbe(g("patterns"), "item", { status: 404, errorCode: "not_found", json: true }, control).served).toBe(
+      true,
+    );
+    expect(
+      judgeProbe(g("patterns"), "item", { status: 404, errorCode: "bad_request", json: true }, control).served,
+    ).toBe(true);
+    // a 404 that is not the envelope (a server's own page, JSON without error_code): no such route
+    expect(judgeProbe(g("patterns"), "item", { status: 404, errorCode: null, json: false }, control).served).toBe(
       false,
     );
+    expect(judgeProbe(g("chats"), "item", { status: 404, errorCode: null, json: true }, control).served).toBe(false);
+    expect(judgeProbe(g("chats"), "item", { status: 405, errorCode: null, json: false }, control).served).toBe(false);
+    // without an id in the path a 404 is a missing route, unless it names the group's own resource
+    expect(judgeProbe(g("datasets"), "list", { status: 404, errorCode: "not_found", json: true }, control).served).toBe(
+      false,
+    );
+    expect(
+      judgeProbe(g("pattern-detections"), "post", { status: 404, errorCode: "not_found", json: true }, control).served,
+    ).toBe(false);
+    expect(
+      judgeProbe(g("pattern-detections"), "post", { status: 404, errorCode: "dataset_not_found", json: true }, control)
+        .served,
+    ).toBe(false);
+    expect(
+      judgeProbe(
+        g("pattern-detections"),
+        "post",
+        { status: 404, errorCode: "pattern_detection_run_not_found", json: true },
+        control,
+      ).served,
+    ).toBe(true);
     expect(judgeProbe(g("datasets"), "list", { status: 404, errorCode: null, json: false }, control).served).toBe(
       false,
     );

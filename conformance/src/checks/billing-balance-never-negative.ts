@@ -1,15 +1,20 @@
 import type { AccountMe, CommonInsufficientCreditsDetail } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { decided } from "../grounding/assertions.ts";
 import { bodyOf, dataOf } from "../typed.ts";
 import { dec } from "./support/billing.ts";
 
-/** Every balance the deployment reports is >= 0. */
+/**
+ * Every balance the deployment reports is >= 0. The seed refuses work the
+ * balance cannot fund (402) but settles the assistant's token charge after
+ * the reply and never states a floor: the floor is D-BALANCE-FLOOR's.
+ */
 export default defineCheck({
   id: "billing-balance-never-negative",
   rule: "usage.balance in every GET /v1/me response, and 402 detail.available, are never negative",
-  section: "Limits › Charges (requests are never partially charged; reservation before work)",
+  section: "Limits › Charges (reservation before work); Errors (402); D-BALANCE-FLOOR",
   severity: "critical",
-  rules: { seed: "Requests are never partially charged." },
+  asserts: { floor: decided("D-BALANCE-FLOOR") },
   mock: true,
   inspect(ex, ctx) {
     let v: unknown;
@@ -19,6 +24,7 @@ export default defineCheck({
     const d = dec(v);
     if (d && d.isNegative())
       return ctx.fail(ex, {
+        judges: "floor",
         title: "a negative balance was reported",
         received: v,
         expected: ">= 0",

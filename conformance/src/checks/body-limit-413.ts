@@ -1,4 +1,6 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided } from "../grounding/assertions.ts";
+import { code, status } from "../grounding/facts.ts";
 import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
 import { createBodyFor, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
@@ -17,8 +19,8 @@ export default defineCheck({
   rule: "A 2 MiB request body (a valid POST /v1/datasets padded with whitespace) gets 413 with the error envelope and error_code payload_too_large; nothing is created",
   section: "Limits (no request body size is stated); Errors (no 413 is listed)",
   severity: "major",
-  rules: { refusals: true, decisions: [decision("D-BODY-LIMIT")] },
-  decisions: ["D-BODY-LIMIT"],
+  // the seed states no body size limit: the whole rule is the contract's
+  asserts: { limit: decided("D-BODY-LIMIT", status(413), code("payload_too_large")) },
   invalidRequests: true,
   requires: ["POST /v1/datasets"],
   async run(ctx) {
@@ -35,6 +37,7 @@ export default defineCheck({
     ctx.expect(
       ex.status === 413 && errorCode(ex) === "payload_too_large",
       {
+        judges: "limit",
         title: `a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),
         expected: { status: 413, body: { error_code: "payload_too_large" } },

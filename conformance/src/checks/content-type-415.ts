@@ -1,4 +1,6 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided } from "../grounding/assertions.ts";
+import { code, status } from "../grounding/facts.ts";
 import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
 import { createBodyFor, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
@@ -10,10 +12,9 @@ export default defineCheck({
   rule: "A valid JSON body for POST /v1/datasets sent with Content-Type: text/plain gets 415 with the error envelope and error_code unsupported_media_type; nothing is created",
   section:
     'What the service does ("Send Content-Type: application/json on requests with a body"; the answer to another type is not stated)',
-
   severity: "major",
-  rules: { refusals: true, decisions: [decision("D-CONTENT-TYPE")] },
-  decisions: ["D-CONTENT-TYPE"],
+  // the seed asks clients for application/json and says nothing of the answer to another type
+  asserts: { refused: decided("D-CONTENT-TYPE", status(415), code("unsupported_media_type")) },
   invalidRequests: true,
   requires: ["POST /v1/datasets"],
   async run(ctx) {
@@ -31,6 +32,7 @@ export default defineCheck({
     ctx.expect(
       ex.status === 415 && errorCode(ex) === "unsupported_media_type",
       {
+        judges: "refused",
         title: `a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`,
         received: seen(ex),
         expected: { status: 415, body: { error_code: "unsupported_media_type" } },

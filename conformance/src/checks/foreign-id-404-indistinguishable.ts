@@ -1,7 +1,10 @@
 import type { DatasetsDataset, DatasetsDatasetRun } from "../../../generated/client/types.gen.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { code, status, words } from "../grounding/facts.ts";
 import { dataOf } from "../typed.ts";
 import type { Exchange } from "../http.ts";
+import type { Operation } from "../contract.ts";
 import type { CheckContext } from "../types.ts";
 import {
   collections,
@@ -18,6 +21,43 @@ import { groupOf, groupsOf } from "../groups/index.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 import { SkipError } from "../skip.ts";
 
+/** The code the seed's endpoint row names for an unknown or foreign id, by operation, and the assertion judging it. */
+const NAMED_CODES: Record<string, { judges: CodeJudge; code: string }> = {
+  "GET /v1/datasets/{dataset_id}": { judges: "code-datasets", code: "dataset_not_found" },
+  "PATCH /v1/datasets/{dataset_id}": { judges: "code-datasets", code: "dataset_not_found" },
+  "DELETE /v1/datasets/{dataset_id}": { judges: "code-datasets", code: "dataset_not_found" },
+  "GET /v1/datasets/{dataset_id}/runs": { judges: "code-datasets", code: "dataset_not_found" },
+  "POST /v1/datasets/{dataset_id}/runs": { judges: "code-datasets", code: "dataset_not_found" },
+  "GET /v1/datasets/{dataset_id}/runs/{run_id}": { judges: "code-datasets", code: "dataset_not_found" },
+  "GET /v1/audience_datasets/{audience_dataset_id}": { judges: "code-audiences", code: "audience_dataset_not_found" },
+  "PATCH /v1/audience_datasets/{audience_dataset_id}": { judges: "code-audiences", code: "audience_dataset_not_found" },
+  "DELETE /v1/audience_datasets/{audience_dataset_id}": {
+    judges: "code-audiences",
+    code: "audience_dataset_not_found",
+  },
+  "GET /v1/audience_datasets/{audience_dataset_id}/runs": {
+    judges: "code-audiences",
+    code: "audience_dataset_not_found",
+  },
+  "GET /v1/custom_parameters/{parameter_id}": { judges: "code-custom-parameters", code: "custom_parameter_not_found" },
+  "PATCH /v1/custom_parameters/{parameter_id}": {
+    judges: "code-custom-parameters",
+    code: "custom_parameter_not_found",
+  },
+  "DELETE /v1/custom_parameters/{parameter_id}": {
+    judges: "code-custom-parameters",
+    code: "custom_parameter_not_found",
+  },
+  "GET /v1/tracking_agents/{agent_id}": { judges: "code-tracking-agents", code: "not_found" },
+  "PATCH /v1/tracking_agents/{agent_id}": { judges: "code-tracking-agents", code: "not_found" },
+  "DELETE /v1/tracking_agents/{agent_id}": { judges: "code-tracking-agents", code: "not_found" },
+  "POST /v1/tracking_agents/{agent_id}/pause": { judges: "code-tracking-agents", code: "not_found" },
+  "POST /v1/tracking_agents/{agent_id}/resume": { judges: "code-tracking-agents", code: "not_found" },
+  "GET /v1/tracking_agents/{agent_id}/messages": { judges: "code-tracking-agents", code: "not_found" },
+};
+type CodeJudge = "code-datasets" | "code-audiences" | "code-custom-parameters" | "code-tracking-agents";
+type Judges = "foreign-404" | "hidden" | "unchanged" | CodeJudge;
+
 /** An id that cannot exist, carrying the group's documented prefix so a prefix check cannot tell it apart. */
 const missingIdFor = (prefix: string | undefined) => `${prefix ?? ""}slkmissing${"0".repeat(14)}`;
 
@@ -32,11 +72,52 @@ export default defineCheck({
   rule: "A by-id operation on another account's resource (datasets, dataset runs and every other collection) gets 404 with the same body as a missing id (existence hidden, never 403) and changes nothing; a run id that does not exist under the caller's own dataset gets 404 too (its error_code other than dataset_not_found only warns, D-RUN-404)",
   section: "What the service does › Cross-cutting facts; Endpoints (404 for unknown or foreign id)",
   severity: "critical",
-  rules: {
-    seed: "A resource of another account, or one that does not exist, yields 404 (existence is hidden, never 403).",
-    decisions: [decision("D-RUN-404", { title: /D-RUN-404|unknown run/ })],
+  asserts: {
+    "foreign-404": seed(
+      ["service.scope.foreign-404", "endpoints.404-unknown-or-foreign"],
+      status(404),
+      words("never 403"),
+      words("404 for an unknown or foreign id"),
+    ),
+    hidden: seed("service.scope.foreign-404", words("existence is hidden")),
+    "unknown-run": seed(["datasets.runs.read.404", "service.scope.foreign-404"], status(404)),
+    "unknown-run-code": decided("D-RUN-404"),
+    unchanged: seed("service.scope.account", words("Every resource is scoped to the account that owns the API key")),
+    "code-datasets": seed(
+      [
+        "datasets.read.200",
+        "datasets.update.semantics",
+        "datasets.delete.204",
+        "datasets.runs.list.404",
+        "datasets.runs.create.404",
+        "datasets.runs.read.404",
+      ],
+      code("dataset_not_found"),
+    ),
+    "code-audiences": seed(
+      [
+        "audience-datasets.read",
+        "audience-datasets.update.404",
+        "audience-datasets.delete",
+        "audience-datasets.runs.list",
+      ],
+      code("audience_dataset_not_found"),
+    ),
+    "code-custom-parameters": seed(
+      ["custom-parameters.read.404", "custom-parameters.update.errors", "custom-parameters.delete"],
+      code("custom_parameter_not_found"),
+    ),
+    "code-tracking-agents": seed(
+      [
+        "tracking-agents.read.404",
+        "tracking-agents.update",
+        "tracking-agent.delete",
+        "tracking-agents.pause-resume.empty",
+        "tracking-agents.messages.not-found",
+      ],
+      code("not_found"),
+    ),
   },
-  decisions: ["D-RUN-404"],
   keys: ["foreign"],
   requires: ["GET /v1/datasets/{dataset_id}"],
   async run(ctx) {
@@ -94,7 +175,7 @@ export default defineCheck({
       // the dataset branch also asks the missing-id answer to be a 404 (both reads name a dataset)
       indistinguishable404(
         ctx,
-        op.operationId,
+        op,
         foreign,
         [ds.id, ...(runId ? [runId] : [])],
         missing,
@@ -113,6 +194,7 @@ export default defineCheck({
         ctx.expect(
           ex.status === 404,
           {
+            judges: "unknown-run",
             title: `a run id that does not exist, under the caller's own dataset, answered ${ex.status}`,
             received: seen(ex),
             expected: { status: 404, error_code: "dataset_not_found" },
@@ -120,7 +202,7 @@ export default defineCheck({
           ex,
         )
       )
-        ctx.lenient("D-RUN-404", ex);
+        ctx.lenient("D-RUN-404", ex); // "unknown-run-code": any 404 code warns
     }
     // every other collection with a 201 create: its by-id operations, with the foreign key
     for (const c of collections(ctx, ["/v1/datasets"])) {
@@ -148,12 +230,13 @@ export default defineCheck({
           key: "foreign",
           body,
         });
-        indistinguishable404(ctx, op.operationId, foreign, [made.id], missing, [missingId], false);
+        indistinguishable404(ctx, op, foreign, [made.id], missing, [missingId], false);
       }
       const own = await ctx.req({ method: "GET", path: fillPath(c.item, { [c.param]: made.id })! });
       ctx.expect(
         own.status === 200,
         {
+          judges: "unchanged",
           title: `a foreign request deleted the owner's ${c.list} resource`,
           received: seen(own),
           expected: { status: 200 },
@@ -166,6 +249,7 @@ export default defineCheck({
     ctx.expect(
       own.status === 200 && dataOf<DatasetsDataset>(own)?.name === ds.name,
       {
+        judges: "unchanged",
         title: "a foreign request changed or deleted the owner's dataset",
         received: seen(own),
         expected: { status: 200, data: { id: ds.id, name: ds.name } },
@@ -176,34 +260,60 @@ export default defineCheck({
 });
 
 /**
- * A foreign id answers 404, and that 404 reads like the one for an id that
- * does not exist once the ids are masked (existence is hidden).
+ * A foreign id answers 404 with the code the operation's row names, and that
+ * 404 reads like the one for an id that does not exist once the ids are
+ * masked (existence is hidden).
  */
 function indistinguishable404(
-  ctx: CheckContext,
-  operationId: string,
+  ctx: CheckContext<Judges>,
+  op: Operation,
   foreign: Exchange,
   foreignIds: string[],
   missing: Exchange,
   missingIds: string[],
   missingMustBe404: boolean,
 ): void {
+  if (missingMustBe404)
+    ctx.expect(
+      missing.status === 404,
+      {
+        judges: "foreign-404",
+        title: `${op.operationId} with an id that does not exist answered ${missing.status}`,
+        received: seen(missing),
+        expected: { status: 404 },
+      },
+      missing,
+    );
   const refused = ctx.expect(
     foreign.status === 404,
     {
-      title: `${operationId} with a foreign key answered ${foreign.status}`,
+      judges: "foreign-404",
+      title: `${op.operationId} with a foreign key answered ${foreign.status}`,
       received: seen(foreign),
       expected: { status: 404, body: missing.json },
     },
     foreign,
   );
   if (!refused) return;
+  const named = NAMED_CODES[op.key];
+  if (named)
+    ctx.expect(
+      errorCode(foreign) === named.code,
+      {
+        judges: named.judges,
+        title: `${op.operationId} with a foreign key answered 404 ${errorCode(foreign) ?? "(no error_code)"}`,
+        received: seen(foreign),
+        expected: { status: 404, error_code: named.code },
+      },
+      foreign,
+    );
   const a = normalise(foreign.json, foreignIds);
   const b = normalise(missing.json, missingIds);
   ctx.expect(
-    sameJson(a, b) && (!missingMustBe404 || missing.status === 404),
+    sameJson(a, b) && missing.status === foreign.status,
     {
-      title: `${operationId} foreign 404 differs from missing-id 404`,
+      judges: "hidden",
+      title: `${op.operationId} foreign 404 differs from missing-id ${missing.status}`,
       received: { foreign: a },
       expected: { missing: b },
     },

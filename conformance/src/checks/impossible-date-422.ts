@@ -1,4 +1,6 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided } from "../grounding/assertions.ts";
+import { status } from "../grounding/facts.ts";
 import { fixtureDataset, seen, validationLocs } from "./support/util.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 
@@ -17,8 +19,8 @@ export default defineCheck({
   rule: "A dataset run whose date_range.from is a well-formed date that does not exist (2026-02-30, 2026-04-31, 2025-02-29) gets 422 with the validation body pointing into [body, date_range]; nothing starts",
   section: "Endpoints › Datasets (run body: date_range; a well-formed date that does not exist is not addressed)",
   severity: "minor",
-  rules: { refusals: true, decisions: [decision("D-BOUND-DATE")] },
-  decisions: ["D-BOUND-DATE"],
+  // the seed writes "dates (YYYY-MM-DD)" and never says what a well-formed date that does not exist gets
+  asserts: { refused: decided("D-BOUND-DATE", status(422)) },
   invalidRequests: true, // a validating proxy checks `format: date` itself
   requires: ["POST /v1/datasets/{dataset_id}/runs"],
   async run(ctx) {
@@ -50,6 +52,7 @@ export default defineCheck({
       ctx.expect(
         ex.status === 422 && locs.some((l) => l[0] === "body" && l.includes("date_range")),
         {
+          judges: "refused",
           title: `date_range.from ${from} answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 422, body: { detail: [{ loc: ["body", "date_range", "from"], msg: "…", type: "…" }] } },

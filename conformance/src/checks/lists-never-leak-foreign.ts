@@ -5,9 +5,12 @@ import type {
 } from "../../../generated/client/types.gen.ts";
 import type { CheckContext } from "../types.ts";
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { code, status, words } from "../grounding/facts.ts";
+import { errorCode } from "./support/groups.ts";
 import { dataOf, isObject, type Untrusted } from "../typed.ts";
 import { RUN_COUNT, mentionPrice, pollRun } from "./support/billing.ts";
-import { createDataset, fixtureDataset, listItemsOf, listOf, seen, walk } from "./support/util.ts";
+import { createDataset, fixtureDataset, is2xx, listItemsOf, listOf, seen, walk } from "./support/util.ts";
 
 /** Mentions as a search listed them (an item that is not an object stays, as undefined). */
 type Mentions = Array<Untrusted<MentionsMention> | undefined>;
@@ -74,7 +77,10 @@ export default defineCheck({
   rule: "Lists (datasets) and mention searches never include another account's resources (checked against a foreign dataset that holds mentions)",
   section: "What the service does › Cross-cutting facts (every resource is scoped to the account)",
   severity: "critical",
-  rules: { seed: "Every resource is scoped to the account that owns the API key." },
+  asserts: {
+    scope: seed("service.scope.account", words("Every resource is scoped to the account that owns the API key")),
+    "scoped-search": seed("mentions.404", status(404), code("dataset_not_found")),
+  },
   keys: ["foreign"],
   requires: ["GET /v1/datasets", "POST /v1/datasets"],
   async run(ctx) {
@@ -85,17 +91,21 @@ export default defineCheck({
     ctx.expect(
       !leakA,
       {
+        judges: "scope",
         title: "another account's dataset appears in this account's list",
         received: leakA,
         expected: "absent",
       },
       a.pages.at(-1),
     );
+    if (!a.complete) ctx.notExercised(`this account's dataset list was read to page ${a.pages.length} only`);
     const b = await walk<DatasetsDataset>(ctx, "/v1/datasets", { limit: 100, maxPages: 20, key: "foreign" });
+    if (!b.complete) ctx.notExercised(`the other account's dataset list was read to page ${b.pages.length} only`);
     const leakB = b.items.find((d) => d?.id === mine.id);
     ctx.expect(
       !leakB,
       {
+        judges: "scope",
         title: "this account's dataset appears in another account's list",
         received: leakB,
         expected: "absent",
@@ -109,9 +119,11 @@ export default defineCheck({
       body: { dataset_ids: [theirs.id], limit: 5 },
     });
     ctx.expect(
-      scoped.status === 404,
+      scoped.status === 404 && errorCode(scoped) === "dataset_not_found",
       {
-        title: "a mention search scoped to a foreign dataset did not answer 404",
+        judges: "scoped-search",
+        title:
+          `a mention search scoped to a foreign dataset answered ${scoped.status} ${errorCode(scoped) ?? ""}`.trimEnd(),
         received: seen(scoped),
         expected: { status: 404, error_code: "dataset_not_found" },
       },
@@ -129,8 +141,9 @@ export default defineCheck({
       const rows = listOf(ex) ?? [];
       const leak = rows.find((m) => carries(m, theirs.id));
       ctx.expect(
-        ex.status === 200 && !leak,
+        is2xx(ex) && !leak,
         {
+          judges: "scope",
           title: `a mention search${ex === byRef ? " by post_refs" : ""} returned a post of a foreign dataset`,
           received: leak ?? seen(ex),
           expected: "200 without any post of another account's dataset",

@@ -1,5 +1,7 @@
 import { lenientWarning } from "../lenient.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { field, words } from "../grounding/facts.ts";
 import { sleep } from "../http.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
 import { dataOf, type Untrusted } from "../typed.ts";
@@ -27,19 +29,31 @@ export default defineCheck({
   rule: "svc__ask returns {chat_id, message_id, status: working}; svc__get_message reaches completed or failed with stop_reason null exactly while working and blocks empty while working; render: false blocks carry text, render: true blocks render through svc__render; the chat is readable over REST",
   section: "Endpoints › MCP tool surface (ask, get_message, render); States › Assistant turn (ask message)",
   severity: "critical",
-  rules: {
-    seed: "`{chat_id, message_id, status: working}` immediately … In the tool surface `stop_reason` is null while working and non-null once finished; content `blocks` arrive only once the turn settles.",
-    decisions: [
-      decision("D-MCP-BLOCK", { title: /openui/ }),
-      decision("D-MCP-RENDER", { title: /D-MCP-RENDER/ }),
-      decision("D-MCP-ASK-AUTH", { title: /D-MCP-ASK-AUTH/ }),
-      // non-null once finished is the seed's; that it is a string is the contract's (an absent or null one stays the seed's)
-      decision("D-MCP-STOP-REASON", { title: /turn has stop_reason (?!null\b|undefined\b)/ }),
-      // the seed never says an MCP turn is a REST chat message
-      decision("D-MCP-ASK-CHAT", { title: /^the MCP turn reads over REST/ }),
-    ],
+  asserts: {
+    ask: seed("mcp.ask", words("{chat_id, message_id, status: working} immediately")),
+    poll: seed(
+      "mcp.get-message",
+      words("status (working, completed or failed)"),
+      field("stop_reason"),
+      field("blocks"),
+    ),
+    "stop-reason": seed("assistant-turn.mcp-stop-reason", words("null while working and non-null once finished")),
+    blocks: seed("assistant-turn.mcp-blocks-once-settled", words("blocks arrive only once the turn settles")),
+    "block-text": seed("mcp.blocks", words("A render: false block already carries its markdown text")),
+    render: seed(
+      ["mcp.render", "mcp.blocks"],
+      words("the block's widget content"),
+      words("a render: true block needs render"),
+    ),
+    // non-null once finished is the seed's; that it is a string is the contract's
+    "stop-string": decided("D-MCP-STOP-REASON"),
+    // the seed never says an MCP turn is a REST chat message
+    "rest-chat": decided("D-MCP-ASK-CHAT"),
+    // warned through the lenient registry, never failed
+    "block-coupling": decided("D-MCP-BLOCK"),
+    "render-format": decided("D-MCP-RENDER"),
+    "ask-auth": decided("D-MCP-ASK-AUTH"),
   },
-  decisions: ["D-MCP-BLOCK", "D-MCP-STOP-REASON", "D-MCP-RENDER", "D-MCP-ASK-AUTH", "D-MCP-ASK-CHAT"],
   async run(ctx) {
     await requireMcp(ctx);
     ctx.charge(ASK_BUDGET_USD, "svc__ask: one assistant turn (token charge)");
@@ -62,6 +76,7 @@ export default defineCheck({
           typeof a.message_id === "string" &&
           a.status === "working",
         {
+          judges: "ask",
           title: `svc__ask ${ask.problem ?? (ask.isError ? `returned ${JSON.stringify(ask.toolError)}` : "did not answer {chat_id, message_id, status: working}")}`,
           received: ask.payload ?? { status: ask.ex.status },
           expected: { chat_id: "ch_…", message_id: "msg_…", status: "working" },
@@ -74,6 +89,7 @@ export default defineCheck({
       return;
     const turn = { chat_id: a.chat_id, message_id: a.message_id };
     const deadline = Date.now() + ctx.settings.runTimeoutMs;
+    let sawWorking = false;
     let last: Untrusted<McpGetMessageResult> | undefined;
     for (;;) {
       const poll = await callTool(ctx, "svc__get_message", turn);
@@ -85,6 +101,7 @@ export default defineCheck({
             ["working", "completed", "failed"].some((s) => s === last?.status) &&
             Array.isArray(last?.blocks),
           {
+            judges: "poll",
             title: `svc__get_message ${poll.problem ?? JSON.stringify(poll.toolError ?? poll.payload)}`,
             received: poll.payload ?? { status: poll.ex.status },
             expected: { status: "working | completed | failed", stop_reason: "null | string", blocks: [] },
@@ -96,12 +113,24 @@ export default defineCheck({
       )
         return;
       if (last.status === "working") {
+        sawWorking = true;
         ctx.expect(
-          last.stop_reason === null && last.blocks.length === 0,
+          last.stop_reason === null,
           {
-            title: "a working turn has a stop_reason or blocks",
-            received: { stop_reason: last.stop_reason, blocks: last.blocks.length },
-            expected: { stop_reason: null, blocks: 0 },
+            judges: "stop-reason",
+            title: `a working turn has stop_reason ${JSON.stringify(last.stop_reason)}`,
+            received: { stop_reason: last.stop_reason },
+            expected: { stop_reason: null },
+          },
+          poll.ex,
+        );
+        ctx.expect(
+          last.blocks.length === 0,
+          {
+            judges: "blocks",
+            title: `a working turn has ${last.blocks.length} block(s)`,
+            received: { blocks: last.blocks.length },
+            expected: { blocks: 0 },
           },
           poll.ex,
         );
@@ -109,19 +138,35 @@ export default defineCheck({
         await sleep(300);
         continue;
       }
-      ctx.expect(
-        typeof last.stop_reason === "string",
-        {
-          title: `a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}`,
-          received: last.stop_reason,
-          expected: "a string",
-        },
-        poll.ex,
-      );
+      if (
+        ctx.expect(
+          last.stop_reason !== null && last.stop_reason !== undefined,
+          {
+            judges: "stop-reason",
+            title: `a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}`,
+            received: last.stop_reason,
+            expected: "non-null once finished",
+          },
+          poll.ex,
+        )
+      )
+        ctx.expect(
+          typeof last.stop_reason === "string",
+          {
+            judges: "stop-string",
+            title: `a ${last.status} turn has stop_reason ${JSON.stringify(last.stop_reason)}, not a string`,
+            received: last.stop_reason,
+            expected: "a string",
+          },
+          poll.ex,
+        );
       break;
     }
+    if (!sawWorking)
+      ctx.notExercised("the turn had settled by the first svc__get_message: its working state was not seen");
     if (last.status !== "completed") return ctx.notExercised(`the turn ended ${last.status}: no blocks to render`);
     ctx.expect(last.blocks.length > 0, {
+      judges: "blocks",
       title: "a completed turn has no blocks",
       received: last.blocks,
       expected: "at least one block",
@@ -129,6 +174,7 @@ export default defineCheck({
     for (const b of last.blocks) {
       if (b.render === false) {
         ctx.expect(typeof b.text === "string", {
+          judges: "block-text",
           title: `render: false block ${b.block_id} has no text`,
           received: b,
           expected: { render: false, text: "<markdown>" },
@@ -154,6 +200,7 @@ export default defineCheck({
         ctx.expect(
           !r.problem && !r.isError && r.payload !== undefined,
           {
+            judges: "render",
             title: `svc__render of block ${b.block_id} ${r.problem ?? JSON.stringify(r.toolError)}`,
             received: r.result ?? { status: r.ex.status },
             expected: { block_id: b.block_id, content: "<widget payload>" },
@@ -177,6 +224,7 @@ export default defineCheck({
       ctx.expect(
         rest.status === 200 && message?.status === last.status,
         {
+          judges: "rest-chat",
           title: `the MCP turn reads over REST as ${rest.status} ${message?.status ?? ""}`,
           received: { status: rest.status, data: message },
           expected: { status: 200, data: { status: last.status } },

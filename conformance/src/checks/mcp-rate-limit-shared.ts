@@ -1,29 +1,43 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { header, words } from "../grounding/facts.ts";
 import { sleep } from "../http.ts";
-import { callTool, requireMcp } from "../mcp/client.ts";
+import { callTool, requireMcp, toolPrefix } from "../mcp/client.ts";
+import { isObject } from "../typed.ts";
 
 /**
  * One bucket per key for REST and MCP: a burst over REST exhausts it, and the
- * very next MCP call is an HTTP 429 transport error (not a tool error) with
- * Retry-After; after that wait MCP works again.
+ * very next MCP call with that key is throttled (the seed), as an HTTP 429
+ * transport error, not a tool result (the seed); after Retry-After the call
+ * works again. That the MCP 429 carries Retry-After is D-MCP-RATE-HEADERS's.
  */
 export default defineCheck({
   id: "mcp-rate-limit-shared",
   phase: "mcp",
   // its burst spends the key's rate limit, so it runs after the other MCP checks
   after: ["mcp-*"],
-  rule: "After a REST burst exhausts the key's bucket, an MCP tools/call with the same key answers HTTP 429 (a transport error, not a tool result) with Retry-After; after Retry-After seconds the call succeeds",
+  rule: "After a REST burst exhausts the key's bucket, an MCP tools/call with the same key is throttled, as HTTP 429 (a transport error, not a tool result); it carries Retry-After (D-MCP-RATE-HEADERS) and after that wait the call succeeds",
   section: "Limits › Request rate (1: shared by REST and MCP); Authentication › MCP (6: 429 is a transport error)",
   severity: "major",
-  rules: {
-    seed: "5 requests per second per API key, shared by REST and MCP",
-    decisions: [decision("D-MCP-RATE-HEADERS", { title: /header/ }), decision("D-RATE-WINDOW", { title: /window/ })],
+  asserts: {
+    shared: seed("rate-limit.per-key", words("per API key, shared by REST and MCP")),
+    transport: seed(
+      "mcp-auth.transport-vs-tool-errors",
+      words("Transport errors (401, 429) surface as MCP transport errors"),
+    ),
+    "retry-after": decided("D-MCP-RATE-HEADERS"),
+    recovers: seed(
+      ["rate-limit.retry-after-works", "errors.retry-after"],
+      header("Retry-After"),
+      words("preferring Retry-After"),
+    ),
   },
-  decisions: ["D-RATE-WINDOW", "D-MCP-RATE-HEADERS"],
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me"],
   async run(ctx) {
     await requireMcp(ctx);
+    // the tool names are read before the bucket is spent
+    await toolPrefix(ctx);
     // learn the advertised limit, then wait for a fresh window so the burst counts from zero
     const probe = await ctx.req({ method: "GET", path: "/v1/prices" });
     const limit = Number(probe.headers["ratelimit-limit"]);
@@ -51,26 +65,53 @@ export default defineCheck({
       call = await callTool(ctx, "svc__get_me", {}, { key: "main" }, { burst: true, planned429: true });
       if (call.ex.status === 429) break;
     }
-    const retry = Number(call!.ex.headers["retry-after"]);
-    ctx.expect(
-      call!.ex.status === 429 && Number.isInteger(retry) && retry >= 0,
-      {
-        title: `an MCP call right after REST exhausted the key's bucket answered HTTP ${call!.ex.status}${call!.isError ? " (a tool error)" : ""}`,
-        received: {
-          status: call!.ex.status,
-          "retry-after": call!.ex.headers["retry-after"] ?? "(absent)",
-          toolError: call!.toolError,
+    const c = call!;
+    const error: unknown = isObject(c.payload) ? c.payload.error : undefined;
+    const toolStatus = isObject(error) ? error.status : undefined;
+    const throttled = c.ex.status === 429 || toolStatus === 429;
+    if (
+      !ctx.expect(
+        throttled,
+        {
+          judges: "shared",
+          title: `an MCP call right after REST exhausted the key's bucket answered HTTP ${c.ex.status}${c.isError ? ` (a tool error ${JSON.stringify(error)})` : ""}`,
+          received: { status: c.ex.status, toolError: error },
+          expected: { status: 429 },
         },
-        expected: { status: 429, "retry-after": "<seconds>" },
+        c.ex,
+      )
+    )
+      return;
+    if (
+      !ctx.expect(
+        c.ex.status === 429,
+        {
+          judges: "transport",
+          title: "the throttled MCP call came back as a tool result, not an HTTP 429",
+          received: { status: c.ex.status, result: c.result },
+          expected: { status: 429 },
+        },
+        c.ex,
+      )
+    )
+      return;
+    const retry = Number(c.ex.headers["retry-after"]);
+    ctx.expect(
+      Number.isInteger(retry) && retry >= 0,
+      {
+        judges: "retry-after",
+        title: `the MCP 429 carries Retry-After ${c.ex.headers["retry-after"] ?? "(absent)"}`,
+        received: { "retry-after": c.ex.headers["retry-after"] ?? "(absent)" },
+        expected: { "retry-after": "<seconds>" },
       },
-      call!.ex,
+      c.ex,
     );
-    if (call!.ex.status !== 429) return;
-    await sleep(Math.max(retry, 1) * 1000 + 100);
+    await sleep(Math.max(Number.isFinite(retry) ? retry : 1, 1) * 1000 + 100);
     const again = await callTool(ctx, "svc__get_me", {}, { key: "main" }, { burst: true, planned429: true });
     ctx.expect(
-      again.ex.status === 200 && !again.problem,
+      again.ex.status !== 429 && !again.problem,
       {
+        judges: "recovers",
         title: `after Retry-After the MCP call answered ${again.ex.status}`,
         received: { status: again.ex.status },
         expected: { status: 200 },

@@ -1,6 +1,8 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { field, words } from "../grounding/facts.ts";
 import { callTool, isToolError, requireMcp } from "../mcp/client.ts";
-import { bodyOf } from "../typed.ts";
+import { bodyOf, isObject } from "../typed.ts";
 import type { CommonErrorCode } from "../../../generated/client/types.gen.ts";
 import { MISSING_DATASET_ID } from "./support/util.ts";
 import { jsonAt } from "./support/groups.ts";
@@ -40,26 +42,38 @@ export const MISSING_CASES: Array<{ tool: string; args: Record<string, string>; 
   },
 ];
 
+/** The ToolError a call's payload carries (structuredContent, else its text's JSON), isError or not. */
+function errorOf(payload: unknown): unknown {
+  return isObject(payload) ? payload.error : undefined;
+}
+
 /**
- * A tool that fails answers a result with isError true whose single text
- * content is {error: {code, message, status}} (no structuredContent), and
- * code/status are what the REST twin answers for the same request.
+ * A read tool given a missing id answers, inside its tool result (not as a
+ * transport or JSON-RPC error), `{error: {code, message, status}}` whose
+ * status mirrors the REST twin's HTTP status (the seed). That the result says
+ * isError, carries the JSON of the ToolError as its only text content and no
+ * structuredContent, and that `code` is the REST error_code, is
+ * D-MCP-TOOL-ERROR's.
  */
 export default defineCheck({
   id: "mcp-tool-error-shape",
   phase: "mcp",
-  rule: "A read tool given a missing id returns isError true with the ToolError {error: {code, message, status}} as its only text content (no structuredContent); code and status equal the REST twin's error_code and HTTP status",
+  rule: "A read tool given a missing id answers inside its tool result {error: {code, message, status}} whose status is the REST twin's HTTP status; the result is isError true with that JSON as its only text content and no structuredContent, and code is the REST twin's error_code (D-MCP-TOOL-ERROR)",
   section: "Endpoints › MCP tool surface (tool errors); Authentication › MCP (6)",
   severity: "major",
-  rules: {
-    seed: "Tool errors are `{error: {code, message, status}}`, where `status` mirrors the equivalent REST status.",
-    decisions: [
-      decision("D-MCP-TOOL-ERROR", { title: /structuredContent|isError|text content/ }),
-      // the seed has `status` mirror the REST status; that `code` is the REST error_code is the contract's
-      decision("D-MCP-TOOL-ERROR", { title: / says \S+\/(\d+), REST says \S+\/\1\b/ }),
-    ],
+  asserts: {
+    shape: seed(
+      ["mcp.tool-errors", "mcp-auth.transport-vs-tool-errors", "mcp.get-dataset"],
+      words("{error: {code, message, status}}"),
+      field("code"),
+      field("message"),
+      field("status"),
+      words("tool errors surface inside the tool result"),
+      words("Dataset or {error}"),
+    ),
+    mirrors: seed("mcp.tool-errors", words("status mirrors the equivalent REST status")),
+    result: decided("D-MCP-TOOL-ERROR"),
   },
-  decisions: ["D-MCP-TOOL-ERROR"],
   profiles: ["readonly", "standard", "full"],
   async run(ctx) {
     await requireMcp(ctx);
@@ -69,6 +83,10 @@ export default defineCheck({
         continue;
       }
       const rest = await ctx.req({ method: "GET", path: c.rest });
+      if (rest.status < 400 || rest.status >= 500) {
+        ctx.notExercised(`${c.tool}: the REST twin answered ${rest.status} for the missing id`);
+        continue;
+      }
       const call = await callTool(ctx, c.tool, c.args);
       // the REST twin's code as sent: the tool must say the same
       const restCode: unknown = bodyOf<{ error_code: CommonErrorCode }>(rest)?.error_code;
@@ -81,22 +99,46 @@ export default defineCheck({
           },
         ],
       };
+      const error = errorOf(call.payload);
       if (
         !ctx.expect(
-          !call.problem && call.isError && isToolError(call.toolError),
+          !call.problem && isToolError(error),
           {
-            title: `${c.tool} with a missing id ${call.problem ?? (call.isError ? "returned an error without {error: {code, message, status}}" : "did not return isError")}`,
+            judges: "shape",
+            title: `${c.tool} with a missing id ${call.problem ?? "returned no {error: {code, message, status}}"}`,
             received: call.result ?? { status: call.ex.status, body: call.ex.text.slice(0, 300) },
             expected,
           },
           call.ex,
-        )
+        ) ||
+        !isToolError(error)
       )
         continue;
+      ctx.expect(
+        error.status === rest.status,
+        {
+          judges: "mirrors",
+          title: `${c.tool} says status ${error.status}, REST answers ${rest.status}`,
+          received: error,
+          expected: { status: rest.status },
+        },
+        call.ex,
+      );
+      ctx.expect(
+        call.isError,
+        {
+          judges: "result",
+          title: `${c.tool}'s error result is not isError`,
+          received: call.result,
+          expected,
+        },
+        call.ex,
+      );
       const structured = jsonAt(call.result, "structuredContent");
       ctx.expect(
         structured === undefined,
         {
+          judges: "result",
           title: `${c.tool}'s error result carries structuredContent`,
           received: structured,
           expected: "no structuredContent on an isError result (D-MCP-TOOL-ERROR)",
@@ -104,10 +146,11 @@ export default defineCheck({
         call.ex,
       );
       ctx.expect(
-        call.toolError!.code === restCode && call.toolError!.status === rest.status,
+        error.code === restCode,
         {
-          title: `${c.tool} says ${call.toolError!.code}/${call.toolError!.status}, REST says ${String(restCode)}/${rest.status}`,
-          received: call.toolError,
+          judges: "result",
+          title: `${c.tool} says ${error.code}/${error.status}, REST says ${String(restCode)}/${rest.status}`,
+          received: error,
           expected: { code: restCode, status: rest.status },
         },
         call.ex,

@@ -1,17 +1,26 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { status, words } from "../grounding/facts.ts";
 import { mcpUrl, requireMcp } from "../mcp/client.ts";
 
-/** The MCP URL without its trailing slash answers 307 to the slashed form (raw request: SDK clients follow it silently). */
+/**
+ * The MCP URL without its trailing slash answers 307 (the seed; a raw request:
+ * SDK clients follow it silently). That its Location resolves to the slashed
+ * URL is D-MCP-307-FIRST's.
+ */
 export default defineCheck({
   id: "mcp-trailing-slash-307",
   phase: "mcp",
-  rule: "A POST to the MCP URL without its trailing slash answers 307 with a Location that resolves to the MCP URL with the slash",
-  decisions: ["D-MCP-307-FIRST"],
+  rule: "A POST to the MCP URL without its trailing slash answers 307, with a Location that resolves to the MCP URL with the slash (D-MCP-307-FIRST)",
   section: "Authentication › MCP (1: the trailing slash is required; the form without it answers 307)",
   severity: "minor",
-  rules: {
-    seed: "the trailing slash is required; the form without it answers 307",
-    decisions: [decision("D-MCP-307-FIRST", { title: /before|credential|host/i })],
+  asserts: {
+    redirect: seed(
+      "mcp-auth.trailing-slash-307",
+      words("the trailing slash is required; the form without it answers 307"),
+      status(307),
+    ),
+    location: decided("D-MCP-307-FIRST"),
   },
   profiles: ["readonly", "standard", "full"],
   async run(ctx) {
@@ -29,10 +38,24 @@ export default defineCheck({
     });
     const location = ex.headers["location"];
     const target = location ? new URL(location, bare).toString() : undefined;
+    if (
+      !ctx.expect(
+        ex.status === 307,
+        {
+          judges: "redirect",
+          title: `${new URL(bare).pathname} answered ${ex.status}`,
+          received: { status: ex.status, location: location ?? "(none)" },
+          expected: { status: 307, location: slashed },
+        },
+        ex,
+      )
+    )
+      return;
     ctx.expect(
-      ex.status === 307 && target === slashed,
+      target === slashed,
       {
-        title: `${new URL(bare).pathname} answered ${ex.status}${location ? ` → ${location}` : ""}`,
+        judges: "location",
+        title: `${new URL(bare).pathname} answered 307 → ${location ?? "(no Location)"}`,
         received: { status: ex.status, location: location ?? "(none)" },
         expected: { status: 307, location: slashed },
       },

@@ -1,4 +1,6 @@
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { field, words } from "../grounding/facts.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import { seen } from "./support/util.ts";
 import { dec } from "./support/decimal.ts";
@@ -10,8 +12,13 @@ export default defineCheck({
   rule: "GET /v1/me: with a dollar rate other than 1 per unit, a non-zero usage.credits_used / credits_total never equals balance_used / balance_total (the old dollar names are not aliased)",
   section: "Resources › Account (usage); Versioning (rule 4)",
   severity: "minor",
-  rules: {
-    seed: "The dollar fields `credits_used` / `credits_total` of an earlier revision were renamed to `balance_used` / `balance_total`; the old names are gone, not aliased.",
+  asserts: {
+    "not-aliased": seed(
+      "me.credits-renamed-not-aliased",
+      words("the old names are gone, not aliased"),
+      field("credits_used"),
+      field("credits_total"),
+    ),
   },
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me", "GET /v1/prices"],
@@ -37,6 +44,7 @@ export default defineCheck({
       ctx.expect(
         !dec(usage[c])!.equals(dec(usage[b])!),
         {
+          judges: "not-aliased",
           title: `usage.${c} repeats usage.${b} (${String(usage[b])}): the old dollar name is aliased`,
           received: seen(me),
           expected: `usage.${c} in credits (rate ${rate} dollars per unit), not the dollar figure`,

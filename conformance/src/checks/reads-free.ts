@@ -1,4 +1,6 @@
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { words } from "../grounding/facts.ts";
 import { sleep } from "../http.ts";
 import { balance, usageRows } from "./support/billing.ts";
 
@@ -24,8 +26,11 @@ export default defineCheck({
   rule: "A batch of free reads (prices, me, usage history, mentions, profiles, datasets) leaves the balance unchanged",
   section: "Limits › Charges (rule 3: free)",
   severity: "major",
-  rules: {
-    seed: "Free: custom parameter preview, all reads (mentions, profiles, patterns, chats, me, prices, usage history, preview re-fetch).",
+  asserts: {
+    free: seed(
+      "charges.reads-free",
+      words("all reads (mentions, profiles, patterns, chats, me, prices, usage history"),
+    ),
   },
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me"],
@@ -46,6 +51,7 @@ export default defineCheck({
     ctx.expect(
       after.balance.equals(still.balance),
       {
+        judges: "free",
         title: `the balance moved from ${still.balance.toFixed()} to ${after.balance.toFixed()} during free reads`,
         received: { before: still.balance.toFixed(), after: after.balance.toFixed() },
         expected: "the same balance",

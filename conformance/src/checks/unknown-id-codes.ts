@@ -1,4 +1,6 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { code, status } from "../grounding/facts.ts";
 import type { Exchange } from "../http.ts";
 import { idOf, MISSING_DATASET_ID, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
@@ -24,14 +26,25 @@ export default defineCheck({
   section:
     "Resources (a resource that does not exist yields 404); Endpoints › Audience datasets, Audience profiles, Custom parameters, Pattern detections and patterns, Tracking agents",
   severity: "major",
-  rules: {
-    seed: "A resource of another account, or one that does not exist, yields 404 (existence is hidden, never 403).",
-    decisions: [
-      decision("D-PATTERN-ITEM-404", { title: /404 of an unknown pattern/ }),
-      decision("D-TA-CREATE-404", { title: /404 of an agent over an unknown dataset/ }),
-    ],
+  asserts: {
+    "ad-run": seed(
+      ["audience-datasets.runs.read.404", "service.scope.foreign-404"],
+      status(404),
+      code("audience_dataset_not_found"),
+    ),
+    profiles: seed("audience-profiles.404", status(404), code("audience_dataset_not_found")),
+    "cp-run": seed(
+      ["custom-parameters.runs.read.404", "service.scope.foreign-404"],
+      status(404),
+      code("custom_parameter_not_found"),
+    ),
+    // the pattern reads name no code: the 404 is the seed's, pattern_not_found is D-PATTERN-ITEM-404
+    pattern: seed(["patterns.read.404", "service.scope.foreign-404"], status(404)),
+    "pattern-code": decided("D-PATTERN-ITEM-404", code("pattern_not_found")),
+    // the create row names `not_found`; the contract answers dataset_not_found and accepts either (D-TA-CREATE-404)
+    agent: seed(["tracking-agents.create.404", "service.scope.foreign-404"], status(404)),
+    "agent-code": decided("D-TA-CREATE-404", code("dataset_not_found")),
   },
-  decisions: ["D-PATTERN-ITEM-404", "D-TA-CREATE-404"],
   requires: [
     "GET /v1/audience_datasets/{audience_dataset_id}/runs/{run_id}",
     "POST /v1/audience_profiles",
@@ -40,11 +53,12 @@ export default defineCheck({
     "POST /v1/tracking_agents",
   ],
   async run(ctx) {
-    /** seed: the endpoint table names the code, so status and code are one seed rule */
-    const named = (what: string, ex: Exchange, code: string) =>
+    /** the endpoint table names the code and the Errors table makes it a 404: one seed rule */
+    const named = (judges: "ad-run" | "profiles" | "cp-run", what: string, ex: Exchange, code: string) =>
       ctx.expect(
         ex.status === 404 && errorCode(ex) === code,
         {
+          judges,
           title: `${what} answered ${ex.status} ${errorCode(ex) ?? ""}`.trimEnd(),
           received: seen(ex),
           expected: { status: 404, error_code: code },
@@ -54,18 +68,21 @@ export default defineCheck({
 
     // Endpoints › Audience datasets: GET …/runs/{run_id} | 200, audience run | `audience_dataset_not_found`
     named(
+      "ad-run",
       "a run read under an unknown audience dataset",
       await ctx.req({ method: "GET", path: `${AUD}/${MISSING_AD}/runs/${MISSING_ADR}` }),
       "audience_dataset_not_found",
     );
     // Endpoints › Audience profiles: Error: 404 `audience_dataset_not_found`
     named(
+      "profiles",
       "a profile search over an unknown audience dataset",
       await ctx.req({ method: "POST", path: "/v1/audience_profiles", body: { audience_dataset_ids: [MISSING_AD] } }),
       "audience_dataset_not_found",
     );
     // Endpoints › Custom parameters: GET …/runs/{run_id} | run | `custom_parameter_not_found`
     named(
+      "cp-run",
       "a run read under an unknown custom parameter",
       await ctx.req({ method: "GET", path: `${CP}/${MISSING_CP}/runs/${MISSING_CPR}` }),
       "custom_parameter_not_found",
@@ -76,13 +93,19 @@ export default defineCheck({
     if (
       ctx.expect(
         pattern.status === 404,
-        { title: `an unknown pattern answered ${pattern.status}`, received: seen(pattern), expected: { status: 404 } },
+        {
+          judges: "pattern",
+          title: `an unknown pattern answered ${pattern.status}`,
+          received: seen(pattern),
+          expected: { status: 404 },
+        },
         pattern,
       )
     )
       ctx.expect(
         errorCode(pattern) === "pattern_not_found",
         {
+          judges: "pattern-code",
           title: `the 404 of an unknown pattern carries error_code ${errorCode(pattern) ?? "(none)"}`,
           received: seen(pattern),
           expected: { status: 404, error_code: "pattern_not_found" },
@@ -111,6 +134,7 @@ export default defineCheck({
       ctx.expect(
         agent.status === 404,
         {
+          judges: "agent",
           title: `an agent over an unknown dataset answered ${agent.status}`,
           received: seen(agent),
           expected: { status: 404, error_code: "dataset_not_found" },
@@ -122,6 +146,7 @@ export default defineCheck({
       ctx.expect(
         code === "dataset_not_found" || code === "not_found",
         {
+          judges: "agent-code",
           title: `the 404 of an agent over an unknown dataset carries error_code ${code ?? "(none)"}`,
           received: seen(agent),
           expected: { status: 404, error_code: "dataset_not_found" },

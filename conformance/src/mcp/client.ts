@@ -166,7 +166,42 @@ function textJson(result: CallToolResult): unknown {
   }
 }
 
-/** tools/call and its result, unpacked; `R` names the tool's documented result type. */
+/** The seed's stand-in for the service-specific prefix of tool names ("In tool names, the prefix `svc__` is a neutral stand-in"). */
+export const SEED_PREFIX = "svc__";
+
+/**
+ * The deployment's own tool prefix, discovered once from tools/list: the
+ * part before a documented tool's name (`acme__` of `acme__get_me`) that the
+ * most served tools share; the seed's `svc__` when the deployment serves it,
+ * or when nothing can be read.
+ */
+export function toolPrefix(ctx: CheckContext): Promise<string> {
+  return ctx.shared("mcp-tool-prefix", async () => {
+    const { tools } = await listTools(ctx);
+    const served = (tools ?? []).map((t) => t.name).filter((n): n is string => typeof n === "string");
+    if (served.some((n) => (TOOL_NAMES as readonly string[]).includes(n))) return SEED_PREFIX;
+    const counts = new Map<string, number>();
+    for (const n of served)
+      for (const t of TOOL_NAMES) {
+        const suffix = t.slice(SEED_PREFIX.length);
+        if (n.length > suffix.length && n.endsWith(suffix)) {
+          const prefix = n.slice(0, -suffix.length);
+          counts.set(prefix, (counts.get(prefix) ?? 0) + 1);
+        }
+      }
+    const best = [...counts].sort((a, b) => b[1] - a[1])[0];
+    return best && best[1] >= 3 ? best[0] : SEED_PREFIX;
+  });
+}
+
+/** A documented tool name (`svc__get_me`) as this deployment serves it. */
+export async function servedName(ctx: CheckContext, name: string): Promise<string> {
+  if (!name.startsWith(SEED_PREFIX)) return name;
+  const prefix = await toolPrefix(ctx);
+  return prefix + name.slice(SEED_PREFIX.length);
+}
+
+/** tools/call and its result, unpacked; `R` names the tool's documented result type (`name` as documented, `svc__…`). */
 export async function callTool<R = unknown>(
   ctx: CheckContext,
   name: string,
@@ -174,7 +209,7 @@ export async function callTool<R = unknown>(
   auth: McpAuth = { key: "main" },
   o: { burst?: boolean; planned429?: boolean } = {},
 ): Promise<ToolCall<R>> {
-  const answer = await rpc(ctx, "tools/call", { name, arguments: args ?? {} }, auth, o);
+  const answer = await rpc(ctx, "tools/call", { name: await servedName(ctx, name), arguments: args ?? {} }, auth, o);
   const base = { ex: answer.ex, answer, isError: false };
   if (answer.ex.status !== 200) return { ...base, problem: `transport answered HTTP ${answer.ex.status}` };
   if (answer.unreadable) return { ...base, problem: answer.unreadable };
@@ -245,7 +280,7 @@ export function isToolError(e: unknown): e is ToolError {
   );
 }
 
-/** A tool name with the service prefix stand-in replaced (a deployment may use its own prefix). */
+/** The fifteen documented tool names, with the seed's stand-in prefix (servedName gives the deployment's). */
 export const TOOL_NAMES = [
   "svc__ask",
   "svc__get_message",

@@ -76,7 +76,10 @@ export const LEDGER: LedgerRow[] = [
     id: "conventions.error-envelope",
     kind: "shape",
     quote: "`{status, error_code, detail, transient}` (see Errors).",
-    also: ["Error body: `{status, error_code, detail, transient}`."],
+    also: [
+      "Error body: `{status, error_code, detail, transient}`.",
+      "`transient` true means retrying later may succeed.",
+    ],
   },
   {
     id: "conventions.status-mapping",
@@ -994,9 +997,7 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.runs.youtube-only",
     kind: "error",
     quote: "A YouTube-only source: 400 `audience_youtube_only_source`.",
-    uncovered:
-      "the kit's YouTube-only source has 2 posts, so it is also below the minimum and either code is accepted with a warning (D-AUD-RUN-400); the 400 itself is judged (errors.400-codes)",
-    cheap: "a YouTube-only source of 5 or more posts: 400 audience_youtube_only_source, strictly",
+    note: 'held strictly on a YouTube-only source of 2 posts: the minimum\'s code is for the other sources ("Other sources below the minimum"); not exercised when its run collected no post',
   },
   {
     id: "audience-datasets.runs.insufficient-mentions",
@@ -1563,7 +1564,8 @@ export const LEDGER: LedgerRow[] = [
   {
     id: "mcp.get-message",
     kind: "mcp",
-    quote: "| svc__get_message | `chat_id`, `message_id` (both required) |",
+    quote:
+      "| svc__get_message | `chat_id`, `message_id` (both required) | `{chat_id, message_id, status (working, completed or failed), stop_reason (null until finished), blocks[]}`;",
   },
   {
     id: "mcp.get-message.long-poll",
@@ -1793,8 +1795,8 @@ export const LEDGER: LedgerRow[] = [
     id: "errors.5xx",
     kind: "error",
     quote: "| 5xx | `internal_server_error` | server fault, often `transient` true |",
-    notObservable:
-      "a fault, not a behaviour to provoke: no-server-errors fails every 5xx the kit meets, so a 5xx body's code is never judged on a conformant run",
+    rule: "a 5xx is a server fault: no request the kit sends, valid or not, may get one",
+    note: "a 5xx carrying ai_assistant_unavailable or ai_assistant_timeout, whose status the seed does not show, is D-AI-5XX's; the 5xx body's code is not judged",
   },
   {
     id: "errors.vocabulary",
@@ -1920,11 +1922,13 @@ export const LEDGER: LedgerRow[] = [
     id: "charges.post-processing.pattern",
     kind: "charge",
     quote: "pattern detection counts posts of the dataset's most recent completed run;",
+    also: ["| post_processing | 0.5 | each post processed;"],
   },
   {
     id: "charges.post-processing.custom-parameter",
     kind: "charge",
     quote: "custom parameter run is sized by the dataset's mention count",
+    also: ["| post_processing | 0.5 | each post processed;"],
   },
   {
     id: "charges.preview-generation",

@@ -4,12 +4,22 @@ import { groupsOf } from "../../groups/index.ts";
 
 export interface BurstOutcome {
   limit: number;
+  /**
+   * Sequential calls from a bucket left alone for longer than its reset,
+   * until the first 429 (at most 2 × limit + 3): how RateLimit-Remaining
+   * counts the calls of one window down.
+   */
+  countdown: Exchange[];
   burst: Exchange[];
   /** successes of each burst sent (a second burst is sent only when the first let more than `limit` through) */
   successes: number[];
   first429?: Exchange;
   other?: Exchange; // another key, sent while the first is throttled
   otherRole?: KeyRole;
+  /** the first key again, right after the other key's call: still throttled tells the other call came inside the window */
+  still?: Exchange;
+  /** the 429 whose Retry-After the kit waited before `after` */
+  waited?: Exchange;
   after?: Exchange; // first key again, after waiting Retry-After
 }
 
@@ -28,16 +38,30 @@ async function send(ctx: CheckContext, path: string, n: number): Promise<Exchang
   );
 }
 
-/** One planned burst per kit run: the only 429s the kit provokes on purpose. */
+/** How long until a bucket left alone has fully reset: its RateLimit-Reset (at most a second is the seed's), plus a margin. */
+function resetWait(ex: Exchange): number {
+  const reset = Number(ex.headers["ratelimit-reset"]);
+  return (Number.isFinite(reset) && reset >= 1 && reset <= 5 ? reset : 1) * 1000 + 150;
+}
+
+/** One planned countdown and burst per kit run: the only 429s the kit provokes on purpose. */
 export function burst(ctx: CheckContext): Promise<BurstOutcome> {
   return ctx.shared("rate-limit-burst", async () => {
     const path = probePath(ctx);
     if (!path) ctx.skip("the contract has no authenticated GET to probe the rate limit with");
     const probe = await ctx.req({ method: "GET", path });
     const limit = Number(probe.headers["ratelimit-limit"]) || ctx.client.limiter("main").limit || 5;
-    // let the current window drain so the burst lands in fresh windows
-    await sleep(1100);
+    // let the bucket fully reset (RateLimit-Reset is at most one second), then count it down call by call
+    await sleep(resetWait(probe));
     const n = Math.min(limit * 2 + 3, 250);
+    const countdown: Exchange[] = [];
+    for (let i = 0; i < n; i++) {
+      const ex = await ctx.req({ method: "GET", path, burst: true, meta: { planned429: true } });
+      countdown.push(ex);
+      if (ex.status === 429) break;
+    }
+    // a fresh window for the burst: the countdown's Retry-After, else a whole second
+    await sleep(Math.max(1, Number(countdown.at(-1)?.headers["retry-after"]) || 1) * 1000 + 100);
     let burst = await send(ctx, path, n);
     const successes = [burst.filter((e) => e.status >= 200 && e.status < 300).length];
     if (successes[0] > limit) {
@@ -50,13 +74,16 @@ export function burst(ctx: CheckContext): Promise<BurstOutcome> {
       burst = [...burst, ...again];
     }
     const first429 = burst.find((e) => e.status === 429);
-    const out: BurstOutcome = { limit, burst, successes, first429 };
+    const out: BurstOutcome = { limit, countdown, burst, successes, first429 };
     const otherRole = (["foreign", "second", "poor"] as KeyRole[]).find((r) => ctx.hasKey(r));
     if (otherRole) {
       out.otherRole = otherRole;
       out.other = await ctx.req({ method: "GET", path, key: otherRole, burst: true });
+      out.still = await ctx.req({ method: "GET", path, burst: true, meta: { planned429: true } });
     }
-    const wait = Number(first429?.headers["retry-after"] ?? 1);
+    // the newest 429's wait: the key must work again once it has passed
+    out.waited = out.still?.status === 429 ? out.still : first429;
+    const wait = Number(out.waited?.headers["retry-after"] ?? 1);
     ctx.client.limiter("main").block(Math.max(1, wait) * 1000 + 50);
     await sleep(Math.max(1, wait) * 1000 + 50);
     out.after = await ctx.req({ method: "GET", path, burst: true, meta: { planned429: true } });
