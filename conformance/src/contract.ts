@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve as resolvePath } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import * as z from "zod";
 import type { ZodType } from "zod";
 import {
@@ -78,7 +78,12 @@ export function schemaDecisions(side: "responses" | "requests"): string[] {
   bundledDoc ??= JSON.parse(readFileSync(defaultContractPath, "utf8")) as OpenApiDocument;
   return decisionsUnder(bundledDoc, schemaRoots(bundledDoc, side));
 }
-const generatedZod = (await import(new URL("client/zod.gen.ts", contractDir).href)) as Record<string, unknown>;
+/** The generated zod of a contract folder: `zod.gen.js` in the published package (transpiled at pack time), else `zod.gen.ts`. */
+function zodFileIn(dir: string): string | undefined {
+  return ["zod.gen.js", "zod.gen.ts"].map((f) => join(dir, "client", f)).find((f) => existsSync(f));
+}
+const bundledZodFile = zodFileIn(fileURLToPath(contractDir))!;
+const generatedZod = (await import(pathToFileURL(bundledZodFile).href)) as Record<string, unknown>;
 
 /** `Datasets.DatasetPage` → `zDatasetsDatasetPage` (hey-api's naming of component schemas). */
 export function zodNameOf(schemaRef: string): string {
@@ -96,10 +101,18 @@ const bundledZod = generatedZod as unknown as ZodTable;
  * (require of an ES module), so `Contract.load` stays synchronous.
  */
 function zodBeside(docPath: string): ZodTable {
-  const beside = join(dirname(docPath), "client", "zod.gen.ts");
-  if (!existsSync(beside) || resolvePath(beside) === fileURLToPath(new URL("client/zod.gen.ts", contractDir)))
-    return bundledZod;
-  return createRequire(import.meta.url)(resolvePath(beside)) as ZodTable;
+  const beside = zodFileIn(dirname(docPath));
+  if (!beside || resolvePath(beside) === bundledZodFile) return bundledZod;
+  try {
+    return createRequire(import.meta.url)(resolvePath(beside)) as ZodTable;
+  } catch (e) {
+    // the published kit carries no TypeScript loader: a .ts file needs Node's own type stripping
+    if (beside.endsWith(".ts") && (e as { code?: string }).code === "ERR_UNKNOWN_FILE_EXTENSION")
+      throw new Error(
+        `${beside} is TypeScript, which Node ${process.version} cannot load by itself: run the kit on Node 22.18 or later, or transpile the file to zod.gen.js beside it`,
+      );
+    throw e;
+  }
 }
 
 export class Contract {

@@ -6,8 +6,10 @@ import { readdirSync } from "node:fs";
 import { PHASES, type ActiveCheck, type Check } from "./types.ts";
 
 const folder = new URL("./checks/", import.meta.url);
+// `.ts` in the repository; `.js` in the published package (dist/, transpiled by scripts/bundle-contract.mjs)
+const MODULE = /\.(ts|js)$/;
 const files = readdirSync(folder)
-  .filter((f) => f.endsWith(".ts"))
+  .filter((f) => MODULE.test(f) && !f.endsWith(".d.ts"))
   .sort();
 const loaded = await Promise.all(
   files.map(async (f) => ({ file: f, module: (await import(new URL(f, folder).href)) as { default?: Check } })),
@@ -17,9 +19,9 @@ const loaded = await Promise.all(
 export const allChecks: Check[] = ordered(
   loaded.map(({ file, module }) => {
     const check = module.default;
-    if (!check || check.id !== file.replace(/\.ts$/, ""))
+    if (!check || check.id !== file.replace(MODULE, ""))
       throw new Error(
-        `checks/${file}: the default export must be defineCheck({ id: "${file.replace(/\.ts$/, "")}", … })`,
+        `checks/${file}: the default export must be defineCheck({ id: "${file.replace(MODULE, "")}", … })`,
       );
     return check;
   }),

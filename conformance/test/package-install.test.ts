@@ -1,11 +1,14 @@
 // The kit as a user gets it: `npm pack` of conformance/, the tarball installed
 // into an empty project, then `npx sl-conformance` there: --help, a usage
-// error, and a run against the reference. Dependencies come from the local
-// npm cache when they are there (--prefer-offline).
+// error, and a run against the reference. It is installed twice, by npm on
+// the Node that runs this test (24, the repository's) and by the machine's
+// own npm and Node (node_modules/.bin left out of PATH), and neither install
+// may print a warning line (no EBADENGINE, ERESOLVE or install-script notice).
+// Dependencies come from the local npm cache when they are there (--prefer-offline).
 import { execFile, execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { delimiter, dirname, join, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { demoKeys, startReference, type Target } from "./helpers.ts";
@@ -28,26 +31,73 @@ function run(
 let bin: string;
 let ref: Target;
 
+/** PATH for npm on this test's own Node, and PATH as the machine has it (no node_modules/.bin). */
+const paths = {
+  repository: [dirname(process.execPath), process.env.PATH ?? ""].join(delimiter),
+  machine: (process.env.PATH ?? "")
+    .split(delimiter)
+    .filter((p) => !p.includes(`${sep}node_modules${sep}.bin`))
+    .join(delimiter),
+};
+type Runtime = keyof typeof paths;
+const installs = {} as Record<Runtime, { project: string; log: string; node: string }>;
+
+/** Install the tarball into a fresh empty project with npm on `runtime`; everything npm printed is kept. */
+function install(tarball: string, runtime: Runtime) {
+  const dir = mkdtempSync(join(tmpdir(), `slk-install-${runtime}-`));
+  writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "slk-install-check", private: true }));
+  const env = { ...process.env, PATH: paths[runtime] };
+  const r = spawnSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", tarball], {
+    cwd: dir,
+    env,
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`npm install (${runtime}) failed:\n${r.stdout}${r.stderr}`);
+  const node = spawnSync("node", ["--version"], { env, encoding: "utf8" }).stdout.trim();
+  installs[runtime] = { project: dir, log: `${r.stdout}${r.stderr}`, node };
+}
+
 describe("installable package", () => {
   beforeAll(async () => {
     const out = mkdtempSync(join(tmpdir(), "slk-pack-"));
     execFileSync(npm, ["pack", "--pack-destination", out, "--silent"], { cwd: kitDir, stdio: "pipe" });
-    const tarball = readdirSync(out).find((f) => f.endsWith(".tgz"))!;
-    project = mkdtempSync(join(tmpdir(), "slk-install-"));
-    writeFileSync(join(project, "package.json"), JSON.stringify({ name: "slk-install-check", private: true }));
-    execFileSync(npm, ["install", "--prefer-offline", "--no-audit", "--no-fund", "--silent", join(out, tarball)], {
-      cwd: project,
-      stdio: "pipe",
-    });
+    const tarball = join(
+      out,
+      readdirSync(out).find((f) => f.endsWith(".tgz"))!,
+    );
+    install(tarball, "repository");
+    install(tarball, "machine");
+    project = installs.repository.project;
     bin = join(project, "node_modules", ".bin", "sl-conformance");
     ref = await startReference({ rateLimitPerSecond: 50 });
-  }, 180_000);
+  }, 240_000);
+
+  for (const runtime of ["repository", "machine"] as const)
+    it(`installs without a warning line (npm on the ${runtime}'s Node)`, () => {
+      const { log, node } = installs[runtime];
+      const warnings = log.split("\n").filter((l) => /\bwarn\b|EBADENGINE|ERESOLVE|deprecated/i.test(l));
+      expect(warnings, `npm on Node ${node} printed:\n${log}`).toEqual([]);
+      expect(log).toMatch(/added \d+ packages?/);
+    });
+
+  it("runs on the machine's own Node too (no TypeScript loader in the package)", () => {
+    const { project: dir } = installs.machine;
+    expect(existsSync(join(dir, "node_modules", "tsx")), "tsx is not installed with the kit").toBe(false);
+    const r = spawnSync("node", [join(dir, "node_modules", ".bin", "sl-conformance"), "--list"], {
+      cwd: dir,
+      env: { ...process.env, PATH: paths.machine },
+      encoding: "utf8",
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^credit-prices-removed-404 /m);
+  });
   afterAll(async () => ref?.close());
 
   it("ships the contract it reads and leaves the repository clean", () => {
     expect(existsSync(join(project, "node_modules", "sl-conformance", "contract", "openapi.json"))).toBe(true);
-    expect(existsSync(join(project, "node_modules", "sl-conformance", "contract", "client", "zod.gen.ts"))).toBe(true);
+    expect(existsSync(join(project, "node_modules", "sl-conformance", "contract", "client", "zod.gen.js"))).toBe(true);
     expect(existsSync(join(kitDir, "contract"))).toBe(false);
+    expect(existsSync(join(kitDir, "dist"))).toBe(false);
   });
 
   it("npx sl-conformance --help works in the empty project", () => {
