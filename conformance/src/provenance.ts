@@ -17,6 +17,22 @@
 // formats or bounds. Number widths (int32, double…) are never stated by the
 // seed: they are D-NUMBER-WIDTH wherever they appear.
 import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject } from "./openapi.ts";
+import {
+  code as codeFact,
+  either,
+  factIn,
+  field as named,
+  formatWord,
+  lowerBound,
+  neverNull,
+  notNull,
+  patternWord,
+  requiredHere,
+  typed,
+  upperBound,
+  value as valueFact,
+  type Fact,
+} from "./grounding/facts.ts";
 
 export const CONSTRAINT_KINDS = ["required", "type", "nullable", "format", "pattern", "bounds", "enum"] as const;
 export type ConstraintKind = (typeof CONSTRAINT_KINDS)[number];
@@ -40,7 +56,8 @@ export const NUMBER_WIDTH_DECISION = "D-NUMBER-WIDTH";
 interface Mark {
   seed?: string;
   decision?: string;
-  kinds?: ConstraintKind[];
+  /** constraint kinds, plus `min`/`max` for one end of a bound */
+  kinds?: string[];
 }
 
 export type Provenance = { kind: "seed"; quote: string } | { kind: "decision"; decision: string };
@@ -53,7 +70,71 @@ export interface Constraint {
   /** what the constraint demands, e.g. `format uri`, `maxLength 255`, `one of pending, working` */
   demand: string;
   provenance?: Provenance;
+  /** the property or parameter the constraint is about (its name as the seed would write it) */
+  field?: string;
+  /** the JSON type of the constrained value (type and nullable constraints) */
+  type?: string;
+  /** the bound's keyword and number, the enum's values, the format or pattern: what its facts are made of */
+  detail?: { bound?: [BoundKeyword, number]; values?: unknown[]; format?: string; pattern?: string };
+  /** whether the element belongs to a request (body or parameter) or only to responses; the gate reads it for `required` */
+  side?: "request" | "response";
+  /**
+   * the `error_code` of an error body: its type and values are judged per
+   * operation (errorCodeProvenance), never by the model's own mark, because
+   * one error model serves operations the seed gives the code and others it
+   * does not
+   */
+  perOperation?: true;
 }
+
+type BoundKeyword =
+  "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" | "minLength" | "maxLength" | "minItems" | "maxItems";
+
+/**
+ * The facts a seed quote must state for the constraint to be the seed's
+ * (scripts/provenance-gate.ts grounds every @seed mark with them, through the
+ * same matcher as the kit's assertions, grounding/facts.ts): a required field
+ * of a request is called required; a response field is named; a type is
+ * given beside its field (and a non-null one without "or null"); every enum
+ * value is named; a bound's number stands as that end of the range; a format
+ * or pattern is named in the seed's words for it.
+ */
+export function factsOf(c: Constraint): Fact[] {
+  const name = c.field ?? c.element.split(/[. ]/).at(-1) ?? c.element;
+  switch (c.kind) {
+    case "required":
+      return [c.side === "request" ? requiredHere(name) : named(name)];
+    // a value the seed prints as a bare word (`client_error`, `pending`) is a string: naming every value gives the type
+    case "type":
+      // an item of an array field: the words give the item type (`loc: [string]`)
+      if (c.element.endsWith("[]")) return [typed(name, `items:${c.type ?? "object"}`)];
+      return c.type === "string" && c.detail?.values?.length
+        ? [
+            either(
+              c.detail.values.map((v) => valueFact(String(v))),
+              [typed(name, "string")],
+            ),
+          ]
+        : [typed(name, c.type ?? "object")];
+    case "nullable":
+      return c.type === "string" && c.detail?.values?.length
+        ? [either([...c.detail.values.map((v) => valueFact(String(v))), neverNull()], [notNull(name, "string")])]
+        : [notNull(name, c.type ?? "object")];
+    case "format":
+      return [formatWord(c.detail?.format ?? "")];
+    case "pattern":
+      return [patternWord(c.detail?.pattern ?? "")];
+    case "bounds": {
+      const [k, n] = c.detail?.bound ?? ["maximum", NaN];
+      return [/^(min|exclusiveMin)/.test(k) ? lowerBound(n) : upperBound(n)];
+    }
+    case "enum":
+      return (c.detail?.values ?? []).map((v) => valueFact(String(v)));
+  }
+}
+
+/** Whether a bound keyword is a lower one (a mark of kind `min` covers these, `max` the others). */
+export const isLowerBound = (k: string) => /^(min|exclusiveMin)/.test(k);
 
 /** A component with its marks, as the walk meets it. */
 interface Level {
@@ -78,6 +159,10 @@ export interface Place {
   required: boolean;
   /** whether null is one of the property's alternatives */
   nullable: boolean;
+  /** the name of the property or parameter reached (undefined at a root) */
+  field?: string;
+  /** whether the property belongs to a request (body or parameter): its `required` must be called so */
+  side?: "request" | "response";
 }
 
 const marksOf = (n: unknown): Mark[] =>
@@ -85,39 +170,94 @@ const marksOf = (n: unknown): Mark[] =>
     ? ((n as Record<string, unknown>)["x-provenance"] as Mark[])
     : [];
 
-function covering(
-  marks: Mark[],
-  kind: ConstraintKind,
-  seedCoversAll: boolean,
-  decisionsOnly = false,
-): Provenance | undefined {
-  const d = marks.find((m) => m.decision && (!m.kinds || m.kinds.includes(kind)));
-  if (d?.decision) return { kind: "decision", decision: d.decision };
-  if (decisionsOnly) return undefined;
-  const s = marks.find((m) => m.seed && (m.kinds ? m.kinds.includes(kind) : seedCoversAll || STRUCTURAL.has(kind)));
-  return s?.seed ? { kind: "seed", quote: s.seed } : undefined;
+/**
+ * Whether a mark's kinds name a constraint: `bounds` names both ends, `min`
+ * and `max` one end each (a quote that states only a maximum must not claim
+ * the minimum).
+ */
+function names(kinds: string[], kind: ConstraintKind, end?: "min" | "max"): boolean {
+  return kinds.includes(kind) || (kind === "bounds" && !!end && kinds.includes(end));
 }
 
-/** The rule one kind of constraint at a place states. */
-export function provenanceAt(place: Place, kind: ConstraintKind): Provenance | undefined {
+/** What one level's marks say of a constraint: a decision, a seed quote that states it, or quotes that cover it without stating it. */
+interface Covered {
+  decision?: Provenance;
+  grounded?: Provenance;
+  ungrounded?: Provenance;
+}
+
+function covering(
+  marks: Mark[],
+  c: Constraint,
+  seedCoversAll: boolean,
+  end: "min" | "max" | undefined,
+  decisionsOnly = false,
+): Covered {
+  const d = marks.find((m) => m.decision && (!m.kinds || names(m.kinds, c.kind, end)));
+  if (d?.decision) return { decision: { kind: "decision", decision: d.decision } };
+  if (decisionsOnly) return {};
+  const seeds = marks.filter(
+    (m) => m.seed && (m.kinds ? names(m.kinds, c.kind, end) : seedCoversAll || STRUCTURAL.has(c.kind)),
+  );
+  const facts = factsOf(c);
+  const stating = seeds.find((m) => facts.every((f) => factIn(m.seed!, f)));
+  return {
+    grounded: stating ? { kind: "seed", quote: stating.seed! } : undefined,
+    ungrounded: seeds[0] ? { kind: "seed", quote: seeds[0].seed! } : undefined,
+  };
+}
+
+/**
+ * The rule one kind of constraint at a place states (`end`: which end of a
+ * bound, for marks that name only one).
+ */
+export function provenanceAt(place: Place, kind: ConstraintKind, end?: "min" | "max"): Provenance | undefined {
+  const c =
+    bareConstraints(place).find((x) => x.kind === kind && (kind !== "bounds" || !end || endOf(x) === end)) ??
+    ({ element: place.element, kind, demand: kind, field: place.field, side: place.side } satisfies Constraint);
+  return resolve(place, c);
+}
+
+const endOf = (c: Constraint): "min" | "max" | undefined =>
+  c.detail?.bound ? (isLowerBound(c.detail.bound[0]) ? "min" : "max") : undefined;
+
+/**
+ * The provenance of one constraint: looked for level by level (the property,
+ * then its type or owner as the kind orders them); at each level a decision
+ * naming the kind wins, then a seed mark whose quote states the constraint's
+ * facts. A level whose seed marks cover the kind without stating it passes
+ * the search on; when no level states it, the first such quote is the
+ * provenance, and the gate fails it.
+ */
+function resolve(place: Place, c: Constraint): Provenance | undefined {
+  const kind = c.kind;
+  const end = endOf(c);
   if (kind === "format" && place.node.format && WIDTH_FORMATS.has(place.node.format))
     return { kind: "decision", decision: NUMBER_WIDTH_DECISION };
-  const own = covering(place.property, kind, true);
-  if (own) return own;
-  const types = () => place.types.map((t) => covering(t.marks, kind, !t.model)).find(Boolean);
-  const owner = () => (place.owners[0] ? covering(place.owners[0].marks, kind, false) : undefined);
+  const own = () => covering(place.property, c, true, end);
+  const types = () => place.types.map((t) => covering(t.marks, c, !t.model, end));
+  const owner = () => (place.owners[0] ? [covering(place.owners[0].marks, c, false, end)] : []);
   const order =
-    kind === "required" ? [owner] : kind === "nullable" ? [owner, types] : kind === "type" ? [types, owner] : [types];
-  for (const step of order) {
-    const p = step();
-    if (p) return p;
-  }
+    kind === "required"
+      ? [own, owner]
+      : kind === "nullable"
+        ? [own, owner, types]
+        : kind === "type"
+          ? [own, types, owner]
+          : [own, types];
+  let fallback: Provenance | undefined;
+  for (const step of order)
+    for (const level of ([] as Covered[]).concat(step())) {
+      if (level.decision) return level.decision;
+      if (level.grounded) return level.grounded;
+      fallback ??= level.ungrounded;
+    }
   // a decision on any enclosing model covers what nothing nearer marks
   for (const o of place.owners) {
-    const d = covering(o.marks, kind, false, true);
+    const d = covering(o.marks, c, false, end, true).decision;
     if (d) return d;
   }
-  return undefined;
+  return fallback;
 }
 
 /** Walks schemas of one document. */
@@ -227,6 +367,8 @@ export class ProvenanceMap {
         current = this.expand(hit.prop, next, types);
         place = {
           element: `${owner.name}.${seg}`,
+          field: seg,
+          side: this.requests().has(owner.name) ? "request" : "response",
           property: marksOf(hit.prop),
           types,
           owners: [owner, ...place.owners.filter((o) => o.name !== owner.name)],
@@ -261,6 +403,8 @@ export class ProvenanceMap {
     const current = this.expand(schema, undefined, types);
     return {
       element,
+      field: p.name,
+      side: "request",
       property: [...marksOf(p), ...marksOf(schema)],
       types,
       owners: [],
@@ -297,21 +441,76 @@ export class ProvenanceMap {
 
   /** Every property of every component, with the constraints it carries (for the gate and the reports). */
   *constraints(): Generator<Constraint> {
+    const requests = this.requests();
+    const errorBodies = this.errorBodies();
     for (const [name, schema] of Object.entries(this.doc.components?.schemas ?? {})) {
       if (schema.properties) {
         for (const key of Object.keys(schema.properties)) {
           const place = this.placeOf({ $ref: `#/components/schemas/${name}` }, [key], undefined, name);
-          if (place) yield* constraintsAt(place);
+          if (!place) continue;
+          const perOperation = key === "error_code" && errorBodies.has(name);
+          yield* constraintsAt(place).map((c) =>
+            perOperation && c.kind !== "required" ? { ...c, perOperation: true as const } : c,
+          );
         }
       } else if (!isModel(schema) && !schema.allOf) {
         const place = this.placeOf({ $ref: `#/components/schemas/${name}` }, [], undefined, name);
         if (place)
-          yield* constraintsAt(place).filter(
-            (c) => c.kind !== "required" && c.kind !== "nullable" && c.kind !== "type",
-          );
+          yield* constraintsAt(place)
+            .filter((c) => c.kind !== "required" && c.kind !== "nullable" && c.kind !== "type")
+            .map((c) => ({ ...c, side: requests.has(name) ? ("request" as const) : ("response" as const) }));
       }
     }
     for (const place of this.parameterPlaces()) yield* constraintsAt(place);
+  }
+
+  /** The components an error status (4xx, 5xx) answers with, directly or as a branch of its union. */
+  errorBodies(): Set<string> {
+    const out = new Set<string>();
+    const add = (n: JsonSchema | undefined, depth = 0): void => {
+      if (!n || depth > 5) return;
+      if (n.$ref?.startsWith("#/components/schemas/")) {
+        const name = n.$ref.slice("#/components/schemas/".length);
+        out.add(name);
+        add(this.doc.components?.schemas?.[name], depth + 1);
+      }
+      for (const a of [...(n.anyOf ?? []), ...(n.oneOf ?? [])]) add(a, depth + 1);
+    };
+    for (const item of Object.values(this.doc.paths ?? {}))
+      for (const op of Object.values(item))
+        if (op && typeof op === "object" && "responses" in op)
+          for (const [status, r] of Object.entries((op as OperationObject).responses ?? {})) {
+            if (!/^[45]/.test(status)) continue;
+            const res = r.$ref ? this.doc.components?.responses?.[r.$ref.replace("#/components/responses/", "")] : r;
+            for (const m of Object.values(res?.content ?? {})) add(m.schema);
+          }
+    return out;
+  }
+
+  private requestSet?: Set<string>;
+  /** The components a request body or parameter reaches, computed once. */
+  private requests(): Set<string> {
+    return (this.requestSet ??= this.requestComponents());
+  }
+
+  /** The components a request body or parameter reaches (a model used by both sides counts as a request's). */
+  requestComponents(): Set<string> {
+    const out = new Set<string>();
+    const visit = (n: unknown): void => {
+      if (Array.isArray(n)) return n.forEach(visit);
+      if (!n || typeof n !== "object") return;
+      const node = n as JsonSchema;
+      if (node.$ref?.startsWith("#/components/schemas/")) {
+        const name = node.$ref.slice("#/components/schemas/".length);
+        if (out.has(name)) return;
+        out.add(name);
+        visit(this.doc.components?.schemas?.[name]);
+      }
+      for (const [k, v] of Object.entries(node))
+        if (k !== "x-provenance" && k !== "examples" && typeof v === "object") visit(v);
+    };
+    schemaRoots(this.doc, "requests").forEach(visit);
+    return out;
   }
 }
 
@@ -319,17 +518,24 @@ function ownerMarks(place: Place): Mark[] {
   return place.types.at(-1)?.marks ?? [];
 }
 
-/** The constraints a place carries, each with its provenance. */
-export function constraintsAt(place: Place): Constraint[] {
+/** The constraints a place carries, without their provenance. */
+function bareConstraints(place: Place): Constraint[] {
   const out: Constraint[] = [];
   const n = place.node;
-  const add = (kind: ConstraintKind, demand: string) =>
-    out.push({ element: place.element, kind, demand, provenance: provenanceAt(place, kind) });
+  const type = Array.isArray(n.type) ? n.type.find((t) => t !== "null") : n.type;
+  const values = n.enum ?? (n.const !== undefined ? [n.const] : undefined);
+  const add = (kind: ConstraintKind, demand: string, more: Partial<Constraint> = {}) =>
+    out.push({ element: place.element, kind, demand, field: place.field, side: place.side, ...more });
   if (place.required && (place.element.includes(".") || place.element.includes(" "))) add("required", "present");
-  if (n.type || n.$ref || n.properties || n.items) add("type", `type ${String(n.type ?? "object")}`);
-  if (!place.nullable && n.type !== "null") add("nullable", "not null");
-  if (n.format) add("format", `format ${n.format}`);
-  if (n.pattern) add("pattern", `pattern ${n.pattern}`);
+  if (n.type || n.$ref || n.properties || n.items)
+    add("type", `type ${String(n.type ?? "object")}`, {
+      type: type ?? "object",
+      detail: values ? { values } : undefined,
+    });
+  if (!place.nullable && n.type !== "null")
+    add("nullable", "not null", { type: type ?? "object", detail: values ? { values } : undefined });
+  if (n.format) add("format", `format ${n.format}`, { detail: { format: n.format } });
+  if (n.pattern) add("pattern", `pattern ${n.pattern}`, { detail: { pattern: n.pattern } });
   for (const k of [
     "minimum",
     "maximum",
@@ -340,11 +546,16 @@ export function constraintsAt(place: Place): Constraint[] {
     "minItems",
     "maxItems",
   ] as const)
-    if (n[k] !== undefined) add("bounds", `${k} ${String(n[k])}`);
-  if (n.enum) add("enum", `one of ${n.enum.map(String).join(", ")}`);
-  if (n.const !== undefined) add("enum", `= ${String(n.const)}`);
+    if (n[k] !== undefined) add("bounds", `${k} ${String(n[k])}`, { detail: { bound: [k, Number(n[k])] } });
+  if (n.enum) add("enum", `one of ${n.enum.map(String).join(", ")}`, { detail: { values: n.enum } });
+  if (n.const !== undefined) add("enum", `= ${String(n.const)}`, { detail: { values: [n.const] } });
   // collapse the structural pair of a property that carries the same mark (one row per kind is enough)
   return out.filter((c) => c.kind !== "nullable" || place.element.includes("."));
+}
+
+/** The constraints a place carries, each with its provenance. */
+export function constraintsAt(place: Place): Constraint[] {
+  return bareConstraints(place).map((c) => ({ ...c, provenance: resolve(place, c) }));
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -432,12 +643,18 @@ function judgeIssue(map: ProvenanceMap, root: JsonSchema, issue: ZodIssueLike, b
   if (!place) return [{ path: issue.path }];
   const kind = kindOf(issue, valueAt(body, issue.path), place);
   const all = constraintsAt(place);
-  const constraint = all.find((c) => c.kind === kind) ?? {
-    element: place.element,
-    kind,
-    demand: kind,
-    provenance: provenanceAt(place, kind),
-  };
+  // a bound broken from below is the lower bound's, from above the upper one's
+  const end = issue.code === "too_small" ? "min" : issue.code === "too_big" ? "max" : undefined;
+  const constraint = all.find(
+    (c) =>
+      c.kind === kind && (kind !== "bounds" || !end || isLowerBound(c.detail?.bound?.[0] ?? "") === (end === "min")),
+  ) ??
+    all.find((c) => c.kind === kind) ?? {
+      element: place.element,
+      kind,
+      demand: kind,
+      provenance: provenanceAt(place, kind, end),
+    };
   return [{ path: issue.path, constraint }];
 }
 
@@ -495,4 +712,130 @@ export function schemaRoots(doc: OpenApiDocument, side: "responses" | "requests"
       return q ? [q as unknown as JsonSchema] : [];
     }),
   ]);
+}
+
+// ---- error codes per operation ---------------------------------------------------------
+
+/**
+ * Codes the seed gives every operation, by status, with the seed's words: a
+ * missing or invalid key, the rate limit, a server fault, a malformed body or
+ * query (the Errors table, read with "All require the API key header" and
+ * "every endpoint with a body or query can return 422"). The gate finds each
+ * quote verbatim.
+ */
+export const EVERY_OPERATION_CODES: Record<string, { code: string; quote: string }> = {
+  "401": { code: "unauthorized", quote: "A missing or invalid key yields 401 `unauthorized`." },
+  "429": { code: "too_many_requests", quote: "| 429 | `too_many_requests` | rate limit |" },
+  "500": {
+    code: "internal_server_error",
+    quote: "| 5xx | `internal_server_error` | server fault, often `transient` true |",
+  },
+  "422": { code: "unprocessable_entity", quote: "| 422 | `unprocessable_entity` | malformed body or query |" },
+};
+
+/** An operation's own marks of kind `errors` / `errors:<status>` that apply to one status. */
+function errorMarks(op: OperationObject, status: string): Mark[] {
+  return marksOf(op).filter((m) => m.kinds?.some((k) => k === "errors" || k === `errors:${status}`));
+}
+
+/** The seed passages an operation's marks quote for its errors (any status). */
+export function errorPassages(op: OperationObject): string[] {
+  return marksOf(op)
+    .filter((m) => m.seed && m.kinds?.some((k) => k.startsWith("errors")))
+    .map((m) => m.seed!);
+}
+
+/**
+ * What grounds one error code an operation documents at one status: the
+ * seed, when a passage the operation's `errors` marks quote names the code
+ * (or the code is every operation's at that status); otherwise the
+ * operation's `errors` decision for that status, or the decision on the error
+ * model's `error_code`; undefined when neither (the gate fails it). The kit
+ * judges an error body's code by this, never by the model's own mark: a
+ * model shared by several operations is the seed's on some and a decision
+ * on others.
+ */
+export function errorCodeProvenance(
+  doc: OpenApiDocument,
+  op: OperationObject,
+  status: string,
+  code: string,
+): Provenance | undefined {
+  const every = EVERY_OPERATION_CODES[/^5/.test(status) ? "500" : status];
+  if (every?.code === code) return { kind: "seed", quote: every.quote };
+  const marks = errorMarks(op, status);
+  const stated = marks.find((m) => m.seed && factIn(m.seed, codeFact(code)));
+  if (stated?.seed) return { kind: "seed", quote: stated.seed };
+  const own = marks.find((m) => m.decision && m.kinds?.includes(`errors:${status}`)) ?? marks.find((m) => m.decision);
+  if (own?.decision) return { kind: "decision", decision: own.decision };
+  const schema = errorSchema(doc, op, status);
+  const place = schema ? provenanceOf(doc).placeOf(schema, ["error_code"], { error_code: code }) : undefined;
+  const model = place ? provenanceAt(place, "enum") : undefined;
+  return model?.kind === "decision" ? model : undefined;
+}
+
+/** The JSON body schema an operation documents at a status. */
+function errorSchema(doc: OpenApiDocument, op: OperationObject, status: string): JsonSchema | undefined {
+  const r = op.responses?.[status];
+  const res = r?.$ref ? doc.components?.responses?.[r.$ref.replace("#/components/responses/", "")] : r;
+  return Object.values(res?.content ?? {})[0]?.schema;
+}
+
+/** One error code an operation documents at one status, and what grounds it there. */
+export interface ErrorCodeFinding {
+  operationId: string;
+  /** `POST /v1/ask` */
+  key: string;
+  status: string;
+  code: string;
+  /** the seed passages the operation's marks quote for its errors */
+  passages: string[];
+  grounds?: Provenance;
+}
+
+/** The error codes an error body schema can carry (its `error_code` enum or const, through unions and refs). */
+export function codesOf(doc: OpenApiDocument, schema: JsonSchema | undefined, seen = new Set<string>()): string[] {
+  if (!schema) return [];
+  if (schema.$ref) {
+    if (seen.has(schema.$ref)) return [];
+    seen.add(schema.$ref);
+    return codesOf(doc, doc.components?.schemas?.[schema.$ref.replace("#/components/schemas/", "")], seen);
+  }
+  const own = schema.properties?.error_code;
+  const here = own ? [...(enumOf(doc, own) ?? [])] : [];
+  const alts = [...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])];
+  return [...new Set([...here, ...alts.flatMap((a) => codesOf(doc, a, seen))])];
+}
+
+function enumOf(doc: OpenApiDocument, n: JsonSchema): string[] | undefined {
+  let s = n;
+  for (let i = 0; s.$ref && i < 10; i++)
+    s = doc.components?.schemas?.[s.$ref.replace("#/components/schemas/", "")] ?? {};
+  if (s.enum) return s.enum.map(String);
+  if (s.const !== undefined) return [String(s.const)];
+  return undefined;
+}
+
+/** Every error code every operation documents, each with what grounds it for that operation. */
+export function errorCodeFindings(doc: OpenApiDocument): ErrorCodeFinding[] {
+  const out: ErrorCodeFinding[] = [];
+  for (const [path, item] of Object.entries(doc.paths ?? {}))
+    for (const [method, raw] of Object.entries(item)) {
+      if (!raw || typeof raw !== "object" || !("responses" in raw)) continue;
+      const op = raw as OperationObject;
+      const key = `${method.toUpperCase()} ${path}`;
+      for (const status of Object.keys(op.responses ?? {})) {
+        if (!/^[45]/.test(status)) continue;
+        for (const code of codesOf(doc, errorSchema(doc, op, status)))
+          out.push({
+            operationId: op.operationId ?? key,
+            key,
+            status,
+            code,
+            passages: errorPassages(op),
+            grounds: errorCodeProvenance(doc, op, status, code),
+          });
+      }
+    }
+  return out;
 }

@@ -520,6 +520,32 @@ export type AssistantAskContext = {
 };
 
 /**
+ * 404 body of `POST /v1/ask`, whose row in the seed names no 404.
+ * Decision D-ASK-UNKNOWN-CHAT: an unknown, foreign or other seat's `chat_id`
+ * answers `chat_not_found` before any turn starts; a deployment that refuses
+ * an unknown `context.dataset_ids` entry instead of skipping it (Decision
+ * D-ASK-SCOPE) answers `dataset_not_found`. Nothing is created or charged.
+ */
+export type AssistantAskNotFoundError = {
+    /**
+     * Always `client_error` on a 4xx body.
+     */
+    status: 'client_error';
+    /**
+     * Stable machine code.
+     */
+    error_code: 'chat_not_found' | 'dataset_not_found';
+    /**
+     * Human-readable explanation; do not match on it.
+     */
+    detail: string;
+    /**
+     * Whether retrying later may succeed.
+     */
+    transient: boolean;
+};
+
+/**
  * 504 body: the assistant did not start the turn in time. `transient` is always true.
  */
 export type AssistantAssistantTimeoutError = {
@@ -3302,7 +3328,8 @@ export type DatasetsSearchQuery = ({
 /**
  * One post or profile URL to collect directly.
  * Decision D-RUN-SOURCE-URL: the seed names `{source, url, text?}` without
- * types; `source` is a source name, `url` and `text` strings.
+ * types and without calling `source` and `url` required; `source` is a
+ * source name, `url` and `text` strings, and `source` and `url` are required.
  */
 export type DatasetsSourceUrl = {
     /**
@@ -6740,7 +6767,7 @@ export type AskAskErrors = {
     /**
      * An error answer carrying rate-limit headers.
      */
-    404: AssistantChatNotFoundError;
+    404: AssistantAskNotFoundError;
     /**
      * An error answer carrying rate-limit headers.
      */

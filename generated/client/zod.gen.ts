@@ -125,6 +125,20 @@ export const zAssistantAskAcceptedEnvelope = z.object({
 });
 
 /**
+ * 404 body of `POST /v1/ask`, whose row in the seed names no 404.
+ * Decision D-ASK-UNKNOWN-CHAT: an unknown, foreign or other seat's `chat_id`
+ * answers `chat_not_found` before any turn starts; a deployment that refuses
+ * an unknown `context.dataset_ids` entry instead of skipping it (Decision
+ * D-ASK-SCOPE) answers `dataset_not_found`. Nothing is created or charged.
+ */
+export const zAssistantAskNotFoundError = z.object({
+    status: z.enum(['client_error']),
+    error_code: z.enum(['chat_not_found', 'dataset_not_found']),
+    detail: z.string(),
+    transient: z.boolean()
+});
+
+/**
  * 504 body: the assistant did not start the turn in time. `transient` is always true.
  */
 export const zAssistantAssistantTimeoutError = z.object({
@@ -1726,7 +1740,8 @@ export const zDatasetsPromptSearchQuery = z.object({
 /**
  * One post or profile URL to collect directly.
  * Decision D-RUN-SOURCE-URL: the seed names `{source, url, text?}` without
- * types; `source` is a source name, `url` and `text` strings.
+ * types and without calling `source` and `url` required; `source` is a
+ * source name, `url` and `text` strings, and `source` and `url` are required.
  */
 export const zDatasetsSourceUrl = z.object({
     source: zCommonSource,

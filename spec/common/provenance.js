@@ -5,7 +5,9 @@
 import { getExtensions, setExtension } from "@typespec/openapi";
 
 const KEY = "x-provenance";
-const KINDS = new Set(["required", "type", "nullable", "format", "pattern", "bounds", "enum"]);
+const KINDS = new Set(["required", "type", "nullable", "format", "pattern", "bounds", "enum", "min", "max"]);
+/** On an operation: the error codes it documents (`errors`), or those of one status (`errors:404`). */
+const OPERATION_KIND = /^errors(:\d{3})?$/;
 
 function report(program, target, message) {
   program.reportDiagnostic({ code: "provenance-invalid", severity: "error", message, target });
@@ -13,7 +15,10 @@ function report(program, target, message) {
 
 /** Append one mark (several decorators may mark the same element). */
 function mark(context, target, entry, kinds) {
-  const unknown = kinds.filter((k) => !KINDS.has(k));
+  const operation = target.kind === "Operation";
+  if (operation && !kinds.length)
+    report(context.program, target, 'a mark on an operation names "errors" or "errors:<status>"');
+  const unknown = kinds.filter((k) => (operation ? !OPERATION_KIND.test(k) : !KINDS.has(k)));
   if (unknown.length) report(context.program, target, `unknown constraint kind(s): ${unknown.join(", ")}`);
   const previous = getExtensions(context.program, target).get(KEY) ?? [];
   setExtension(context.program, target, KEY, [...previous, kinds.length ? { ...entry, kinds } : entry]);

@@ -268,7 +268,7 @@ beforeAll(() => {
     }),
     rename: started(async () => {
       const dir = scratch();
-      edit(dir, "spec/mentions/models.tsp", "are_views_estimated", "views_estimated", 2);
+      edit(dir, "spec/mentions/models.tsp", "are_views_estimated", "views_estimated", 3); // the property, a doc and the Mention table quote
       edit(dir, "spec/mentions/routes.tsp", "are_views_estimated", "views_estimated");
       const md = path.join(dir, "diff.md");
       const xml = path.join(dir, "junit.xml");
