@@ -20,6 +20,7 @@ import type { OpenApiDocument } from "../conformance/src/openapi.ts";
 import { describeFact, factIn } from "../conformance/src/grounding/facts.ts";
 
 import {
+  CODE_STATUSES,
   errorCodeFindings,
   EVERY_OPERATION_CODES,
   factsOf,
@@ -87,7 +88,7 @@ const bad = all.map((c) => ({ c, problem: problemOf(c) })).filter((x) => x.probl
 const codes = errorCodeFindings(doc);
 const badCodes = codes.map((f) => ({ f, problem: errorProblem(f) })).filter((x) => x.problem);
 const badPassages = passageProblems();
-for (const q of Object.values(EVERY_OPERATION_CODES).map((e) => e.quote))
+for (const q of [...Object.values(EVERY_OPERATION_CODES).map((e) => e.quote), ...Object.values(CODE_STATUSES).flat()])
   if (!seed.includes(flat(q))) badPassages.push(`every operation's code quote not found in spec/seed.txt: "${q}"`);
 const show = (c: Constraint) =>
   `${c.element}: ${c.demand} — ${c.perOperation ? "per operation (below)" : c.provenance ? (c.provenance.kind === "seed" ? `seed "${c.provenance.quote}"` : c.provenance.decision) : "?"}`;

@@ -20,6 +20,8 @@ import type { JsonSchema, OpenApiDocument, OperationObject, ParameterObject } fr
 import {
   code as codeFact,
   either,
+  plain,
+  status as statusFact,
   factIn,
   field as named,
   formatWord,
@@ -733,6 +735,35 @@ export const EVERY_OPERATION_CODES: Record<string, { code: string; quote: string
   "422": { code: "unprocessable_entity", quote: "| 422 | `unprocessable_entity` | malformed body or query |" },
 };
 
+/**
+ * Where the seed gives an error code its status, by status: the Errors
+ * table's rows and the list of 402 variants (verbatim; the gate finds them).
+ * A code these do not list has its status only where a passage writes the
+ * status beside it (`402 \`insufficient_credits_dataset_run\``); for the
+ * others "HTTP status …: not shown".
+ */
+export const CODE_STATUSES: Record<string, string[]> = {
+  "400": [
+    "| 400 | `bad_request`, `source_dataset_has_no_completed_run`, `audience_youtube_only_source`, `audience_insufficient_source_mentions` | semantics or state; audience dataset creation without plan support is also 400 |",
+  ],
+  "402": [
+    "| 402 | `insufficient_credits` and endpoint-specific variants |",
+    "- 402: `insufficient_credits_dataset_run`, `insufficient_credits_audience_dataset_run`, `insufficient_credits_pattern_detection`, `insufficient_credits_content_analysis`, `insufficient_credits_research_preview`, `insufficient_credits_ask`, `insufficient_credits` (tracking trigger).",
+  ],
+  "404": [
+    "| 404 | `dataset_not_found`, `audience_dataset_not_found`, `pattern_not_found`, `pattern_detection_run_not_found`, `chat_not_found`, `custom_parameter_not_found`, `not_found` | missing or foreign resource |",
+  ],
+  "409": ["| 409 | `audience_dataset_run_already_in_flight` | a pending or working run blocks a new one |"],
+};
+
+/** Whether the seed gives `code` the status `status`: in the Errors table, or beside the code in a passage. */
+function statusStated(code: string, status: string, passages: string[]): boolean {
+  if ((CODE_STATUSES[status] ?? []).some((q) => factIn(q, codeFact(code)))) return true;
+  // the status and the code in one clause of the passage: `402 \`insufficient_credits\``, `422 family including \`…\``
+  const clauses = passages.flatMap((p) => plain(p).split(/[;|]/));
+  return clauses.some((c) => factIn(c, statusFact(Number(status))) && factIn(c, codeFact(code)));
+}
+
 /** An operation's own marks of kind `errors` / `errors:<status>` that apply to one status. */
 function errorMarks(op: OperationObject, status: string): Mark[] {
   return marksOf(op).filter((m) => m.kinds?.some((k) => k === "errors" || k === `errors:${status}`));
@@ -748,7 +779,9 @@ export function errorPassages(op: OperationObject): string[] {
 /**
  * What grounds one error code an operation documents at one status: the
  * seed, when a passage the operation's `errors` marks quote names the code
- * (or the code is every operation's at that status); otherwise the
+ * and the seed gives the code that status (CODE_STATUSES, or the status
+ * beside the code in the passage), or the code is every operation's at that
+ * status; otherwise the
  * operation's `errors` decision for that status, or the decision on the error
  * model's `error_code`; undefined when neither (the gate fails it). The kit
  * judges an error body's code by this, never by the model's own mark: a
@@ -764,8 +797,9 @@ export function errorCodeProvenance(
   const every = EVERY_OPERATION_CODES[/^5/.test(status) ? "500" : status];
   if (every?.code === code) return { kind: "seed", quote: every.quote };
   const marks = errorMarks(op, status);
+  // the operation's passage names the code, and the seed gives the code this status (there or in the Errors table)
   const stated = marks.find((m) => m.seed && factIn(m.seed, codeFact(code)));
-  if (stated?.seed) return { kind: "seed", quote: stated.seed };
+  if (stated?.seed && statusStated(code, status, errorPassages(op))) return { kind: "seed", quote: stated.seed };
   const own = marks.find((m) => m.decision && m.kinds?.includes(`errors:${status}`)) ?? marks.find((m) => m.decision);
   if (own?.decision) return { kind: "decision", decision: own.decision };
   const schema = errorSchema(doc, op, status);
