@@ -21,6 +21,7 @@ import { seedRequestsFaults } from "./faults-seed-requests.ts";
 import { seedDefaultsFaults } from "./faults-seed-defaults.ts";
 import { seedCodesFaults } from "./faults-seed-codes.ts";
 import { seedDataFaults } from "./faults-seed-data.ts";
+import { transportFaults } from "./faults-transport.ts";
 
 const DS_BY_ID = /^\/v1\/datasets\/([^/]+)$/;
 const RUN_BY_ID = /^\/v1\/datasets\/[^/]+\/runs\/([^/]+)$/;
@@ -788,4 +789,5 @@ export const faults: Fault[] = [
   ...seedDefaultsFaults,
   ...seedCodesFaults,
   ...seedDataFaults,
+  ...transportFaults,
 ];

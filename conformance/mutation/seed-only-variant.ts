@@ -476,6 +476,10 @@ export const notVaried: Record<string, string> = {
   "D-RUN-ACTIONS-DEFAULT": "not judged: no check compares the default analysis actions",
   "D-RUN-PARAMS-ECHO": "not judged: null vs absent in the echo is accepted without a finding",
   "D-RUN-COUNT": "not judged: count vs requested_count is accepted without a finding",
+  "D-GET-BODY":
+    "no other reasonable choice a proxy can show: ignoring a body instead of judging it would mean reading any size before answering",
+  "D-DATASET-DELETED-REFS":
+    "not another reading of the seed: an agent keeping a deleted dataset is the defect fault deleted-dataset-kept-by-agent covers",
   "D-MENTION-ANALYSIS-NULL":
     "would need a second implementation: omitting analysis fields changes every mention the checks read",
   "D-MENTION-AUTHOR": "would need a second implementation: the author nullability comes from the provider's posts",

@@ -6,6 +6,7 @@ import { createServer, type AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "../../reference-impl/src/app.ts";
+import { hardenNodeServer } from "../../reference-impl/src/server.ts";
 import type { Settings } from "../src/types.ts";
 import type { RunReport } from "../src/runner.ts";
 import { allChecks } from "../src/registry.ts";
@@ -44,12 +45,17 @@ export async function startReference(
     logger: () => undefined,
   });
   return await new Promise<Target>((resolve, reject) => {
-    const server = serve({ fetch: app.fetch, hostname: "127.0.0.1", port: opts.port ?? 0 }, (info) => {
-      resolve({
-        baseUrl: `http://127.0.0.1:${info.port}`,
-        close: () => new Promise<void>((r) => server.close(() => r())),
-      });
-    });
+    // the HTTP layer as `npm start` has it: enveloped 431/400/408/417, refused bodies read to the end
+    const server = serve(
+      { fetch: app.fetch, hostname: "127.0.0.1", port: opts.port ?? 0, autoCleanupIncoming: false },
+      (info) => {
+        resolve({
+          baseUrl: `http://127.0.0.1:${info.port}`,
+          close: () => new Promise<void>((r) => server.close(() => r())),
+        });
+      },
+    );
+    hardenNodeServer(server as import("node:http").Server);
     // a port given and taken: say so instead of waiting forever
     server.once("error", reject);
   });

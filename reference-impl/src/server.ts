@@ -73,6 +73,18 @@ function appOptions(config: ServerConfig, log: Logger) {
   };
 }
 
+/**
+ * What the HTTP layer answers on its own, the same wherever the app is served
+ * on Node (this server, and a test's or embedder's own `serve`, which must
+ * also pass `autoCleanupIncoming: false`): the enveloped transport errors
+ * (431, 400, 408, 417) and a refused body that never costs the client its
+ * answer.
+ */
+export function hardenNodeServer(server: Server, log: Logger = createLogger({ level: "silent" })): void {
+  installTransportErrors(server, log);
+  discardRefusedBodies(server);
+}
+
 function listen(config: ServerConfig, log: Logger, backend: Backend): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const server = serve(
@@ -113,8 +125,7 @@ function listen(config: ServerConfig, log: Logger, backend: Backend): Promise<Ru
         });
       },
     ) as Server;
-    installTransportErrors(server, log);
-    discardRefusedBodies(server);
+    hardenNodeServer(server, log);
     server.once("error", (error: NodeJS.ErrnoException) => {
       if (error.code === "EADDRINUSE")
         reject(

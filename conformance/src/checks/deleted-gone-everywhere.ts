@@ -1,18 +1,89 @@
-import type { CommonDatasetNotFoundError, DatasetsDataset } from "../../../generated/client/types.gen.ts";
-import { defineCheck } from "../define-check.ts";
-import { bodyOf } from "../typed.ts";
+import type {
+  CommonDatasetNotFoundError,
+  DatasetsDataset,
+  TrackingAgentsTrackingAgent,
+} from "../../../generated/client/types.gen.ts";
+import { decision, defineCheck } from "../define-check.ts";
+import type { CheckContext } from "../types.ts";
+import { bodyOf, dataOf } from "../typed.ts";
 import { DATASETS, collections, createDataset, createIn, seen, walk } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
+
+const AGENTS = "/v1/tracking_agents";
+
+/** An agent naming the dataset, created before the dataset is deleted (undefined when the deployment refuses it). */
+async function agentOf(ctx: CheckContext, datasetId: string): Promise<string | undefined> {
+  if (!ctx.contract.op(`POST ${AGENTS}`) || !ctx.contract.op(`GET ${AGENTS}/{agent_id}`)) {
+    ctx.notExercised("the contract has no tracking agents to name a deleted dataset");
+    return undefined;
+  }
+  ctx.mutates("tracking agent naming a dataset to delete");
+  const ex = await ctx.req({
+    method: "POST",
+    path: AGENTS,
+    body: {
+      name: ctx.name("lifecycle-delete-agent"),
+      instructions: "Report what changes in the discussion of this dataset.",
+      dataset_ids: [datasetId],
+      count: 20,
+      num_comments_per_post: 0,
+      schedule: { frequency: "daily", time: "09:00" },
+    },
+  });
+  const id = dataOf<TrackingAgentsTrackingAgent>(ex)?.id;
+  if (ex.status >= 300 || typeof id !== "string") {
+    // the plan's cap on agents, for one: not this rule's to judge
+    ctx.notExercised(`creating a tracking agent answered ${ex.status} ${errorCode(ex) ?? ""}`);
+    return undefined;
+  }
+  ctx.track("tracking agent", `${AGENTS}/${encodeURIComponent(id)}`);
+  return id;
+}
+
+/**
+ * D-DATASET-DELETED-REFS: a deleted dataset leaves the agent's `dataset_ids`;
+ * a deployment that keeps it there must at least say it is gone when the
+ * agent is triggered (404 dataset_not_found, or a 4xx whose detail names it).
+ * The dataset never ran, so the trigger cannot start chargeable work.
+ */
+async function agentForgets(ctx: CheckContext, agentId: string, datasetId: string): Promise<void> {
+  const path = `${AGENTS}/${encodeURIComponent(agentId)}`;
+  const read = await ctx.req({ method: "GET", path });
+  const ids = dataOf<TrackingAgentsTrackingAgent>(read)?.dataset_ids;
+  if (read.status !== 200 || !Array.isArray(ids)) {
+    ctx.notExercised(`reading the tracking agent answered ${read.status}`);
+  } else if (ids.includes(datasetId)) {
+    const trigger = await ctx.req({ method: "POST", path: `${path}/trigger` });
+    const detail = JSON.stringify(bodyOf<{ detail: unknown }>(trigger)?.detail ?? "");
+    const namesGone =
+      (trigger.status === 404 && errorCode(trigger) === "dataset_not_found") ||
+      (trigger.status >= 400 && trigger.status < 500 && detail.includes(datasetId));
+    ctx.expect(
+      namesGone,
+      {
+        title: `a tracking agent still lists the deleted dataset, and its trigger answered ${trigger.status} ${errorCode(trigger) ?? ""} without naming it gone`,
+        received: { dataset_ids: ids, trigger: seen(trigger) },
+        expected: `${datasetId} absent from dataset_ids, or the trigger answering 404 dataset_not_found or a 4xx naming it`,
+      },
+      trigger,
+    );
+  } else ctx.pass(read);
+  const del = await ctx.req({ method: "DELETE", path });
+  if (del.status < 300) ctx.untrack(path);
+}
 
 /** After DELETE (204) a resource is 404 on every by-id operation and gone from lists. */
 export default defineCheck({
   id: "deleted-gone-everywhere",
   phase: "resources",
-  rule: "DELETE answers 204; afterwards every by-id operation answers 404 (datasets: dataset_not_found) and lists no longer show it",
+  rule: "DELETE answers 204; afterwards every by-id operation answers 404 (datasets: dataset_not_found) and lists no longer show it; a deleted dataset leaves the dataset_ids of a tracking agent that named it (or the agent's trigger names it as gone)",
   section: "Endpoints › Datasets (DELETE: soft delete) and every collection with a delete",
   severity: "critical",
-  rules: { seed: "soft delete; dataset and its runs disappear from lists and by-id reads" },
-  decisions: ["D-EMPTY-204"],
+  rules: {
+    seed: "soft delete; dataset and its runs disappear from lists and by-id reads",
+    decisions: [decision("D-DATASET-DELETED-REFS", { title: /tracking agent still lists/ })],
+  },
+  decisions: ["D-EMPTY-204", "D-DATASET-DELETED-REFS"],
   requires: [
     "POST /v1/datasets",
     "DELETE /v1/datasets/{dataset_id}",
@@ -21,6 +92,7 @@ export default defineCheck({
   ],
   async run(ctx) {
     const { id } = await createDataset(ctx, "lifecycle-delete");
+    const agentId = await agentOf(ctx, id);
     const path = `${DATASETS}/${encodeURIComponent(id)}`;
     const del = await ctx.req({ method: "DELETE", path });
     ctx.expect(
@@ -53,6 +125,7 @@ export default defineCheck({
         ex,
       );
     }
+    if (agentId && del.status < 300) await agentForgets(ctx, agentId, id);
     const w = await walk<DatasetsDataset>(ctx, DATASETS, { limit: 100, maxPages: 20 });
     ctx.expect(
       !w.items.some((x) => x?.id === id),
