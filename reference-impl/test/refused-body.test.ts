@@ -104,6 +104,18 @@ describe("a refused body on a real socket", () => {
     expect(statuses(out.response)).toEqual([413, 200]);
   });
 
+  it("GET /v1/me with a text/plain body gets the documented 415 (D-GET-BODY), with RateLimit-*, and the connection still serves", async () => {
+    const body = "hello";
+    const request =
+      `GET /v1/me HTTP/1.1\r\nHost: 127.0.0.1\r\nx-api-key: ${KEYS.aOwner}\r\n` +
+      `content-type: text/plain\r\ncontent-length: ${body.length}\r\n\r\n${body}`;
+    const out = await slowUpload(request, 0, 10, followUp);
+    expect(out.socketError).toBeUndefined();
+    expect(statuses(out.response)).toEqual([415, 200]);
+    expect(out.response).toContain('"error_code":"unsupported_media_type"');
+    expect(out.response.toLowerCase()).toContain("ratelimit-limit:");
+  });
+
   it("a chunked body cut at the limit: the 413 is readable and the connection still serves", async () => {
     const size = 2 * 1024 * 1024;
     const out = await slowUpload(head("POST", "/v1/mentions", "chunked"), size, 20, followUp, true);
