@@ -4,7 +4,8 @@
 // decision (`D-…`) or a check id, optionally one operation, with a reason and
 // an expiry date. A finding an entry covers is reported as an accepted
 // deviation, not a failure; an entry that covers nothing any more fails the
-// run as stale; an expired entry is refused before the run starts.
+// run as stale; an expired entry, and one whose reason is still the
+// placeholder --write-deviations wrote, are refused before the run starts.
 import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
 import { CHECK_ASSERTS, CHECK_RULES, STATUS_DECISIONS, decisionTable } from "./attribution.ts";
@@ -42,6 +43,10 @@ const File = z
 
 export const today = (now = new Date()) => now.toISOString().slice(0, 10);
 
+/** The reason --write-deviations writes: a placeholder the team must replace with its own. */
+const PLACEHOLDER = "TODO:";
+const isPlaceholder = (reason: string) => /^\s*TODO\b/i.test(reason);
+
 /** Read and validate a deviations file; every problem is one line (DeviationsError), never a stack. */
 export function loadDeviations(path: string, knownChecks: string[], now = new Date()): DeviationEntry[] {
   let text: string;
@@ -66,6 +71,18 @@ export function loadDeviations(path: string, knownChecks: string[], now = new Da
     );
   }
   const decisions = decisionTable();
+  const placeholders = parsed.data.deviations
+    .map((e, i) => ({ e, i }))
+    .filter(({ e }) => isPlaceholder(e.reason))
+    .map(({ e, i }) => `  entry ${i + 1} (${e.decision ?? e.check}): ${e.reason}`);
+  // every such entry at once, one line each: a file written by --write-deviations usually has several
+  if (placeholders.length)
+    throw new DeviationsError(
+      [
+        `deviations ${path}: ${placeholders.length} entr${placeholders.length === 1 ? "y still gives" : "ies still give"} the placeholder reason written by --write-deviations; write why your deployment decides otherwise:`,
+        ...placeholders,
+      ].join("\n"),
+    );
   parsed.data.deviations.forEach((e, i) => {
     const at = `deviations ${path}: entry ${i + 1}`;
     if (e.decision && decisions.size && !decisions.has(e.decision))
@@ -135,7 +152,7 @@ export function writeDeviations(path: string, failures: Failure[], now = new Dat
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([decision, fs]) => ({
       decision,
-      reason: `TODO: why this deployment decides ${decision} otherwise (${fs.length} finding(s) in ${[...new Set(fs.map((f) => f.check))].join(", ")})`,
+      reason: `${PLACEHOLDER} why this deployment decides ${decision} otherwise (${fs.length} finding(s) in ${[...new Set(fs.map((f) => f.check))].join(", ")})`,
       expires,
     }));
   const file = {

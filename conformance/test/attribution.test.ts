@@ -183,8 +183,45 @@ describe("deviations file", () => {
       p,
       r.flatMap((x) => x.failures),
     );
+    const written = JSON.parse(readFileSync(p, "utf8")) as { deviations: Array<{ reason: string }> };
+    expect(written.deviations[0]!.reason).toMatch(/^TODO/);
+    // the placeholder reason is refused, one line per entry, until the team writes its own
+    expect(() => loadDeviations(p, ids)).toThrow(
+      /1 entry still gives the placeholder reason written by --write-deviations.*\n {2}entry 1 \(D-BODY-LIMIT\): TODO: /,
+    );
+    written.deviations[0]!.reason = "our framework answers 400 before the body is read";
+    writeFileSync(p, JSON.stringify(written));
     expect(loadDeviations(p, ids).map((e) => e.decision)).toEqual(["D-BODY-LIMIT"]);
-    expect(JSON.parse(readFileSync(p, "utf8")).deviations[0].reason).toMatch(/^TODO/);
+  });
+
+  it("refuses every entry whose reason is still the placeholder, one line each", () => {
+    const p = file(
+      "placeholders.json",
+      JSON.stringify({
+        deviations: [
+          {
+            decision: "D-BODY-LIMIT",
+            reason: "TODO: why this deployment decides D-BODY-LIMIT otherwise",
+            expires: future,
+          },
+          { decision: "D-CURSOR", reason: "our gateway answers 422 for every bad query", expires: future },
+          { check: "body-limit-413", reason: "todo", expires: future },
+        ],
+      }),
+    );
+    let err: unknown;
+    try {
+      loadDeviations(p, ids);
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DeviationsError);
+    const lines = (err as Error).message.split("\n");
+    expect(lines[0]).toMatch(/2 entries still give the placeholder reason written by --write-deviations/);
+    expect(lines.slice(1)).toEqual([
+      "  entry 1 (D-BODY-LIMIT): TODO: why this deployment decides D-BODY-LIMIT otherwise",
+      "  entry 3 (body-limit-413): todo",
+    ]);
   });
 
   it.each([

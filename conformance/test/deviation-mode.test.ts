@@ -12,7 +12,7 @@
 // reason. Seed-rule faults of the single-rule harness still fail at --level
 // seed, and a group the deployment does not serve is one warning with its
 // checks skipped. Two whole-kit runs (in parallel) and a few scoped ones.
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -161,6 +161,8 @@ describe("the seed-only variant (a deployment built from the seed alone)", () =>
       file,
       full.results.flatMap((r) => r.failures),
     );
+    // a team writes its own reasons in place of the placeholders (loadDeviations refuses those)
+    writeFileSync(file, readFileSync(file, "utf8").replace(/"TODO: /g, '"accepted: '));
     entries = loadDeviations(
       file,
       allChecks.map((c) => c.id),
