@@ -1286,6 +1286,9 @@ export type AudiencesAudienceRun = {
     audience_dataset_id: string;
     /**
      * Dataset (`ds_`) whose posts the profiles are derived from.
+     * Decision D-DATASET-DELETED-REFS: kept as it was once the source is
+     * deleted (the run and its profiles stay readable; the id itself reads
+     * 404 `dataset_not_found`).
      */
     source_dataset_id: string;
     /**
@@ -2646,6 +2649,8 @@ export type CustomParametersCustomParameterRun = {
     custom_parameter_id: string;
     /**
      * What the run covers.
+     * Decision D-DATASET-DELETED-REFS: runs over a deleted dataset disappear
+     * with it (a processing one stops as `failed`, refunded).
      */
     scope: CustomParametersCustomParameterRunScope;
     /**
@@ -3548,6 +3553,9 @@ export type McpGetAudienceDatasetRunResult = {
     audience_dataset_id: string;
     /**
      * Dataset (`ds_`) whose posts the profiles are derived from.
+     * Decision D-DATASET-DELETED-REFS: kept as it was once the source is
+     * deleted (the run and its profiles stay readable; the id itself reads
+     * 404 `dataset_not_found`).
      */
     source_dataset_id: string;
     /**
@@ -3987,6 +3995,9 @@ export type McpGetTrackingAgentResult = {
     instructions: string;
     /**
      * Datasets whose queries each cycle repeats (`ds_` prefix).
+     * Decision D-DATASET-DELETED-REFS: a deleted dataset leaves this list at
+     * once, so it may become empty (a trigger then answers
+     * `dataset_has_no_queries`).
      */
     dataset_ids: Array<string>;
     /**
@@ -6488,6 +6499,9 @@ export type TrackingAgentsTrackingAgent = {
     instructions: string;
     /**
      * Datasets whose queries each cycle repeats (`ds_` prefix).
+     * Decision D-DATASET-DELETED-REFS: a deleted dataset leaves this list at
+     * once, so it may become empty (a trigger then answers
+     * `dataset_has_no_queries`).
      */
     dataset_ids: Array<string>;
     /**
