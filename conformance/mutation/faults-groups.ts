@@ -376,7 +376,6 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-url-listed-twice",
-    rows: ["preview.url-result"],
     decision: "D-PREVIEW-URL-LISTS",
     breaks: "Each requested URL is in exactly one result list",
     expect: "preview-url-charge-per-returning-url",
@@ -431,7 +430,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "preview-402-required-wrong",
-    rows: ["previews.create.402", "errors.402-body"],
+    decision: "D-402-AMOUNTS",
     breaks: "A preview 402 states required = URLs × price",
     expect: "preview-402-before-work",
     response: (q, res) =>
@@ -454,7 +453,7 @@ export const groupFaults: Fault[] = [
   // ---- pattern detections -----------------------------------------------------------
   {
     id: "pattern-reserves-extra",
-    rows: ["pattern-detections.create", "charges.post-processing.pattern"],
+    rows: ["charges.post-processing.pattern", "charges.reservation-before-work"],
     breaks: "A detection reserves the latest completed run's posts × price",
     expect: "pattern-detection-billing-latest-run",
     response: (q, res, s) => {
@@ -485,7 +484,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-unknown-item-200",
-    rows: ["patterns.item"],
+    rows: ["service.scope.foreign-404"],
     breaks: "An unknown item of a pattern is 404",
     expect: "pattern-item-post-count",
     response: (q, res) =>
@@ -537,7 +536,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "pattern-steps-go-back",
-    rows: ["pattern-detection-run.transitions"],
+    decision: "D-PDR-STATES",
     breaks: "Step timestamps of a detection never go back",
     expect: "pattern-detection-run-state-machine",
     response: (q, res) => {
@@ -1023,7 +1022,6 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "usage-history-oldest-first",
-    rows: ["usage-history.account-wide"],
     decision: "D-USAGE-ORDER",
     breaks: "Usage history is newest first",
     expect: "usage-history-newest-first-shared",
@@ -1074,6 +1072,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "unknown-pattern-item-500",
+    rows: ["errors.5xx"],
     breaks: "No request gets a 5xx",
     expect: "no-server-errors",
     response: (q, res) =>

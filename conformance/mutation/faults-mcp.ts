@@ -13,20 +13,20 @@ import {
   type ProxyState,
 } from "./proxy.ts";
 
-const isMcp = (q: ProxyRequest) => q.method === "POST" && /^\/mcp\/$/.test(q.url.pathname);
-const rpcOf = (q: ProxyRequest): Body => {
+export const isMcp = (q: ProxyRequest) => q.method === "POST" && /^\/mcp\/$/.test(q.url.pathname);
+export const rpcOf = (q: ProxyRequest): Body => {
   try {
     return q.body ? JSON.parse(q.body) : undefined;
   } catch {
     return undefined;
   }
 };
-const toolOf = (q: ProxyRequest): string | undefined =>
+export const toolOf = (q: ProxyRequest): string | undefined =>
   rpcOf(q)?.method === "tools/call" ? rpcOf(q)?.params?.name : undefined;
 const methodOf = (q: ProxyRequest): string | undefined => rpcOf(q)?.method;
 
 /** The JSON-RPC response in a body (JSON or the last `data:` event of an SSE stream). */
-function messageOf(res: ProxyResponse): Body {
+export function messageOf(res: ProxyResponse): Body {
   if (/event-stream/.test(res.headers["content-type"] ?? "")) {
     const datas = res.body.split(/\r?\n/).filter((l) => l.startsWith("data:"));
     for (const d of datas.reverse()) {
@@ -43,7 +43,7 @@ function messageOf(res: ProxyResponse): Body {
 }
 
 /** Rewrite the JSON-RPC response, keeping the body's format (JSON or SSE). */
-function rewrite(res: ProxyResponse, f: (m: Body) => unknown): ProxyResponse {
+export function rewrite(res: ProxyResponse, f: (m: Body) => unknown): ProxyResponse {
   const m = messageOf(res);
   if (!m) return res;
   const next = f(structuredClone(m));
@@ -53,7 +53,7 @@ function rewrite(res: ProxyResponse, f: (m: Body) => unknown): ProxyResponse {
 }
 
 /** The tool result's payload (structuredContent, else the JSON of its text), rewritten in both places. */
-function payload(res: ProxyResponse, f: (p: Body) => unknown): ProxyResponse {
+export function payload(res: ProxyResponse, f: (p: Body) => unknown): ProxyResponse {
   return rewrite(res, (m) => {
     const r = m.result;
     if (!r || r.isError) return m;
@@ -77,7 +77,7 @@ function payload(res: ProxyResponse, f: (p: Body) => unknown): ProxyResponse {
   });
 }
 
-const toolError = (res: ProxyResponse, f: (e: Body, r: Body) => unknown): ProxyResponse =>
+export const toolError = (res: ProxyResponse, f: (e: Body, r: Body) => unknown): ProxyResponse =>
   rewrite(res, (m) => {
     if (!m.result?.isError) return m;
     let e: Body;
@@ -267,7 +267,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-required-args-dropped",
-    rows: ["mcp.ask", "mcp.render"],
+    decision: "D-MCP-TOOL-ARGS",
     breaks: "Each tool requires its documented arguments",
     expect: "mcp-tool-catalogue",
     response: (q, res) =>
@@ -325,7 +325,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-tool-error-plain-text",
-    rows: ["mcp.tool-errors"],
+    rows: ["mcp.tool-errors", "mcp.get-dataset"],
     breaks: "A tool error is {error: {code, message, status}}",
     expect: "mcp-tool-error-shape",
     response: (q, res) =>
@@ -335,6 +335,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-bad-arguments-500",
+    rows: ["mcp-auth.transport-vs-tool-errors"],
     breaks: "Bad tool arguments never give a transport 5xx",
     expect: "mcp-bad-arguments-tool-error",
     response: (q, res) => {
@@ -351,7 +352,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-bad-arguments-succeed",
-    rows: ["mcp-auth.transport-vs-tool-errors"],
+    rows: ["mcp.list-mentions", "mentions.limit", "mentions.filters.at-most-10", "mcp.ask"],
     breaks: "Bad tool arguments are a tool error, not a success",
     expect: "mcp-bad-arguments-tool-error",
     response: (q, res) =>
@@ -363,7 +364,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-list-duplicates-across-pages",
-    rows: ["mcp.list-cursor"],
+    rows: ["mcp.list-cursor", "pagination.cursor-walk"],
     breaks: "A list tool's cursor walk returns each item once",
     expect: "mcp-list-cursor-walk",
     response: (q, res, s) => {
@@ -447,7 +448,7 @@ export const mcpFaults: Fault[] = [
   },
   {
     id: "mcp-read-tools-charge",
-    rows: ["me.read", "mcp.tools"],
+    rows: ["mcp.tools"],
     breaks: "Read tools charge nothing",
     expect: "mcp-read-tools-free",
     response: (q, res, s) => {

@@ -130,7 +130,7 @@ export const seedDefaultsFaults: Fault[] = [
   // the tool call's sort follows the cursor's own: a likes cursor under sort date gets the likes walk's next page
   {
     id: "mcp-mentions-cursor-ignores-sort",
-    rows: ["mcp.list-cursor-sort"],
+    rows: ["mcp.list-cursor-sort", "mentions.cursor-sort"],
     breaks: "A cursor of a filtered MCP list encodes its sort (reused under another sort it is refused)",
     expect: "mcp-list-cursor-sort",
     request: (q) => {
@@ -163,7 +163,7 @@ export const seedDefaultsFaults: Fault[] = [
     id: "profile-search-default-page-25",
     rows: ["audience-profiles.default-limit"],
     breaks: "POST /v1/audience_profiles: limit defaults to 20",
-    expect: "pagination-limit-respected",
+    expect: "profiles-default-limit-equivalent",
     request: (q) => {
       if (q.method !== "POST" || q.url.pathname !== "/v1/audience_profiles" || !q.body) return q;
       const b = JSON.parse(q.body);

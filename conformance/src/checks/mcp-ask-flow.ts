@@ -40,11 +40,7 @@ export default defineCheck({
     "stop-reason": seed("assistant-turn.mcp-stop-reason", words("null while working and non-null once finished")),
     blocks: seed("assistant-turn.mcp-blocks-once-settled", words("blocks arrive only once the turn settles")),
     "block-text": seed("mcp.blocks", words("A render: false block already carries its markdown text")),
-    render: seed(
-      ["mcp.render", "mcp.blocks"],
-      words("the block's widget content"),
-      words("a render: true block needs render"),
-    ),
+    render: seed("mcp.blocks", words("a render: true block needs render")),
     // non-null once finished is the seed's; that it is a string is the contract's
     "stop-string": decided("D-MCP-STOP-REASON"),
     // the seed never says an MCP turn is a REST chat message

@@ -87,7 +87,7 @@ export default defineCheck({
       words("{content: Dataset[], cursor}"),
     ),
     answered: seed(
-      ["service.mcp.ask-plus-read-only", "mcp-auth.transport-vs-tool-errors"],
+      "service.mcp.ask-plus-read-only",
       words("The same capabilities are reachable through an MCP tool server"),
     ),
     paging: decided("D-MCP-PAGING"),

@@ -106,7 +106,20 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
         rest: { method: "POST", path: "/v1/audience_profiles", body: { limit: 5 } },
         list: true,
       });
-      const ad = await firstId(ctx, "/v1/audience_datasets?limit=1");
+      // an audience dataset with a run: the first few of the account's, else the first one
+      const ads = listOf<{ id: string }>(await ctx.req({ method: "GET", path: "/v1/audience_datasets?limit=5" })) ?? [];
+      let ad: string | undefined;
+      let adr: string | undefined;
+      for (const a of ads) {
+        if (typeof a?.id !== "string") continue;
+        ad ??= a.id;
+        const run = await firstId(ctx, `/v1/audience_datasets/${encodeURIComponent(a.id)}/runs?limit=1`);
+        if (run) {
+          ad = a.id;
+          adr = run;
+          break;
+        }
+      }
       if (ad) {
         out.push({
           tool: "svc__get_audience_dataset",
@@ -114,7 +127,6 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
           rest: { method: "GET", path: `/v1/audience_datasets/${encodeURIComponent(ad)}` },
           list: false,
         });
-        const adr = await firstId(ctx, `/v1/audience_datasets/${encodeURIComponent(ad)}/runs?limit=1`);
         if (adr)
           out.push({
             tool: "svc__get_audience_dataset_run",
@@ -125,7 +137,7 @@ export async function twins(ctx: CheckContext): Promise<{ twins: Twin[]; missing
             },
             list: false,
           });
-        else missing.push("svc__get_audience_dataset_run: the audience dataset has no run");
+        else missing.push("svc__get_audience_dataset_run: none of the account's first audience datasets has a run");
       } else missing.push("svc__get_audience_dataset(_run): the account has no audience dataset");
     } else missing.push("audience tools: the REST twins are outside the contract scope");
     if (ctx.contract.op("GET /v1/tracking_agents")) {

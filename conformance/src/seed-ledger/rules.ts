@@ -98,6 +98,8 @@ export const LEDGER: LedgerRow[] = [
     id: "conventions.204-empty",
     kind: "status",
     quote: "| 204 | Empty body. |",
+    notObservable:
+      "HTTP itself gives a 204 no body (RFC 9110): a client reading the answer never sees one; the operations whose rows state an empty body are judged instead (empty-body-204)",
   },
   {
     id: "conventions.422-validation-body",
@@ -388,6 +390,8 @@ export const LEDGER: LedgerRow[] = [
     id: "agent-message.text-and-references",
     kind: "shape",
     quote: "The full message also carries a markdown text body with citations and `references[]`",
+    uncovered:
+      "the seed shows no read of a full agent message, only the feed of alert items: that a feed item is the full message (its text and references[]) is D-TA-MESSAGE's, judged as a decision (tracking-agent-feed-newest-first); the citation rules are judged on the text and references the feed items carry (ask-citation-invariants)",
   },
   {
     id: "agent-message.pattern-reference",
@@ -624,7 +628,9 @@ export const LEDGER: LedgerRow[] = [
     id: "pattern-detection-run.transitions",
     kind: "transition",
     quote: "States seen: `pending`, `completed` (with `pattern_id`).",
-    rule: "a detection moves only pending → … → completed | failed, and its step timestamps never go back",
+    unsettled:
+      "the seed names only the states seen and says the transitions are not shown, so it states no move to judge; the moves a detection is held to (pending → working → completed | failed, an ended run never changing) are D-RUN-STATES', judged by pattern-detection-run-state-machine as that decision (the pending start and pattern_id once completed are rows of their own)",
+    decision: "D-RUN-STATES",
   },
   {
     id: "pattern-detection-run.failure-refund",
@@ -636,6 +642,8 @@ export const LEDGER: LedgerRow[] = [
     id: "custom-parameter-run.processing",
     kind: "transition",
     quote: "State seen: `processing`.",
+    uncovered:
+      "a value seen, not a rule: the other states and every transition are \"not shown\", so a run may end or start under names of its own; the contract's names and moves (processing → completed | failed) are D-RUN-STATES', judged as a decision (custom-parameter-run-state-machine), and completion is judged by the counters (custom-parameter-run.complete-when-sum)",
   },
   {
     id: "tracking-agent.pause",
@@ -726,7 +734,7 @@ export const LEDGER: LedgerRow[] = [
     kind: "default",
     quote: "| GET /v1/datasets | query limit (default 10)",
     also: ["defaults 10 (resources)"],
-    note: "the other parameterless resource lists (audience datasets, custom parameters, tracking agents) are held to their default only when the account holds more than a page",
+    note: "the page without limit is compared with limit=10's (the same items, the same has_next) once the kit has filled the list past ten datasets",
   },
   {
     id: "datasets.list.sorted",
@@ -788,6 +796,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.list.default-limit",
     kind: "default",
     quote: "| GET /v1/datasets/{dataset_id}/runs | limit (default 10)",
+    note: "the page without limit is compared with limit=10's (the same runs, the same has_next) on a dataset the kit gives eleven one-URL runs",
   },
   {
     id: "datasets.runs.list.404",
@@ -815,7 +824,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.count-default",
     kind: "default",
     quote: "20-1000, default 200 |",
-    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised (requested_count, D-RUN-COUNT, and the reservation are not read)",
+    note: "judged through the run's params echo (an echo without the field, or null, is tolerated by D-RUN-PARAMS-ECHO and leaves it not exercised), and by two one-URL runs, one without count and one with count 200, whose create responses give the same count and requested_count",
   },
   {
     id: "datasets.runs.body.comments-range",
@@ -827,7 +836,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.comments-default",
     kind: "default",
     quote: "0-100, default 10 |",
-    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
+    note: "judged through the run's params echo: against the default, and against the echo of a run that sends the default (an echo without the field, or null, is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised)",
   },
   {
     id: "datasets.runs.body.date-range-order",
@@ -850,7 +859,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.country-default",
     kind: "default",
     quote: "alpha-2, default `US` |",
-    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
+    note: "judged through the run's params echo: against the default, and against the echo of a run that sends the default (an echo without the field, or null, is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised)",
   },
   {
     id: "datasets.runs.body.language",
@@ -861,13 +870,13 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.body.visual-default",
     kind: "default",
     quote: "| enable_visual_recognition | boolean | default false |",
-    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
+    note: "judged through the run's params echo: against the default, and against the echo of a run that sends the default (an echo without the field, or null, is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised)",
   },
   {
     id: "datasets.runs.body.transcribing-default",
     kind: "default",
     quote: "| enable_transcribing | boolean | default false |",
-    note: "judged through the run's params echo; an echo without the field (or null) is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised",
+    note: "judged through the run's params echo: against the default, and against the echo of a run that sends the default (an echo without the field, or null, is tolerated by D-RUN-PARAMS-ECHO and leaves the default not exercised)",
   },
   {
     id: "datasets.runs.body.actions",
@@ -901,7 +910,7 @@ export const LEDGER: LedgerRow[] = [
     id: "datasets.runs.mentions-pool",
     kind: "shape",
     quote: "Mentions live across runs; a new run adds to the same pool.",
-    note: "two one-URL runs into one dataset: the first run's posts stay listed and the second's join them",
+    note: "two one-URL runs into one dataset (distinct, well-formed post URLs): the posts listed after the first run stay listed, and when the deployment reports the dataset gained posts (its mentions_count, else the run's new_mentions_count) the listing gained some; whether two URLs are two posts is the deployment's to say",
   },
 
   // ── Endpoints › Audience datasets ──────────────────────────────────────
@@ -921,7 +930,7 @@ export const LEDGER: LedgerRow[] = [
     id: "audience-datasets.list.default-limit",
     kind: "default",
     quote: "| GET /v1/audience_datasets | limit (default 10)",
-    note: "held to 10 only when the account holds more than ten audience datasets (the demo account holds three)",
+    note: "the page without limit is compared with limit=10's (the same items, the same has_next) once the kit has filled the list past ten audience datasets (free; not on a plan without audience research)",
   },
   {
     id: "audience-datasets.list",
@@ -1076,8 +1085,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "default",
     quote: "1-100, default 20 |",
     also: ["20 (mentions, profiles)"],
-    rule: "without limit a profile search holds 20",
-    note: "judged only when the account holds more than 20 profiles (the kit creates none for it); otherwise not exercised",
+    rule: "without limit a profile search answers the page limit=20 answers",
+    note: "the same profiles and the same has_next; an account holding 20 or fewer gets one audience run of what is missing (charged profiles), and a default of as many profiles as it then holds or more would not show",
   },
   {
     id: "audience-profiles.cursor-sort",
@@ -1113,6 +1122,8 @@ export const LEDGER: LedgerRow[] = [
     kind: "order",
     quote:
       "| sort | enum | `date`, `likes`, `engagement_rate`, `views`, `comments`, `shares`, `sentiment_score`, `dataset_run_at` |",
+    also: ["| order | enum | `asc`, `desc` |"],
+    rule: "a search sorted by a documented key lists mentions in that key's order, order=desc descending and order=asc ascending",
   },
   {
     id: "mentions.limit",
@@ -1124,7 +1135,8 @@ export const LEDGER: LedgerRow[] = [
     id: "mentions.default-limit",
     kind: "default",
     quote: "1-100, default 20 |",
-    rule: "without limit a mention search holds 20",
+    rule: "without limit a mention search answers the page limit=20 answers",
+    note: "the same mentions and the same has_next, compared on an account the kit fills past 20 mentions (one prompt run when it holds fewer)",
   },
   {
     id: "mentions.cursor-sort",
@@ -1522,8 +1534,8 @@ export const LEDGER: LedgerRow[] = [
     id: "usage-history.limit",
     kind: "bound",
     quote: "| GET /v1/me/usage_history | query `limit` (default 25, 1-100)",
-    rule: "limit 1-100, default 25",
-    note: "the default is held to 25 only when the account holds more than 25 rows",
+    rule: "without limit the history answers the page limit=25 answers",
+    note: "the same rows and the same has_next, after the group checks' charges; an account holding 25 rows or fewer gets one-source prompt previews (a unit each) for what is missing",
   },
   {
     id: "usage-history.account-wide",
@@ -1917,6 +1929,7 @@ export const LEDGER: LedgerRow[] = [
     id: "charges.audience-profile",
     kind: "charge",
     quote: "| audience_profile | 3 | each profile collected",
+    also: ["(reservation sized by total_profile_count, default 300)"],
   },
   {
     id: "charges.post-processing.pattern",
@@ -2018,6 +2031,8 @@ export const LEDGER: LedgerRow[] = [
     id: "versioning.v1",
     kind: "versioning",
     quote: "All endpoints live under the `/v1` prefix.",
+    uncovered:
+      "every request the kit sends goes to a /v1 path, so a deployment without the prefix fails nearly every check; no check judges the prefix on its own (what a path outside /v1 answers is not stated)",
   },
   {
     id: "versioning.v2-before-breaking",
