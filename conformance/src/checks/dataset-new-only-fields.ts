@@ -1,5 +1,7 @@
 import type { DatasetsDataset } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { field, words } from "../grounding/facts.ts";
 import { bodyOf, dataOf, isObject } from "../typed.ts";
 import { createDataset, seen } from "./support/util.ts";
 
@@ -12,8 +14,9 @@ export default defineCheck({
   rule: "POST /v1/datasets answers data with only id, name and created_at; the new (empty) dataset reads estimated_mentions_count 0",
   section: "Resources › Dataset (create response; estimated_mentions_count)",
   severity: "minor",
-  rules: {
-    seed: "The create response carries only `id`, `name`, `created_at`. … empty dataset gives 0",
+  asserts: {
+    only: seed("dataset.create-response-only", words("carries only"), field("id"), field("name"), field("created_at")),
+    emptyEstimate: seed("dataset.estimated-mentions-count", words("empty dataset gives 0")),
   },
   requires: ["POST /v1/datasets", "GET /v1/datasets/{dataset_id}"],
   async run(ctx) {
@@ -24,6 +27,7 @@ export default defineCheck({
     ctx.expect(
       extra.length === 0,
       {
+        judges: "only",
         title: `the create response carries ${extra.join(", ")} besides id, name and created_at`,
         received: keys,
         expected: CREATE_KEYS,
@@ -36,6 +40,7 @@ export default defineCheck({
     ctx.expect(
       estimated === 0,
       {
+        judges: "emptyEstimate",
         title: `a new, empty dataset reads estimated_mentions_count ${JSON.stringify(estimated)}`,
         received: seen(read),
         expected: { data: { estimated_mentions_count: 0 } },

@@ -1,100 +1,97 @@
-import { decision, defineCheck } from "../define-check.ts";
-import { DATASETS, seen, walk } from "./support/util.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { words } from "../grounding/facts.ts";
+import type { Exchange } from "../http.ts";
+import type { CheckContext } from "../types.ts";
+import { DATASETS, seen, walk, type Walk } from "./support/util.ts";
 import { bodyOf } from "../typed.ts";
-import { otherLists, paginationFixture, type Page } from "./support/pagination.ts";
+import { listJudge, otherLists, paginationFixture, stuckWalk, type Page } from "./support/pagination.ts";
 
-/** has_next true ⇔ a string cursor; the last page has has_next false and cursor null. */
+type Judge = "end" | "cursor" | "endParameters" | "endAgents";
+const NAMES = { seed: "end", "D-CP-LIST": "endParameters", "D-TA-LIST": "endAgents" } as const;
+
+/**
+ * has_next true carries a cursor to follow; the last page has has_next false
+ * and cursor null. A walk that stops at its page cap without reaching that end
+ * fails when its pages are stuck (empty, repeated, nothing new), and is not
+ * exercised when the list is merely long.
+ */
 export default defineCheck({
   id: "pagination-end-cursor-null",
   phase: "lists",
-  rule: "Every page with has_next true carries a cursor; the last page has has_next false and cursor null",
+  rule: "Every page with has_next true carries a cursor; the last page has has_next false and cursor null; a walk does reach that end",
   section: "Resources › Conventions › Pagination (stop when has_next is false, then cursor is null)",
   severity: "major",
-  rules: {
-    seed: "Stop when `has_next` is false (then `cursor` is null).",
-    decisions: [
-      decision("D-LIST-ENVELOPE", { ops: /^(CustomParameters_list|CustomParameters_listRuns|TrackingAgents_list)$/ }),
-    ],
+  asserts: {
+    end: seed("pagination.end-cursor-null", words("Stop when `has_next` is false"), words("then `cursor` is null")),
+    cursor: seed("pagination.cursor-walk", words("Cursor based")),
+    endParameters: decided("D-CP-LIST"),
+    endAgents: decided("D-TA-LIST"),
   },
-  decisions: ["D-LIST-ENVELOPE"],
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     await paginationFixture(ctx);
-    // only the pages are judged here, never the items
-    const w = await walk<unknown>(ctx, DATASETS, { limit: 100, order: "asc", maxPages: 20 });
-    for (const p of w.pages) {
-      const b = bodyOf<Page>(p);
-      if (p.status !== 200) {
-        ctx.fail(
-          {
-            title: `a page answered ${p.status}`,
-            received: seen(p),
-            expected: "200 with a page",
-          },
-          p,
-        );
-        continue;
-      }
-      if (b?.has_next === true)
-        ctx.expect(
-          typeof b.cursor === "string" && b.cursor.length > 0,
-          {
-            title: "has_next true without a cursor",
-            received: { has_next: b.has_next, cursor: b.cursor },
-            expected: { has_next: true, cursor: "<string>" },
-          },
-          p,
-        );
-      else
-        ctx.expect(
-          b?.has_next === false && b?.cursor === null,
-          {
-            title: "last page cursor is not null",
-            received: { has_next: b?.has_next, cursor: b?.cursor },
-            expected: { has_next: false, cursor: null },
-          },
-          p,
-        );
-    }
-    if (!w.complete && !w.error)
-      ctx.warn("the account has more than 2000 datasets; the end of the list was not reached");
+    // only the pages are judged here, never the items; pages of 5 so the kit's datasets span several
+    const w = await walk<unknown>(ctx, DATASETS, { limit: 5, order: "asc", maxPages: 40 });
+    for (const p of w.pages) judgePage(ctx, p, "end", "a page");
+    judgeCap(ctx, w, "end", "GET /v1/datasets");
     for (const op of otherLists(ctx)) {
+      const judges = listJudge<Judge>(op.path, NAMES);
       const o = await walk<unknown>(ctx, op.path, { limit: 100, maxPages: 5 });
-      const last = o.pages.at(-1);
-      if (!last) continue;
-      const b = bodyOf<Page>(last);
-      if (last.status !== 200) {
-        ctx.fail(
-          {
-            title: `${op.operationId} answered ${last.status}`,
-            received: seen(last),
-            expected: "200 with a page",
-          },
-          last,
-        );
-        continue;
-      }
-      if (o.complete)
-        ctx.expect(
-          b?.has_next === false && b?.cursor === null,
-          {
-            title: `${op.operationId} last page cursor is not null`,
-            received: { has_next: b?.has_next, cursor: b?.cursor },
-            expected: { has_next: false, cursor: null },
-          },
-          last,
-        );
-      else if (b?.has_next === true)
-        ctx.expect(
-          typeof b.cursor === "string" && b.cursor.length > 0,
-          {
-            title: `${op.operationId} has_next true without a cursor`,
-            received: { has_next: b.has_next, cursor: b.cursor },
-            expected: { has_next: true, cursor: "<string>" },
-          },
-          last,
-        );
+      for (const p of o.pages) judgePage(ctx, p, judges, op.operationId);
+      judgeCap(ctx, o, judges, op.operationId);
     }
   },
 });
+
+/** One page: 200 with a page; has_next true with a string cursor, else has_next false with cursor null. */
+function judgePage(ctx: CheckContext<Judge>, p: Exchange, judges: Judge, what: string): void {
+  const b = bodyOf<Page>(p);
+  if (p.status !== 200 || !Array.isArray(b?.data)) {
+    ctx.fail(
+      { judges, title: `${what} answered ${p.status} without a page`, received: seen(p), expected: "200 with a page" },
+      p,
+    );
+    return;
+  }
+  if (b.has_next === true)
+    ctx.expect(
+      typeof b.cursor === "string" && b.cursor.length > 0,
+      {
+        judges: judges === "end" ? "cursor" : judges,
+        title: `${what}: has_next true without a cursor`,
+        received: { has_next: b.has_next, cursor: b.cursor },
+        expected: { has_next: true, cursor: "<string>" },
+      },
+      p,
+    );
+  else
+    ctx.expect(
+      b.has_next === false && b.cursor === null,
+      {
+        judges,
+        title: `${what}: the last page has has_next ${JSON.stringify(b.has_next)} and cursor ${JSON.stringify(b.cursor)}`,
+        received: { has_next: b.has_next, cursor: b.cursor },
+        expected: { has_next: false, cursor: null },
+      },
+      p,
+    );
+}
+
+/** A walk stopped at its cap: stuck pages fail (the end never comes), a long list is not exercised. */
+function judgeCap(ctx: CheckContext<Judge>, w: Walk<unknown>, judges: Judge, what: string): void {
+  if (!w.capped) return;
+  const stuck = stuckWalk(w);
+  if (!stuck)
+    return ctx.notExercised(`${what}: the list is longer than ${w.pages.length} pages; its end was not reached`);
+  ctx.fail(
+    {
+      judges,
+      title: `${what}: the walk never reaches has_next false: ${stuck.why}`,
+      received: seen(w.pages[stuck.page - 1]!),
+      expected: "pages that bring new items until has_next is false",
+    },
+    w.pages[stuck.page - 1],
+  );
+}

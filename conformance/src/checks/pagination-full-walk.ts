@@ -1,93 +1,102 @@
-import { decision, defineCheck } from "../define-check.ts";
-import { isObject } from "../typed.ts";
-import { smallPageWalk } from "./support/pagination.ts";
-import { walk } from "./support/util.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { words } from "../grounding/facts.ts";
+import type { Exchange } from "../http.ts";
+import type { CheckContext } from "../types.ts";
+import { itemKey, listJudge, otherLists, smallPageWalk, stuckWalk } from "./support/pagination.ts";
+import { listOf, seen, walk, type Walk } from "./support/util.ts";
 
-/** Following cursors visits every item exactly once. */
+type Judge = "walk" | "walkParameters" | "walkAgents";
+const NAMES = { seed: "walk", "D-CP-LIST": "walkParameters", "D-TA-LIST": "walkAgents" } as const;
+
+/**
+ * Following cursors visits every item once: the dataset list in pages of 2
+ * past the datasets the kit created (each created one found, none twice),
+ * every other parameterless list in pages of 2 (none twice). A walk that
+ * stops at its cap while its pages are stuck (empty, repeated, nothing new)
+ * fails; a list merely longer than the cap is walked as far as it goes.
+ */
 export default defineCheck({
   id: "pagination-full-walk",
   phase: "lists",
-  rule: "Following cursors page by page returns every item exactly once (no overlap, no gap)",
+  rule: "Following cursors page by page returns every item exactly once (no overlap, no gap), and the pages move on",
   section: "Resources › Conventions › Pagination",
   severity: "critical",
-  rules: {
-    seed: "Cursor based. … Pass a cursor back unchanged … Stop when `has_next` is false",
-    decisions: [
-      decision("D-LIST-ENVELOPE", { ops: /^(CustomParameters_list|CustomParameters_listRuns)$/ }),
-      decision("D-TA-LIST", { ops: /^TrackingAgents_list$/ }),
-    ],
+  asserts: {
+    walk: seed("pagination.cursor-walk", words("Cursor based")),
+    walkParameters: decided("D-CP-LIST"),
+    walkAgents: decided("D-TA-LIST"),
   },
-  decisions: ["D-LIST-ENVELOPE", "D-TA-LIST"],
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/datasets"],
   async run(ctx) {
     const { ids, walk: main, items } = await smallPageWalk(ctx);
-    if (main.error)
-      ctx.fail(
-        {
-          title: `a page answered ${main.error.status}`,
-          received: main.error.json,
-          expected: "200 with a page",
-        },
-        main.error,
-      );
-    const seen = new Map<unknown, number>();
-    items.forEach((x, i) => {
-      if (seen.has(x?.id))
-        ctx.fail(
-          {
-            title: `item ${x?.id} returned twice (positions ${seen.get(x?.id)} and ${i})`,
-            received: items.map((y) => y?.id),
-            expected: "each id once",
-          },
-          main.pages[Math.floor(i / 2)],
-        );
-      seen.set(x?.id, i);
-    });
-    const missing = ids.filter((id) => !seen.has(id));
+    judgeWalk(ctx, main, "walk", "GET /v1/datasets");
+    const missing = ids.filter((id) => !items.some((x) => x?.id === id));
     ctx.expect(
       missing.length === 0,
       {
+        judges: "walk",
         title: `${missing.length} created item(s) never returned by the walk`,
         received: items.map((y) => y?.id),
         expected: `includes ${missing.join(", ")}`,
       },
       main.pages.at(-1),
     );
-    for (const p of main.pages) ctx.pass(p);
     // every other parameterless list of the contract: no item twice across pages of 2
-    const others = ctx.contract.operations.filter(
-      (o) =>
-        o.method === "GET" &&
-        !o.path.includes("{") &&
-        o.path !== "/v1/datasets" &&
-        o.params.some((p) => p.name === "limit"),
-    );
-    for (const op of others) {
+    for (const op of otherLists(ctx)) {
       const w = await walk<unknown>(ctx, op.path, { limit: 2, maxPages: 6 });
-      if (w.error) {
-        ctx.fail(
-          {
-            title: `${op.operationId} page answered ${w.error.status}`,
-            received: w.error.json ?? w.error.text.slice(0, 200),
-            expected: "200 with a page",
-          },
-          w.error,
-        );
-        continue;
-      }
-      // an item without an id (chat messages carry message_id) is told apart by its whole body
-      const ids = w.items.map((x) => JSON.stringify(isObject(x) ? (x.id ?? x.message_id ?? x) : x));
-      const dup = ids.find((id, i) => ids.indexOf(id) !== i);
-      ctx.expect(
-        !dup,
-        {
-          title: `${op.operationId} returned ${dup} twice`,
-          received: ids,
-          expected: "each item once",
-        },
-        w.pages.at(-1),
-      );
+      judgeWalk(ctx, w, listJudge<Judge>(op.path, NAMES), op.operationId);
     }
   },
 });
+
+/** A walk's pages: each answered, no item twice, and not stuck at its cap. */
+function judgeWalk(ctx: CheckContext<Judge>, w: Walk<unknown>, judges: Judge, what: string): void {
+  if (w.error) {
+    ctx.fail(
+      {
+        judges,
+        title: `${what}: a page of the walk answered ${w.error.status} without a page or a cursor to follow`,
+        received: seen(w.error),
+        expected: "200 with a page (and a cursor while has_next is true)",
+      },
+      w.error,
+    );
+    return;
+  }
+  const keys = w.items.map(itemKey);
+  const dup = keys.findIndex((k, i) => keys.indexOf(k) !== i);
+  ctx.expect(
+    dup < 0,
+    {
+      judges,
+      title: `${what}: item ${keys[dup]} returned twice (positions ${keys.indexOf(keys[dup]!)} and ${dup})`,
+      received: keys,
+      expected: "each item once",
+    },
+    pageOf(w, dup),
+  );
+  const stuck = dup < 0 ? stuckWalk(w) : undefined;
+  if (stuck)
+    ctx.fail(
+      {
+        judges,
+        title: `${what}: the walk never reaches has_next false: ${stuck.why}`,
+        received: seen(w.pages[stuck.page - 1]!),
+        expected: "pages that bring new items until has_next is false",
+      },
+      w.pages[stuck.page - 1],
+    );
+}
+
+/** The page an item position of the walk came from. */
+function pageOf(w: Walk<unknown>, index: number): Exchange | undefined {
+  let seenItems = 0;
+  for (const p of w.pages) {
+    const n = listOf(p)?.length ?? 0;
+    if (index < seenItems + n) return p;
+    seenItems += n;
+  }
+  return w.pages.at(-1);
+}

@@ -1,62 +1,60 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { byDefault } from "../grounding/facts.ts";
 import { bodyOf } from "../typed.ts";
-import { createDataset, seen } from "./support/util.ts";
-import { errorCode, pollUntil, postUrls, priceOf, runIdOf, terminalType } from "./support/groups.ts";
-import { pageSize, type Page } from "./support/pagination.ts";
+import { seen } from "./support/util.ts";
+import { equivalent, pageSize, runsFixture, viewOf, type Page } from "./support/pagination.ts";
 
-/** A dataset's run list without `limit` holds the documented default page (10) when the dataset has more runs. */
+/** The seed's default page of a dataset's run list. */
+const DEFAULT = 10;
+
+/**
+ * A dataset's run list without `limit` is the page with limit=10, the seed's
+ * default: the same runs and the same has_next, on a dataset holding eleven
+ * runs (one URL each: one mention at most per run). That the default page is
+ * full before the end is D-PAGE-FILL, judged apart.
+ */
 export default defineCheck({
   id: "pagination-runs-default-page",
   phase: "lists",
-  rule: "GET /v1/datasets/{dataset_id}/runs without limit, on a dataset with one run more than the default page, holds 10 runs and has_next true",
+  rule: "GET /v1/datasets/{dataset_id}/runs without limit answers the page limit=10 answers (the same runs, the same has_next), on a dataset with eleven runs; a default page with has_next true holds 10 (D-PAGE-FILL)",
   section: "Endpoints › Datasets (GET …/runs: limit default 10)",
   severity: "minor",
-  rules: {
-    seed: "| GET /v1/datasets/{dataset_id}/runs | limit (default 10)",
-    // the seed caps a page at `limit`; that a page before the end is full is the contract's
-    decisions: [decision("D-PAGE-FILL", { title: /: a short page before the end/ })],
+  asserts: {
+    default: seed("datasets.runs.list.default-limit", byDefault(DEFAULT, "limit")),
+    fill: decided("D-PAGE-FILL"),
   },
-  decisions: ["D-PAGE-FILL"],
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs"],
   async run(ctx) {
-    const op = ctx.contract.op("GET /v1/datasets/{dataset_id}/runs")!;
-    const dflt = Number(op.params.find((p) => p.name === "limit")?.schema.default ?? 10);
-    const price = await priceOf(ctx, "mention");
-    const ds = await createDataset(ctx, "runs-page");
-    const runs = `/v1/datasets/${encodeURIComponent(ds.id)}/runs`;
-    // one URL per run: each collects at most one post (the reservation is the count, 20, at most)
-    ctx.charge(price.mul(20 * (dflt + 1)).toFixed(), `${dflt + 1} one-URL dataset runs`);
-    const started: string[] = [];
-    for (let i = 0; i <= dflt; i++) {
-      const ex = await ctx.req({
-        method: "POST",
-        path: runs,
-        body: { search_query: { type: "url", source_urls: postUrls(ctx, "reddit", 1, `rp${i}`) }, count: 20 },
-      });
-      if (ex.status === 402) return ctx.skip(`run ${i + 1} of ${dflt + 1} refused: 402 ${errorCode(ex) ?? ""}`);
-      if (ex.status !== 202 || !runIdOf(ex)) {
-        ctx.fail(
-          { title: `one-URL run ${i + 1} answered ${ex.status}`, received: seen(ex), expected: { status: 202 } },
-          ex,
-        );
-        return ctx.skip("the dataset's runs could not be created");
-      }
-      started.push(runIdOf(ex)!);
-    }
-    const ex = await ctx.req({ method: "GET", path: runs });
-    const b = bodyOf<Page>(ex);
-    const n = pageSize(ex);
-    ctx.expect(
-      ex.status === 200 && n === dflt && b?.has_next === true,
-      {
-        title: `GET …/runs without limit, over ${dflt + 1} runs, holds ${n} (has_next ${b?.has_next}), not the default ${dflt}${ex.status === 200 && n >= 0 && n < dflt && b?.has_next === true ? ": a short page before the end" : ""}`,
-        received: { status: ex.status, items: n, has_next: b?.has_next },
-        expected: { status: 200, items: dflt, has_next: true },
-      },
-      ex,
+    const fixture = await runsFixture(ctx, DEFAULT + 1);
+    if (!fixture.dataset) return ctx.skip(`not exercised: the runs could not be built (${fixture.refused})`);
+    const runs = `/v1/datasets/${encodeURIComponent(fixture.dataset)}/runs`;
+    const eq = await equivalent(
+      () => ctx.req({ method: "GET", path: runs }),
+      () => ctx.req({ method: "GET", path: `${runs}?limit=${DEFAULT}` }),
     );
-    // let the runs end, so their settlements land before the checks after it read the balance (a slow
-    // deployment's runs would otherwise settle inside a later billing check's window)
-    for (const id of started) await pollUntil(ctx, `${runs}/${encodeURIComponent(id)}`, terminalType);
+    if (eq.verdict === "moving") return ctx.skip("not exercised: the dataset's runs kept changing between reads");
+    ctx.expect(
+      eq.verdict === "same",
+      {
+        judges: "default",
+        title: `GET …/runs without limit answered another page than limit=${DEFAULT}`,
+        received: { without_limit: viewOf(eq.a), answer: eq.a.status === 200 ? undefined : seen(eq.a) },
+        expected: { as_limit_10: viewOf(eq.b) },
+      },
+      eq.a,
+    );
+    const n = pageSize(eq.a);
+    if (eq.verdict === "same" && bodyOf<Page>(eq.a)?.has_next === true)
+      ctx.expect(
+        n === DEFAULT,
+        {
+          judges: "fill",
+          title: `GET …/runs without limit, over ${DEFAULT + 1} runs, holds ${n} with has_next true: a short page before the end`,
+          received: { items: n, has_next: true },
+          expected: { items: DEFAULT, has_next: true },
+        },
+        eq.a,
+      );
   },
 });

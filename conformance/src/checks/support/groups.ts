@@ -1,6 +1,7 @@
 // Helpers the group-rule checks share: prices per category, polling any run to
 // its end, error codes, and small source datasets built from URL runs (one URL
 // = at most one post, so they are cheap).
+import { createHash } from "node:crypto";
 import { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
@@ -183,6 +184,25 @@ export function moneyBy(o: {
   };
 }
 
+/**
+ * The budget commitment of a dataset run: before the create, the most it may
+ * reserve (`count` × the mention price: a deployment may reserve the whole
+ * count however few URLs the run names); once the create answer reports the
+ * run's own `count`, the commitment follows that count when it is smaller
+ * (what the deployment says it reserves and targets), and a run that was not
+ * started commits nothing.
+ */
+export function commitRun(ctx: CheckContext, price: Decimal, count: number, what: string): (create: Exchange) => void {
+  const release = ctx.charge(price.mul(count).toFixed(), what);
+  return (create) => {
+    if (create.status < 200 || create.status >= 300) return release();
+    const reported = countOf(isObject(create.json) && isObject(create.json.data) ? create.json.data.count : undefined);
+    if (reported === undefined || reported >= count) return;
+    release();
+    ctx.charge(price.mul(reported).toFixed(), `${what} (count ${reported} as the run reports it)`);
+  };
+}
+
 /** A count a deployment sent, when it is a non-negative integer. */
 export function countOf(v: unknown): number | undefined {
   return typeof v === "number" && Number.isInteger(v) && v >= 0 ? v : undefined;
@@ -230,6 +250,8 @@ export function expectAfterStart(
     /** the reservation as the in-flight finding states it */
     reserved: string;
     ex?: Exchange;
+    /** the assertion a finding names, by what was observed (a converted check's `judges`) */
+    judges?: string | ((seen: "reserved" | "ended" | "mixed") => string);
   },
 ): void {
   if (w.unreadable)
@@ -246,6 +268,7 @@ export function expectAfterStart(
   ctx.expect(
     windowHolds(w, before),
     {
+      judges: typeof o.judges === "function" ? o.judges(seen) : o.judges,
       title: o.title(seen, debit, states),
       received: { balance: w.balance.toFixed(), debit, states },
       expected: seen === "reserved" ? o.reserved : `a debit of ${describeAllowed(w)}`,
@@ -270,25 +293,59 @@ export interface SourceDataset {
   run: Untrusted<DatasetsDatasetRun> | undefined;
 }
 
-/** URLs the reference and real platforms both treat as one post each (seeded by the URL). */
+/** The platforms the kit builds post URLs for. */
+export type PostSource = "reddit" | "youtube" | "tiktok" | "instagram" | "linkedin";
+
+const BASE36 = "0123456789abcdefghijklmnopqrstuvwxyz";
+const ALNUM = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+const BASE64URL = `${ALNUM}-_`;
+
+/** `n` characters of `alphabet` drawn from a digest of `seed`: distinct seeds give distinct ids (up to a hash collision). */
+function idFrom(seed: string, alphabet: string, n: number): string {
+  const bytes = createHash("sha256").update(seed).digest();
+  let out = "";
+  for (let i = 0; i < n; i++) out += alphabet[bytes[i]! % alphabet.length];
+  return out;
+}
+
+/**
+ * A well-formed post URL of `source` whose post id is drawn from `seed`, in
+ * the form each platform gives a post (reddit /comments/<base36>/, tiktok
+ * /video/<digits>, youtube watch?v=<11 characters>, instagram /p/<code>/,
+ * linkedin urn:li:activity:<digits>). A deployment may derive the post id from
+ * the URL, so two URLs with different seeds are two posts there too. `slug`
+ * (reddit only) keeps the kit's label readable in the URL.
+ */
+export function postUrl(source: PostSource, seed: string, slug = "oat_milk_latte_art"): string {
+  switch (source) {
+    case "reddit":
+      return `https://www.reddit.com/r/slk_conformance/comments/1${idFrom(seed, BASE36, 6)}/${slug}/`;
+    case "tiktok":
+      return `https://www.tiktok.com/@slk_conformance/video/7${idFrom(seed, "0123456789", 18)}`;
+    case "youtube":
+      return `https://www.youtube.com/watch?v=${idFrom(seed, BASE64URL, 11)}`;
+    case "instagram":
+      return `https://www.instagram.com/p/C${idFrom(seed, ALNUM, 10)}/`;
+    case "linkedin":
+      return `https://www.linkedin.com/feed/update/urn:li:activity:7${idFrom(seed, "0123456789", 18)}/`;
+  }
+}
+
+/**
+ * `n` post URLs of one platform, each a distinct post (its own well-formed
+ * post id, drawn from the run id, `label` and its position), so no deployment
+ * can read two of them as the same post. The reddit slug carries the label
+ * (`slk_<label>_<i>_…`) so a test's proxy can tell the kit's sources apart.
+ */
 export function postUrls(
   ctx: CheckContext,
-  source: "reddit" | "youtube" | "tiktok",
+  source: PostSource,
   n: number,
   label: string,
 ): Array<{ source: string; url: string }> {
-  const host =
-    source === "reddit"
-      ? "https://www.reddit.com/r/slk_conformance/comments"
-      : source === "youtube"
-        ? "https://www.youtube.com/watch?v="
-        : "https://www.tiktok.com/@slk_conformance/video";
   return Array.from({ length: n }, (_, i) => ({
     source,
-    url:
-      source === "youtube"
-        ? `${host}slk${ctx.runId.replace(/-/g, "")}${label}${i}`
-        : `${host}/${ctx.runId}_${label}_${i}/oat_milk_latte_art_${i}`,
+    url: postUrl(source, `${ctx.runId}/${source}/${label}/${i}`, `slk_${label}_${i}_oat_milk_latte_art`),
   }));
 }
 
@@ -300,7 +357,7 @@ export async function sourceDataset(
   key: KeyRole = "main",
 ): Promise<SourceDataset> {
   const price = await priceOf(ctx, "mention", key);
-  ctx.charge(price.mul(Math.max(urls.length, 20)).toFixed(), `source dataset ${label} (${urls.length} URLs)`);
+  const committed = commitRun(ctx, price, Math.max(urls.length, 20), `source dataset ${label} (${urls.length} URLs)`);
   const ds = await createDataset(ctx, label, key);
   const create = await ctx.req({
     method: "POST",
@@ -308,6 +365,7 @@ export async function sourceDataset(
     key,
     body: { search_query: { type: "url", source_urls: urls }, count: 20, num_comments_per_post: 2 },
   });
+  committed(create);
   const runId = dataOf<DatasetsDatasetRun>(create)?.id;
   if (create.status !== 202 || typeof runId !== "string") {
     // refused for the account's balance or plan: the rule the source was for is not exercised, never failed

@@ -3,8 +3,10 @@
 // types come from the contract (Mentions.MentionSort, the Mentions.Filter
 // discriminator); this table only maps each to the mention field it reads.
 import type { Contract } from "../../contract.ts";
+import type { CheckContext } from "../../types.ts";
 import { isObject, type Untrusted } from "../../typed.ts";
-import { jsonAt, schemaEnum } from "./groups.ts";
+import { jsonAt, pollUntil, priceOf, runIdOf, schemaEnum, setupRefusal, terminalType } from "./groups.ts";
+import { createDataset, listOf } from "./util.ts";
 import type {
   MentionsEmotion,
   MentionsFilter,
@@ -138,4 +140,69 @@ const PROBES: { [K in MentionsFilter["type"]]?: FilterProbe<FilterOf<K>> } = {
 /** The probe of a filter type the contract names, if the kit knows one. */
 export function filterProbe(type: string): FilterProbe | undefined {
   return (PROBES as Record<string, FilterProbe | undefined>)[type];
+}
+
+/** The mentions the list checks want the account to hold: more than the search's default page of 20. */
+export const MENTION_POOL = 25;
+
+/** How many mentions the account's search lists on one page of 100 (100 when it says there are more). */
+async function accountMentions(ctx: CheckContext): Promise<number> {
+  const ex = await ctx.req({ method: "POST", path: "/v1/mentions", body: { limit: 100 } });
+  return ex.status === 200 ? (listOf(ex)?.length ?? 0) : 0;
+}
+
+/**
+ * A dataset of MENTION_POOL labelled posts from two platforms: one prompt
+ * run over reddit and tiktok with the seed's analysis actions (analysis is
+ * not charged apart, seed › Charges), polled to its end, once per kit run. The
+ * filter and sort checks need posts whose values differ. Undefined when the
+ * deployment refuses or fails the run (readonly: never built).
+ */
+export function labelledPool(ctx: CheckContext): Promise<string | undefined> {
+  return ctx.shared("mention-pool", async () => {
+    if (ctx.settings.profile === "readonly") return undefined;
+    const price = await priceOf(ctx, "mention");
+    ctx.charge(price.mul(MENTION_POOL).toFixed(), `a pool of ${MENTION_POOL} labelled mentions for the list checks`);
+    const ds = await createDataset(ctx, "mention-pool");
+    const runs = `/v1/datasets/${encodeURIComponent(ds.id)}/runs`;
+    const ex = await ctx.req({
+      method: "POST",
+      path: runs,
+      body: {
+        search_query: { type: "prompt", sources: ["reddit", "tiktok"], search_query: "oat milk latte art" },
+        count: MENTION_POOL,
+        num_comments_per_post: 0,
+        content_analysis_actions: ANALYSIS,
+      },
+    });
+    const id = runIdOf(ex);
+    if (ex.status !== 202 || !id || setupRefusal(ex)) return undefined;
+    const obs = await pollUntil<{ status?: { type?: string } }>(ctx, `${runs}/${encodeURIComponent(id)}`, terminalType);
+    return obs.at(-1)?.d?.status?.type === "completed" ? ds.id : undefined;
+  });
+}
+
+/** The analysis actions the pool asks for: the labels the filter probes read. */
+const ANALYSIS = [
+  "sentiment",
+  "emotions",
+  "topics",
+  "tone_of_voice",
+  "hook",
+  "cta",
+  "mentioned_brands",
+  "intent",
+  "content_category",
+];
+
+/**
+ * The account holds at least `n` mentions (n ≤ 100), the labelled pool built
+ * when it does not. Returns how many mentions the account's search then
+ * lists (capped at 100), for the caller to judge whether its rule is exercised.
+ */
+export async function mentionsAtLeast(ctx: CheckContext, n: number): Promise<number> {
+  const have = await accountMentions(ctx);
+  if (have >= n || ctx.settings.profile === "readonly") return have;
+  await labelledPool(ctx);
+  return accountMentions(ctx);
 }

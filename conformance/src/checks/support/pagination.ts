@@ -7,8 +7,8 @@ import { responseSchema } from "../../groups/derive.ts";
 import type { Exchange } from "../../http.ts";
 import { bodyOf, isObject, type Untrusted } from "../../typed.ts";
 import type { DatasetsDataset } from "../../../../generated/client/types.gen.ts";
-import { DATASETS, createDataset, listOf, walk } from "./util.ts";
-import { jsonAt } from "./groups.ts";
+import { DATASETS, collections, createDataset, createIn, listOf, walk, type Walk } from "./util.ts";
+import { errorCode, jsonAt, pollUntil, postUrls, priceOf, runIdOf, terminalType } from "./groups.ts";
 
 export const PAGE = 2;
 export const FIXTURE_SIZE = 5;
@@ -132,4 +132,239 @@ export function otherLists(ctx: CheckContext): Operation[] {
 function when(x: Listed | undefined): number {
   const v = x?.created_at;
   return typeof v === "number" ? v * 1000 : Date.parse(String(v));
+}
+
+// ---- equivalences: two requests the seed makes the same -------------------------------
+
+/** An item's identity in a list: its `id` (a chat or agent message's `message_id`), else the whole item. */
+export function itemKey(x: unknown): string {
+  if (isObject(x)) {
+    const id = x.id ?? x.message_id;
+    if (typeof id === "string" || typeof id === "number") return String(id);
+  }
+  return JSON.stringify(x);
+}
+
+/** What an equivalence compares of a page: its status, its items' identities in order, and has_next. */
+export interface PageView {
+  status: number;
+  items?: string[];
+  has_next?: unknown;
+}
+
+export function viewOf(ex: Exchange): PageView {
+  const data = listOf(ex);
+  return { status: ex.status, items: data?.map(itemKey), has_next: bodyOf<Page>(ex)?.has_next };
+}
+
+export function sameView(a: PageView, b: PageView): boolean {
+  return a.status === b.status && a.has_next === b.has_next && JSON.stringify(a.items) === JSON.stringify(b.items);
+}
+
+/** The outcome of sending two requests the seed makes equivalent. */
+export interface Equivalence {
+  /** same: both answered the same page; differ: they did not while the list held still; moving: the list kept changing */
+  verdict: "same" | "differ" | "moving";
+  /** the answer to the first form (the one the seed defines by default: omitted field, unpadded cursor…) */
+  a: Exchange;
+  /** the answer to the second form (the explicit one) */
+  b: Exchange;
+}
+
+/**
+ * Send `a`, `b`, then `a` again: when the two `a` answers agree the list held
+ * still around `b`, so `b` must give the same page. A list that changes
+ * between the reads (a run settling, another seat writing) is tried again,
+ * up to three times, then reported `moving` (nothing judged).
+ */
+export async function equivalent(
+  a: () => Promise<Exchange>,
+  b: () => Promise<Exchange>,
+  tries = 3,
+): Promise<Equivalence> {
+  let last: Equivalence | undefined;
+  for (let i = 0; i < tries; i++) {
+    const first = await a();
+    const other = await b();
+    const again = await a();
+    const held = sameView(viewOf(first), viewOf(again));
+    last = { verdict: "moving", a: again, b: other };
+    if (held) return { verdict: sameView(viewOf(again), viewOf(other)) ? "same" : "differ", a: again, b: other };
+  }
+  return last!;
+}
+
+// ---- walks that reach their cap ----------------------------------------------------------
+
+/**
+ * Why a walk that stopped at its page cap is stuck rather than long: a page
+ * before the cap that promised more (has_next true) but held no item, or only
+ * items an earlier page already gave. Undefined: every page brought new items
+ * (the list is merely longer than the cap; not a finding).
+ */
+export function stuckWalk(w: Walk<unknown>): { page: number; why: string } | undefined {
+  if (!w.capped) return undefined;
+  const seenKeys = new Set<string>();
+  const seenPages = new Set<string>();
+  for (const [i, p] of w.pages.entries()) {
+    const keys = (listOf(p) ?? []).map(itemKey);
+    const page = JSON.stringify(keys);
+    if (keys.length === 0) return { page: i + 1, why: `page ${i + 1} is empty, has_next still true` };
+    if (seenPages.has(page)) return { page: i + 1, why: `page ${i + 1} repeats an earlier page` };
+    if (keys.every((k) => seenKeys.has(k))) return { page: i + 1, why: `page ${i + 1} carries no new item` };
+    seenPages.add(page);
+    for (const k of keys) seenKeys.add(k);
+  }
+  return undefined;
+}
+
+// ---- lists the kit fills to pass their default page -----------------------------------
+
+/**
+ * One dataset holding `n` runs (one URL each, a distinct post: one mention
+ * each at most), each polled to its end so their settlements land before the
+ * checks that read a balance. Built once per kit run; undefined when a run
+ * was refused (the reason in `refused`).
+ */
+export function runsFixture(
+  ctx: CheckContext,
+  n: number,
+): Promise<{ dataset?: string; runs: string[]; refused?: string }> {
+  return ctx.shared(`runs-fixture-${n}`, async () => {
+    const price = await priceOf(ctx, "mention");
+    const ds = await createDataset(ctx, "runs-page");
+    const runs = `${DATASETS}/${encodeURIComponent(ds.id)}/runs`;
+    // one URL per run: the count (20, the seed's smallest) is reserved, one mention at most settled
+    ctx.charge(price.mul(20 * n).toFixed(), `${n} one-URL dataset runs`);
+    const started: string[] = [];
+    let refused: string | undefined;
+    for (let i = 0; i < n && !refused; i++) {
+      const ex = await ctx.req({
+        method: "POST",
+        path: runs,
+        body: { search_query: { type: "url", source_urls: postUrls(ctx, "reddit", 1, `rp${i}`) }, count: 20 },
+      });
+      const id = runIdOf(ex);
+      if (ex.status === 202 && id) started.push(id);
+      else refused = `run ${i + 1} of ${n} answered ${ex.status} ${errorCode(ex) ?? ""}`.trimEnd();
+    }
+    for (const id of started) await pollUntil(ctx, `${runs}/${encodeURIComponent(id)}`, terminalType);
+    return { dataset: refused ? undefined : ds.id, runs: started, refused };
+  });
+}
+
+/**
+ * Make a list hold more than `n` items by creating resources with `create`
+ * (free ones: datasets, audience datasets, custom parameters), at most
+ * `max` of them. Returns how many items the list then holds (up to 100: one
+ * page read), or the reason nothing could be built.
+ */
+export async function fillList(
+  ctx: CheckContext,
+  path: string,
+  n: number,
+  create: (i: number) => Promise<Exchange | undefined>,
+  max = n + 1,
+): Promise<{ held: number; refused?: Exchange }> {
+  const count = async () => {
+    const ex = await ctx.req({ method: "GET", path: `${path}?limit=${Math.min(100, n + 1)}` });
+    // a list the seed shows as a bare array is read whole
+    return Array.isArray(ex.json) && ex.status === 200 ? ex.json.length : Math.max(0, pageSize(ex));
+  };
+  let held = await count();
+  if (held > n || ctx.settings.profile === "readonly") return { held };
+  for (let i = 0; i < Math.min(max, n + 1 - held); i++) {
+    const ex = await create(i);
+    if (ex && !(ex.status >= 200 && ex.status < 300)) return { held: await count(), refused: ex };
+  }
+  held = await count();
+  return { held };
+}
+
+/**
+ * The lists the seed shows as bare arrays ("array of CustomParameter",
+ * "array of TrackingAgent"): their envelope and pagination are the contract's
+ * decisions, so a pagination finding there judges the decision, not the seed.
+ */
+export const DECIDED_LISTS: Readonly<Record<string, "D-CP-LIST" | "D-TA-LIST">> = {
+  "/v1/custom_parameters": "D-CP-LIST",
+  "/v1/tracking_agents": "D-TA-LIST",
+};
+
+/** Which of a check's three assertions judges a list: the seed's convention, or the decision of a list the seed shows as an array. */
+export function listJudge<S extends string>(path: string, names: { seed: S; "D-CP-LIST": S; "D-TA-LIST": S }): S {
+  const d = DECIDED_LISTS[path];
+  return d ? names[d] : names.seed;
+}
+
+/**
+ * Make a resource list (the dataset list, or a generic collection: audience
+ * datasets, custom parameters, tracking agents) hold more than `n` items,
+ * creating what is missing from the contract's example bodies (free
+ * resources; a plan's cap or refusal stops it). Returns how many the list
+ * then holds (up to n + 1) and the refusal that stopped it, if one did.
+ */
+export function fillCollection(
+  ctx: CheckContext,
+  path: string,
+  n: number,
+): Promise<{ held: number; refused?: Exchange }> {
+  return ctx.shared(`fill-${path}-${n}`, () =>
+    fillList(ctx, path, n, async (i) => {
+      if (path === DATASETS) return (await createDataset(ctx, `fill-${i}`)).ex;
+      const c = collections(ctx).find((x) => x.list === path);
+      return c ? (await createIn(ctx, c, `fill-${i}`)).ex : undefined;
+    }),
+  );
+}
+
+/**
+ * "omitted ≡ the seed's default": the page a list (or search) answers without
+ * `limit` is the page it answers with `limit` set to the seed's default, the
+ * same items and the same has_next. Judged whenever the list holds two items
+ * or more (a default below that many would show); fully exercised only when
+ * it holds more than the default (the explicit page says has_next), else the
+ * larger defaults that would not show are reported not exercised. Returns
+ * whether the two pages were compared.
+ */
+export async function judgeDefaultPage<J extends string>(
+  ctx: CheckContext<J>,
+  o: {
+    judges: J;
+    what: string;
+    dflt: number;
+    omitted: () => Promise<Exchange>;
+    explicit: () => Promise<Exchange>;
+  },
+): Promise<boolean> {
+  const eq = await equivalent(o.omitted, o.explicit);
+  if (eq.verdict === "moving") {
+    ctx.notExercised(`${o.what}: the list kept changing between reads`);
+    return false;
+  }
+  const b = viewOf(eq.b);
+  if (eq.b.status !== 200 || !b.items) {
+    ctx.notExercised(`${o.what}: the page with limit=${o.dflt} answered ${eq.b.status} without a page`);
+    return false;
+  }
+  if (b.has_next !== true && b.items.length < 2) {
+    ctx.notExercised(`${o.what}: ${b.items.length} item(s), no page size to tell apart`);
+    return false;
+  }
+  ctx.expect(
+    eq.verdict === "same",
+    {
+      judges: o.judges,
+      title: `${o.what} without limit answered another page than with limit=${o.dflt} (its default)`,
+      received: { without_limit: { ...viewOf(eq.a), items: viewOf(eq.a).items?.length } },
+      expected: { as_limit: { ...b, items: b.items.length } },
+      message: `without limit: ${JSON.stringify(viewOf(eq.a))}; limit=${o.dflt}: ${JSON.stringify(b)}`,
+    },
+    eq.a,
+  );
+  if (b.has_next !== true)
+    ctx.notExercised(
+      `${o.what}: ${b.items.length} items, not more than its default of ${o.dflt}: a default of ${b.items.length} or more would not show`,
+    );
+  return true;
 }

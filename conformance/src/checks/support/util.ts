@@ -83,7 +83,10 @@ export interface Walk<T = unknown> {
   /** every item of every page as sent, read as `T` (narrow before use) */
   items: Untrusted<T>[];
   pages: Exchange[];
+  /** the last page said has_next false (or the list answered a bare array, when `bareArray` allows it) */
   complete: boolean;
+  /** the walk stopped at `maxPages` with has_next still true (not at `stopWhen`, not at an error) */
+  capped?: boolean;
   error?: Exchange;
 }
 
@@ -97,6 +100,8 @@ export async function walk<T = unknown>(
     key?: KeyRole;
     maxPages?: number;
     stopWhen?: (items: Untrusted<T>[]) => boolean;
+    /** a 200 whose body is an array is the whole list (the seed's "array of …" lists), not an error */
+    bareArray?: boolean;
   } = {},
 ): Promise<Walk<T>> {
   const items: Untrusted<T>[] = [];
@@ -110,6 +115,10 @@ export async function walk<T = unknown>(
     const qs = q.toString();
     const ex = await ctx.req({ method: "GET", path: base + (qs ? `?${qs}` : ""), key: o.key });
     pages.push(ex);
+    if (o.bareArray && ex.status === 200 && Array.isArray(ex.json)) {
+      items.push(...(ex.json as Untrusted<T>[]));
+      return { items, pages, complete: true };
+    }
     const body = bodyOf<ListPage>(ex);
     if (ex.status !== 200 || !body || !Array.isArray(body.data)) return { items, pages, complete: false, error: ex };
     items.push(...(body.data as Untrusted<T>[]));
@@ -119,7 +128,7 @@ export async function walk<T = unknown>(
     cursor = body.cursor;
     if (o.stopWhen?.(items)) return { items, pages, complete: false };
   }
-  return { items, pages, complete: false };
+  return { items, pages, complete: false, capped: true };
 }
 
 /** Replace every occurrence of the given ids so two error bodies can be compared. */
@@ -172,7 +181,7 @@ export async function createBodyFor(ctx: CheckContext, path: string, label: stri
   return body;
 }
 
-/** Create one resource of a generic collection (tracked for cleanup), or skip the collection with a reason. */
+/** Create one resource of a generic collection (tracked for cleanup): its id when the create answered a 2xx carrying one (the status is the caller's to judge). */
 export async function createIn(
   ctx: CheckContext,
   c: Collection,
@@ -183,5 +192,5 @@ export async function createIn(
   const id = idOf(ex);
   // anything created is deleted at the end, also when it was created with another 2xx than the contract's 201
   if (ex.status >= 200 && ex.status < 300 && id !== undefined) ctx.track(c.list, `${c.list}/${encodeURIComponent(id)}`);
-  return { id: ex.status === 201 ? id : undefined, ex };
+  return { id: is2xx(ex) ? id : undefined, ex };
 }
