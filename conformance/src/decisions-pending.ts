@@ -4,6 +4,17 @@
 // can only shrink).
 export const PENDING_DECISIONS: Record<string, string> = {
   "D-OPTIONAL-BODY": "Platform-wide: no check yet (strict)",
+  "D-KEY-ROTATION":
+    "a revoked key is an invalid key: auth-invalid-key-401 holds its 401 as the seed's own rule (auth.401); the kit has no revoked key to send",
+  "D-DOMAIN-422":
+    "error-envelope holds every 422 to the validation body or the error envelope (the seed's two); no check provokes collection_content_type_mismatch or date_filter_unavailable to see which one it carries",
+  "D-RUN-422":
+    "error-envelope holds every 422 of the run create to one of the two bodies as the seed's own rows (conventions.error-envelope, conventions.422-validation-body); nothing is left for the decision to add",
+  "D-MCP-COMPONENTS":
+    "how the contract writes the tool schemas down: mcp-tool-catalogue compares the served inputSchemas with them (D-MCP-TOOL-ARGS)",
+  "D-MCP-FILTER-GROUPS":
+    "the total of 10 filters is the seed's (mcp-bad-arguments-tool-error); the schema's nesting is the contract's own writing, not an answer a client sees",
+  "D-MCP-BEARER-SEAT": "lenient: mcp-auth-order compares the account a token resolves to, never the seat",
   "D-AUD-PROFILE-NULLS": "audience group rule: lenient profile nullability",
   "D-AUD-SORT-DEFAULT": "audience group rule: default profile sort",
   "D-AUD-PROFILE-RUN": "Audience datasets, runs and profiles: no check yet (lenient (warn))",

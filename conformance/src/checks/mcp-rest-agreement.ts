@@ -92,6 +92,7 @@ export default defineCheck({
     ),
     paging: decided("D-MCP-PAGING"),
     me: decided("D-MCP-GET-ME"),
+    "pdr-shape": decided("D-MCP-PDR-RESULT"),
   },
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me", "GET /v1/datasets"],
@@ -122,7 +123,22 @@ export default defineCheck({
       // `data` exactly as sent: the tool's content must be the same whatever it is
       const restData = bodyOf<{ data: unknown }>(rest)?.data;
       if (t.list) await judgeList(ctx, t, call, rest, restData);
-      else
+      else {
+        if (t.tool === "svc__get_pattern_detection_run" && isObject(call.payload)) {
+          // exactly the three fields, pattern_id only once REST has one
+          const extra = Object.keys(call.payload).filter((k) => !["run_id", "status", "pattern_id"].includes(k));
+          const early = "pattern_id" in call.payload && !(isObject(restData) && restData.pattern_id != null);
+          ctx.expect(
+            extra.length === 0 && !early,
+            {
+              judges: "pdr-shape",
+              title: `svc__get_pattern_detection_run answers ${extra.length ? `the extra field(s) ${extra.join(", ")}` : "pattern_id before the run completed"}`,
+              received: call.payload,
+              expected: "{run_id, status, pattern_id (once completed)}",
+            },
+            call.ex,
+          );
+        }
         ctx.expect(
           canonical(comparable(t.tool, call.payload, restData)) === canonical(comparable(t.tool, restData)),
           {
@@ -133,6 +149,7 @@ export default defineCheck({
           },
           call.ex,
         );
+      }
     }
   },
 });

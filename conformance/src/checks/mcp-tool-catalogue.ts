@@ -116,6 +116,8 @@ export default defineCheck({
     "search-args": decided("D-MCP-SEARCH-ARGS"),
     "no-args": decided("D-MCP-NO-ARGS"),
     annotations: decided("D-MCP-ANNOTATIONS"),
+    // the seed's `svc__` is a stand-in for the service's prefix; the contract names the tools with it
+    names: decided("D-MCP-CATALOGUE"),
     "same-path": seed("mcp-auth.same-path-under-rest", words("The same path exists under the REST host")),
   },
   profiles: ["readonly", "standard", "full"],
@@ -150,6 +152,16 @@ export default defineCheck({
       return;
     }
     const prefix = await toolPrefix(ctx);
+    ctx.expect(
+      prefix === SEED_PREFIX,
+      {
+        judges: "names",
+        title: `the tools are named ${prefix}…, not ${SEED_PREFIX}…`,
+        received: (listed as unknown[]).map((t) => servedTool(t).name),
+        expected: `${SEED_PREFIX}… (the contract's names)`,
+      },
+      answer.ex,
+    );
     // served names read back as documented ones (`acme__get_me` → `svc__get_me`)
     const documentedName = (n: string) => (n.startsWith(prefix) ? SEED_PREFIX + n.slice(prefix.length) : n);
     const documented = toolNames(ctx.contract.doc);
