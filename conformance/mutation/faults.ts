@@ -269,7 +269,6 @@ export const faults: Fault[] = [
   },
   {
     id: "validation-loc-wrong",
-    rows: ["conventions.422-validation-body"],
     decision: "D-422",
     breaks: "A 422's loc points at the broken field",
     expect: "validation-loc-accurate",

@@ -29,6 +29,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { allChecks } from "./registry.ts";
 import { LEDGER } from "./seed-ledger/rules.ts";
+import { rowsQuoting } from "./contract.ts";
 import type { Assertion, Asserts } from "./grounding/assertions.ts";
 import { describeFact } from "./grounding/facts.ts";
 import type { Attribution, CheckRules, Failure, Match } from "./types.ts";
@@ -36,24 +37,9 @@ import type { Attribution, CheckRules, Failure, Match } from "./types.ts";
 // the shapes live in types.ts (a finding carries its attribution), re-exported for the callers
 export type { Attribution, CheckRules, DecisionRule, Match, RuleKind } from "./types.ts";
 
-const s2xx = (not: number) => (s: number) => s >= 200 && s < 300 && s !== not;
-
-/** Success statuses the contract chose where the seed names none (D-CREATE-201, D-ASYNC-202, D-EMPTY-204 and friends). */
-export const STATUS_DECISIONS: Array<{ decision: string; ops: RegExp; status: (s: number) => boolean }> = [
-  {
-    decision: "D-CREATE-201",
-    ops: /^(CustomParameters_create|TrackingAgents_create|ResearchPreviews_create)$/,
-    status: s2xx(201),
-  },
-  { decision: "D-ASYNC-202", ops: /^(PatternDetections_create|TrackingAgents_trigger)$/, status: s2xx(202) },
-  { decision: "D-CPR-ACCEPTED", ops: /^CustomParameters_createRun$/, status: s2xx(202) },
-  { decision: "D-CP-DELETE", ops: /^CustomParameters_delete$/, status: s2xx(204) },
-  {
-    decision: "D-EMPTY-204",
-    ops: /^(TrackingAgents_(delete|pause|resume)|AudienceDatasets_delete)$/,
-    status: s2xx(204),
-  },
-];
+// the success statuses the contract chose where the seed names none: their own module, so checks can read them
+export { STATUS_DECISIONS } from "./status-decisions.ts";
+import { STATUS_DECISIONS } from "./status-decisions.ts";
 
 /** Statuses the seed names somewhere (its endpoint tables, its Errors table, the MCP 307). */
 const SEED_STATUSES = new Set([200, 201, 202, 204, 307, 400, 401, 402, 404, 409, 422, 429, 500]);
@@ -177,9 +163,10 @@ export function assertionAttribution(a: Assertion, f: Pick<Failure, "decision" |
       rows: a.rows,
       facts: a.facts,
     };
-  // the contract's marks: the failure names the mark it broke
+  // the contract's marks: the failure names the mark it broke (a seed mark's rows are the ledger rows its quote carries)
   if (f.decision) return decisionAttribution(f.decision);
-  return { kind: "seed", seed: f.seedQuote };
+  const rows = rowsQuoting(f.seedQuote);
+  return { kind: "seed", seed: f.seedQuote, ...(rows.length ? { rows } : {}) };
 }
 
 /** The rule one failure enforces. */

@@ -18,7 +18,9 @@ import {
   type Refable,
   type ResponseObject,
 } from "./openapi.ts";
-import { decisionsUnder, schemaRoots } from "./provenance.ts";
+import { CODE_STATUSES, decisionsUnder, operationErrorMarks, schemaRoots, seedQuotesUnder } from "./provenance.ts";
+import { LEDGER } from "./seed-ledger/rules.ts";
+import { isRule } from "./seed-ledger/types.ts";
 
 export type { JsonSchema, OpenApiDocument } from "./openapi.ts";
 
@@ -76,7 +78,61 @@ let bundledDoc: OpenApiDocument | undefined;
  */
 export function schemaDecisions(side: "responses" | "requests"): string[] {
   bundledDoc ??= JSON.parse(readFileSync(defaultContractPath, "utf8")) as OpenApiDocument;
-  return decisionsUnder(bundledDoc, schemaRoots(bundledDoc, side));
+  const own = decisionsUnder(bundledDoc, schemaRoots(bundledDoc, side));
+  // an error body's code is judged per operation: the operations' own decisions on their codes
+  return side === "responses" ? [...new Set([...own, ...operationErrorMarks(bundledDoc).decisions])] : own;
+}
+
+/** The decisions operations carry on their error codes (`@decided(…, "errors:<status>")`), in the bundled contract. */
+export function errorCodeDecisions(): string[] {
+  bundledDoc ??= JSON.parse(readFileSync(defaultContractPath, "utf8")) as OpenApiDocument;
+  return operationErrorMarks(bundledDoc).decisions;
+}
+
+/** The kinds of ledger row a schema constraint states: a shape (fields, types, values) or a bound. */
+const SCHEMA_KINDS = new Set(["shape", "bound"]);
+const SHAPES = new Set(["shape"]);
+const ERRORS = new Set(["error"]);
+
+/** Flattened as the ledger and the gate compare quotes. */
+const flatQuote = (q: string) => q.replace(/[`*]/g, "").replace(/\s+/g, " ").trim();
+
+/**
+ * The seed-ledger rows (rules to judge) one quote carries: the rows whose
+ * words stand in the quote, or the row whose words hold the whole quote. A
+ * schema check's finding names the mark it broke; these are its rows.
+ */
+export function rowsQuoting(quote: string | undefined, kinds: ReadonlySet<string> = SCHEMA_KINDS): string[] {
+  if (!quote) return [];
+  const q = flatQuote(quote);
+  // a row the mark quotes word for word is the mark's, whatever its kind
+  return LEDGER.filter((r) => isRule(r) && (kinds.has(r.kind) || flatQuote(r.quote) === q))
+    .filter((r) =>
+      [r.quote, ...(r.also ?? [])].some((w) => {
+        // an endpoint row's body cell quoted on its own is the row's words
+        const words = flatQuote(w).replace(/^\| (?:GET|POST|PATCH|PUT|DELETE) \S+ \| /, "");
+        return q.includes(words) || words.includes(q);
+      }),
+    )
+    .map((r) => r.id);
+}
+
+/**
+ * The seed-ledger rows (shapes and bounds) the provenance marks of the
+ * bundled contract quote in every response body, or in every request body
+ * and parameter: the seed rules a schema check judges, derived from the marks
+ * (never restated).
+ */
+export function schemaRows(side: "responses" | "requests"): string[] {
+  bundledDoc ??= JSON.parse(readFileSync(defaultContractPath, "utf8")) as OpenApiDocument;
+  const quotes = seedQuotesUnder(bundledDoc, schemaRoots(bundledDoc, side));
+  // a request model's mark states which fields are required, a rule the ledger files with the bounds
+  const rows = quotes.flatMap((m) => rowsQuoting(m.quote, m.bounds || side === "requests" ? SCHEMA_KINDS : SHAPES));
+  // an error body's code is judged per operation: the error rows its passages and the Errors table carry
+  if (side === "responses")
+    for (const q of [...operationErrorMarks(bundledDoc).quotes, ...Object.values(CODE_STATUSES).flat()])
+      rows.push(...rowsQuoting(q, ERRORS));
+  return [...new Set(rows)].sort();
 }
 /** The generated zod of a contract folder: `zod.gen.js` in the published package (transpiled at pack time), else `zod.gen.ts`. */
 function zodFileIn(dir: string): string | undefined {

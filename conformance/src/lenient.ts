@@ -39,10 +39,13 @@ export const LENIENT = {
     tolerates: '2xx body with status "info" instead of "success"',
     applies: (ex: Exchange) => ex.status >= 200 && ex.status < 300 && body(ex)?.status === "info",
   },
+  // the seed states the 422 body two ways (the validation body, and the Errors table's 422 `unprocessable_entity`):
+  // a 422 answered with the error envelope is the other reading, whatever its error_code (ledger row conventions.422-no-envelope)
   "D-UNPROCESSABLE": {
     tolerates:
-      "422 error envelope with error_code unprocessable_entity instead of the validation body {detail: [{loc, msg, type}]}",
-    applies: (ex: Exchange) => ex.status === 422 && body(ex)?.error_code === "unprocessable_entity",
+      "422 answered with the error envelope (any error_code: unprocessable_entity, invalid_cursor…) instead of the validation body {detail: [{loc, msg, type}]}",
+    applies: (ex: Exchange) =>
+      ex.status === 422 && typeof body(ex)?.error_code === "string" && !Array.isArray(body(ex)?.detail),
   },
   "D-ID-PREFIX": {
     tolerates: "an id without its documented prefix (ids are opaque)",

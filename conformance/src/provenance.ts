@@ -620,7 +620,8 @@ function kindOf(issue: ZodIssueLike, value: unknown, place: Place): ConstraintKi
  * union that failed as a whole is judged by its closest alternative: when
  * every issue of some alternative is a decision, the union's failure is that
  * alternative's decisions (a deployment that took the other choice on a point
- * the seed leaves open); otherwise it is the union's own type constraint.
+ * the seed leaves open); otherwise the plainly closest alternative's own
+ * constraints (the fewest issues), or the union's own type constraint.
  */
 export function judgeIssues(map: ProvenanceMap, root: JsonSchema, issues: ZodIssueLike[], body: unknown): Judged[] {
   return issues.flatMap((issue) => judgeIssue(map, root, issue, body));
@@ -640,6 +641,9 @@ function judgeIssue(map: ProvenanceMap, root: JsonSchema, issue: ZodIssueLike, b
       .filter((b) => b.length && b.every((j) => j.constraint?.provenance?.kind === "decision"))
       .sort((a, b) => a.length - b.length)[0];
     if (decided) return decided;
+    // otherwise the closest alternative's own constraints, when one is plainly closest (the others fail more)
+    const sorted = branches.filter((b) => b.length && b.every((j) => j.constraint)).sort((a, b) => a.length - b.length);
+    if (sorted.length && (sorted.length === 1 || sorted[0]!.length < sorted[1]!.length)) return sorted[0]!;
   }
   const place = map.placeOf(root, issue.path, body);
   if (!place) return [{ path: issue.path }];
@@ -691,6 +695,50 @@ export function decisionsUnder(doc: OpenApiDocument, roots: JsonSchema[]): strin
   };
   roots.forEach(visit);
   return [...out].sort();
+}
+
+/**
+ * Every seed quote a mark names in the schemas reachable from these roots
+ * (the seed rules a schema check judges), each with whether the mark covers
+ * bounds (a model's mark covers only the structural kinds).
+ */
+export function seedQuotesUnder(doc: OpenApiDocument, roots: JsonSchema[]): Array<{ quote: string; bounds: boolean }> {
+  const out = new Map<string, boolean>();
+  const seen = new Set<string>();
+  const visit = (n: unknown): void => {
+    if (Array.isArray(n)) return n.forEach(visit);
+    if (!n || typeof n !== "object") return;
+    const node = n as JsonSchema;
+    for (const m of marksOf(node))
+      if (m.seed) {
+        const bounds = m.kinds
+          ? m.kinds.some((k) => ["bounds", "min", "max", "pattern", "format", "enum"].includes(k))
+          : !isModel(node);
+        out.set(m.seed, (out.get(m.seed) ?? false) || bounds);
+      }
+    if (node.$ref?.startsWith("#/components/schemas/") && !seen.has(node.$ref)) {
+      seen.add(node.$ref);
+      visit(doc.components?.schemas?.[node.$ref.slice("#/components/schemas/".length)]);
+    }
+    for (const [k, v] of Object.entries(node)) if (k !== "x-provenance" && typeof v === "object") visit(v);
+  };
+  roots.forEach(visit);
+  return [...out].map(([quote, bounds]) => ({ quote, bounds }));
+}
+
+/** The marks operations carry for their error codes (`errors`, `errors:<status>`): decisions and seed passages. */
+export function operationErrorMarks(doc: OpenApiDocument): { decisions: string[]; quotes: string[] } {
+  const decisions = new Set<string>();
+  const quotes = new Set<string>();
+  for (const item of Object.values(doc.paths ?? {}))
+    for (const op of Object.values(item))
+      if (op && typeof op === "object" && "responses" in op)
+        for (const m of marksOf(op))
+          if (m.kinds?.some((k) => k.startsWith("errors"))) {
+            if (m.decision) decisions.add(m.decision);
+            if (m.seed) quotes.add(m.seed);
+          }
+  return { decisions: [...decisions].sort(), quotes: [...quotes] };
 }
 
 /** The JSON schemas of every response body, or of every request body and parameter, of a document. */

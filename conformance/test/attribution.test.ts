@@ -83,13 +83,25 @@ describe("attribution data", () => {
     );
   });
 
-  it("attributes a 200 where the contract chose 201 (seed silent) to D-CREATE-201 in any check, but not in a check whose request must be refused", () => {
+  it("attributes a 200 where the contract chose 201 (seed silent) to D-CREATE-201, a 200 where the seed's row says 201 to the seed, and an accepted invalid case to its constraint's mark", () => {
     expect(
-      attribute({ check: "documented-status-only", title: "x", operation: "TrackingAgents_create", status: 200 })
-        .decision,
+      attribute({
+        check: "documented-status-only",
+        title: "x",
+        operation: "TrackingAgents_create",
+        status: 200,
+        judges: "statuses",
+        decision: "D-CREATE-201",
+      }).decision,
     ).toBe("D-CREATE-201");
     expect(
-      attribute({ check: "documented-status-only", title: "x", operation: "Datasets_create", status: 200 }).kind,
+      attribute({
+        check: "documented-status-only",
+        title: "x",
+        operation: "Datasets_create",
+        status: 200,
+        judges: "created",
+      }).kind,
     ).toBe("seed");
     expect(
       attribute({
@@ -97,6 +109,8 @@ describe("attribution data", () => {
         title: "invalid-request-rejected: CustomParameters_create value_type: unknown enum value → 200",
         operation: "CustomParameters_create",
         status: 200,
+        judges: "constraints",
+        decision: "D-CP-VALUE-TYPE",
       }).decision,
     ).toBe("D-CP-VALUE-TYPE");
   });

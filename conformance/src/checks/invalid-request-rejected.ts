@@ -1,11 +1,20 @@
 import fc from "fast-check";
 import type { Operation } from "../contract.ts";
 import type { CheckContext, Failure } from "../types.ts";
-import { provenanceAt, provenanceOf, type Place } from "../provenance.ts";
-import { decision, defineCheck } from "../define-check.ts";
-import { schemaDecisions } from "../contract.ts";
+import { provenanceAt, provenanceOf, type Place, type Provenance } from "../provenance.ts";
+import { defineCheck } from "../define-check.ts";
+import { schemaDecisions, schemaRows } from "../contract.ts";
+import { decided, marks, seed } from "../grounding/assertions.ts";
+import { bound, status, value, words } from "../grounding/facts.ts";
 import type { Exchange } from "../http.ts";
-import { bodyCases, queryCases, randomBodyCase, seedCases, type NegCase } from "./support/negative.ts";
+import {
+  bodyCases,
+  queryCases,
+  randomBodyCase,
+  seedCases,
+  type NegCase,
+  type SeedCaseRule,
+} from "./support/negative.ts";
 import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import { collections, createIn, fillPath, fixtureDataset, idOf, seen } from "./support/util.ts";
@@ -15,7 +24,13 @@ import { SkipError } from "../skip.ts";
 /**
  * Negative data: for each operation, every bound of its body and query schema is
  * crossed once (deterministic sweep), then fast-check generates more invalid
- * bodies. Each must get 422 with the validation body (never 2xx, never 5xx).
+ * bodies. Each must be refused, with 422 and the validation body. What a
+ * mishandled case breaks is judged by the deployment's own answer: accepted,
+ * it breaks the crossed constraint's provenance (the seed's grounded words, or
+ * the decision); refused with another 4xx, the contract's D-422; refused for
+ * a reason of its own (404, 402, 409: a resource it does not know, a balance,
+ * a conflict), the case says nothing and is not exercised; a server error
+ * breaks the seed's 422 for a malformed body or query.
  */
 export default defineCheck({
   id: "invalid-request-rejected",
@@ -23,59 +38,30 @@ export default defineCheck({
   rule: "An invalid body or query (a bound crossed, also inside array items; wrong type; unknown enum value; missing required field) gets 422 with the validation body",
   section: "Endpoints (bounds per operation); Limits",
   severity: "critical",
-  rules: {
-    refusals: true,
-    seed: "every endpoint with a body or query can return 422 with the validation body",
-    // bounds the seed states itself: names 1-255, search_query 1-5000, count 20-1000, comments 0-100, profiles 1-2000, limit 1-100, 100 URLs, 50 ask post_refs, 1-5 preview post_refs
-    seedWhen: [
-      {
-        title:
-          /^(Datasets_(create|update)|AudienceDatasets_create) name: |search_query|\bcount: |num_comments_per_post|total_profile_count|\blimit: |source_urls|^Ask_ask post_refs|^CustomParameters_preview post_refs/,
-        status: (s) => s < 400,
-      },
-    ],
-    decisions: [
-      decision("D-SEARCH-MODE", { title: /search_mode/ }),
-      decision("D-MENTIONS-OPERATION", { title: /Mentions_search operation\b|\boperation:/ }),
-      decision("D-TIME-FILTER", { title: /time_filter/ }),
-      decision("D-CP-VALUE-TYPE", { title: /value_type/ }),
-      decision("D-FILTER-TOTAL", { title: /filters.*(more than 10|total)/ }),
-      decision("D-PDR-BODY", { title: /PatternDetections_create/ }),
-      decision("D-TA-SCHEDULE", { title: /schedule/ }),
-      decision("D-PREVIEW-URL-CAP", { title: /ResearchPreviews_create source_urls/ }),
-      decision("D-PREVIEW-DATES", { title: /date_since|date_until/ }),
-      decision("D-AUD-PATCH", { title: /AudienceDatasets_update/ }),
-      decision("D-BOUND-ARRAYS", { title: /maxItems|too many items/ }),
-      decision("D-BOUND-STRINGS", { title: /maxLength|too long/ }),
-      // refused, but not with the validation body's 422
-      decision("D-422", { status: (s) => s >= 400 && s < 500 && s !== 422 }),
-    ],
+  asserts: {
+    // the crossed constraint's own mark decides an accepted case (a seed mark's facts are grounded by the provenance gate)
+    constraints: marks([...schemaDecisions("requests"), "D-422", "D-UNPROCESSABLE"], schemaRows("requests")),
+    // rules no single constraint holds, each stated by its own row
+    mentionFilters: seed("mentions.filters.at-most-10", bound(10), words("filters in total")),
+    profileFilters: seed("audience-profiles.filters-at-most-10", bound(10), words("filters in total")),
+    keyword: seed("mentions.filters.keyword-2-words", words("at most 2 words")),
+    country: seed("mentions.filters.country-code", words("uppercase ISO 3166-1 alpha-2")),
+    metricOperator: seed(
+      "mentions.filters.metric-change",
+      value("greater_than"),
+      value("less_than"),
+      value("in_range"),
+      value("changed_by"),
+    ),
+    window: seed("previews.prompt.one-window", status(422), words("Both, neither, or an incomplete pair gives 422.")),
+    // lists whose own row states their limit's 1-100 (the contract marks the generic pagination sentence)
+    agentMessagesLimit: seed("tracking-agents.messages.limit", words("`limit` (default 25, 1-100)")),
+    usageHistoryLimit: seed("usage-history.limit", words("`limit` (default 25, 1-100)")),
+    // a malformed body or query answered with a server fault
+    serverFault: seed("endpoints.422-on-body-or-query", status(422), words("malformed body or query")),
+    // refused, but not with the validation body's 422
+    refusal: decided("D-422", status(422)),
   },
-  // the check's own rows, then every decision a provenance mark names in the schemas it validates against
-  decisions: unique([
-    "D-422",
-    "D-UNPROCESSABLE",
-    "D-SEARCH-MODE",
-    "D-MENTIONS-OPERATION",
-    "D-FILTER-TOTAL",
-    "D-METRIC-CHANGE-OPERATOR",
-    "D-TIME-FILTER",
-    "D-PREVIEW-QUERY-BOUNDS",
-    "D-PREVIEW-URL-CAP",
-    "D-PREVIEW-DATES",
-    "D-PREVIEW-WINDOW",
-    "D-PDR-BODY",
-    "D-TA-NAME",
-    "D-TA-SCHEDULE",
-    "D-TA-SCHEDULE-TZ",
-    "D-TA-CREATE",
-    "D-CP-VALUE-TYPE",
-    "D-AUD-PATCH",
-    "D-AUD-PROFILE-FILTERS",
-    "D-AUD-FILTER-CAP",
-    "D-BOUND-ARRAYS",
-    ...schemaDecisions("requests"),
-  ]),
   profiles: ["readonly", "standard", "full"],
   invalidRequests: true,
   async run(ctx) {
@@ -87,7 +73,7 @@ export default defineCheck({
       const path = await pathFor(ctx, op);
       if (!path) {
         if (ctx.settings.profile !== "readonly")
-          ctx.warn(`${op.operationId} not exercised (no resource of this account to put in ${op.path})`);
+          ctx.notExercised(`${op.operationId}: no resource of this account to put in ${op.path}`);
         continue;
       }
       sentAny = true;
@@ -108,18 +94,20 @@ export default defineCheck({
           const ex = c
             ? (await sendCase(ctx, op, path, c, { seed, path: out.counterexamplePath ?? undefined, report: false })).ex
             : undefined;
-          ctx.fail(
-            {
-              ...(c && ex ? ruleOf(ctx, op, c, ex.status) : {}),
-              title: `${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
-              received: ex ? seen(ex) : String(out.errorInstance),
-              expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } },
-              seed,
-              path: out.counterexamplePath ?? undefined,
-              replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only invalid-request-rejected --operations ${op.operationId}`,
-            },
-            ex,
-          );
+          const rule = c && ex ? ruleOf(ctx, op, c, ex.status) : undefined;
+          if (rule)
+            ctx.fail(
+              {
+                ...rule,
+                title: `${op.operationId} accepted or mishandled generated invalid data (${c?.label})`,
+                received: ex ? seen(ex) : String(out.errorInstance),
+                expected: { status: 422, body: { detail: [{ loc: c?.loc, msg: "…", type: "…" }] } },
+                seed,
+                path: out.counterexamplePath ?? undefined,
+                replay: `--seed ${seed} --fc-path ${out.counterexamplePath} --only invalid-request-rejected --operations ${op.operationId}`,
+              },
+              ex,
+            );
         }
       }
     }
@@ -165,7 +153,7 @@ export async function sendCase(
       );
     } catch (e) {
       if (!(e instanceof SkipError) || ctx.settings.profile === "readonly") throw e;
-      ctx.warn(`case not sent: ${e.message}`);
+      ctx.notExercised(`${op.operationId} case "${c.label}" not sent: ${e.message}`);
       return { ok: true, ex: undefined };
     }
   }
@@ -180,9 +168,28 @@ export async function sendCase(
   const ok =
     (ex.status === 422 && Array.isArray(bodyOf<CommonValidationError>(ex)?.detail)) ||
     ctx.lenient("D-UNPROCESSABLE", ex);
+  if (ok) {
+    if (o.report !== false) ctx.pass(ex);
+    return { ok, ex };
+  }
+  // refused for a reason of the deployment's own, before or apart from validation: the case says nothing
+  if (OWN_REFUSALS.has(ex.status)) {
+    if (o.report !== false)
+      ctx.notExercised(
+        `${op.operationId} case "${c.label}": refused with ${ex.status} ${errorCode(ex) ?? ""} (not about the case)`,
+      );
+    return { ok: true, ex };
+  }
+  // `order` "where supported": a list that ignores it need not validate it
+  if (ex.status < 300 && (await ignoresWhereSupported(ctx, op, path, c))) {
+    if (o.report !== false)
+      ctx.notExercised(
+        `${op.operationId} case "${c.label}": the list ignores the parameter, which the seed accepts "where supported"`,
+      );
+    return { ok: true, ex };
+  }
   if (o.report !== false)
-    ctx.expect(
-      ok,
+    ctx.fail(
       {
         ...ruleOf(ctx, op, c, ex.status),
         title: `${op.operationId} ${c.label} → ${ex.status}`,
@@ -192,19 +199,53 @@ export async function sendCase(
       },
       ex,
     );
-  return { ok, ex };
+  return { ok: false, ex };
 }
 
+/** The assertions a case's finding names. */
+type Judges = SeedCaseRule | "constraints" | "serverFault" | "refusal" | "agentMessagesLimit" | "usageHistoryLimit";
+
+/** Lists whose own endpoint row states `limit` 1-100: a crossed limit there breaks that row. */
+const OWN_LIMIT_ROWS: Record<string, Judges> = {
+  "GET /v1/tracking_agents/{agent_id}/messages": "agentMessagesLimit",
+  "GET /v1/me/usage_history": "usageHistoryLimit",
+};
+
+/** Statuses a deployment answers for reasons of its own (an unknown resource, a balance, a conflict): never the case's verdict. */
+const OWN_REFUSALS = new Set([402, 404, 409]);
+
+const errorCode = (ex: Exchange): string | undefined => {
+  const code = isObject(ex.json) ? ex.json.error_code : undefined;
+  return typeof code === "string" ? code : undefined;
+};
+
 /**
- * The rule a mishandled case breaks, from the provenance of the constraint it
- * crosses. A constraint the contract decided makes any outcome other than the
- * validation 422 a finding of that decision (a warning at --level seed). A
- * constraint the seed states makes an acceptance a seed finding; its refusal
- * with another 4xx is judged by the check's rules (D-422).
+ * The rule a mishandled case breaks, from what the deployment answered: an
+ * acceptance breaks the crossed constraint's provenance (its grounded seed
+ * words, or its decision; a mark the gate could not ground is the contract's
+ * D-422) or the seed case's own row; a server fault breaks the seed's 422 for a
+ * malformed body or query; a refusal with another 4xx is D-422's, except
+ * where the case's own row states the 422 (the prompt preview's window).
  */
-function ruleOf(ctx: CheckContext, op: Operation, c: NegCase, status: number): Pick<Failure, "decision" | "seedQuote"> {
-  // a rule the seed states in its own words for this case (a total, a pair): accepting it breaks them
-  if (c.seed && (status < 400 || c.seed.strict)) return { seedQuote: c.seed.quote };
+function ruleOf(
+  ctx: CheckContext,
+  op: Operation,
+  c: NegCase,
+  status: number,
+): Pick<Failure, "decision" | "seedQuote"> & { judges: Judges } {
+  if (status >= 500) return { judges: "serverFault" };
+  if (c.seed && (status < 400 || c.seed.strict)) return { judges: c.seed.judges };
+  if (status >= 400) return { judges: "refusal", decision: "D-422" };
+  const rule = constraintRule(ctx, op, c);
+  if (rule?.kind === "decision") return { judges: "constraints", decision: rule.decision };
+  const own = c.loc[0] === "query" && c.loc[1] === "limit" ? OWN_LIMIT_ROWS[op.key] : undefined;
+  if (rule?.kind === "seed" && own) return { judges: own };
+  if (rule?.kind === "seed") return { judges: "constraints", seedQuote: rule.quote };
+  return { judges: "constraints", decision: "D-422" };
+}
+
+/** The provenance of the constraint a case crosses (its end, for a bound). */
+function constraintRule(ctx: CheckContext, op: Operation, c: NegCase): Provenance | undefined {
   const map = provenanceOf(ctx.contract.doc);
   const [where, name = "", ...rest] = c.loc;
   let place: Place | undefined;
@@ -216,10 +257,33 @@ function ruleOf(ctx: CheckContext, op: Operation, c: NegCase, status: number): P
     );
   const param = op.params.find((p) => p.in === "query" && p.name === name);
   if (where === "query" && param) place = map.placeOfParameter(param.raw, `${op.operationId} query ${name}`);
-  const rule = place && provenanceAt(place, c.kind);
-  if (rule?.kind === "decision") return { decision: rule.decision };
-  if (rule?.kind === "seed" && status < 400) return { seedQuote: rule.quote };
-  return {};
+  return place ? provenanceAt(place, c.kind, c.end) : undefined;
+}
+
+/**
+ * Whether a query parameter the seed accepts only "where supported" (its
+ * mark's words say so: `order`) is ignored by this list: the same items in
+ * the same order for both of its values. A list with fewer than two items
+ * cannot tell, and is taken as ignoring it (the case is not exercised).
+ */
+async function ignoresWhereSupported(ctx: CheckContext, op: Operation, path: string, c: NegCase): Promise<boolean> {
+  if (op.method !== "GET" || !c.query) return false;
+  const [name] = Object.keys(c.query);
+  const param = op.params.find((p) => p.in === "query" && p.name === name);
+  if (!param || c.kind !== "enum") return false;
+  const place = provenanceOf(ctx.contract.doc).placeOfParameter(param.raw, `${op.operationId} query ${name}`);
+  const rule = provenanceAt(place, "enum");
+  if (rule?.kind !== "seed" || !/where supported/i.test(rule.quote)) return false;
+  const values = (place.node.enum ?? []).map(String);
+  if (values.length < 2) return false;
+  const ids = async (v: string) => {
+    const ex = await ctx.req({ method: "GET", path: `${path}?${new URLSearchParams({ [name!]: v, limit: "20" })}` });
+    const data = isObject(ex.json) && Array.isArray(ex.json.data) ? ex.json.data : undefined;
+    return data?.map((d) => (isObject(d) ? String(d.id ?? d.message_id ?? JSON.stringify(d)) : String(d)));
+  };
+  const [a, b] = [await ids(values[0]!), await ids(values[1]!)];
+  if (!a || !b || a.length < 2) return true;
+  return JSON.stringify(a) === JSON.stringify(b);
 }
 
 export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: string, ex: Exchange): void {
@@ -240,8 +304,4 @@ async function worstCase(ctx: CheckContext, body: unknown): Promise<string> {
   const n = Number(isObject(body) ? body.count : undefined);
   const count = Number.isFinite(n) && n > 0 ? Math.min(Math.ceil(n), 1_000_000) : 200;
   return price.mul(count).toFixed();
-}
-
-function unique(ids: string[]): string[] {
-  return [...new Set(ids)];
 }

@@ -1,68 +1,51 @@
-import { decision, defineCheck } from "../define-check.ts";
-import { schemaDecisions } from "../contract.ts";
+import { defineCheck } from "../define-check.ts";
+import { schemaDecisions, schemaRows } from "../contract.ts";
 import { readDecisions } from "../decisions.ts";
-import { LENIENT, lenientWarning, normalised, UNDOABLE, type LenientId } from "../lenient.ts";
-import { describeConstraint, judgeIssues, provenanceOf, type Judged } from "../provenance.ts";
+import { marks, seed } from "../grounding/assertions.ts";
+import { words } from "../grounding/facts.ts";
+import { LENIENT, lenientWarning, normalised, UNDOABLE, type LenientId, type LenientRule } from "../lenient.ts";
+import type { OperationObject } from "../openapi.ts";
+import {
+  codesOf,
+  describeConstraint,
+  errorCodeProvenance,
+  judgeIssues,
+  provenanceOf,
+  type Judged,
+  type Provenance,
+} from "../provenance.ts";
+import type { Exchange } from "../http.ts";
+import type { Contract } from "../contract.ts";
 
-/** Every documented response body validates against the generated zod of its operation and status. */
+/**
+ * Every documented response body validates against the generated zod of its
+ * operation and status. Each failed constraint is judged by its own
+ * provenance mark (the gate grounds every @seed mark's facts in its quote):
+ * the seed's constraints fail together as one finding, each decision apart.
+ * An error body's `error_code` is judged per operation: the seed's only where
+ * the operation's passages name its documented codes at that status.
+ */
 export default defineCheck({
   id: "response-schema-conformance",
   rule: "Every response body validates against the generated zod schema of its operation and status",
   section: "Resources (every model)",
   severity: "critical",
-  rules: {
-    seed: "Resources and their fields (every model of the seed)",
-    decisions: [
-      decision("D-PREVIEW-404", { ops: /^ResearchPreviews_read$/, status: (s) => s === 404 }),
-      // a 400 or 422 body that is not the contract's on the operations whose conflicts (D-409) and domain refusals (D-400) the contract placed
-      decision("D-409", {
-        ops: /^(CustomParameters_(create|update|createRun)|TrackingAgents_trigger)$/,
-        status: (s) => s === 400,
-      }),
-      decision("D-400", {
-        ops: /^(CustomParameters_(create|update|createRun)|TrackingAgents_trigger)$/,
-        status: (s) => s === 422,
-      }),
-      decision("D-CURSOR", { sentBy: ["pagination-garbage-cursor-400", "pagination-sort-change-cursor-400"] }),
-      decision("D-DATE-RANGE-ORDER", { sentBy: ["date-range-order-422"] }),
-      decision("D-BODY-LIMIT", { sentBy: ["body-limit-413"] }),
-      decision("D-PDR-STATES", { ops: /^PatternDetections_(read|create)$/, status: (s) => s < 300 }),
-      decision("D-CPR-STATES", { ops: /^CustomParameters_(readRun|listRuns)$/, status: (s) => s < 300 }),
-      decision("D-MONEY-NUMBER", { ops: /^(Pricing_read|Account_read|Account_usageHistory)$/, status: (s) => s < 300 }),
-      decision("D-RUN-422", { ops: /^DatasetRuns_create$/, status: (s) => s === 422 }),
-      decision("D-STATUS-STRING", { title: /D-STATUS-STRING/ }),
-      decision("D-UNPROCESSABLE", { title: /D-UNPROCESSABLE/ }),
-    ],
+  asserts: {
+    // the marks of the constraint that failed decide: the seed's words, or the decision (with the lenient rows the registry reads)
+    schema: marks(
+      [
+        ...schemaDecisions("responses"),
+        "D-STATUS-STRING",
+        "D-UNPROCESSABLE",
+        ...(Object.entries(LENIENT) as Array<[LenientId, LenientRule]>)
+          .filter(([, r]) => r.undo || r.schema)
+          .map(([id]) => id),
+      ],
+      schemaRows("responses"),
+    ),
+    json: seed("service.json-bodies", words("All bodies are JSON.")),
   },
   mock: true,
-  // the check's own rows, then every decision a provenance mark names in the schemas it validates against
-  decisions: unique([
-    "D-STATUS-STRING",
-    "D-UNPROCESSABLE",
-    "D-MONEY-STRING",
-    "D-TIMESTAMPS",
-    "D-MENTION-ANALYSIS-NULL",
-    "D-MENTION-PARAMETERS",
-    "D-LIST-ENVELOPE",
-    "D-RUN-422",
-    "D-BILLING-PRECISION",
-    "D-PARAM-VALUE-STATUS",
-    "D-RUN-STATES",
-    "D-PDR-STATES",
-    "D-CPR-STATES",
-    "D-TAR-STATES",
-    "D-PATTERN-SHAPE",
-    "D-PATTERN-ITEM-SHAPE",
-    "D-PREVIEW-URL-ITEM",
-    "D-TA-MESSAGE",
-    "D-TA-NEXT-RUN",
-    "D-RUN-404",
-    "D-MESSAGE-404",
-    "D-PATTERN-ITEM-404",
-    "D-CPR-UNKNOWN-RUN",
-    "D-PDR-EMPTY",
-    ...schemaDecisions("responses"),
-  ]),
   inspect(ex, ctx) {
     const spec = ex.op?.responses.get(String(ex.status));
     if (!ex.op || !spec) return; // undocumented statuses are documented-status-only's business
@@ -73,21 +56,24 @@ export default defineCheck({
     }
     if (ex.jsonError || ex.text.length === 0)
       return ctx.fail(ex, {
+        judges: "json",
         title: `${ex.op.operationId} ${ex.status} body is not JSON`,
         received: ex.text.slice(0, 200),
         expected: spec.schemaRef,
       });
-    // the lenient rules of spec/DECISIONS.md come from the one registry, so this check tolerates exactly what status-string-mapping does
-    if (ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
     // each tolerated departure is warned (both are asked, not just the first) and undone before the rest is validated
     const departures = [ctx.lenient("D-STATUS-STRING", ex), ...UNDOABLE.map((id) => ctx.lenient(id, ex))];
     const body = departures.some(Boolean) ? normalised(ex) : ex.json;
     const r = spec.zod.safeParse(body);
     if (r.success) return ctx.pass(ex);
+    // the seed states the 422 body two ways: the error envelope (any code) in the place of the validation body is D-UNPROCESSABLE's
+    if (ex.status === 422 && ctx.lenient("D-UNPROCESSABLE", ex)) return ctx.pass(ex);
     const expected = `#/components/schemas/${spec.schemaRef} (${spec.zodName})`;
-    const judged = spec.schema
-      ? judgeIssues(provenanceOf(ctx.contract.doc), spec.schema, r.error.issues, body)
-      : r.error.issues.map((i): Judged => ({ path: i.path }));
+    const judged = (
+      spec.schema
+        ? judgeIssues(provenanceOf(ctx.contract.doc), spec.schema, r.error.issues, body)
+        : r.error.issues.map((i): Judged => ({ path: i.path }))
+    ).map((j) => perOperationCode(ctx.contract, ex, j));
     const view = (j: Judged) => ({
       path: j.path.join("."),
       constraint: j.constraint ? describeConstraint(j.constraint) : "(outside the schema)",
@@ -97,9 +83,11 @@ export default defineCheck({
     const seedOnes = judged.filter((j) => j.constraint?.provenance?.kind !== "decision");
     if (seedOnes.length)
       ctx.fail(ex, {
+        judges: "schema",
         title: `${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}`,
         received: seedOnes.slice(0, 5).map(view),
         expected: { schema: expected, seed: quotesOf(seedOnes) },
+        seedQuote: quotesOf(seedOnes).join(" … ") || undefined,
       });
     for (const [id, items] of byDecision(judged)) {
       const where = items
@@ -113,6 +101,7 @@ export default defineCheck({
       }
       if (UNJUDGED_ROWS.has(id)) continue;
       ctx.fail(ex, {
+        judges: "schema",
         title: `${ex.op.operationId} ${ex.status} body does not match ${spec.schemaRef}: ${where} (${id})`,
         received: items.slice(0, 5).map(view),
         expected,
@@ -121,6 +110,28 @@ export default defineCheck({
     }
   },
 });
+
+/**
+ * An error body's `error_code` failed: judged by what the seed states for
+ * this operation at this status (errorCodeProvenance), never by the error
+ * model's own mark. The documented codes are the seed's only when each of
+ * them is stated for the operation at the status; otherwise the
+ * operation's decision names the finding.
+ */
+function perOperationCode(contract: Contract, ex: Exchange, j: Judged): Judged {
+  const c = j.constraint;
+  if (!c?.perOperation && !(c && /\.error_code$/.test(c.element) && c.kind !== "required")) return j;
+  if (ex.status < 400 || !ex.op) return j;
+  const op = contract.doc.paths?.[ex.op.path]?.[ex.op.method.toLowerCase() as "get"] as OperationObject | undefined;
+  const schema = ex.op.responses.get(String(ex.status))?.schema;
+  if (!op || !schema) return j;
+  const status = String(ex.status);
+  const grounds = codesOf(contract.doc, schema).map((code) => errorCodeProvenance(contract.doc, op, status, code));
+  const decision = grounds.find((g): g is Extract<Provenance, { kind: "decision" }> => g?.kind === "decision");
+  const provenance: Provenance | undefined =
+    decision ?? (grounds.length && grounds.every((g) => g?.kind === "seed") ? grounds[0] : c.provenance);
+  return { ...j, constraint: { ...c, provenance } };
+}
 
 /** Lenient rows without a registry rule: the table accepts their departures without a finding. */
 const UNJUDGED_ROWS = new Set(
@@ -151,8 +162,4 @@ function pick(v: unknown, path: PropertyKey[]): unknown {
   let cur: unknown = v;
   for (const p of path) cur = cur === null || cur === undefined ? undefined : (cur as Record<PropertyKey, unknown>)[p];
   return cur === undefined ? "(missing)" : cur;
-}
-
-function unique(ids: string[]): string[] {
-  return [...new Set(ids)];
 }

@@ -1,5 +1,7 @@
 import fc from "fast-check";
 import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { field, lowerBound, status, upperBound } from "../grounding/facts.ts";
 import type { Exchange } from "../http.ts";
 import { dataOf } from "../typed.ts";
 import type { DatasetsDataset } from "../../../generated/client/types.gen.ts";
@@ -19,8 +21,12 @@ export default defineCheck({
   rule: "Generated valid bodies (names of 1-255 characters, any script) are accepted (201 on create, 200 on update) and stored exactly",
   section: "Endpoints › Datasets (POST, PATCH)",
   severity: "critical",
-  rules: {
-    seed: "POST /v1/datasets | body `{name: string 1-255, required}` | 201, Dataset (id, name, created_at)",
+  asserts: {
+    // a name of 1-255 characters is the seed's: created with 201, renamed with 200
+    created: seed(["datasets.create.201", "dataset.name-bounds"], status(201), lowerBound(1), upperBound(255)),
+    renamed: seed(["datasets.update.semantics", "dataset.name-bounds"], status(200), lowerBound(1), upperBound(255)),
+    // that the answer carries the very name sent (no trimming, no normalisation) is the contract's
+    stored: decided("D-NAME-STORED", field("name")),
   },
   requires: ["POST /v1/datasets", "PATCH /v1/datasets/{dataset_id}"],
   async run(ctx) {
@@ -36,16 +42,27 @@ export default defineCheck({
       .filter((name) => !zBody || zBody.safeParse({ name }).success);
     const seed = ctx.fcSeed();
     const numRuns = Math.max(2, Math.min(ctx.settings.numRuns, 6));
-    let lastFailure: { title: string; ex: Exchange; expected: unknown } | undefined;
+    let lastFailure:
+      { judges: "created" | "renamed" | "stored"; title: string; ex: Exchange; expected: unknown } | undefined;
     const out = await fc.check(
       fc.asyncProperty(arb, async (name) => {
         const ex = await ctx.req({ method: "POST", path: DATASETS, body: { name }, meta: { seed } });
         const created = dataOf<DatasetsDataset>(ex);
         const id = created?.id;
         if (typeof id === "string") ctx.track("dataset", `${DATASETS}/${encodeURIComponent(id)}`);
-        if (ex.status !== 201 || created?.name !== name) {
+        if (ex.status !== 201) {
           lastFailure = {
+            judges: "created",
             title: `create with a valid name answered ${ex.status}`,
+            ex,
+            expected: { status: 201, data: { name } },
+          };
+          return false;
+        }
+        if (created?.name !== name) {
+          lastFailure = {
+            judges: "stored",
+            title: "create answered another name than the valid one sent",
             ex,
             expected: { status: 201, data: { name } },
           };
@@ -60,7 +77,11 @@ export default defineCheck({
         });
         if (up.status !== 200 || dataOf<DatasetsDataset>(up)?.name !== newName) {
           lastFailure = {
-            title: `update with a valid name answered ${up.status}`,
+            judges: up.status !== 200 ? "renamed" : "stored",
+            title:
+              up.status !== 200
+                ? `update with a valid name answered ${up.status}`
+                : "update answered another name than the valid one sent",
             ex: up,
             expected: { status: 200, data: { name: newName } },
           };
@@ -75,6 +96,7 @@ export default defineCheck({
     if (out.failed && lastFailure) {
       ctx.fail(
         {
+          judges: lastFailure.judges,
           title: `${lastFailure.title}`,
           received: seen(lastFailure.ex),
           expected: lastFailure.expected,

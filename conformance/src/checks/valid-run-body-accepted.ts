@@ -1,10 +1,17 @@
 import fc from "fast-check";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, marks, seed } from "../grounding/assertions.ts";
+import { status, value, words } from "../grounding/facts.ts";
+import { provenanceOf, constraintsAt } from "../provenance.ts";
+import { schemaDecisions } from "../contract.ts";
+import { bodyOf, isObject } from "../typed.ts";
+import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { SkipError } from "../skip.ts";
 import { RUN_COUNT, mentionPrice } from "./support/billing.ts";
 import type { Exchange } from "../http.ts";
+import type { JsonSchema } from "../openapi.ts";
 import { dataOf } from "../typed.ts";
-import type { DatasetsDatasetRun } from "../../../generated/client/types.gen.ts";
+import type { DatasetsDatasetRun, DatasetsDatasetRunCreated } from "../../../generated/client/types.gen.ts";
 import { fixtureDataset, seen } from "./support/util.ts";
 import { schemaEnum } from "./support/groups.ts";
 
@@ -21,14 +28,30 @@ export default defineCheck({
   rule: "Generated valid dataset run bodies (prompt and url searches, every optional field) get 202 pending, and the run's params echo every field sent",
   section: "Endpoints › Datasets (run body); Resources › Dataset run (params echo)",
   severity: "major",
-  rules: {
-    seed: "POST /v1/datasets/{dataset_id}/runs | body below | 202, run create response (status `pending`)",
-    decisions: [
-      decision("D-RUN-PARAMS-ECHO", { title: /null|absent|default/ }),
-      decision("D-RUN-COUNT", { title: /requested_count/ }),
-    ],
+  asserts: {
+    // "request accepted → pending; returns immediately with 202"
+    // a body within the seed's rules (a BCP-47 language, an alpha-2 country, another run in flight on the dataset) is accepted
+    accepted: seed(
+      [
+        "dataset-run.create-pending-202",
+        "datasets.runs.body.language",
+        "datasets.runs.body.country-code",
+        "datasets.runs.several-in-flight",
+      ],
+      status(202),
+      value("pending"),
+      words("request accepted"),
+      words("BCP-47 tag"),
+      words("ISO 3166-1 alpha-2"),
+      words("several runs in flight at once"),
+    ),
+    // the run's params are an "echo of request" for every field the seed lists there
+    echo: seed("dataset-run.params-echo", words("echo of request")),
+    // null for absent, defaults filled in, the shape of the echo: the contract's
+    echoShape: decided("D-RUN-PARAMS-ECHO"),
+    // a valid body refused at a field whose bound or form the contract decided (D-LANGUAGE-TAG, D-URL-FORMAT…)
+    openPoint: marks(schemaDecisions("requests")),
   },
-  decisions: ["D-RUN-PARAMS-ECHO", "D-RUN-ACTIONS-DEFAULT", "D-RUN-COUNT"],
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}"],
   async run(ctx) {
     const op = ctx.contract.op("POST /v1/datasets/{dataset_id}/runs")!;
@@ -85,8 +108,19 @@ export default defineCheck({
     const { price } = ctx.contract.op("GET /v1/prices") ? await mentionPrice(ctx) : { price: undefined };
     const seed = ctx.fcSeed();
     const numRuns = ctx.settings.profile === "full" ? 6 : 3;
-    let bad: { title: string; ex: Exchange; expected: unknown } | undefined;
+    let bad:
+      | {
+          judges: "accepted" | "echo" | "echoShape" | "openPoint";
+          decision?: string;
+          title: string;
+          ex: Exchange;
+          expected: unknown;
+        }
+      | undefined;
     let skipped: string | undefined;
+    let refused: string | undefined;
+    /** the counts the deployment reported for the runs it accepted */
+    const counts = new Set<number>([RUN_COUNT]);
     const out = await fc.check(
       fc.asyncProperty(bodyArb, async (body) => {
         try {
@@ -105,14 +139,25 @@ export default defineCheck({
           meta: { seed },
         });
         const run = dataOf<DatasetsDatasetRun>(ex);
+        // refused for a reason of the deployment's own (balance, plan, a domain 422): not a verdict on the body
+        if (OWN_REFUSALS.has(ex.status) || (ex.status === 422 && !isValidationBody(ex))) {
+          refused =
+            `${ex.status} ${String((ex.json as { error_code?: unknown } | undefined)?.error_code ?? "")}`.trim();
+          return true;
+        }
         if (ex.status !== 202 || run?.status?.type !== "pending" || typeof run?.id !== "string") {
+          const open = ex.status === 422 ? openPointOf(ctx.contract.doc, op.bodySchema, ex, body) : undefined;
           bad = {
+            judges: open ? "openPoint" : "accepted",
+            decision: open,
             title: `a valid ${body.search_query.type} run body answered ${ex.status}`,
             ex,
             expected: { status: 202, data: { status: { type: "pending" } } },
           };
           return false;
         }
+        const reported = dataOf<DatasetsDatasetRunCreated>(ex)?.count;
+        if (typeof reported === "number") counts.add(reported);
         const read = await ctx.req({
           method: "GET",
           path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs/${encodeURIComponent(run.id)}`,
@@ -120,16 +165,23 @@ export default defineCheck({
         const params: Record<string, unknown> = dataOf<DatasetsDatasetRun>(read)?.params ?? {};
         // the actions are a set: compared sorted, whatever the deployment sent in their place
         const sortedJson = (v: unknown) => JSON.stringify([...((v ?? []) as unknown[])].sort());
-        const differ = Object.entries(body).filter(([k, v]) =>
+        const same = (k: string, v: unknown) =>
           k === "content_analysis_actions"
-            ? sortedJson(params[k]) !== sortedJson(v)
-            : JSON.stringify(params[k]) !== JSON.stringify(v),
-        );
-        if (differ.length) {
+            ? sortedJson(params[k]) === sortedJson(v)
+            : JSON.stringify(params[k]) === JSON.stringify(v) ||
+              // the count the deployment itself reported for the run (capped by its plan) is an echo too
+              (k === "count" && typeof params[k] === "number" && counts.has(params[k]));
+        const differ = Object.entries(body).filter(([k, v]) => !same(k, v));
+        // a field left out of the echo, or echoed null, is the echo's shape (D-RUN-PARAMS-ECHO); another value breaks the echo
+        const absent = differ.filter(([k]) => params[k] === undefined || params[k] === null);
+        const other = differ.filter(([k]) => params[k] !== undefined && params[k] !== null);
+        if (other.length || absent.length) {
+          const shown = other.length ? other : absent;
           bad = {
-            title: `the run's params do not echo ${differ.map(([k]) => k).join(", ")}`,
+            judges: other.length ? "echo" : "echoShape",
+            title: `the run's params do not echo ${shown.map(([k]) => k).join(", ")}`,
             ex: read,
-            expected: Object.fromEntries(differ),
+            expected: Object.fromEntries(shown),
           };
           return false;
         }
@@ -138,10 +190,13 @@ export default defineCheck({
       }),
       { seed, numRuns, endOnFailure: true, path: ctx.settings.fcPath },
     );
-    if (skipped) ctx.warn(`some runs not started: ${skipped}`);
+    if (skipped) ctx.notExercised(`some runs not started: ${skipped}`);
+    if (refused) ctx.notExercised(`a valid run body refused for a reason of the deployment's own (${refused})`);
     if (out.failed && bad)
       ctx.fail(
         {
+          judges: bad.judges,
+          decision: bad.decision,
           title: `${bad.title}`,
           received: seen(bad.ex),
           expected: bad.expected,
@@ -154,3 +209,36 @@ export default defineCheck({
       throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
   },
 });
+
+/** Statuses a deployment answers for reasons of its own (balance, an unknown dataset, a conflict). */
+const OWN_REFUSALS = new Set([402, 404, 409]);
+
+const isValidationBody = (ex: Exchange) => Array.isArray(bodyOf<CommonValidationError>(ex)?.detail);
+
+/**
+ * The decision behind a validation 422 of a valid body, when every field its
+ * issues point at is a point the contract decided (a language tag's form, a
+ * URL's format…): the deployment took the other choice. Undefined when some
+ * field the seed's own words constrain was refused (the seed's body rule).
+ */
+function openPointOf(
+  doc: Parameters<typeof provenanceOf>[0],
+  schema: JsonSchema | undefined,
+  ex: Exchange,
+  body: unknown,
+): string | undefined {
+  const issues = bodyOf<CommonValidationError>(ex)?.detail;
+  if (!schema || !Array.isArray(issues) || !issues.length) return undefined;
+  const decisions: string[] = [];
+  for (const issue of issues) {
+    const loc = isObject(issue) && Array.isArray(issue.loc) ? issue.loc.map(String) : [];
+    if (loc[0] !== "body" || loc.length < 2) return undefined;
+    const path = loc.slice(1).map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg));
+    const place = provenanceOf(doc).placeOf(schema, path, body);
+    const rules = place ? constraintsAt(place).filter((c) => c.kind !== "required") : [];
+    const decided = rules.map((c) => c.provenance).filter((p) => p?.kind === "decision");
+    if (!decided.length || decided.length < rules.length) return undefined;
+    decisions.push(...decided.map((p) => (p as { decision: string }).decision));
+  }
+  return decisions[0];
+}

@@ -1,4 +1,6 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided } from "../grounding/assertions.ts";
+import { field } from "../grounding/facts.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 
@@ -10,16 +12,20 @@ function pointsAt(loc: string[], broken: string[]): boolean {
   return i === broken.length;
 }
 
+/**
+ * The seed gives the 422 body `{detail: [{loc: [string], …}]}` and says no
+ * more about `loc`: that it starts with `body`, `query` or `path` and names
+ * the broken field is D-422's (a warning at `--level seed`). A 422 answered
+ * with the error envelope is D-UNPROCESSABLE's (lenient registry).
+ */
 export default defineCheck({
   id: "validation-loc-accurate",
   rule: "A 422 caused by one broken field has an issue whose loc is [body|query|path, …field path]",
   section: "Resources › Conventions › 422 validation body",
   severity: "major",
-  rules: {
-    seed: "422 validation body | `{detail: [{loc: [string], msg: string, type: string}]}` (no envelope).",
-    decisions: [decision("D-422", { title: /body|query|path/ })],
+  asserts: {
+    loc: decided("D-422", field("loc")),
   },
-  decisions: ["D-422", "D-UNPROCESSABLE"],
   invalidRequests: true,
   inspect(ex, ctx) {
     const broken = ex.meta.brokenLoc;
@@ -33,6 +39,7 @@ export default defineCheck({
     });
     if (locs.some((l) => pointsAt(l, broken))) return ctx.pass(ex);
     ctx.fail(ex, {
+      judges: "loc",
       title: `422 does not point at ${JSON.stringify(broken)}`,
       received: locs,
       expected: [broken],

@@ -32,6 +32,8 @@ export interface MarksAssertion {
   kind: "marks";
   /** the decisions the marks this check reads can name (derived from the contract where possible) */
   decisions: string[];
+  /** the seed-ledger rows the marks this check reads quote (derived from the contract: contract.ts schemaRows) */
+  rows?: string[];
 }
 
 export type Assertion = SeedAssertion | DecidedAssertion | MarksAssertion;
@@ -47,9 +49,9 @@ export function decided(decision: string, ...facts: Fact[]): DecidedAssertion {
   return { kind: "decision", decision, facts };
 }
 
-/** The constraint's provenance marks decide; `decisions` lists what they can name. */
-export function marks(decisions: string[]): MarksAssertion {
-  return { kind: "marks", decisions: [...new Set(decisions)] };
+/** The constraint's provenance marks decide; `decisions` lists what they can name, `rows` the ledger rows their quotes carry. */
+export function marks(decisions: string[], rows: string[] = []): MarksAssertion {
+  return { kind: "marks", decisions: [...new Set(decisions)], rows: [...new Set(rows)] };
 }
 
 /** The decisions a check's assertions name (its `decisions` list is derived from this, never restated). */
@@ -64,5 +66,9 @@ export function decisionsOfAsserts(asserts: Asserts): string[] {
 
 /** The ledger rows a check's assertions judge. */
 export function rowsOfAsserts(asserts: Asserts): string[] {
-  return [...new Set(Object.values(asserts).flatMap((a) => (a.kind === "seed" ? a.rows : [])))];
+  return [
+    ...new Set(
+      Object.values(asserts).flatMap((a) => (a.kind === "seed" ? a.rows : a.kind === "marks" ? (a.rows ?? []) : [])),
+    ),
+  ];
 }

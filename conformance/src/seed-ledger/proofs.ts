@@ -88,7 +88,7 @@ export const PROOFS: Record<string, Array<{ fault: string; check: string }>> = {
   "dataset-run.params-echo": [{ fault: "run-params-echo-drops-field", check: "valid-run-body-accepted" }],
   "dataset-run.pending-to-working": [{ fault: "run-back-to-pending", check: "run-state-machine" }],
   "dataset-run.states": [{ fault: "completed-run-moves-back", check: "run-state-machine" }, { fault: "aud-completed-run-moves-back", check: "audience-run-state-machine" }, { fault: "run-back-to-pending", check: "run-state-machine" }],
-  "dataset-run.status-types": [{ fault: "completed-run-moves-back", check: "run-state-machine" }],
+  "dataset-run.status-types": [{ fault: "completed-run-moves-back", check: "run-state-machine" }, { fault: "run-status-done", check: "run-state-machine" }],
   "dataset-run.to-failed": [{ fault: "failed-run-not-refunded", check: "billing-refund-on-failure" }],
   "dataset-run.working-to-completed": [{ fault: "settlement-off-by-a-cent", check: "billing-settlement-exact" }],
   "dataset.create-response-fields": [{ fault: "dataset-create-without-created-at", check: "created-readable-at-once" }],

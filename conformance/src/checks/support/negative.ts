@@ -26,12 +26,15 @@ export interface NegCase {
   kind: ConstraintKind;
   body?: unknown;
   query?: Record<string, string>;
+  /** which end of a bound the case crosses (a mark may state only one end) */
+  end?: "min" | "max";
   /**
    * A rule no single schema constraint holds (a total across groups, a pair of
-   * fields), stated by the seed in these words: a deployment that accepts the
-   * case breaks it (and, with `strict`, one that refuses it with a status other than 422).
+   * fields), stated by the seed: the assertion of invalid-request-rejected that
+   * names its ledger row (SEED_CASE_RULES). A deployment that accepts the case
+   * breaks it (and, with `strict`, one that refuses it with a status other than 422).
    */
-  seed?: { quote: string; strict?: boolean };
+  seed?: { judges: SeedCaseRule; strict?: boolean };
 }
 
 const typeOf = (s: JsonSchema): string[] => {
@@ -72,21 +75,31 @@ function copyOf(item: unknown, i: number): unknown {
 export function boundCases(
   s: JsonSchema,
   example?: unknown,
-): Array<{ why: string; value: unknown; kind: ConstraintKind }> {
+): Array<{ why: string; value: unknown; kind: ConstraintKind; end?: "min" | "max" }> {
   const merged = mergedOf(s);
   const types = typeOf(s);
-  const out: Array<{ why: string; value: unknown; kind: ConstraintKind }> = [];
+  const out: Array<{ why: string; value: unknown; kind: ConstraintKind; end?: "min" | "max" }> = [];
   const wrong = wrongValue(types);
   if (wrong !== undefined && types.length)
     out.push({ why: `wrong type (${types.join("|")} expected)`, value: wrong, kind: "type" });
   if (typeof merged.minLength === "number" && merged.minLength > 0)
-    out.push({ why: `minLength ${merged.minLength} - 1`, value: "x".repeat(merged.minLength - 1), kind: "bounds" });
+    out.push({
+      why: `minLength ${merged.minLength} - 1`,
+      value: "x".repeat(merged.minLength - 1),
+      kind: "bounds",
+      end: "min",
+    });
   if (typeof merged.maxLength === "number")
-    out.push({ why: `maxLength ${merged.maxLength} + 1`, value: "x".repeat(merged.maxLength + 1), kind: "bounds" });
+    out.push({
+      why: `maxLength ${merged.maxLength} + 1`,
+      value: "x".repeat(merged.maxLength + 1),
+      kind: "bounds",
+      end: "max",
+    });
   if (typeof merged.minimum === "number")
-    out.push({ why: `minimum ${merged.minimum} - 1`, value: merged.minimum - 1, kind: "bounds" });
+    out.push({ why: `minimum ${merged.minimum} - 1`, value: merged.minimum - 1, kind: "bounds", end: "min" });
   if (typeof merged.maximum === "number")
-    out.push({ why: `maximum ${merged.maximum} + 1`, value: merged.maximum + 1, kind: "bounds" });
+    out.push({ why: `maximum ${merged.maximum} + 1`, value: merged.maximum + 1, kind: "bounds", end: "max" });
   if (types.includes("integer") && !types.includes("number"))
     out.push({ why: "fraction where an integer is required", value: (merged.minimum ?? 0) + 1.5, kind: "type" });
   if (Array.isArray(merged.enum)) out.push({ why: "unknown enum value", value: "zz_unknown_value", kind: "enum" });
@@ -100,9 +113,10 @@ export function boundCases(
           : (merged.items?.enum?.[0] ?? firstOf(merged.items?.examples) ?? "x"),
       ),
       kind: "bounds",
+      end: "max",
     });
   if (typeof merged.minItems === "number" && merged.minItems > 0)
-    out.push({ why: `minItems ${merged.minItems} - 1`, value: [], kind: "bounds" });
+    out.push({ why: `minItems ${merged.minItems} - 1`, value: [], kind: "bounds", end: "min" });
   if (typeof merged.pattern === "string")
     out.push({ why: `does not match ${merged.pattern}`, value: "~~invalid~~", kind: "pattern" });
   return out;
@@ -129,6 +143,7 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
         label: `${name}: ${c.why}`,
         loc: ["body", name],
         kind: c.kind,
+        end: c.end,
         body: { ...example, [name]: c.value },
       });
     // one level down: nested objects (a discriminated union keeps its tag)
@@ -141,6 +156,7 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
             label: `${name}.${sub}: ${c.why}`,
             loc: ["body", name, sub],
             kind: c.kind,
+            end: c.end,
             body: { ...example, [name]: { ...baseInner, [sub]: c.value } },
           });
       }
@@ -174,6 +190,7 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
             label: `${at}.${sub}: ${c.why}`,
             loc: ["body", name, sub],
             kind: c.kind,
+            end: c.end,
             body: { ...src, [name]: { ...tagged, [sub]: c.value } },
           });
       }
@@ -193,7 +210,13 @@ export function bodyCases(contract: Contract, op: Operation): NegCase[] {
       const label = `${name}${c.at}: ${c.why}`;
       if (seen.has(label)) continue;
       seen.add(label);
-      inner.push({ label, loc: ["body", name, ...c.loc], kind: c.kind, body: { ...example, [name]: c.value } });
+      inner.push({
+        label,
+        loc: ["body", name, ...c.loc],
+        kind: c.kind,
+        end: c.end,
+        body: { ...example, [name]: c.value },
+      });
     }
   }
   // The contract is the oracle: keep only bodies the generated zod rejects.
@@ -223,17 +246,24 @@ function itemCases(
   s0: JsonSchema | undefined,
   value: unknown,
   depth: number,
-): Array<{ at: string; loc: string[]; why: string; value: unknown; kind: ConstraintKind }> {
+): Array<{ at: string; loc: string[]; why: string; value: unknown; kind: ConstraintKind; end?: "min" | "max" }> {
   if (depth === 0 || !Array.isArray(value) || value.length === 0 || !s0) return [];
   const items = mergedOf(s0).items;
   if (!items) return [];
   const first: unknown = value[0];
   const put = (v: unknown) => [v, ...value.slice(1)];
-  const out: Array<{ at: string; loc: string[]; why: string; value: unknown; kind: ConstraintKind }> = [];
+  const out: Array<{
+    at: string;
+    loc: string[];
+    why: string;
+    value: unknown;
+    kind: ConstraintKind;
+    end?: "min" | "max";
+  }> = [];
   for (const c of boundCases(items, first))
-    out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value), kind: c.kind });
+    out.push({ at: "[0]", loc: ["0"], why: c.why, value: put(c.value), kind: c.kind, end: c.end });
   for (const c of itemCases(items, first, depth - 1))
-    out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value), kind: c.kind });
+    out.push({ at: `[0]${c.at}`, loc: ["0", ...c.loc], why: c.why, value: put(c.value), kind: c.kind, end: c.end });
   if (first && typeof first === "object" && !Array.isArray(first)) {
     // every variant of a union item offers its fields; the example's item decides which exist
     const item = first as Example;
@@ -243,7 +273,7 @@ function itemCases(
         if (!(sub in item)) continue;
         const field = (v: unknown) => put({ ...item, [sub]: v });
         for (const c of boundCases(sp))
-          out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value), kind: c.kind });
+          out.push({ at: `[0].${sub}`, loc: ["0", sub], why: c.why, value: field(c.value), kind: c.kind, end: c.end });
         for (const c of itemCases(sp, item[sub], depth - 1))
           out.push({
             at: `[0].${sub}${c.at}`,
@@ -251,6 +281,7 @@ function itemCases(
             why: c.why,
             value: field(c.value),
             kind: c.kind,
+            end: c.end,
           });
       }
     }
@@ -273,17 +304,20 @@ function closestLoc(intended: string[], issues: string[][]): string[] {
   return best ?? intended;
 }
 
-/** The seed's words for the rules `seedCases` sends (each a verbatim part of spec/seed.txt). */
-export const SEED_CASE_RULES = {
-  mentionFilters:
-    "| filters | list of groups, each a list of single filters | groups OR-ed, filters within a group AND-ed, at most 10 filters in total |",
-  profileFilters:
-    "| filters | nested OR-of-AND groups (same model as mentions) | at most 10 filters in total; the exact filter union: not shown |",
-  keyword: "| keyword | `{operator: is or is_not, value}`; at most 2 words |",
-  window: "Both, neither, or an incomplete pair gives 422.",
-  country: "| country_code | `{values: [uppercase ISO 3166-1 alpha-2]}` |",
-  metricOperator: "operator is one of `greater_than`, `less_than`, `in_range`, `changed_by`;",
-} as const;
+/**
+ * The rules `seedCases` sends, by the name of the assertion of
+ * invalid-request-rejected that judges each (its ledger row holds the seed's
+ * words and the facts it asserts).
+ */
+export const SEED_CASE_RULES = [
+  "mentionFilters",
+  "profileFilters",
+  "keyword",
+  "window",
+  "country",
+  "metricOperator",
+] as const;
+export type SeedCaseRule = (typeof SEED_CASE_RULES)[number];
 
 /** `YYYY-MM-DD` of the day `days` before today (UTC). */
 const daysAgo = (days: number) => new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
@@ -308,7 +342,7 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
   const out: NegCase[] = [];
   if (op.operationId === "Mentions_search" || op.operationId === "AudienceProfiles_search") {
     const mentions = op.operationId === "Mentions_search";
-    const quote = mentions ? SEED_CASE_RULES.mentionFilters : SEED_CASE_RULES.profileFilters;
+    const judges: SeedCaseRule = mentions ? "mentionFilters" : "profileFilters";
     const body = { filters: elevenKeywordFilters("is") };
     // the groups alone are valid: only the total (6 + 5 = 11) is wrong
     if (valid({ filters: [body.filters[0]] }) && valid({ filters: [body.filters[1]] }))
@@ -317,7 +351,7 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
         loc: ["body", "filters"],
         kind: "bounds",
         body,
-        seed: { quote },
+        seed: { judges },
       });
     if (mentions) {
       // a lowercase country and an operator outside the four: refused whatever shape a deployment gives the rest
@@ -328,7 +362,7 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
           loc: ["body", "filters", "0", "0", "values", "0"],
           kind: "pattern",
           body: lower,
-          seed: { quote: SEED_CASE_RULES.country },
+          seed: { judges: "country" },
         });
       for (const operator of ["zz_unknown_operator", { type: "zz_unknown_operator" }]) {
         const odd = { filters: [[{ type: "metric_change", metric: "likes", operator }]] };
@@ -338,7 +372,7 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
             loc: ["body", "filters", "0", "0", "operator"],
             kind: "enum",
             body: odd,
-            seed: { quote: SEED_CASE_RULES.metricOperator },
+            seed: { judges: "metricOperator" },
           });
       }
       const three = { filters: [[{ type: "keyword", operator: "is", value: "three word keyword" }]] };
@@ -348,7 +382,7 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
           loc: ["body", "filters", "0", "0", "value"],
           kind: "pattern",
           body: three,
-          seed: { quote: SEED_CASE_RULES.keyword },
+          seed: { judges: "keyword" },
         });
     }
   }
@@ -374,7 +408,7 @@ export function seedCases(contract: Contract, op: Operation): NegCase[] {
               loc: ["body"],
               kind: "required",
               body,
-              seed: { quote: SEED_CASE_RULES.window, strict: true },
+              seed: { judges: "window", strict: true },
             });
     }
   }
@@ -393,6 +427,7 @@ export function queryCases(op: Operation): NegCase[] {
         label: `query ${p.name}: ${c.why}`,
         loc: ["query", p.name],
         kind: c.kind,
+        end: c.end,
         query: { [p.name]: String(c.value) },
       });
     }
@@ -411,20 +446,29 @@ export function randomBodyCase(contract: Contract, op: Operation): fc.Arbitrary<
   for (const [name, p0] of Object.entries(schema.properties)) {
     const p = mergedOf(p0);
     const mk =
-      (why: string, kind: ConstraintKind = "bounds") =>
+      (why: string, kind: ConstraintKind = "bounds", end?: "min" | "max") =>
       (value: unknown): NegCase => ({
         label: `${name}: ${why} (${JSON.stringify(value)?.slice(0, 40)})`,
         loc: ["body", name],
         kind,
+        end,
         body: { ...example, [name]: value },
       });
     const { maxLength, maximum, minimum, enum: values } = p;
     if (typeof maxLength === "number")
-      arbs.push(fc.string({ minLength: maxLength + 1, maxLength: maxLength + 64 }).map(mk(`longer than ${maxLength}`)));
+      arbs.push(
+        fc
+          .string({ minLength: maxLength + 1, maxLength: maxLength + 64 })
+          .map(mk(`longer than ${maxLength}`, "bounds", "max")),
+      );
     if (typeof maximum === "number")
-      arbs.push(fc.integer({ min: maximum + 1, max: maximum + 1_000_000 }).map(mk(`above ${maximum}`)));
+      arbs.push(
+        fc.integer({ min: maximum + 1, max: maximum + 1_000_000 }).map(mk(`above ${maximum}`, "bounds", "max")),
+      );
     if (typeof minimum === "number")
-      arbs.push(fc.integer({ min: minimum - 1_000_000, max: minimum - 1 }).map(mk(`below ${minimum}`)));
+      arbs.push(
+        fc.integer({ min: minimum - 1_000_000, max: minimum - 1 }).map(mk(`below ${minimum}`, "bounds", "min")),
+      );
     if (Array.isArray(values))
       arbs.push(
         fc
