@@ -1820,6 +1820,9 @@ export const LEDGER: LedgerRow[] = [
       "`error_code` values are stable identifiers; the `insufficient_credits*` codes were kept when billing moved to dollars.",
     ],
     rule: "every error_code a deployment sends is one of the documented identifiers",
+    unsettled:
+      "the seed lists the codes and calls them stable, but never says no other code appears; each documented code is judged where the seed gives it to an operation, and an undocumented code is the contract's closed set (error-envelope judges it as D-ERROR-CODES)",
+    decision: "D-ERROR-CODES",
   },
   {
     id: "errors.402-body",
