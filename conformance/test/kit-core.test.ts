@@ -199,7 +199,7 @@ describe("generic rules of section 2: sorts, filters and usage history are reall
       return { ...q, body: JSON.stringify(body) };
     },
   });
-  it("prices-match-unit-ratios fails a price off its unit ratio (ratios from the group descriptors)", async () => {
+  it("prices-match-unit-ratios fails a price off its unit ratio (the seed's ratios)", async () => {
     const off: Fault = {
       id: "profile-price-2-units",
       breaks: "audience_profile is 3 units",

@@ -17,6 +17,8 @@ import { createApp } from "../../reference-impl/src/app.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import type { CheckResult } from "../src/types.ts";
 import { json, startProxy, type Body, type Fault, type ProxyRequest, type ProxyResponse } from "../mutation/proxy.ts";
+import { kitMoneyFaults } from "../mutation/faults-kit-money.ts";
+import { seedLevelCheck } from "../mutation/deviations-levels.ts";
 import { demoKeys, settings } from "./helpers.ts";
 
 type Hooks = Pick<Fault, "request" | "response">;
@@ -90,7 +92,7 @@ const refuse = (like: ProxyResponse, status: number, code: string): ProxyRespons
 const read = (q: ProxyRequest, path: string, forward: (r: ProxyRequest) => Promise<ProxyResponse>) =>
   forward({ method: "GET", path, url: new URL(path, "http://proxy"), headers: { ...q.headers }, key: q.key });
 
-/** 20 mentions at the demo account's rate (Pro: $0.0356 a unit), what the kit's keyword run reserves. */
+/** 20 mentions at the demo account's rate (Pro: $0.0356 a unit), more than the kit's billed run reserves. */
 const TWENTY_MENTIONS = 20 * 0.0356;
 
 // ---- speed ------------------------------------------------------------------------------
@@ -98,8 +100,8 @@ const TWENTY_MENTIONS = 20 * 0.0356;
 /**
  * A fast deployment with its own data: every run ends before the kit can read
  * it; the audience source's posts carry no comments (its run collects fewer
- * profiles than it reserved), and the keyword run the billing checks start
- * and the billed pattern detection fail at once (released before any read).
+ * profiles than it reserved), and the URL run the billing checks start and
+ * the billed pattern detection fail at once (released before any read).
  */
 const fastAndFrugal: Hooks = {
   request: (q) => {
@@ -108,12 +110,8 @@ const fastAndFrugal: Hooks = {
     if (DATASET_RUNS.test(q.url.pathname) && JSON.stringify(b?.search_query ?? "").includes("_aud_"))
       return withBody(q, (x) => (x.num_comments_per_post = 0));
     const failNow = { ...q, headers: { ...q.headers, prefer: "fault=run-failed" } };
-    if (
-      DATASET_RUNS.test(q.url.pathname) &&
-      b?.search_query?.type === "prompt" &&
-      b.search_query.search_query === "oat milk latte art" &&
-      b.count === 20
-    )
+    // the billing checks' run (its URLs carry the label "billed")
+    if (DATASET_RUNS.test(q.url.pathname) && JSON.stringify(b?.search_query ?? "").includes("slk_billed_"))
       return failNow;
     if (q.url.pathname === "/v1/pattern_detections" && String(b?.name).endsWith("-patterns")) return failNow;
     return q;
@@ -164,7 +162,7 @@ describe("speed: every run has ended before the kit's first read", () => {
         e.status === 200,
     );
     expect((aud?.json as Body)?.data?.profile_count).toBeLessThan(8);
-    // the keyword run had failed before the balance was read: released, not reserved
+    // the billed run had failed before the balance was read: released, not reserved
     const run = r.exchanges.find((e) => e.check === "billing-reservation-at-create" && /\/runs\/[^/]+$/.test(e.path));
     expect((run?.json as Body)?.data?.status?.type).toBe("failed");
     for (const id of ["run-state-machine", "audience-run-state-machine", "custom-parameter-run-state-machine"])
@@ -210,6 +208,17 @@ describe("speed: every run has ended before the kit's first read", () => {
     expect(x.outcome).toBe("fail");
     expect(x.failures[0]?.title).toMatch(/observed state \(completed\)/);
   }, 60_000);
+  it("still catches, at --level seed, the reservation, create and move rules where they show without a run in flight", async () => {
+    // a reservation rule broken where no in-flight read is needed (an unfundable run accepted), the create's
+    // 202 and pending, and a move back: each fault alone, its check scoped, every run ended before any answer
+    for (const id of ["unfundable-run-accepted", "run-created-200", "run-created-working", "run-back-to-pending"]) {
+      const f = kitMoneyFaults.find((x) => x.id === id)!;
+      const r = await kitBehind(f, [f.expect], { instant: true });
+      const seed = seedLevelCheck(r, f);
+      expect(result(r, f.expect).outcome, id).toBe("fail");
+      expect(seed.ok, `${id}: ${seed.outcome}, rows named ${seed.rows.join(", ")}`).toBe(true);
+    }
+  }, 120_000);
 });
 
 // ---- data -------------------------------------------------------------------------------

@@ -1,20 +1,64 @@
-import type { DatasetsInsufficientCreditsDatasetRunError } from "../../../generated/client/types.gen.ts";
+import type { DatasetsDatasetRunCreated } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
-import { bodyOf, isObject } from "../typed.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { code, field, status, value, words } from "../grounding/facts.ts";
+import { dataOf, isObject } from "../typed.ts";
 import { listOf, seen } from "./support/util.ts";
-import { refusedRun } from "./support/billing.ts";
+import { countOf, errorCode, newUsageRows } from "./support/groups.ts";
+import { expect402Body, refusedRun, RUN_COUNT } from "./support/billing.ts";
 
-/** An unfundable run: 402 with the documented body; nothing created, nothing charged. */
+/**
+ * A run the poor account's balance cannot fund is refused: 402
+ * insufficient_credits_dataset_run with the seed's 402 body (required more
+ * than available), no run created, nothing charged. The seed states no
+ * amount for `required` and `available`: that they are the reservation the
+ * run would take and the balance GET /v1/me shows is D-402-AMOUNTS, judged
+ * on its own. A deployment that accepts the run instead is judged by the
+ * run it reports: refused only when its own `count` × price exceeds the
+ * balance (its reservation could not be funded).
+ */
 export default defineCheck({
   id: "billing-402-refused-charges-nothing",
   phase: "billing",
-  rule: "A run the balance cannot fund gets 402 insufficient_credits_dataset_run with detail {message, required = count × price, available = balance, top_up_url}, transient false; no run is created and nothing is charged",
-  section: "Errors (402 body); Endpoints › Datasets (POST runs 402); Limits › Charges",
+  rule: "A dataset run whose reservation the --poor-key balance cannot fund gets 402 insufficient_credits_dataset_run with detail {message, required, available, top_up_url} (required and available decimal strings, required > available), transient false; no run is created and nothing is charged; required = count × price and available = balance (D-402-AMOUNTS)",
+  section:
+    "Errors (402; 402 body); Endpoints › Datasets (POST runs 402); Limits › Charges (reservation; never partially charged)",
   severity: "critical",
-  rules: {
-    seed: "402 body: `detail` is an object `{message, required, available, top_up_url}`; `required` and `available` are US-dollar decimal strings; `transient` false. Requests are never partially charged.",
+  asserts: {
+    refused: seed(
+      [
+        "datasets.runs.create.402",
+        "errors.402",
+        "charges.reservation-before-work",
+        "service.charges.reserved-up-front",
+      ],
+      status(402),
+      code("insufficient_credits_dataset_run"),
+      words("balance cannot fund the reservation"),
+      words("the upper bound is reserved before work starts"),
+      words("reserved up front"),
+    ),
+    body: seed(
+      "errors.402-body",
+      field("detail"),
+      field("message"),
+      field("required"),
+      field("available"),
+      field("top_up_url"),
+      words("US-dollar decimal strings"),
+      words("transient false"),
+    ),
+    exceeds: seed(
+      ["errors.402", "errors.402-body"],
+      words("balance cannot fund the reservation"),
+      field("required"),
+      field("available"),
+    ),
+    nothingCreated: seed("dataset-run.create-pending-202", words("request accepted"), value("pending")),
+    nothingCharged: seed("errors.never-partially-charged", words("Requests are never partially charged.")),
+    amounts: decided("D-402-AMOUNTS", field("required"), field("available")),
+    detailTypes: decided("D-ERROR-DETAIL", field("message"), field("top_up_url")),
   },
-  decisions: ["D-MONEY-STRING"],
   keys: ["poor"],
   requires: [
     "POST /v1/datasets/{dataset_id}/runs",
@@ -24,75 +68,115 @@ export default defineCheck({
   ],
   async run(ctx) {
     const r = await refusedRun(ctx);
-    const b = bodyOf<DatasetsInsufficientCreditsDatasetRunError>(r.create);
-    const d = b?.detail;
-    const required = r.price.mul(r.count);
-    const ok402 =
-      r.create.status === 402 &&
-      b?.error_code === "insufficient_credits_dataset_run" &&
-      b.status === "client_error" &&
-      b.transient === false &&
-      isObject(d);
-    if (
-      !ctx.expect(
-        ok402,
+    const ex = r.create;
+    const answered = errorCode(ex);
+    if (ex.status >= 200 && ex.status < 300) {
+      // accepted: judged by the run as the deployment sized it (its own count), never by the count asked
+      const created = dataOf<DatasetsDatasetRunCreated>(ex);
+      const count = countOf(created?.count) ?? countOf(created?.requested_count);
+      if (count === undefined)
+        return ctx.notExercised(
+          `the poor account's run was accepted (${ex.status}) without a count: whether the balance could fund it is unknown`,
+        );
+      const reservation = r.price.mul(count);
+      if (reservation.lte(r.before))
+        return ctx.notExercised(
+          `the deployment sized the poor account's run at ${count} mentions ($${reservation.toFixed()}), which its balance ($${r.before.toFixed()}) funds`,
+        );
+      ctx.fail(
         {
-          title: `an unfundable run answered ${r.create.status}`,
-          received: seen(r.create),
-          expected: {
-            status: 402,
-            body: {
-              status: "client_error",
-              error_code: "insufficient_credits_dataset_run",
-              detail: { message: "…", required: required.toFixed(6), available: r.before.toFixed(6), top_up_url: "…" },
-              transient: false,
-            },
-          },
+          judges: "refused",
+          title: `a run reserving ${count} × $${r.price.toFixed()} = $${reservation.toFixed()} was accepted on a balance of $${r.before.toFixed()}`,
+          received: seen(ex),
+          expected: { status: 402, error_code: "insufficient_credits_dataset_run" },
         },
-        r.create,
-      ) ||
-      !d
-    )
+        ex,
+      );
       return;
-    const same = (s: unknown, v: { equals(x: string): boolean }) =>
-      typeof s === "string" && /^\d+(\.\d+)?$/.test(s) && v.equals(s);
-    ctx.expect(
-      same(d.required, required) &&
-        same(d.available, r.before) &&
-        typeof d.top_up_url === "string" &&
-        typeof d.message === "string",
+    }
+    if (ex.status !== 402 && r.asked !== RUN_COUNT)
+      // the largest count refused for a reason of the deployment's own (a cap, say), and the minimum fundable
+      return ctx.notExercised(
+        `the poor account's run of ${r.asked} mentions was refused with ${ex.status} ${answered ?? ""} and its balance funds the seed's minimum run: no unfundable run to judge`,
+      );
+    const refused = ctx.expect(
+      ex.status === 402 && answered === "insufficient_credits_dataset_run",
       {
-        title: "402 detail does not state required/available as decimal strings",
-        received: d,
-        expected: {
-          required: required.toFixed(6),
-          available: r.before.toFixed(6),
-          message: "<text>",
-          top_up_url: "<url>",
+        judges: "refused",
+        title: `an unfundable run of ${r.asked} mentions answered ${ex.status} ${answered ?? ""}`.trimEnd(),
+        received: seen(ex),
+        expected: { status: 402, error_code: "insufficient_credits_dataset_run" },
+        message: r.refusedOtherwise.length
+          ? `asked first for ${r.refusedOtherwise.map((o) => `${o.asked} mentions (${o.ex.status})`).join(", ")}`
+          : undefined,
+      },
+      ex,
+    );
+    if (refused) {
+      const d = expect402Body(ctx, ex, { body: "body", exceeds: "exceeds" });
+      if (d.detail) {
+        ctx.expect(
+          typeof d.detail.message === "string" && typeof d.detail.top_up_url === "string",
+          {
+            judges: "detailTypes",
+            title: "the 402 message or top_up_url is not a string",
+            received: { message: d.detail.message, top_up_url: d.detail.top_up_url },
+            expected: { message: "<text>", top_up_url: "<url>" },
+          },
+          ex,
+        );
+        // D-402-AMOUNTS: the reservation the run would take (count as D-RUN-COUNT reserves it), the balance shown
+        const required = r.price.mul(r.asked);
+        if (d.required && d.available)
+          ctx.expect(
+            d.required.equals(required) && d.available.equals(r.before),
+            {
+              judges: "amounts",
+              title: `the 402 states required $${d.required.toFixed()} and available $${d.available.toFixed()}`,
+              received: { required: d.detail.required, available: d.detail.available },
+              expected: { required: required.toFixed(6), available: r.before.toFixed(6) },
+            },
+            ex,
+          );
+      }
+    }
+    // nothing created: the dataset's run list, read before and after, gained no run
+    const before = listOf(r.runsBefore);
+    const after = listOf(r.runsAfter);
+    if (r.runsBefore.status !== 200 || r.runsAfter.status !== 200 || !before || !after)
+      ctx.notExercised(
+        `the poor account's run list could not be read (${r.runsBefore.status}, ${r.runsAfter.status}): whether a run was created is unknown`,
+      );
+    else {
+      const known = new Set(before.map((x) => (isObject(x) ? x.id : undefined)));
+      const added = after.filter((x) => !known.has(isObject(x) ? x.id : undefined));
+      ctx.expect(
+        added.length === 0,
+        {
+          judges: "nothingCreated",
+          title: `a refused run request created ${added.length} run(s)`,
+          received: added,
+          expected: "no new run",
         },
-      },
-      r.create,
-    );
-    const before = listOf(r.runsBefore)?.length ?? 0;
-    const after = listOf(r.runsAfter)?.length ?? 0;
+        r.runsAfter,
+      );
+    }
     ctx.expect(
-      before === after,
+      r.after.equals(r.before),
       {
-        title: "a refused request created a run",
-        received: `${after} runs`,
-        expected: `${before} runs`,
+        judges: "nothingCharged",
+        title: "a refused run request changed the balance",
+        received: r.after.toFixed(),
+        expected: r.before.toFixed(),
       },
-      r.runsAfter,
+      r.meAfter,
     );
-    ctx.expect(r.after.equals(r.before), {
-      title: "a refused request changed the balance",
-      received: r.after.toFixed(),
-      expected: r.before.toFixed(),
-    });
-    ctx.expect(r.rowsAfter.length === r.rowsBefore.length, {
-      title: "a refused request wrote usage history",
-      received: r.rowsAfter.length,
-      expected: r.rowsBefore.length,
+    const rows = newUsageRows(r.rowsBefore, r.rowsAfter);
+    ctx.expect(rows.length === 0, {
+      judges: "nothingCharged",
+      title: `a refused run request wrote ${rows.length} usage row(s)`,
+      received: rows,
+      expected: "no new usage row",
     });
   },
 });

@@ -1,5 +1,7 @@
 import type { DatasetsDataset } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { words } from "../grounding/facts.ts";
 import { bodyOf, dataOf, isObject } from "../typed.ts";
 import { cpSource } from "./support/custom-parameters.ts";
 import type { Mention } from "./support/mentions.ts";
@@ -17,10 +19,11 @@ const SAME_NAME = [
   "sentiment",
 ] as const;
 
+/** A value that carries something: not null, "", an empty array, or an object whose every value is unpopulated (`{text: null}`). */
 function populated(v: unknown): boolean {
   if (v === null || v === undefined || v === "") return false;
-  if (Array.isArray(v)) return v.length > 0;
-  if (isObject(v)) return Object.keys(v).length > 0;
+  if (Array.isArray(v)) return v.some(populated);
+  if (isObject(v)) return Object.values(v).some(populated);
   return true;
 }
 
@@ -31,8 +34,12 @@ export default defineCheck({
   rule: "A dataset filled by one run: mentions_count equals the distinct (source, id) posts POST /v1/mentions lists for it; its mentions carry no analysis field (named as its action) that the run did not ask for",
   section: "Resources › Dataset (mentions_count); Resources › Mention (analysis fields)",
   severity: "major",
-  rules: {
-    seed: "posts counted once per (source, post id) across runs … Analysis fields are populated only when the matching analysis ran on the parent run.",
+  asserts: {
+    count: seed("dataset.mentions-count-dedup", words("posts counted once per (source, post id)")),
+    analysis: seed(
+      "mention.analysis-only-when-ran",
+      words("Analysis fields are populated only when the matching analysis ran on the parent run."),
+    ),
   },
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}", "POST /v1/mentions"],
   async run(ctx) {
@@ -71,6 +78,7 @@ export default defineCheck({
       ctx.expect(
         count === posts.size,
         {
+          judges: "count",
           title: `mentions_count ${count} but POST /v1/mentions lists ${posts.size} distinct (source, id) posts for the dataset`,
           received: { mentions_count: count, distinct_posts: posts.size, listed: mentions.length },
           expected: `mentions_count ${posts.size}`,
@@ -97,6 +105,7 @@ export default defineCheck({
     ctx.expect(
       bad.length === 0,
       {
+        judges: "analysis",
         title: `${bad.length} analysis field(s) populated on mentions whose run did not ask for that analysis (${[...new Set(bad.map((b) => b.field))].join(", ")})`,
         received: { content_analysis_actions: asked, populated: bad.slice(0, 5) },
         expected: `${notAsked.join(", ")}: not populated`,

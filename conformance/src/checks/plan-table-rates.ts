@@ -1,8 +1,11 @@
 import { Decimal } from "decimal.js";
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { bound, words } from "../grounding/facts.ts";
 import { dataOf, isObject } from "../typed.ts";
 import type { AccountMe, AccountPrices } from "../../../generated/client/types.gen.ts";
 import { seen } from "./support/util.ts";
+import { dec } from "./support/decimal.ts";
 
 /** The seed's plan table: credit usage rate in dollars and total seats, by plan name. */
 const PLANS: Record<string, { rate: string; seats: number }> = {
@@ -22,8 +25,17 @@ export default defineCheck({
   rule: "On a Starter, Pro or Business plan, GET /v1/prices' rate is the plan's credit usage rate (0.049, 0.0356, 0.0225) and GET /v1/me's plan.limits.num_seats its total seats (1, 3, 5)",
   section: "Limits › Charges (plans)",
   severity: "major",
-  rules: {
-    seed: "Starter 98, 980, 2000, 0.049, 1; Pro 178, 1780, 5000, 0.0356, 3; Business 450, 4500, 20000, 0.0225, 5.",
+  asserts: {
+    seats: seed("charges.plans", words("Starter"), words("Pro"), words("Business"), bound(1), bound(3), bound(5)),
+    rate: seed(
+      "charges.plans",
+      words("Starter"),
+      words("Pro"),
+      words("Business"),
+      bound("0.049"),
+      bound("0.0356"),
+      bound("0.0225"),
+    ),
   },
   profiles: ["readonly", "standard", "full"],
   requires: ["GET /v1/me", "GET /v1/prices"],
@@ -37,6 +49,7 @@ export default defineCheck({
     ctx.expect(
       seats === row.seats,
       {
+        judges: "seats",
         title: `plan ${String(plan?.name)} has plan.limits.num_seats ${String(seats)}`,
         received: { plan: plan?.name, num_seats: seats },
         expected: { num_seats: row.seats },
@@ -46,10 +59,10 @@ export default defineCheck({
     const ex = await ctx.req({ method: "GET", path: "/v1/prices" });
     const rate = dataOf<AccountPrices>(ex)?.rate;
     if (rate === null) return ctx.notExercised("rate is null (a category-priced contract)");
-    const ok = /^\d+(\.\d+)?$/.test(String(rate)) && new Decimal(String(rate)).equals(row.rate);
     ctx.expect(
-      ok,
+      dec(rate)?.equals(new Decimal(row.rate)) === true,
       {
+        judges: "rate",
         title: `plan ${String(plan?.name)} is billed at rate ${String(rate)}`,
         received: seen(ex),
         expected: { rate: row.rate },
