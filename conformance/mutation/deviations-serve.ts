@@ -3,9 +3,11 @@
 //   npx tsx conformance/mutation/deviations-serve.ts --upstream http://127.0.0.1:3000 [--port 4900] [--drop cursor-422,usage-history-oldest-first]
 //   npx tsx conformance/mutation/deviations-serve.ts --list
 // --variant serves the seed-only variant instead (seed-only-variant.ts: every
-// deviation plus money strings, extra fields, lifted bounds and the early 413
-// before authentication); the upstream's pipeline speed is its own setting
-// (STEP_DELAY_MS=0 or a slow one).
+// deviation plus the open points open-points.ts derives (statuses the seed
+// does not show, fields it does not require, extra fields where it does not
+// say "only"), capped run counts, URLs that share a post, money strings,
+// lifted bounds and the early 413 before authentication); the upstream's
+// pipeline speed is its own setting (STEP_DELAY_MS=0 or a slow one).
 //   npx tsx conformance/mutation/deviations-serve.ts --variant --upstream http://127.0.0.1:3000 [--list]
 import { Command } from "commander";
 import { readFileSync } from "node:fs";
@@ -26,7 +28,7 @@ const all = o.variant ? seedOnlyVariant : deviations;
 if (o.list) {
   for (const d of all)
     console.log(
-      `${d.id.padEnd(30)} ${d.decision.padEnd(22)} ${d.lenient ? "(lenient) " : d.unjudged ? "(unjudged) " : ""}${d.decides}`,
+      `${d.id.padEnd(32)} ${d.decision.padEnd(22)} ${d.lenient ? "(lenient) " : d.unjudged ? "(unjudged) " : ""}${d.decides}${d.names?.length ? ` [also ${d.names.join(", ")}]` : ""}`,
     );
   process.exit(0);
 }

@@ -23,6 +23,12 @@ export interface Deviation {
   lenient?: boolean;
   /** why the kit reports nothing for this deviation (no check judges it, or nothing differs from the contract) */
   unjudged?: string;
+  /**
+   * Other D- rows the same difference also re-decides, which a check may name
+   * instead (an error code answered at another status is its own row and, on
+   * an operation that documents no such status, D-OP-STATUSES).
+   */
+  names?: string[];
   request?: Fault["request"];
   response?: Fault["response"];
 }
@@ -67,6 +73,7 @@ export const deviations: Deviation[] = [
   {
     id: "empty-success-200",
     decision: "D-EMPTY-204",
+    names: ["D-TA-DELETE", "D-TA-PAUSE"],
     decides: "deleting an agent or an audience dataset, pausing and resuming answer 200 with an empty body",
     response: (q, res) =>
       res.status === 204 && ((q.method !== "GET" && TA_EMPTY.test(P(q))) || is(q, "DELETE", AUD_ONE))
@@ -146,6 +153,7 @@ export const deviations: Deviation[] = [
   {
     id: "date-range-order-400",
     decision: "D-DATE-RANGE-ORDER",
+    names: ["D-OP-STATUSES"],
     decides: "a reversed date_range is a domain refusal: 400 bad_request with the error envelope",
     response: (_q, res) =>
       res.status === 422 &&
@@ -169,6 +177,7 @@ export const deviations: Deviation[] = [
   {
     id: "preview-404-own-code",
     decision: "D-PREVIEW-404",
+    names: ["D-ERROR-CODES"],
     decides: "an unknown research preview answers 404 research_preview_not_found",
     response: (q, res) =>
       is(q, "GET", /^\/v1\/research_previews\/[^/]+$/) && res.status === 404
@@ -188,6 +197,7 @@ export const deviations: Deviation[] = [
   {
     id: "parameter-run-done",
     decision: "D-CPR-STATES",
+    names: ["D-RUN-STATES"],
     decides: "a finished custom parameter run is `done` (not `completed`; the seed shows only `processing`)",
     response: (q, res) =>
       res.json && /^\/v1\/custom_parameters\/[^/]+\/runs(\/[^/]+)?$/.test(P(q)) && q.method === "GET"

@@ -4,14 +4,21 @@
 // two readings) it takes another reasonable choice than the contract, as far
 // as a proxy in front of the reference can show it; every other open row is in
 // `notVaried` with the reason. On top of the re-decided rows (deviations.ts)
-// it varies what a foreign deployment varies without naming a decision:
+// it varies, derived from the seed and the contract (open-points.ts):
+//   - every error code whose status the seed does not show answers another
+//     status (status:*), over REST and in MCP tool errors;
+//   - every request field the seed does not call required may be left out
+//     (optional:*; filled from the contract's default, enum or example);
+//   - extra fields wherever no "only"/"absent" sentence of the seed closes a
+//     response (CLOSED_BY; unjudged where the contract's schemas are open);
+// and, by hand:
+//   - a dataset run's count capped below requested_count (count-capped);
+//   - two distinct post URLs of a URL run giving one post (urls-share-posts);
 //   - pipelines that finish at once (0 ms steps) and slow ones (PIPELINE_MS);
 //   - a 413 answered before authentication from Content-Length alone, the
 //     connection closed without reading the body (EARLY_413_BYTES);
 //   - every dollar amount whose JSON form the seed leaves open as a decimal
 //     string (the 402's `required`/`available` are the seed's strings anyway);
-//   - extra fields on objects the seed does not call "only" (unjudged: the
-//     contract's schemas are open);
 //   - request bounds the seed does not state left unbounded (an over-long
 //     string or array, a number past a decided range, is accepted).
 // The whole kit at --level seed passes against it with one warning per
@@ -23,7 +30,17 @@ import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { deviatingDeployment, deviations, type Deviation } from "./deviations.ts";
 import { groupFaults } from "./faults-groups.ts";
-import { mcpFaults } from "./faults-mcp.ts";
+import { mcpFaults, toolError } from "./faults-mcp.ts";
+import {
+  closingSentences,
+  NOT_OBSERVABLE,
+  operationOf,
+  optionalFields,
+  schemaFill,
+  statusVariations,
+  walkBody,
+  type StatusVariation,
+} from "./open-points.ts";
 import {
   json,
   proxyError,
@@ -34,6 +51,7 @@ import {
   type FetchHandler,
   type ProxyRequest,
   type ProxyResponse,
+  type ProxyState,
   type RunningProxy,
 } from "./proxy.ts";
 
@@ -141,9 +159,21 @@ const mcpToo = (q: ProxyRequest, res: ProxyResponse, tool: RegExp | string, f: (
 };
 
 // ---- extra fields where the seed does not say "only"
-/** Resources the seed lists with "only" or "absent": the dataset create response, chats and their messages. */
-const CLOSED = (q: ProxyRequest) =>
-  (q.method === "POST" && P(q) === "/v1/datasets") || P(q).startsWith("/v1/chats/") || P(q) === "/v1/ask";
+/**
+ * What each of the seed's sentences that close a response's fields
+ * (open-points.ts closingSentences) closes: the dataset create response
+ * carries only its three fields; a chat has no heavier field, so a light
+ * scalar one is another reading (chat-light-field, D-CHAT-FIELDS).
+ */
+export const CLOSED_BY: Record<string, { what: string; applies: (q: ProxyRequest) => boolean }> = {
+  "The create response carries only `id`, `name`, `created_at`.": {
+    what: "the dataset create response",
+    applies: (q) => is(q, "POST", /^\/v1\/datasets$/),
+  },
+  "Heavier in-app fields are absent.": { what: "a chat", applies: (q) => is(q, "GET", CHAT_ONE) },
+};
+const CHAT_ONE = /^\/v1\/chats\/[^/]+$/;
+const CLOSED = (q: ProxyRequest) => closingSentences().some((s) => CLOSED_BY[s]?.applies(q));
 function extraFields(q: ProxyRequest, res: ProxyResponse): ProxyResponse {
   if (res.status < 200 || res.status >= 300 || !res.json || typeof res.json !== "object" || CLOSED(q)) return res;
   if (!P(q).startsWith("/v1/") || !("data" in res.json)) return res;
@@ -151,9 +181,9 @@ function extraFields(q: ProxyRequest, res: ProxyResponse): ProxyResponse {
   const data = Array.isArray(res.json.data) ? res.json.data.map(add) : add(res.json.data);
   return json(res, { ...res.json, data, request_id: `req_${Math.random().toString(36).slice(2, 10)}` });
 }
-/** The same extra field on the resources the read tools return (not on messages, renders or the picked run). */
+/** The same extra field on the resources the read tools return (the picked run is pdr-result-extra-field's). */
 const extraOnTools = (q: ProxyRequest, res: ProxyResponse) =>
-  mcpToo(q, res, /^svc__(get_(?!message|pattern_detection_run)|list_)/, (p) => {
+  mcpToo(q, res, /^svc__(get_(?!pattern_detection_run)|list_)/, (p) => {
     if (Array.isArray(p.content)) for (const o of p.content) if (o && typeof o === "object") o.revision = 1;
     if (!Array.isArray(p.content) && !p.error) p.revision = 1;
   });
@@ -272,6 +302,298 @@ const unbounded = (decision: string, decides: string, unjudged?: string): Deviat
   request: (q) => liftBounds(q, decision),
 });
 
+// ---- derived open points (open-points.ts): statuses the seed does not show, fields it does not require
+/** The same error code at its other status in a tool error (`status` mirrors REST), content and structuredContent alike. */
+const toolStatus = (res: ProxyResponse, to: (code: string, status: number) => number | undefined) =>
+  toolError(res, (e, r) => {
+    const code = e?.error?.code;
+    const next = typeof code === "string" && typeof e.error.status === "number" ? to(code, e.error.status) : undefined;
+    if (next === undefined) return r;
+    const body = { ...e, error: { ...e.error, status: next } };
+    return {
+      ...r,
+      ...(r.structuredContent !== undefined ? { structuredContent: body } : {}),
+      content: [{ type: "text", text: JSON.stringify(body) }, ...(r.content ?? []).slice(1)],
+    };
+  });
+
+/**
+ * One deviation per decision that places a code at a status the seed does
+ * not show: each such code answers its other status (OTHER_STATUS) with the
+ * same error envelope, over REST on the operations that decision covers and
+ * in MCP tool errors.
+ */
+export function statusDeviations(): Deviation[] {
+  const byDecision = new Map<string, Array<{ v: StatusVariation; ops: string[] }>>();
+  for (const v of statusVariations().varied)
+    for (const [op, d] of Object.entries(v.decisions)) {
+      const list = byDecision.get(d) ?? byDecision.set(d, []).get(d)!;
+      const hit = list.find((x) => x.v === v);
+      if (hit) hit.ops.push(op);
+      else list.push({ v, ops: [op] });
+    }
+  // a tool error has no REST operation: its code's first decision carries it
+  const toolOwner = new Map<string, string>();
+  for (const [d, list] of byDecision) for (const { v } of list) if (!toolOwner.has(v.code)) toolOwner.set(v.code, d);
+  return [...byDecision].map(([decision, list]) => {
+    const rest = (q: ProxyRequest, code: string, status: number) =>
+      list.find(
+        ({ v, ops }) =>
+          v.code === code &&
+          v.from === status &&
+          ops.some((k) => {
+            const o = operationOf(q.method, P(q));
+            return !!o && `${o.method} ${o.path}` === k;
+          }),
+      )?.v.to;
+    const tool = (code: string, status: number) =>
+      toolOwner.get(code) === decision ? list.find(({ v }) => v.code === code && v.from === status)?.v.to : undefined;
+    return {
+      id: `status:${decision.slice(2).toLowerCase()}`,
+      decision,
+      // a 422 with the error envelope is D-UNPROCESSABLE's lenient reading
+      names: ["D-OP-STATUSES", ...(list.some(({ v }) => v.to === 422) ? ["D-UNPROCESSABLE"] : [])],
+      ...(list.every(({ v }) => NOT_OBSERVABLE[v.code])
+        ? { unjudged: `not observable: ${NOT_OBSERVABLE[list[0]!.v.code]}` }
+        : {}),
+      decides:
+        list.map(({ v }) => `${v.code} ${v.from} → ${v.to}`).join(", ") + " (same error envelope; tool errors too)",
+      response: (q: ProxyRequest, res: ProxyResponse) => {
+        const code = res.json?.error_code;
+        const to = typeof code === "string" ? rest(q, code, res.status) : undefined;
+        if (to !== undefined) return json(res, { ...res.json }, to);
+        return toolOf(q) ? toolStatus(res, tool) : res;
+      },
+    };
+  });
+}
+
+const SOURCE_HOSTS: Array<[RegExp, string]> = [
+  [/(^|\.)reddit\.com$/, "reddit"],
+  [/(^|\.)tiktok\.com$/, "tiktok"],
+  [/(^|\.)(youtube\.com|youtu\.be)$/, "youtube"],
+  [/(^|\.)instagram\.com$/, "instagram"],
+  [/(^|\.)linkedin\.com$/, "linkedin"],
+];
+const sourceOfUrl = (url: unknown) => {
+  try {
+    const host = new URL(String(url)).hostname.toLowerCase();
+    return SOURCE_HOSTS.find(([re]) => re.test(host))?.[1];
+  } catch {
+    return undefined;
+  }
+};
+const DAY_MS = 86_400_000;
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The value the variant puts in a left-out field (undefined: it leaves the request as it is). */
+function fillValue(element: string, obj: Record<string, unknown>): unknown {
+  switch (element) {
+    case "Datasets.SourceUrl.source":
+    case "Previews.PreviewSourceUrl.source":
+      return sourceOfUrl(obj.url);
+    case "Datasets.DateRange.from":
+      return typeof obj.to === "string" && !Number.isNaN(Date.parse(obj.to))
+        ? isoDay(Date.parse(obj.to) - 365 * DAY_MS)
+        : undefined;
+    case "Datasets.DateRange.to":
+      return isoDay(Date.now());
+    default:
+      return structuredClone(schemaFill(element)?.value);
+  }
+}
+
+/** Optional fields no check leaves out (its negative cases remove top-level fields and a tagged union's own). */
+const OPTIONAL_UNJUDGED: Record<string, string> = {
+  "D-AUD-PROFILE-FILTERS": "no check leaves a field out of a profile filter (inside the filters' arrays)",
+  "D-RUN-SOURCE-URL": "no check leaves `source` out of a source_urls item (inside an array)",
+  "D-PREVIEW-URL-ITEM": "no check leaves `source` out of a preview's source_urls item (inside an array)",
+};
+const AUD_PATCH = /^\/v1\/audience_datasets\/[^/]+$/;
+const withoutBodyHeaders = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).filter(([k]) => !["content-type", "content-length"].includes(k)));
+/**
+ * One deviation per decision that requires a request field the seed does not
+ * call required: a request without it is served as if it carried the value
+ * open-points.ts derives (default, only value, every value, empty string,
+ * the contract's example, or a rule of FILL_RULES). An audience dataset
+ * PATCH without `name` reads the current audience dataset.
+ */
+export function optionalDeviations(): Deviation[] {
+  const varied = optionalFields().filter((x) => x.varied);
+  return [...new Set(varied.map((x) => x.decision))].map((decision) => {
+    const mine = new Set(varied.filter((x) => x.decision === decision).map((x) => x.element));
+    const unjudged = OPTIONAL_UNJUDGED[decision];
+    return {
+      id: `optional:${decision.slice(2).toLowerCase()}`,
+      decision,
+      ...(unjudged ? { unjudged } : {}),
+      decides: `${[...mine].map((e) => e.split(".").slice(-2).join(".")).join(", ")} may be left out`,
+      request: (q: ProxyRequest) => {
+        if (!["POST", "PATCH", "PUT"].includes(q.method) || !P(q).startsWith("/v1/")) return q;
+        let b: Body;
+        try {
+          b = q.body ? JSON.parse(q.body) : {};
+        } catch {
+          return q;
+        }
+        if (mine.has("Audiences.UpdateAudienceDatasetBody.name") && q.method === "PATCH" && AUD_PATCH.test(P(q)))
+          return b && typeof b === "object" && !Array.isArray(b) && !("name" in b)
+            ? { ...q, method: "GET", body: undefined, headers: withoutBodyHeaders(q.headers) }
+            : q;
+        const op = operationOf(q.method, P(q));
+        if (!op?.body || !q.body) return q;
+        let changed = false;
+        walkBody(b, op.body, (element, s, obj) => {
+          for (const k of s.required ?? []) {
+            if (k in obj || !mine.has(`${element}.${k}`)) continue;
+            const v = fillValue(`${element}.${k}`, obj);
+            if (v !== undefined) ((obj[k] = v), (changed = true));
+          }
+        });
+        return changed ? { ...q, body: JSON.stringify(b) } : q;
+      },
+    };
+  });
+}
+
+// ---- dataset runs capped below what they ask for, and URLs that share a post
+/** The variant's plan.limits.max_research_depth: the most results one dataset run collects. */
+export const RESEARCH_DEPTH = 25;
+const RUNS = /^\/v1\/datasets\/[^/]+\/runs$/;
+const RUN_ONE = /^\/v1\/datasets\/[^/]+\/runs\/[^/]+$/;
+/** The header naming the memo entry that keeps a rewritten run body as the client sent it. */
+const ASKED = "x-slk-variant-asked";
+let askedSeq = 0;
+/** Keeps the body as the client sent it (once, before the first rewrite) and names it in a header. */
+function keepAsked(q: ProxyRequest, s: ProxyState): ProxyRequest {
+  if (q.headers[ASKED]) return q;
+  let b: Body;
+  try {
+    b = JSON.parse(q.body ?? "");
+  } catch {
+    return q;
+  }
+  const key = `asked#${++askedSeq}`;
+  s.memo.set(key, b);
+  return { ...q, headers: { ...q.headers, [ASKED]: key } };
+}
+const askedOf = (q: ProxyRequest, s: ProxyState): Body => (q.headers[ASKED] ? s.memo.get(q.headers[ASKED]) : undefined);
+const withBody = (q: ProxyRequest, f: (b: Body) => boolean): ProxyRequest => {
+  let b: Body;
+  try {
+    b = JSON.parse(q.body ?? "");
+  } catch {
+    return q;
+  }
+  return b && typeof b === "object" && f(b) ? { ...q, body: JSON.stringify(b) } : q;
+};
+/** A run's params echo the request as asked (the seed: "echo of request"), whatever the variant collected. */
+const echoAsked = (s: ProxyState, run: Body) => {
+  const asked = s.memo.get(`asked-run:${run?.id}`) as Body;
+  if (!asked || !run?.params || typeof run.params !== "object") return;
+  run.params.count = asked.count ?? 200;
+  if (asked.search_query !== undefined) run.params.search_query = asked.search_query;
+};
+
+/**
+ * A dataset run collects at most RESEARCH_DEPTH results: a larger `count`
+ * (given or the default 200) is capped, not refused; the create answer shows
+ * `count` = the cap and `requested_count` = what was asked, the run's params
+ * echo what was asked (as they do the URLs urls-share-posts rewrites), and
+ * GET /v1/me shows the cap as plan.limits.max_research_depth. A 402 is sized
+ * by the capped count (D-402-AMOUNTS takes the run's `count`).
+ */
+const countCapped: Deviation = {
+  id: "count-capped",
+  decision: "D-RUN-COUNT",
+  names: ["D-402-AMOUNTS"],
+  decides: `a dataset run's count is capped at plan.limits.max_research_depth (${RESEARCH_DEPTH}); requested_count keeps what was asked, and a 402 is sized by the capped count`,
+  request: (q, s) => {
+    if (!is(q, "POST", RUNS)) return q;
+    const kept = keepAsked(q, s);
+    return withBody(kept, (b) => {
+      const c = b.count === undefined ? 200 : b.count;
+      if (!Number.isInteger(c) || c < 20 || c > 1000 || c <= RESEARCH_DEPTH) return false;
+      b.count = RESEARCH_DEPTH;
+      return true;
+    });
+  },
+  response: (q, res, s) => {
+    const asked = askedOf(q, s);
+    if (is(q, "POST", RUNS) && asked && res.status === 202 && res.json?.data) {
+      s.memo.set(`asked-run:${res.json.data.id}`, asked);
+      return json(res, { ...res.json, data: { ...res.json.data, requested_count: asked.count ?? 200 } });
+    }
+    if ((is(q, "GET", RUNS) || is(q, "GET", RUN_ONE)) && res.status === 200 && res.json?.data) {
+      const data = structuredClone(res.json.data);
+      for (const run of [data].flat()) echoAsked(s, run);
+      return json(res, { ...res.json, data });
+    }
+    if (is(q, "GET", /^\/v1\/me$/) && res.status === 200 && res.json?.data?.plan?.limits)
+      return json(res, {
+        ...res.json,
+        data: {
+          ...res.json.data,
+          plan: {
+            ...res.json.data.plan,
+            limits: { ...res.json.data.plan.limits, max_research_depth: RESEARCH_DEPTH },
+          },
+        },
+      });
+    const t = toolOf(q);
+    if (t?.endsWith("get_dataset_run")) return mcpToo(q, res, /get_dataset_run$/, (p) => echoAsked(s, p));
+    if (t?.endsWith("get_me"))
+      return mcpToo(q, res, /get_me$/, (p) => {
+        if (p.plan?.limits) p.plan.limits.max_research_depth = RESEARCH_DEPTH;
+      });
+    return res;
+  },
+};
+
+/** A post URL of each source (the deployment reads the post id out of these); other URLs are profiles or pages. */
+const POST_URL: Record<string, RegExp> = {
+  reddit: /\/comments\/[a-z0-9]+/i,
+  tiktok: /\/video\/\d+/,
+  youtube: /[?&]v=|youtu\.be\//,
+  instagram: /\/(p|reel)\/[\w-]+/,
+  linkedin: /\/feed\/update\//,
+};
+/**
+ * Distinct URLs may give one post: in a URL run, every second post URL of a
+ * source resolves to the post of the one before it (the first time the
+ * variant meets a URL it decides which post it gives, and keeps to it), so a
+ * run of n post URLs of one source collects about n/2 posts.
+ */
+const urlsSharePosts: Deviation = {
+  id: "urls-share-posts",
+  decision: "D-URL-POST",
+  decides: "in a URL run, every second post URL of a source gives the post of the URL before it",
+  unjudged:
+    "no check may judge it: pools and charges are read from what the deployment reports (mentions_count, the posts it lists, its charge)",
+  request: (q, s) =>
+    is(q, "POST", RUNS)
+      ? withBody(keepAsked(q, s), (b) => {
+          const urls = b.search_query?.type === "url" ? b.search_query.source_urls : undefined;
+          if (!Array.isArray(urls)) return false;
+          let changed = false;
+          const last = new Map<string, string>();
+          const nth = new Map<string, number>();
+          for (const [i, u] of urls.entries()) {
+            if (!u || typeof u.url !== "string" || !POST_URL[u.source]?.test(u.url)) continue;
+            const n = nth.get(u.source) ?? 0;
+            nth.set(u.source, n + 1);
+            const key = `post-of:${u.url}`;
+            // the second of each pair of post URLs of a source takes the first one's post, once and for all
+            if (!s.memo.has(key)) s.memo.set(key, (n % 2 === 1 && last.get(u.source)) || u.url);
+            const to = s.memo.get(key) as string;
+            if (n % 2 === 0) last.set(u.source, to);
+            if (to !== u.url) ((urls[i] = { ...u, url: to }), (changed = true));
+          }
+          return changed;
+        })
+      : q,
+};
+
 const TA_ONE = /^\/v1\/tracking_agents\/[^/]+$/;
 
 /** The deviations of the variant that deviations.ts does not already make. */
@@ -280,6 +602,7 @@ export const variantDeviations: Deviation[] = [
   {
     id: "early-413-before-auth",
     decision: "D-BODY-LIMIT",
+    names: ["D-ERROR-CODES"],
     decides: `a body over ${EARLY_413_BYTES} bytes (Content-Length) answers 413 request_entity_too_large before authentication, without RateLimit-* headers, and closes the connection unread`,
     // applied by the front server of startSeedOnlyVariant (it needs the socket)
   },
@@ -308,6 +631,27 @@ export const variantDeviations: Deviation[] = [
     unjudged: "the contract's response schemas admit extra fields; a finding here would be the kit's own mistake",
     response: (q, res) => extraOnTools(q, extraFields(q, res)),
   },
+  {
+    id: "chat-light-field",
+    decision: "D-CHAT-FIELDS",
+    decides: "a chat also carries a light scalar field (revision); the seed rules out heavier in-app fields only",
+    response: (q, res) =>
+      is(q, "GET", CHAT_ONE) && res.status === 200 && res.json?.data && typeof res.json.data === "object"
+        ? json(res, { ...res.json, data: { ...res.json.data, revision: 1 } })
+        : res,
+  },
+  {
+    id: "pdr-result-extra-field",
+    decision: "D-MCP-PDR-RESULT",
+    decides: "svc__get_pattern_detection_run also answers a field beyond {run_id, status, pattern_id} (revision)",
+    response: (q, res) =>
+      mcpToo(q, res, "svc__get_pattern_detection_run", (p) => {
+        if (!p.error) p.revision = 1;
+      }),
+  },
+  // ---- dataset runs: capped counts, URLs that share a post
+  countCapped,
+  urlsSharePosts,
   // ---- bounds the seed does not state
   unbounded("D-BOUND-STRINGS", "request strings are unbounded except search_query (1-5000) and names (1-255)"),
   unbounded("D-BOUND-ARRAYS", "request arrays are unbounded except those the seed caps (URLs, post_refs, filters)"),
@@ -384,11 +728,22 @@ export const variantDeviations: Deviation[] = [
     decides: "a list tool given a cursor it cannot read starts from the first page",
     ...reuse("mcp-invalid-cursor-ignored"),
   },
+  // ---- derived (open-points.ts): fields the seed does not require; statuses it does not show (last, so
+  // every answer above, the reused faults' included, is seen at its other status)
+  ...optionalDeviations(),
+  ...statusDeviations(),
 ];
 
-/** The seed-only variant: the deviations of deviations.ts (body-limit-400 replaced by the early 413, prices-as-strings by money-as-strings) and the variant's own. */
+/**
+ * Deviations of deviations.ts the variant replaces: body-limit-400 by the
+ * early 413, prices-as-strings by money-as-strings, and the hand-picked
+ * statuses (domain-refusals-422, conflicts-400, cursor-422) by the derived
+ * status:* deviations, which cover every code whose status the seed does not show.
+ */
+export const REPLACED = ["body-limit-400", "prices-as-strings", "domain-refusals-422", "conflicts-400", "cursor-422"];
+/** The seed-only variant: the deviations of deviations.ts it keeps and the variant's own. */
 export const seedOnlyVariant: Deviation[] = [
-  ...deviations.filter((d) => !["body-limit-400", "prices-as-strings"].includes(d.id)),
+  ...deviations.filter((d) => !REPLACED.includes(d.id)),
   ...variantDeviations,
 ];
 
@@ -414,8 +769,6 @@ export const notVaried: Record<string, string> = {
     "not varied: a REST-only code makes svc__get_message's tool error disagree (mcp-tool-error-shape compares codes); see D-RUN-404",
   "D-MONEY-STRING": "the seed fixes it: the 402 required/available are US-dollar decimal strings (kept)",
   "D-UNNAMED-STATUS": "varied by early-413-before-auth: the kit names D-BODY-LIMIT for that answer",
-  "D-ERROR-CODES":
-    "varied by early-413-before-auth (request_entity_too_large) and preview-404-own-code: the kit names D-BODY-LIMIT and D-PREVIEW-404",
   "D-URL-FORMAT": "not varied in this round: relative links (a dataset's web-app url) would be a candidate",
   "D-NON-NEGATIVE": "no other reasonable choice: a negative count or timestamp",
   "D-MEDIA-SHAPE": "would need a second implementation: media objects come from the provider's posts",
@@ -423,26 +776,20 @@ export const notVaried: Record<string, string> = {
   "D-LANGUAGE-TAG": "not observable through a proxy: languages come from the provider's posts",
   "D-REFERENCE-TYPES": "no other reasonable choice: start_index/end_index slice the text, so they are integers",
   "D-RUN-STEP-NAMES": "no other reasonable choice: the seed names the three steps",
-  "D-RUN-SOURCE-URL": "no other reasonable choice: the seed gives {source, url, text?}",
   "D-NUMERIC-STRING": "would need a second implementation: the analyser writes the numeric strings",
   "D-MENTION-INNER-TYPES": "no other reasonable choice: the seed gives the inner fields as strings and integers",
   "D-ASK-MESSAGE": "would need a second implementation: accepting an empty message needs a turn over nothing",
-  // varied, but the kit names another row for the same difference
-  "D-TA-DELETE": "varied by empty-success-200 (200 instead of 204); the kit names D-EMPTY-204 for the status",
-  "D-TA-PAUSE": "varied by empty-success-200 (200 instead of 204); the kit names D-EMPTY-204 for the status",
   "D-CP-LIST":
     "would need a second implementation: a plain array breaks cursor pagination the kit walks; see D-LIST-ENVELOPE",
   "D-TA-LIST":
     "would need a second implementation: a plain array breaks cursor pagination the kit walks; see D-LIST-ENVELOPE",
   "D-LIST-ENVELOPE":
     "would need a second implementation: 'array of …' as a bare array drops has_next/cursor the seed's Pagination rule asks of every list",
-  "D-RUN-STATES": "varied per kind: D-CPR-STATES (parameter-run-done); pattern and agent runs below",
   "D-PDR-STATES":
     "not observable in both pipelines: at 0 ms a detection is completed on the first read, so a renamed middle state shows only in the slow run",
   "D-TAR-STATES":
     "not observable through a proxy: an agent run has no read endpoint (trigger answers the seed's in_progress)",
   "D-RUN-TRANSITIONS": "no other reasonable choice: the seed fixes the order pending → working → completed | failed",
-  "D-AI-5XX": "not observable: a client cannot provoke an assistant outage",
   "D-PLAN-GATE": "not observable: the kit is given no key of a plan without api_access",
   "D-MCP-PLAN-GATE": "not observable: the kit is given no key of a plan without mcp",
   "D-KEY-PREFIX": "not observable: keys are opaque to the kit",
@@ -454,11 +801,11 @@ export const notVaried: Record<string, string> = {
   "D-MCP-OAUTH-METADATA":
     "would need a second implementation: a document without authorization_servers leaves the kit's bearer flow nothing to follow",
   "D-MCP-OAUTH-OUT": "not observable: token endpoints are out of the contract",
-  "D-PLAN-LIMITS": "not observable: plan-by-plan values are the deployment's data, not a rule the kit can see differ",
+  "D-PLAN-LIMITS":
+    "varied only as count-capped needs it (max_research_depth 25 on every plan); plan-by-plan values are the deployment's data, not checked beyond the seats",
   "D-NUMBER-WIDTH": "no other reasonable choice observable through JSON: every value the reference sends fits int32",
   "D-SERVERS": "not observable through a proxy: the document's servers entry is not judged",
   "D-422-EXAMPLES": "not observable: examples are documentation",
-  "D-UNPROCESSABLE": "no other reasonable choice: a 422 envelope would lose the seed's validation body",
   "D-422":
     "no other reasonable choice: the seed gives the validation body; a loc naming another field is a fault, not a choice",
   "D-DOMAIN-422":
@@ -480,6 +827,9 @@ export const notVaried: Record<string, string> = {
     "no other reasonable choice a proxy can show: ignoring a body instead of judging it would mean reading any size before answering",
   "D-DATASET-DELETED-REFS":
     "not another reading of the seed: an agent keeping a deleted dataset is the defect fault deleted-dataset-kept-by-agent covers",
+  "D-RUN-RESERVATION":
+    "would need a second implementation: the amount held while a run is in flight is the upstream's ledger, shown only through its balance",
+  "D-RUN-PROGRESS": "no other reasonable choice: counters that shrink or a pending run that counts results",
   "D-MENTION-ANALYSIS-NULL":
     "would need a second implementation: omitting analysis fields changes every mention the checks read",
   "D-MENTION-AUTHOR": "would need a second implementation: the author nullability comes from the provider's posts",
@@ -493,8 +843,6 @@ export const notVaried: Record<string, string> = {
   "D-METRIC-CHANGE-OPERATOR":
     "would need a second implementation: another operator shape must be understood by the mention search",
   "D-AUD-RUN-400": "no other reasonable choice: the seed gives the three codes with 400",
-  "D-AUD-PATCH":
-    "would need a second implementation: an optional name makes an empty PATCH a no-op, the upstream refuses it",
   "D-AUD-OCEAN": "would need a second implementation: other personality fields come from the profile builder",
   "D-AUD-PLATFORM-METADATA": "not judged: an open object, any keys are accepted",
   "D-AUD-PROFILE-NULLS": "would need a second implementation: nullability comes from the profile builder",
@@ -583,7 +931,6 @@ export const notVaried: Record<string, string> = {
   "D-MCP-RENDER": "would need a second implementation: another widget format",
   "D-MCP-SEARCH-ARGS": "would need a second implementation: other search arguments must be understood by the search",
   "D-MCP-FILTER-GROUPS": "no other reasonable choice: the seed caps the filters at 10",
-  "D-MCP-PDR-RESULT": "no other reasonable choice: the seed gives {run_id, status, pattern_id}",
   "D-MCP-NO-ARGS": "not judged: extra keys are accepted",
   "D-MCP-ASK-AUTH":
     "would need a second implementation: an OAuth-only ask leaves the kit's key-based ask flow nothing to run (lenient)",
@@ -593,6 +940,18 @@ export const notVaried: Record<string, string> = {
   "D-MCP-RATE-HEADERS":
     "would need a second implementation: counting fewer MCP requests changes the shared bucket the upstream keeps",
   "D-MCP-UNKNOWN-TOOL": "not judged: no check calls an unknown tool",
+  "D-JSON-MEDIA-TYPE":
+    "not varied in this round: application/problem+json on errors would be a candidate (the kit must still read the body as JSON)",
+  "D-FIELD-TYPES":
+    "no other reasonable choice a proxy shows on its own: another JSON type for a field the seed names without one (a name as a number) breaks every reader; the money and credit fields are D-MONEY-NUMBER and D-CREDIT-FIELDS (varied)",
+  "D-NAME-STORED":
+    "not varied in this round: a name stored trimmed would be a candidate (valid-request-accepted judges it)",
+  "D-BALANCE-FLOOR":
+    "would need a second implementation: a negative balance needs a ledger that settles past its reservation",
+  "D-MCP-TOOL-ARGS":
+    "would need a second implementation: an optional id argument needs a tool that picks the resource itself",
+  "D-AUD-DELETE":
+    "not varied in this round: reading a deleted audience dataset by id (its retained row) would be a candidate; svc__get_audience_dataset would need the same answer",
   "D-ID-PREFIX": "no other reasonable choice: dr_ would break the seed's other prefixes; the row is lenient anyway",
   "D-TIMESTAMPS": "no other reasonable choice: the seed's per-resource table fixes each encoding",
 };

@@ -9,7 +9,9 @@
 // --write-deviations file makes the contract-level run pass, and the same file
 // is stale (the run fails) once one deviation is gone from the deployment.
 // Every row of spec/DECISIONS.md is varied or listed in `notVaried` with a
-// reason. Seed-rule faults of the single-rule harness still fail at --level
+// reason, and so is every open point open-points.ts derives (codes whose
+// status the seed does not show, fields it does not require, its sentences
+// closing a response's fields). Seed-rule faults of the single-rule harness still fail at --level
 // seed, and a group the deployment does not serve is one warning with its
 // checks skipped. Two whole-kit runs (in parallel) and a few scoped ones.
 import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
@@ -25,12 +27,26 @@ import { loadDeviations, writeDeviations, type DeviationEntry } from "../src/dev
 import type { CheckResult, Failure, Settings } from "../src/types.ts";
 import { groupNotServed, type Deviation } from "../mutation/deviations.ts";
 import {
+  CLOSED_BY,
   judgedDecisions,
   PIPELINE_MS,
   reasonNotVaried,
   seedOnlyVariant,
   startSeedOnlyVariant,
 } from "../mutation/seed-only-variant.ts";
+import {
+  closingSentences,
+  codesWithoutSeedStatus,
+  FILL_RULES,
+  openapi,
+  optionalFields,
+  requiredByDecision,
+  seedPlacedCodes,
+  STATUS_NOT_VARIED,
+  statusVariations,
+  STILL_REQUIRED,
+} from "../mutation/open-points.ts";
+import { errorCodeFindings } from "../src/provenance.ts";
 import { faults } from "../mutation/faults.ts";
 import { startProxy, type Fault } from "../mutation/proxy.ts";
 import { demoKeys, settings, startReference } from "./helpers.ts";
@@ -83,36 +99,9 @@ const failing = (results: CheckResult[]) =>
 const KNOWN_KIT_GAPS: Array<{ check: string; title: RegExp; kitNames: string; shouldName: string }> = [
   {
     check: "invalid-request-rejected",
-    title:
-      /TrackingAgents_(create|update) name: maxLength|TrackingAgents_create accepted or mishandled generated invalid data \(name:/,
-    kitNames: "D-BOUND-STRINGS|D-422",
-    shouldName: "D-TA-NAME",
-  },
-  {
-    check: "invalid-request-rejected",
-    title: /TrackingAgents_(create|update) (count|num_comments_per_post): (minimum|maximum)/,
-    kitNames: "D-422",
-    shouldName: "D-TA-CREATE",
-  },
-  {
-    check: "invalid-request-rejected",
     title: /Ask_ask message: maxLength/,
     kitNames: "D-ASK-MESSAGE",
     shouldName: "D-BOUND-STRINGS",
-  },
-  {
-    check: "invalid-request-rejected",
-    title: /PatternDetections_create dataset_id: maxLength/,
-    kitNames: "D-PDR-BODY",
-    shouldName: "D-BOUND-STRINGS",
-  },
-  {
-    // one finding carries two decisions (the 200 of D-EMPTY-204 and the next_run_at of a paused agent)
-    check: "tracking-agent-pause-resume",
-    title:
-      /^(tracking-agent-pause-resume: )?pause answered 200; after pause the agent reads paused true, next_run_at \d/,
-    kitNames: "D-EMPTY-204",
-    shouldName: "D-TA-NEXT-RUN",
   },
 ];
 const gapOf = (f: Failure) =>
@@ -128,17 +117,30 @@ const namedDecisions = (failures: Failure[]) =>
     ...new Set(
       failures.flatMap((f) => {
         const g = gapOf(f);
-        const own = f.attribution?.decision ?? "(seed rule)";
-        return g?.check === "tracking-agent-pause-resume" ? [own, g.shouldName] : [g?.shouldName ?? own];
+        return [g?.shouldName ?? f.attribution?.decision ?? "(seed rule)"];
       }),
     ),
   ].sort();
 
-const DROPPED = "cursor-422";
+const DROPPED = "status:cursor";
 let full: RunReport;
 let dropped: RunReport;
 let entries: DeviationEntry[];
 const decided = judgedDecisions();
+/** Judged deviations, each with the rows a check may name for it (its decision, then the rows it also re-decides). */
+const judged = (list: Deviation[] = seedOnlyVariant) =>
+  list.filter((d) => !d.lenient && !d.unjudged).map((d) => ({ id: d.id, rows: [d.decision, ...(d.names ?? [])] }));
+/**
+ * Which judged deviations no finding names (none of their rows), and which
+ * named rows no judged deviation re-decides: both must be empty.
+ */
+function naming(named: string[], list: Deviation[]) {
+  const j = judged(list);
+  return {
+    missing: j.filter((d) => !d.rows.some((r) => named.includes(r))).map((d) => `${d.id} (${d.rows.join("|")})`),
+    extra: named.filter((n) => !j.some((d) => d.rows.includes(n))),
+  };
+}
 
 describe("the seed-only variant (a deployment built from the seed alone)", () => {
   beforeAll(async () => {
@@ -170,7 +172,7 @@ describe("the seed-only variant (a deployment built from the seed alone)", () =>
   }, 240_000);
 
   it("goes through every row of the decision table: varied, or not varied with a reason", () => {
-    const varied = new Set(seedOnlyVariant.map((d) => d.decision));
+    const varied = new Set(seedOnlyVariant.flatMap((d) => [d.decision, ...(d.names ?? [])]));
     const unclassified = [...decisionTable().values()]
       .filter((row) => !varied.has(row.id) && !reasonNotVaried(row.id, row.kit))
       .map((row) => `${row.id} (${row.seed.slice(0, 60)})`);
@@ -180,6 +182,57 @@ describe("the seed-only variant (a deployment built from the seed alone)", () =>
     expect(decided.length).toBeGreaterThanOrEqual(35);
   });
 
+  it("derives its open points: every one is varied, or listed with the reason it is not", () => {
+    const ids = new Set(seedOnlyVariant.map((d) => d.id));
+    // 1. error codes whose status the seed does not show
+    const placed = seedPlacedCodes();
+    // the parse finds every code the contract grounds at a seed status (it misses none the seed places)
+    const grounded = errorCodeFindings(openapi).filter((f) => f.grounds?.kind === "seed" && Number(f.status) >= 400);
+    expect(
+      grounded
+        .filter((f) => !placed.get(f.code)?.has(/^5/.test(f.status) ? 500 : Number(f.status)))
+        .map((f) => `${f.key} ${f.status} ${f.code}`),
+    ).toEqual([]);
+    const open = codesWithoutSeedStatus();
+    expect(open).toEqual(
+      expect.arrayContaining(["tracking_agent_limit_reached", "invalid_cursor", "nothing_to_analyze"]),
+    );
+    const { varied, unclassified } = statusVariations();
+    expect(unclassified, "codes neither varied nor in STATUS_NOT_VARIED").toEqual([]);
+    expect(
+      Object.keys(STATUS_NOT_VARIED).filter((c) => !open.includes(c)),
+      "stale STATUS_NOT_VARIED",
+    ).toEqual([]);
+    for (const v of varied)
+      for (const d of new Set(Object.values(v.decisions)))
+        expect(ids.has(`status:${d.slice(2).toLowerCase()}`), `${v.code}: ${d}`).toBe(true);
+    // 2. request fields required by a decision
+    const fields = optionalFields();
+    expect(fields.length).toBeGreaterThan(50);
+    expect(
+      fields.filter((f) => !f.varied && !f.reason).map((f) => `${f.element} (${f.decision})`),
+      "fields neither filled nor in STILL_REQUIRED",
+    ).toEqual([]);
+    const elements = new Set(requiredByDecision().map((r) => r.element));
+    expect(
+      [...Object.keys(STILL_REQUIRED), ...Object.keys(FILL_RULES)].filter((e) => !elements.has(e)),
+      "stale entries",
+    ).toEqual([]);
+    for (const d of new Set(fields.filter((f) => f.varied).map((f) => f.decision)))
+      expect(ids.has(`optional:${d.slice(2).toLowerCase()}`), d).toBe(true);
+    // 3. the seed's sentences closing a response's fields
+    const closing = closingSentences();
+    expect(closing.length).toBeGreaterThan(0);
+    expect(
+      closing.filter((c) => !CLOSED_BY[c]),
+      "closing sentences the variant does not map",
+    ).toEqual([]);
+    expect(
+      Object.keys(CLOSED_BY).filter((c) => !closing.includes(c)),
+      "stale CLOSED_BY",
+    ).toEqual([]);
+  });
+
   it("--level contract: each judged deviation fails and names its decision; no failure is put on a seed rule or on another decision", () => {
     const v = full.verdict;
     expect(v.level).toBe("contract");
@@ -187,14 +240,13 @@ describe("the seed-only variant (a deployment built from the seed alone)", () =>
     const named = namedDecisions(failures);
     const seen = (d: string) =>
       failures.filter((f) => (f.attribution?.decision ?? "(seed rule)") === d).map((f) => f.title.slice(0, 140));
+    const { missing, extra } = naming(named, seedOnlyVariant);
     expect(
-      named,
+      { missing, extra: extra.map((d) => [d, seen(d)]) },
       JSON.stringify({
-        missing: decided.filter((d) => !named.includes(d)),
-        extra: named.filter((d) => !decided.includes(d)).map((d) => [d, seen(d)]),
         skipped: full.results.filter((r) => r.outcome === "skip").map((r) => `${r.id}: ${r.skipReason}`),
       }),
-    ).toEqual([...decided].sort());
+    ).toEqual({ missing: [], extra: [] });
     expect(v.counts.seedFailures).toBe(0);
     expect(v.counts.decisionFailures).toBe(failures.length);
     for (const f of failures) expect(f.attribution?.decided, f.title).toBeTruthy();
@@ -210,7 +262,8 @@ describe("the seed-only variant (a deployment built from the seed alone)", () =>
       expect(results.some((r) => r.outcome === "pass")).toBe(true);
       expect(verdict.counts).toMatchObject({ seedFailures: 0, decisionFailures: 0 });
       const demoted = results.flatMap((r) => r.demoted ?? []);
-      expect(namedDecisions(demoted)).toEqual([...decided].filter((d) => run() === full || d !== "D-CURSOR").sort());
+      const list = run() === full ? seedOnlyVariant : seedOnlyVariant.filter((d) => d.id !== DROPPED);
+      expect(naming(namedDecisions(demoted), list)).toEqual({ missing: [], extra: [] });
       for (const f of demoted) expect(f.attribution?.decision, f.title).toMatch(/^D-/);
     });
 
