@@ -171,6 +171,52 @@ function createdWithoutId(id: string, rows: string[], list: string, breaks: stri
   };
 }
 
+// ---- a deleted resource: the delete answer, reads and lists afterwards ------------------
+
+/** DELETE of one of `list`'s resources is refused (409 bad_request, nothing deleted). */
+function deleteRefused(id: string, rows: string[], list: string, breaks: string): Fault {
+  const refused = { status: 409, headers: { "content-type": "application/json" }, body: "", json: undefined };
+  return {
+    id,
+    rows,
+    breaks,
+    expect: "deleted-gone-everywhere",
+    request: (q) =>
+      q.method === "DELETE" &&
+      P(q).startsWith(`${list}/`) &&
+      !P(q)
+        .slice(list.length + 1)
+        .includes("/")
+        ? refusal(refused, 409, "bad_request")
+        : q,
+  };
+}
+
+/** A resource of `list` deleted through this proxy stays in the list (as its create answered it). */
+function stillListed(id: string, rows: string[], list: string, breaks: string): Fault {
+  return {
+    id,
+    rows,
+    breaks,
+    expect: "deleted-gone-everywhere",
+    response: (q, res, s) => {
+      const made = (s.memo.get(`made:${list}`) as Map<string, Body> | undefined) ?? new Map<string, Body>();
+      s.memo.set(`made:${list}`, made);
+      const gone = (s.memo.get(`gone:${list}`) as Set<string> | undefined) ?? new Set<string>();
+      s.memo.set(`gone:${list}`, gone);
+      if (q.method === "POST" && P(q) === list && ok(res) && typeof res.json?.data?.id === "string")
+        made.set(res.json.data.id, res.json.data);
+      const item = P(q).startsWith(`${list}/`) ? decodeURIComponent(P(q).slice(list.length + 1)) : undefined;
+      if (q.method === "DELETE" && item && !item.includes("/") && ok(res)) gone.add(item);
+      if (q.method !== "GET" || P(q) !== list || res.status !== 200) return res;
+      const ghosts = [...gone].filter((g) => made.has(g)).map((g) => made.get(g));
+      const add = (items: Body[]) => [...ghosts.filter((x) => !items.some((y) => y?.id === x.id)), ...items];
+      if (Array.isArray(res.json)) return json(res, add(res.json));
+      return Array.isArray(res.json?.data) ? json(res, { ...res.json, data: add(res.json.data) }) : res;
+    },
+  };
+}
+
 export const kitListsFaults: Fault[] = [
   // ---- omitted limit ≡ the seed's default ----
   searchDefault(
@@ -496,4 +542,64 @@ export const kitListsFaults: Fault[] = [
           )
         : res,
   },
+  // ---- a deleted resource ----
+  {
+    id: "dataset-delete-answers-200",
+    rows: ["datasets.delete.204"],
+    breaks: "DELETE /v1/datasets/{id} answers 204 (this deployment answers 200)",
+    expect: "deleted-gone-everywhere",
+    response: (q, res) =>
+      q.method === "DELETE" && /^\/v1\/datasets\/[^/]+$/.test(P(q)) && res.status === 204
+        ? { ...res, status: 200 }
+        : res,
+  },
+  {
+    id: "deleted-dataset-answers-410",
+    rows: ["endpoints.404-unknown-or-foreign"],
+    breaks:
+      "A deleted dataset cannot be fetched by id: 404 dataset_not_found (this deployment answers its reads 410 with the same code)",
+    expect: "deleted-gone-everywhere",
+    response: (q, res) =>
+      /^\/v1\/datasets\/[^/]+(\/runs)?$/.test(P(q)) &&
+      res.status === 404 &&
+      res.json?.error_code === "dataset_not_found"
+        ? { ...res, status: 410 }
+        : res,
+  },
+  stillListed(
+    "deleted-dataset-still-listed",
+    ["dataset.soft-deleted-hidden"],
+    "/v1/datasets",
+    "Soft-deleted datasets are excluded from lists (this deployment keeps listing them)",
+  ),
+  deleteRefused(
+    "audience-delete-refused",
+    ["audience-datasets.delete"],
+    "/v1/audience_datasets",
+    "DELETE /v1/audience_datasets/{id} succeeds with an empty body (this deployment refuses it with 409)",
+  ),
+  stillListed(
+    "deleted-audience-dataset-still-listed",
+    ["audience-datasets.list"],
+    "/v1/audience_datasets",
+    "GET /v1/audience_datasets excludes soft-deleted audience datasets (this deployment keeps listing them)",
+  ),
+  deleteRefused(
+    "parameter-delete-refused",
+    ["custom-parameters.delete"],
+    "/v1/custom_parameters",
+    "DELETE /v1/custom_parameters/{id} succeeds with an empty body (this deployment refuses it with 409)",
+  ),
+  deleteRefused(
+    "agent-delete-refused",
+    ["tracking-agent.delete"],
+    "/v1/tracking_agents",
+    "DELETE /v1/tracking_agents/{id} soft-deletes the agent (this deployment refuses it with 409)",
+  ),
+  stillListed(
+    "deleted-agent-still-listed",
+    ["tracking-agent.delete"],
+    "/v1/tracking_agents",
+    "A deleted tracking agent is hidden from lists (this deployment keeps listing it)",
+  ),
 ];

@@ -3,13 +3,42 @@ import type {
   DatasetsDataset,
   TrackingAgentsTrackingAgent,
 } from "../../../generated/client/types.gen.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { code, status, words } from "../grounding/facts.ts";
 import type { CheckContext } from "../types.ts";
 import { bodyOf, dataOf } from "../typed.ts";
 import { DATASETS, collections, createDataset, createIn, seen, walk } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 
 const AGENTS = "/v1/tracking_agents";
+
+/**
+ * The assertions judging each generic collection's delete (by list path):
+ * the delete succeeds (the seed: "empty body"), its 204, that reads by id then
+ * answer 404, and that the list no longer shows it, each the seed's where an
+ * endpoint or state table says it, else the contract's decision.
+ */
+const COLLECTION = {
+  "/v1/audience_datasets": {
+    deleted: "audienceDeleted",
+    empty204: "audience204",
+    gone: "audienceGone",
+    unlisted: "audienceUnlisted",
+  },
+  "/v1/custom_parameters": {
+    deleted: "parameterDeleted",
+    empty204: "parameterDecided",
+    gone: "parameterDecided",
+    unlisted: "parameterDecided",
+  },
+  "/v1/tracking_agents": {
+    deleted: "agentDeleted",
+    empty204: "agent204",
+    gone: "agentGone",
+    unlisted: "agentUnlisted",
+  },
+} as const;
 
 /** An agent naming the dataset, created before the dataset is deleted (undefined when the deployment refuses it). */
 async function agentOf(ctx: CheckContext, datasetId: string): Promise<string | undefined> {
@@ -46,7 +75,7 @@ async function agentOf(ctx: CheckContext, datasetId: string): Promise<string | u
  * agent is triggered (404 dataset_not_found, or a 4xx whose detail names it).
  * The dataset never ran, so the trigger cannot start chargeable work.
  */
-async function agentForgets(ctx: CheckContext, agentId: string, datasetId: string): Promise<void> {
+async function agentForgets(ctx: CheckContext<"agentForgets">, agentId: string, datasetId: string): Promise<void> {
   const path = `${AGENTS}/${encodeURIComponent(agentId)}`;
   const read = await ctx.req({ method: "GET", path });
   const ids = dataOf<TrackingAgentsTrackingAgent>(read)?.dataset_ids;
@@ -61,6 +90,7 @@ async function agentForgets(ctx: CheckContext, agentId: string, datasetId: strin
     ctx.expect(
       namesGone,
       {
+        judges: "agentForgets",
         title: `a tracking agent still lists the deleted dataset, and its trigger answered ${trigger.status} ${errorCode(trigger) ?? ""} without naming it gone`,
         received: { dataset_ids: ids, trigger: seen(trigger) },
         expected: `${datasetId} absent from dataset_ids, or the trigger answering 404 dataset_not_found or a 4xx naming it`,
@@ -72,18 +102,48 @@ async function agentForgets(ctx: CheckContext, agentId: string, datasetId: strin
   if (del.status < 300) ctx.untrack(path);
 }
 
-/** After DELETE (204) a resource is 404 on every by-id operation and gone from lists. */
+/**
+ * After DELETE a resource is gone: a dataset's DELETE answers 204 and every
+ * by-id operation then answers 404 dataset_not_found, the list leaves it out
+ * (the seed's words), and a tracking agent that named it forgets it
+ * (D-DATASET-DELETED-REFS). Every other collection with a delete: the delete
+ * succeeds and the list leaves the resource out where the seed says so
+ * (audience datasets, tracking agents); its 204 and the 404 of later reads
+ * are the contract's decisions (D-EMPTY-204, D-AUD-DELETE, D-CP-DELETE,
+ * D-TA-DELETE).
+ */
 export default defineCheck({
   id: "deleted-gone-everywhere",
   phase: "resources",
   rule: "DELETE answers 204; afterwards every by-id operation answers 404 (datasets: dataset_not_found) and lists no longer show it; a deleted dataset leaves the dataset_ids of a tracking agent that named it (or the agent's trigger names it as gone)",
   section: "Endpoints › Datasets (DELETE: soft delete) and every collection with a delete",
   severity: "critical",
-  rules: {
-    seed: "soft delete; dataset and its runs disappear from lists and by-id reads",
-    decisions: [decision("D-DATASET-DELETED-REFS", { title: /tracking agent still lists/ })],
+  asserts: {
+    datasetDeleted: seed("datasets.delete.204", status(204)),
+    datasetGone: seed(
+      [
+        "dataset.soft-deleted-hidden",
+        "datasets.delete.204",
+        "datasets.runs.list.404",
+        "endpoints.404-unknown-or-foreign",
+      ],
+      words("cannot be fetched by id"),
+      code("dataset_not_found"),
+      status(404),
+    ),
+    datasetUnlisted: seed(["dataset.soft-deleted-hidden", "datasets.delete.204"], words("excluded from lists")),
+    agentForgets: decided("D-DATASET-DELETED-REFS"),
+    audienceDeleted: seed("audience-datasets.delete", words("empty body on success")),
+    audience204: decided("D-EMPTY-204", status(204)),
+    audienceGone: decided("D-AUD-DELETE", status(404), code("audience_dataset_not_found")),
+    audienceUnlisted: seed("audience-datasets.list", words("soft-deleted excluded")),
+    parameterDeleted: seed("custom-parameters.delete", words("empty body")),
+    parameterDecided: decided("D-CP-DELETE", status(204), status(404)),
+    agentDeleted: seed("tracking-agent.delete", words("soft delete")),
+    agent204: decided("D-EMPTY-204", status(204)),
+    agentGone: decided("D-TA-DELETE", status(404)),
+    agentUnlisted: seed("tracking-agent.delete", words("hidden from lists")),
   },
-  decisions: ["D-EMPTY-204", "D-DATASET-DELETED-REFS"],
   requires: [
     "POST /v1/datasets",
     "DELETE /v1/datasets/{dataset_id}",
@@ -98,6 +158,7 @@ export default defineCheck({
     ctx.expect(
       del.status === 204,
       {
+        judges: "datasetDeleted",
         title: `DELETE answered ${del.status}`,
         received: seen(del),
         expected: { status: 204, body: "" },
@@ -118,6 +179,7 @@ export default defineCheck({
       ctx.expect(
         ex.status === 404 && bodyOf<CommonDatasetNotFoundError>(ex)?.error_code === "dataset_not_found",
         {
+          judges: "datasetGone",
           title: `${op.operationId} on a deleted dataset answered ${ex.status}`,
           received: seen(ex),
           expected: { status: 404, error_code: "dataset_not_found" },
@@ -130,6 +192,7 @@ export default defineCheck({
     ctx.expect(
       !w.items.some((x) => x?.id === id),
       {
+        judges: "datasetUnlisted",
         title: "the deleted dataset is still listed",
         received: w.items.find((x) => x?.id === id),
         expected: "absent",
@@ -138,23 +201,41 @@ export default defineCheck({
     );
     // every other collection of the contract with a delete
     for (const c of collections(ctx, [DATASETS])) {
+      const names = COLLECTION[c.list as keyof typeof COLLECTION];
+      if (!names) {
+        ctx.notExercised(`${c.list}: the seed names no delete the kit knows for it`);
+        continue;
+      }
       const made = await createIn(ctx, c, "lifecycle-delete");
       if (!made.id) {
-        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${errorCode(made.ex) ?? ""}`);
+        // the contract's example refused (its plan, its caps, an open point of the body): a setup, not a finding
+        ctx.notExercised(`${c.list}: create answered ${made.ex.status} ${errorCode(made.ex) ?? ""}`.trimEnd());
         continue;
       }
       const p = `${c.list}/${encodeURIComponent(made.id)}`;
       const d = await ctx.req({ method: "DELETE", path: p });
-      ctx.expect(
-        d.status === 204 && d.text === "",
+      if (d.status < 300) ctx.untrack(p);
+      const deleted = ctx.expect(
+        d.status >= 200 && d.status < 300,
         {
+          judges: names.deleted,
           title: `DELETE ${c.item} answered ${d.status}`,
+          received: seen(d),
+          expected: { status: "2xx (204)", body: "" },
+        },
+        d,
+      );
+      if (!deleted) continue;
+      ctx.expect(
+        d.status === 204,
+        {
+          judges: names.empty204,
+          title: `DELETE ${c.item} answered ${d.status}, not 204`,
           received: seen(d),
           expected: { status: 204, body: "" },
         },
         d,
       );
-      if (d.status < 300) ctx.untrack(p);
       for (const op of ctx.contract.operations.filter((o) => o.path === c.item && o.method !== "POST")) {
         const ex = await ctx.req({
           method: op.method,
@@ -164,6 +245,7 @@ export default defineCheck({
         ctx.expect(
           ex.status === 404,
           {
+            judges: names.gone,
             title: `${op.operationId} on a deleted resource answered ${ex.status}`,
             received: seen(ex),
             expected: { status: 404 },
@@ -171,11 +253,16 @@ export default defineCheck({
           ex,
         );
       }
-      // any collection: only the id is read
-      const lw = await walk<{ id: string }>(ctx, c.list, { limit: 100, maxPages: 20 });
+      // any collection: only the id is read; a list the seed shows as a bare array is read whole
+      const lw = await walk<{ id: string }>(ctx, c.list, { limit: 100, maxPages: 20, bareArray: true });
+      if (lw.error) {
+        ctx.notExercised(`${c.list}: the list answered ${lw.error.status}`);
+        continue;
+      }
       ctx.expect(
         !lw.items.some((x) => x?.id === made.id),
         {
+          judges: names.unlisted,
           title: `a deleted ${c.list} resource is still listed`,
           received: made.id,
           expected: "absent",

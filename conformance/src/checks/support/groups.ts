@@ -541,6 +541,29 @@ export async function startOnSource(
   return refusedSetup(ctx, refusal, o.step, tried);
 }
 
+/**
+ * Two identical requests sent together, once the rate-limit window is empty
+ * (the kit's limiter then lets both leave at once), so the second reaches the
+ * deployment while the work the first started is as young as it can be: a
+ * rule about work "in flight" is exercised even on a deployment whose runs
+ * end almost at once. When one is accepted and its twin refused, the refusal
+ * can only be about the accepted one (the two requests are the same).
+ */
+export async function sendTwins(send: () => Promise<Exchange>): Promise<[Exchange, Exchange]> {
+  await sleep(1_100);
+  return Promise.all([send(), send()]);
+}
+
+/** Which of two twin answers was accepted (2xx) and which refused (4xx other than 402 and 429, a reason of the account's own), if that is how they split. */
+export function splitTwins(pair: [Exchange, Exchange]): { accepted: Exchange; refused: Exchange } | undefined {
+  const ok = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
+  const refusedByTwin = (ex: Exchange) => ex.status >= 400 && ex.status < 500 && ex.status !== 402 && ex.status !== 429;
+  const [a, b] = pair;
+  if (ok(a) && refusedByTwin(b)) return { accepted: a, refused: b };
+  if (ok(b) && refusedByTwin(a)) return { accepted: b, refused: a };
+  return undefined;
+}
+
 /** The run id of a 202 run-create answer (`id` or `run_id`). */
 export function runIdOf(ex: Exchange): string | undefined {
   const d = dataOf<{ id: string; run_id: string }>(ex);
