@@ -1,67 +1,162 @@
-// Measures what a run costs, per rule, so a deployment team can budget one:
-// the kit against the reference in-process at the default 5 requests per
-// second (pipeline delay as `npm start`), whole contract, standard and
-// readonly profiles. Prints Markdown tables for the README and, with
-// --write, refreshes src/request-budget.ts (the progress estimate).
-//   npx tsx conformance/scripts/measure-requests.ts [--write] [--rps 5]
+// Measures what a run costs, per check, so a deployment team can plan one:
+// the kit against the reference in this process (its step delay of 50 ms,
+// --rps requests per second per key: default 50, the rate the cost table is
+// kept at; 5 is `npm start`'s, for the docs' figures of a full run), whole
+// contract, standard and readonly profiles. Prints Markdown tables (the
+// figures docs/performance.md quotes) and, with --write, rewrites
+// src/request-budget.ts: requests per check and the most each commits, in
+// units of each price category (measure-cost.ts), which `--plan` and the
+// default budget price at a deployment's own prices.
+//   npx tsx conformance/scripts/measure-requests.ts [--write] [--rps 50]
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { Decimal } from "decimal.js";
+import * as prettier from "prettier";
+import { Contract } from "../src/contract.ts";
+import type { PriceCategory } from "../src/groups/types.ts";
+import type { CheckCost } from "../src/request-budget.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
-import { settings, startReference } from "../test/helpers.ts";
+import { demoKeys, settings, startReference } from "../test/helpers.ts";
+import { costsOf, usdOf } from "./measure-cost.ts";
 
 const arg = (name: string) => process.argv.find((a, i) => process.argv[i - 1] === name);
-const rps = Number(arg("--rps") ?? 5);
+const rps = Number(arg("--rps") ?? 50);
 
-async function measure(profile: "standard" | "readonly"): Promise<RunReport> {
+/** The main key's prices on the reference (Pro plan). */
+async function pricesOf(baseUrl: string): Promise<Partial<Record<PriceCategory, Decimal>>> {
+  const res = await fetch(`${baseUrl}/v1/prices`, { headers: { "x-api-key": demoKeys().main! } });
+  const body = (await res.json()) as { data: { prices: Record<string, number | string> } };
+  return Object.fromEntries(Object.entries(body.data.prices).map(([k, v]) => [k, new Decimal(String(v))]));
+}
+
+async function measure(
+  profile: "standard" | "readonly",
+): Promise<{ report: RunReport; prices: Partial<Record<PriceCategory, Decimal>> }> {
   const ref = await startReference({ rateLimitPerSecond: rps });
   try {
-    return await runKit(settings(ref.baseUrl, { profile, operations: undefined, quiet: true }));
+    const prices = await pricesOf(ref.baseUrl);
+    return { report: await runKit(settings(ref.baseUrl, { profile, operations: undefined, quiet: true })), prices };
   } finally {
     await ref.close();
   }
 }
 
-const standard = await measure("standard");
-const readonly = await measure("readonly");
+const { report: standard, prices } = await measure("standard");
+const { report: readonly } = await measure("readonly");
+const table = costsOf(standard, Contract.load(), prices);
+const money = (d: Decimal | string | undefined) =>
+  d === undefined ? "?" : `$${new Decimal(d).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)}`;
+const count = (r: RunReport, ...o: string[]) => r.results.filter((x) => o.includes(x.outcome)).length;
 const line = (r: RunReport, label: string) =>
   `| ${label} | ${(r.ms / 1000).toFixed(0)} s | ${r.requestCount} | ${Object.entries(r.requestsByKey)
     .map(([k, v]) => `${k} ${v}`)
     .join(
       ", ",
-    )} | ${r.results.filter((x) => x.outcome === "pass").length} / ${r.results.filter((x) => x.outcome === "fail" || x.outcome === "error").length} / ${r.results.filter((x) => x.outcome === "skip").length} |`;
-console.log(`Against the reference at ${rps} requests/second, whole contract:\n`);
-console.log("| Profile | Wall time | Requests | Per key | Pass / fail / skip |\n|---|---|---|---|---|");
+    )} | ${count(r, "pass")} / ${count(r, "fail", "error")} / ${count(r, "skip")} | ${money(r.spend.committedUsd)} | ${money(r.spend.settledUsd)} |`;
+const kept = Object.values(table).reduce((sum, c) => sum.plus(usdOf(c, prices)), new Decimal(0));
+console.log(
+  `Against the reference at ${rps} requests/second per key, whole contract (main key's prices: ${Object.entries(prices)
+    .map(([k, v]) => `${k} $${v!.toFixed()}`)
+    .join(", ")}):\n`,
+);
+console.log(
+  "| Profile | Wall time | Requests | Per key | Pass / fail / skip | Committed | Settled |\n|---|---|---|---|---|---|---|",
+);
 console.log(line(standard, "standard"));
 console.log(line(readonly, "readonly"));
-console.log("\n| Check | Requests (standard) | Requests (readonly) |\n|---|---|---|");
+console.log(
+  `\nWhat the standard profile keeps committed at these prices (the table's sum, what the default budget adds 10% to): ${money(kept)}`,
+);
+console.log(
+  "\n| Check | Requests (standard) | Requests (readonly) | Committed | Held until a refusal (largest) | Settled |\n|---|---|---|---|---|---|",
+);
 const ro = new Map(readonly.results.map((r) => [r.id, r]));
-for (const r of standard.results)
+const settledOf = new Map(standard.spend.byCheck.map((c) => [c.check, c.settledUsd]));
+for (const r of standard.results) {
+  const cost = table[r.id];
+  const usd = cost ? usdOf(cost, prices) : undefined;
+  const held = cost?.refused ? usdOf(cost.refused, prices) : undefined;
+  const dollars = (d: Decimal | undefined) => (d && !d.isZero() ? money(d) : "-");
   console.log(
-    `| \`${r.id}\` | ${r.outcome === "skip" ? "skipped" : r.requests} | ${ro.get(r.id)?.outcome === "skip" ? "skipped" : (ro.get(r.id)?.requests ?? "-")} |`,
+    `| \`${r.id}\` | ${r.outcome === "skip" ? "skipped" : r.requests} | ${ro.get(r.id)?.outcome === "skip" ? "skipped" : (ro.get(r.id)?.requests ?? "-")} | ${dollars(usd)} | ${dollars(held)} | ${settledOf.has(r.id) ? money(settledOf.get(r.id)) : "-"} |`,
   );
+}
 const inspected = standard.results.filter((r) => r.requests === 0 && r.outcome !== "skip").length;
 console.log(
-  `\n${inspected} response-level checks cost no request (they inspect the traffic above); unplanned 429: ${standard.unplanned429}.`,
+  `\n${inspected} response-level checks cost no request (they inspect the traffic above); unplanned 429: ${standard.unplanned429}; settled after the last check: ${money(standard.spend.afterChecksUsd)}.`,
 );
 if (process.argv.includes("--write")) {
   const path = fileURLToPath(new URL("../src/request-budget.ts", import.meta.url));
-  const rows = standard.results.filter((r) => r.requests > 0).map((r) => `  ${JSON.stringify(r.id)}: ${r.requests},`);
-  writeFileSync(
-    path,
-    `// Requests each check typically sends (measured against the reference, whole
-// contract, standard profile, ${rps} requests/second; \`npx tsx conformance/scripts/measure-requests.ts --write\`
-// rewrites it). Used only for the progress estimate and the README's budget
-// table: a deployment team can add up the checks it selects.
-export const REQUESTS_PER_CHECK: Record<string, number> = {
-${rows.join("\n")}
+  // formatted as the repository's Prettier settings say, so the format gate passes on the written file
+  const options = { ...(await prettier.resolveConfig(path)), filepath: path };
+  writeFileSync(path, await prettier.format(tableSource(table, rps), options));
+  console.log(`wrote ${path}`);
+}
+process.exit(0);
+
+function unitsText(u: CheckCost["units"]): string {
+  return `{ ${Object.entries(u ?? {})
+    .map(([k, v]) => `${k}: ${v}`)
+    .join(", ")} }`;
+}
+
+function rowOf(id: string, c: CheckCost): string {
+  const parts = [`requests: ${c.requests}`];
+  if (c.scalesWithRate) parts.push("scalesWithRate: true");
+  if (c.units && Object.keys(c.units).length) parts.push(`units: ${unitsText(c.units)}`);
+  if (c.usd) parts.push(`usd: ${c.usd}`);
+  if (c.refused) {
+    const r = [
+      ...(c.refused.units && Object.keys(c.refused.units).length ? [`units: ${unitsText(c.refused.units)}`] : []),
+      ...(c.refused.usd ? [`usd: ${c.refused.usd}`] : []),
+    ];
+    parts.push(`refused: { ${r.join(", ")} }`);
+  }
+  return `  ${JSON.stringify(id)}: { ${parts.join(", ")} },`;
+}
+
+function tableSource(t: Record<string, CheckCost>, rate: number): string {
+  return `// What each check costs, measured against the reference (whole contract,
+// standard profile, ${rate} requests/second, the reference's step delay of 50 ms):
+// the requests it sends, and what it commits through the budget guard, in
+// units of each price category of GET /v1/prices (a dataset run of 20
+// mentions commits 20 "mention" units) plus dollars that are not priced per
+// unit (the assistant's token charge guard): what it keeps committed (a
+// conformant deployment may charge it), and apart, the largest commitment it
+// holds only until the deployment refuses a request (a negative case: money
+// at risk only if the deployment wrongly accepts it). \`--plan\` prices both
+// at a deployment's own prices; the default budget is what the selected
+// checks keep committed, plus a margin; the progress line estimates the time
+// left from the requests. \`npx tsx conformance/scripts/measure-requests.ts --write\`
+// rewrites this file; conformance/test/cost-table.test.ts fails when a fresh
+// run drifts from it beyond the noise of a run.
+import type { PriceCategory } from "./groups/types.ts";
+
+export interface CheckCost {
+  /** requests the check sends in one run */
+  requests: number;
+  /** its requests grow with the advertised rate limit (a planned burst): measured at MEASURED_RPS */
+  scalesWithRate?: boolean;
+  /** what it keeps committed (a conformant deployment may charge it), in units of each price category */
+  units?: Partial<Record<PriceCategory, number>>;
+  /** what it keeps committed in dollars that are not priced per unit */
+  usd?: number;
+  /** its largest commitment held only until the deployment refused the request (a negative case) */
+  refused?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
+}
+
+/** The reference's rate limit per key when the table was measured (conformance/test/cost-table.test.ts runs at it). */
+export const MEASURED_RPS = ${rate};
+
+export const COST_PER_CHECK: Record<string, CheckCost> = {
+${Object.entries(t)
+  .map(([id, c]) => rowOf(id, c))
+  .join("\n")}
 };
 
 /** Requests still to come for these checks (unknown checks count 5). */
 export function expectedRequests(ids: string[]): number {
-  return ids.reduce((n, id) => n + (REQUESTS_PER_CHECK[id] ?? 5), 0);
+  return ids.reduce((n, id) => n + (COST_PER_CHECK[id]?.requests ?? 5), 0);
 }
-`,
-  );
-  console.log(`wrote ${path}`);
+`;
 }
-process.exit(0);

@@ -227,6 +227,8 @@ interface Sending {
   method: string;
   url: string;
   headers: Record<string, string>;
+  /** the headers as exchanges and reports record them (-H values replaced) */
+  recorded: Record<string, string>;
   body: string | undefined;
   redirect: "follow" | "manual";
 }
@@ -238,6 +240,48 @@ export interface ClientOptions {
   initialLimit?: number;
   timeoutMs?: number;
   onExchange?: (ex: Exchange) => void;
+  /** -H: headers sent on every request, under the ones a check or the kit sets itself (`withUserHeaders`) */
+  headers?: Record<string, string>;
+}
+
+/**
+ * Headers a user may not give with -H: the kit sends the keys of each role
+ * itself (a check of a missing or wrong key must be able to leave them out),
+ * sets the content type a check needs, and leaves the framing headers to the
+ * HTTP client.
+ */
+export const RESERVED_HEADERS = [
+  "x-api-key",
+  "content-type",
+  "content-length",
+  "host",
+  "connection",
+  "transfer-encoding",
+  "keep-alive",
+  "upgrade",
+];
+
+/** What an exchange records for a -H header: its value may be a gateway's secret, so reports and cassettes never carry it. */
+export const USER_HEADER_RECORDED = "<value given with -H>";
+
+/**
+ * The -H headers under the request's own: a header the check or the kit sets
+ * (Authorization of a bearer check, Accept, …) wins over a -H header of the
+ * same name. Returns the headers to send and the ones to record.
+ */
+export function withUserHeaders(
+  own: Record<string, string>,
+  user: Record<string, string> | undefined,
+): { send: Record<string, string>; record: Record<string, string> } {
+  const taken = new Set(Object.keys(own).map((h) => h.toLowerCase()));
+  const send: Record<string, string> = {};
+  const record: Record<string, string> = {};
+  for (const [name, value] of Object.entries(user ?? {}))
+    if (!taken.has(name.toLowerCase())) {
+      send[name] = value;
+      record[name] = USER_HEADER_RECORDED;
+    }
+  return { send: { ...send, ...own }, record: { ...record, ...own } };
 }
 
 export class HttpClient {
@@ -273,17 +317,25 @@ export class HttpClient {
   async request(o: RequestOptions): Promise<Exchange> {
     if (this.aborted) throw new Error("interrupted");
     const { keyRole, keyValue } = this.keyOf(o.key ?? "main");
-    const headers: Record<string, string> = { accept: "application/json", ...(o.headers ?? {}) };
-    if (keyValue !== undefined) headers["x-api-key"] = keyValue;
+    const own: Record<string, string> = { accept: "application/json", ...(o.headers ?? {}) };
+    if (keyValue !== undefined) own["x-api-key"] = keyValue;
     let bodyText: string | undefined;
     if (o.rawBody !== undefined) bodyText = o.rawBody;
     else if (o.body !== undefined) bodyText = JSON.stringify(o.body);
-    if (bodyText !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === "content-type"))
-      headers["content-type"] = "application/json";
+    if (bodyText !== undefined && !Object.keys(own).some((h) => h.toLowerCase() === "content-type"))
+      own["content-type"] = "application/json";
+    const { send: headers, record: recorded } = withUserHeaders(own, this.opts.headers);
     // the limiter is shared by everything sent with one key; invalid/no key share one too
     const limiter = this.limiter(keyRole === "invalid" || keyRole === "none" ? "anonymous" : keyRole);
     const url = o.url ?? this.baseUrl + o.path;
-    const sending: Sending = { method: o.method, url, headers, body: bodyText, redirect: o.redirect ?? "follow" };
+    const sending: Sending = {
+      method: o.method,
+      url,
+      headers,
+      recorded,
+      body: bodyText,
+      redirect: o.redirect ?? "follow",
+    };
     let retried = 0;
     for (;;) {
       const ex = this.exchangeOf(o, sending, keyRole, await this.send(o, sending, keyRole, limiter), retried);
@@ -328,7 +380,7 @@ export class HttpClient {
       url: s.url,
       path: o.path,
       keyRole,
-      requestHeaders: s.headers,
+      requestHeaders: s.recorded,
       requestBody: s.body,
       status: answer.res.status,
       headers,
@@ -417,7 +469,7 @@ export class HttpClient {
     failure: ReturnType<typeof transportFailure>,
   ): TransportError {
     const err = new TransportError(failure.kind, s.method, s.url, failure.detail, o.check ?? this.currentCheck, {
-      requestHeaders: s.headers,
+      requestHeaders: s.recorded,
       requestBody: s.body,
       keyRole,
     });

@@ -16,6 +16,7 @@ import { driveTraffic, runResponseChecks } from "./run/response.ts";
 import { selectChecks, type Selected } from "./run/select.ts";
 import { servedGroupsPreflight } from "./run/served-groups.ts";
 import { openSession, type RunSession } from "./run/session.ts";
+import type { SpendReport } from "./run/spend.ts";
 import type { ActiveCheck, CheckResult, ResponseCheck, Settings } from "./types.ts";
 import { settle, type Verdict } from "./verdict.ts";
 
@@ -32,6 +33,8 @@ export interface RunReport {
   ledger: Ledger;
   exchanges: Exchange[];
   spentUsd: string;
+  /** committed and settled spend, per check (run/spend.ts) */
+  spend: SpendReport;
   cleanup: Cleanup;
   unplanned429: number;
   /** requests that got no HTTP answer (their cassettes end with a status-0 entry) */
@@ -50,6 +53,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
     keys: settings.keys,
     contract,
     timeoutMs: settings.requestTimeoutMs,
+    headers: settings.headers,
   });
   const results: CheckResult[] = [];
   const preflight = settings.skipPreflight
@@ -65,6 +69,7 @@ export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<
   } finally {
     cleanup = await cleanUp(client, session.created, session.log);
   }
+  if (!client.aborted) await session.spend.close();
   return report(session, results, cleanup, started, preflight?.servedGroups);
 }
 
@@ -88,7 +93,7 @@ async function runSelection(
   const progress = new RunProgress(
     selection.map((s) => s.check.id),
     results,
-    session.client,
+    session,
     hooks,
     started,
   );
@@ -119,6 +124,7 @@ function report(
     ledger: session.ledger,
     exchanges: client.exchanges,
     spentUsd: session.budget.spentUsd(),
+    spend: session.spend.report(),
     cleanup,
     unplanned429: client.unplanned429,
     servedGroups,

@@ -14,7 +14,11 @@ export interface CliOptions {
   bearerToken?: string;
   profile?: string;
   budget?: string;
+  plan?: boolean;
   only?: string | string[];
+  exclude?: string | string[];
+  header?: string | string[];
+  hooks?: string;
   report?: string;
   seed?: string;
   fcPath?: string;
@@ -56,14 +60,39 @@ export function buildProgram(): Command {
         .env("SLK_PROFILE"),
     )
     .addOption(
-      new Option("--budget <usd>", "maximum US dollars the kit may commit (checked before every chargeable call)").env(
-        "SLK_BUDGET",
+      new Option(
+        "--budget <usd|none>",
+        "most US dollars the kit may commit (checked before every chargeable call; a check that would pass it is skipped). Default for standard and full: the plan's worst case for the selected checks at the deployment's prices plus 10%; none lifts it",
+      ).env("SLK_BUDGET"),
+    )
+    .addOption(
+      new Option(
+        "--plan",
+        "print every selected check with its requests and worst-case commitment at the deployment's prices (reads GET /v1/prices and GET /v1/me, charges nothing) and exit",
+      ).env("SLK_PLAN"),
+    )
+    .addOption(
+      new Option(
+        "--only <check...>",
+        "run only these checks: ids (--list) or groups (a phase: requests, resources, lists, billing, groups, isolation, rate-limit, mcp; response; or a resource group: datasets, audiences, …); comma or space separated, repeatable",
+      ).env("SLK_ONLY"),
+    )
+    .addOption(
+      new Option("--exclude <check...>", "leave out these checks: ids or groups, as --only; wins over --only").env(
+        "SLK_EXCLUDE",
       ),
     )
     .addOption(
-      new Option("--only <check...>", "run only these checks (ids as in the catalogue; comma or space separated)").env(
-        "SLK_ONLY",
-      ),
+      new Option(
+        "-H, --header <header...>",
+        "'Name: value' sent on every request (a gateway's header), repeatable; a header the kit or a check sets itself (Authorization of the bearer checks, Accept) wins; x-api-key, content-type and framing headers are refused. SLK_HEADERS: one per line",
+      ).env("SLK_HEADERS"),
+    )
+    .addOption(
+      new Option(
+        "--hooks <module>",
+        "an ES module exporting beforeCheck(check, run) and/or afterCheck(check, result, run), awaited around each active check (your setup and teardown; see the kit's README)",
+      ).env("SLK_HOOKS"),
     )
     .addOption(
       new Option(
@@ -194,8 +223,13 @@ export function buildProgram(): Command {
         "print the seed-rule ledger (each rule of the seed, the checks that judge it or why none does) as Markdown and exit",
       ),
     )
-    .addOption(new Option("-q, --quiet", "no progress lines"))
-    .addOption(new Option("-v, --verbose", "print every request"))
+    .addOption(new Option("-q, --quiet", "print only the failures, one line each, and the final verdict line"))
+    .addOption(
+      new Option(
+        "-v, --verbose",
+        "print every request, each failure in full (received, documented, curl) and the parts a passing check could not exercise",
+      ),
+    )
     .addHelpText(
       "after",
       "\nSend a finding's HAR cassette (<report>/cassettes/*.har) again and judge the same check:\n  sl-conformance replay FILE.har --base-url <url> --api-key <key> [other keys] [--no-rerun]   (replay --help)",

@@ -1,7 +1,8 @@
-// The main command once its options are read: check the settings, run the
-// kit (or the differential run) with a live progress line, print and write
-// what it found, and decide the exit code (0 conformant, 1 findings or too
-// little coverage, 2 usage, 130 Ctrl-C).
+// The main command once its options are read: check the settings, price the
+// run (--plan; the default budget), run the kit (or the differential run)
+// with a live progress line and one line per check, print and write what it
+// found, and decide the exit code (0 conformant, 1 findings or too little
+// coverage, 2 usage, 130 Ctrl-C, 143 SIGTERM).
 import { catalogueMarkdown } from "../catalogue.ts";
 import type { Contract } from "../contract.ts";
 import { runDifferential, type DifferentialRun } from "../differential/run.ts";
@@ -15,8 +16,10 @@ import { settle } from "../verdict.ts";
 import { coverageVerdict } from "./coverage.ts";
 import { writeOutputs } from "./outputs.ts";
 import type { CliOptions } from "./program.ts";
-import { settingsFrom } from "./settings.ts";
+import { excludeOf, settingsFrom } from "./settings.ts";
 import { loadContract, validateSettings } from "./validate.ts";
+import { defaultBudgetOf, planOf, planText, readPrices, type Plan } from "./cost.ts";
+import { loadUserHooks, runHooksOf } from "./user-hooks.ts";
 import { UsageError } from "../preflight.ts";
 
 export async function runFromOptions(o: CliOptions, configFile: string | undefined): Promise<number> {
@@ -33,20 +36,60 @@ export async function runFromOptions(o: CliOptions, configFile: string | undefin
     return 0;
   }
   const settings = settingsFrom(o);
-  validateSettings(settings);
+  validateSettings(settings, excludeOf(o));
   const contract = loadContract(settings);
-  const log = (l: string) => (settings.quiet ? undefined : console.log(l));
-  const stop = stopOnSignals();
   const referencePort = portOf(o.referencePort);
-  const { report, diff } = await runWithProgress(settings, contract, configFile, stop.signal, log, referencePort);
-  writeOutputs(settings, report, diff, o.writeDeviations, log);
+  const userHooks = o.hooks ? runHooksOf(await loadUserHooks(o.hooks), settings) : {};
+  const log = (l: string) => (settings.quiet ? undefined : console.log(l));
+  if (o.plan) {
+    const plan = planOf(settings, contract, await readPrices(settings, contract));
+    console.log(planText(plan, settings, o.budget));
+    return 0;
+  }
+  const budgetNote = await applyDefaultBudget(settings, contract, o.budget);
+  const stop = stopOnSignals();
+  const { report, diff } = await runWithProgress(settings, contract, {
+    configFile,
+    signal: stop.signal,
+    log,
+    referencePort,
+    budgetNote,
+    userHooks,
+  });
   const ok =
     report.results.every((r) => r.outcome === "pass" || r.outcome === "skip") &&
     report.results.some((r) => r.outcome === "pass") &&
     report.verdict.ok;
   const cov = coverageVerdict(report, settings.minCoverage);
-  if (cov) console.log(cov.line);
+  writeOutputs(settings, report, diff, o.writeDeviations, log, cov ? [cov.line] : []);
   return stop.exitCode() ?? (ok && (!cov || cov.ok) ? 0 : 1);
+}
+
+/**
+ * A chargeable profile runs under a budget: --budget's, or by default the
+ * plan's worst case for the selected checks at the deployment's prices plus
+ * a margin (cli/cost.ts). --budget none lifts it. Returns how the banner
+ * names it.
+ */
+async function applyDefaultBudget(
+  settings: Settings,
+  contract: Contract,
+  given: string | undefined,
+): Promise<string | undefined> {
+  if (settings.profile === "readonly" || settings.mock) return undefined;
+  if (given !== undefined) return settings.budgetUsd === undefined ? "budget=none (--budget none)" : undefined;
+  let plan: Plan;
+  try {
+    plan = planOf(settings, contract, await readPrices(settings, contract));
+  } catch (e) {
+    throw new UsageError(
+      `cannot set the default budget (${(e as Error).message.split("\n")[0]}): pass --budget <usd>, or --budget none to run without one`,
+    );
+  }
+  settings.budgetUsd = defaultBudgetOf(plan);
+  // the two reads went around the run's own rate limiter: let their window pass before the run starts
+  await new Promise((r) => setTimeout(r, 1100));
+  return `budget=$${settings.budgetUsd.toFixed(2)} (default: what the selected checks commit, $${plan.worstUsd.toDecimalPlaces(2, 0).toFixed(2)} at this deployment's prices, + 10%; --plan lists it; --budget none lifts it)`;
 }
 
 /** --reference-port: 0 (a free port) unless given. */
@@ -94,21 +137,30 @@ function stopOnSignals(): { signal: AbortSignal; exitCode: () => number | undefi
   return { signal: stop.signal, exitCode: () => code };
 }
 
+interface RunOptions {
+  configFile: string | undefined;
+  signal: AbortSignal;
+  log: (line: string) => void;
+  referencePort: number;
+  budgetNote: string | undefined;
+  userHooks: Pick<RunHooks, "beforeCheck" | "afterCheck">;
+}
+
 /** The run, a banner once the preflight passed, one line per finished check and the live progress line on stderr. */
 async function runWithProgress(
   settings: Settings,
   contract: Contract,
-  configFile: string | undefined,
-  signal: AbortSignal,
-  log: (line: string) => void,
-  referencePort: number,
+  o: RunOptions,
 ): Promise<{ report: RunReport; diff?: DifferentialRun }> {
+  const { log } = o;
   const selected = selectChecks(settings, contract);
   const live = progressEnabled(settings.quiet);
   const clearProgress = () => live && process.stderr.write("\r\u001b[2K");
+  const budget =
+    o.budgetNote ?? (settings.budgetUsd !== undefined ? `budget=$${settings.budgetUsd.toFixed(2)}` : undefined);
   const banner = () =>
     log(
-      `sl-conformance → ${settings.baseUrl} profile=${settings.profile} seed=${settings.seed}${settings.budgetUsd !== undefined ? ` budget=$${settings.budgetUsd}` : ""} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}${configFile ? ` config=${configFile}` : ""}`,
+      `sl-conformance → ${settings.baseUrl} profile=${settings.profile} level=${settings.level ?? "contract"} seed=${settings.seed} checks=${selected.filter((s) => !s.skip).length}/${selected.length} contract ops=${contract.operations.length}${configFile(o)}${budget ? `\n${budget}` : ""}`,
     );
   const hooks: RunHooks = {
     onStart: banner,
@@ -116,21 +168,24 @@ async function runWithProgress(
       clearProgress();
       log(l);
     },
-    signal,
+    signal: o.signal,
     onProgress: live ? progressWriter() : undefined,
-    onCheckEnd: (c, r) => {
+    ...o.userHooks,
+    onCheckEnd: (c, r, spend) => {
       clearProgress();
       // the line shows the check at the run's --level and with its deviations (the final verdict recomputes the same)
       settle([r], settings);
-      log(progressLine(c, r));
+      log(progressLine(c, r, { verbose: settings.verbose }, spend));
     },
   };
   const out = settings.differential
-    ? await differential(settings, hooks, referencePort)
+    ? await differential(settings, hooks, o.referencePort)
     : { report: await runKit(settings, hooks) };
   clearProgress();
   return out;
 }
+
+const configFile = (o: RunOptions) => (o.configFile ? ` config=${o.configFile}` : "");
 
 async function differential(
   settings: Settings,

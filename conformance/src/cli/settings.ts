@@ -3,6 +3,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
+import { RESERVED_HEADERS } from "../http.ts";
 import { UsageError } from "../preflight.ts";
 import type { Profile, Settings } from "../types.ts";
 import type { CliOptions } from "./program.ts";
@@ -13,8 +14,10 @@ export function settingsFrom(o: CliOptions): Settings {
     baseUrl: String(o.baseUrl ?? ""),
     keys: { main: o.apiKey, foreign: o.foreignKey, second: o.secondSeatKey, poor: o.poorKey },
     profile: o.profile as Profile,
-    budgetUsd: o.budget !== undefined ? Number(o.budget) : undefined,
+    // "none" lifts the limit; unset, the run decides a default (cli/cost.ts)
+    budgetUsd: o.budget !== undefined && o.budget.toLowerCase() !== "none" ? Number(o.budget) : undefined,
     only: o.only ? words(o.only) : undefined,
+    headers: o.header ? headersOf(o.header) : undefined,
     reportDir: o.report,
     seed,
     mock: flag(o.mock),
@@ -37,6 +40,30 @@ export function settingsFrom(o: CliOptions): Settings {
     level: o.level === "seed" ? "seed" : "contract",
     deviationsFile: o.deviations,
   };
+}
+
+/** --exclude as given (resolved with --only into the run's selection by validateSettings). */
+export function excludeOf(o: CliOptions): string[] | undefined {
+  return o.exclude ? words(o.exclude) : undefined;
+}
+
+/**
+ * -H 'Name: value', repeated (SLK_HEADERS: one per line). A malformed header
+ * or one the kit must set itself is a usage error.
+ */
+export function headersOf(v: string | string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(/\r?\n/)).filter((s) => s.trim())) {
+    const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/.exec(line);
+    if (!m) throw new UsageError(`-H ${JSON.stringify(line)}: expected 'Name: value'`);
+    const name = m[1]!;
+    if (RESERVED_HEADERS.includes(name.toLowerCase()))
+      throw new UsageError(
+        `-H ${name}: the kit sets this header itself${name.toLowerCase() === "x-api-key" ? " (give keys with --api-key and the other key options)" : ""}`,
+      );
+    out[name] = m[2]!.trim();
+  }
+  return out;
 }
 
 /** A list option given once or repeated, each value comma or space separated. */

@@ -5,22 +5,22 @@ import { Contract } from "../contract.ts";
 import { DeviationsError, loadDeviations } from "../deviations.ts";
 import { UsageError, checkBaseUrl } from "../preflight.ts";
 import { allChecks } from "../registry.ts";
+import { selectedIds } from "./selection.ts";
 import type { Settings } from "../types.ts";
 
 /** Throws UsageError for the first problem; loads the deviations file into the settings. */
-export function validateSettings(settings: Settings): void {
+export function validateSettings(settings: Settings, exclude?: string[]): void {
   if (!settings.baseUrl) throw new UsageError("--base-url (or SLK_BASE_URL) is required");
   if (!settings.keys.main) throw new UsageError("--api-key (or SLK_API_KEY) is required");
   checkBaseUrl(settings.baseUrl);
   if (settings.budgetUsd !== undefined && !(settings.budgetUsd >= 0))
-    throw new UsageError("--budget must be a non-negative number of US dollars");
+    throw new UsageError("--budget must be a non-negative number of US dollars, or none");
   if (!Number.isInteger(settings.seed)) throw new UsageError("--seed must be an integer");
   if (!((settings.requestTimeoutMs ?? 0) > 0))
     throw new UsageError("--request-timeout must be a positive number of seconds");
   if (settings.minCoverage !== undefined && !(settings.minCoverage >= 0 && settings.minCoverage <= 100))
     throw new UsageError("--min-coverage must be a percentage between 0 and 100");
-  const unknown = (settings.only ?? []).filter((id) => !allChecks.some((c) => c.id === id));
-  if (unknown.length) throw new UsageError(`unknown check id(s): ${unknown.join(", ")} (see --list)`);
+  settings.only = selectedIds(settings.only, exclude);
   if (settings.deviationsFile) settings.deviations = deviationsOf(settings.deviationsFile);
 }
 

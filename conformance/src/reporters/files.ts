@@ -98,6 +98,7 @@ export function writeReports(dir: string, report: RunReport): string[] {
         requestsByKey: report.requestsByKey,
         ms: report.ms,
         spentUsd: report.spentUsd,
+        spend: report.spend,
         cleanup: report.cleanup,
         verdict: report.verdict,
         findings: findingsOf(report.results).map(({ failure: _f, ...f }) => ({

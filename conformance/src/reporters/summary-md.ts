@@ -4,6 +4,7 @@ import type { RunReport } from "../runner.ts";
 import type { Failure } from "../types.ts";
 import { describeAttribution } from "../attribution.ts";
 import { countsLine, findingsOf, type Finding } from "../verdict.ts";
+import { spendPhrase } from "./console.ts";
 
 const cell = (s: unknown) =>
   String(s ?? "")
@@ -29,6 +30,27 @@ function failureItem(f: Failure): string {
   return lines.join("\n");
 }
 
+/** Money per check: what each chargeable check committed, and what the balance really fell by around it. */
+function spendSection(report: RunReport): string[] {
+  const s = report.spend;
+  if (!s?.byCheck.length) return [];
+  const usd = (v: string | undefined) => (v === undefined ? "?" : `$${v}`);
+  return [
+    "",
+    `## Spend (${spendPhrase(report)})`,
+    "",
+    "Committed: what the budget guard held for the check (the most its requests may cost). Settled: how far the main account's balance (GET /v1/me) fell since the reading before the check; a run still in flight when the check ended settles in a later row.",
+    "",
+    "| Check | Committed | Settled |",
+    "|---|---|---|",
+    ...s.byCheck.map((c) => `| ${code(c.check)} | ${usd(c.committedUsd)} | ${usd(c.settledUsd)} |`),
+    ...(s.afterChecksUsd !== undefined
+      ? [`| after the last check (runs in flight, cleanup) | | ${usd(s.afterChecksUsd)} |`]
+      : []),
+    ...(s.note ? ["", s.note] : []),
+  ];
+}
+
 export function summaryMarkdown(report: RunReport): string {
   const count = (o: string) => report.results.filter((r) => r.outcome === o).length;
   const { pairs, exercised } = report.ledger.summary();
@@ -37,7 +59,7 @@ export function summaryMarkdown(report: RunReport): string {
     "",
     `Target ${code(report.settings.baseUrl)}, profile **${report.settings.profile}**, seed ${report.settings.seed}.`,
     "",
-    `**${count("pass")} passed, ${count("fail") + count("error")} failed, ${count("skip")} skipped** (level ${report.verdict.level}: ${report.verdict.counts.seedFailures} seed-rule and ${report.verdict.counts.decisionFailures} contract-decision failures, ${report.verdict.counts.accepted} accepted deviations); ${report.requestCount} requests; ${(report.ms / 1000).toFixed(1)} s; coverage ${exercised}/${pairs} operation × status pairs (${pairs ? Math.round((exercised / pairs) * 100) : 0} %); committed spend $${report.spentUsd}.`,
+    `**${count("pass")} passed, ${count("fail") + count("error")} failed, ${count("skip")} skipped** (level ${report.verdict.level}: ${report.verdict.counts.seedFailures} seed-rule and ${report.verdict.counts.decisionFailures} contract-decision failures, ${report.verdict.counts.accepted} accepted deviations); ${report.requestCount} requests; ${(report.ms / 1000).toFixed(1)} s; coverage ${exercised}/${pairs} operation × status pairs (${pairs ? Math.round((exercised / pairs) * 100) : 0} %); ${spendPhrase(report)}.`,
     "",
     "| Check | Result | Failures | Warnings | Requests | ms | Note |",
     "|---|---|---|---|---|---|---|",
@@ -46,6 +68,7 @@ export function summaryMarkdown(report: RunReport): string {
         `| ${code(r.id)} | ${r.outcome} | ${r.failures.length} | ${r.warnings.length} | ${r.requests} | ${r.ms} | ${cell(r.skipReason ?? (r.unexercised?.length ? `not exercised: ${r.unexercised.join("; ")}` : (r.error?.split("\n")[0] ?? "")))} |`,
     ),
   ];
+  out.push(...spendSection(report));
   const all = findingsOf(report.results);
   const section = (title: string, list: Finding[]) => {
     if (!list.length) return;

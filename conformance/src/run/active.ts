@@ -32,13 +32,19 @@ export async function runActiveChecks(
 async function runActiveCheck(session: RunSession, { check, skip }: SelectedActive, progress: RunProgress) {
   const result = newResult(check.id);
   progress.begin(check, true);
-  const t0 = Date.now();
   if (skip) skipped(result, skip);
   else {
-    await runGuarded(session, check, result);
-    judge(result);
+    // the caller's hooks (--hooks, the settled spend) run around the check, outside its time
+    const refused = await progress.before(check);
+    const t0 = Date.now();
+    if (refused) skipped(result, refused);
+    else {
+      await runGuarded(session, check, result);
+      judge(result);
+    }
+    result.ms = Date.now() - t0;
+    await progress.after(check, result);
   }
-  result.ms = Date.now() - t0;
   result.requests = sentBy(session, check.id).length;
   progress.end(check, result);
 }

@@ -1,14 +1,44 @@
 // The budget guard: every chargeable request first commits what it may cost,
 // and the run refuses (skips the check) once --budget would be exceeded. A
-// request that turned out to charge nothing releases its commitment.
+// request that turned out to charge nothing releases its commitment. Each
+// commitment is recorded under the check that made it (the keyed lane runs
+// one check at a time; RunProgress says which), so the report and the
+// measured cost table (request-budget.ts) can give it per check.
 import { Decimal } from "decimal.js";
 import { SkipError } from "../skip.ts";
 
+/** One commitment as the guard saw it. */
+export interface Commitment {
+  check: string;
+  usd: Decimal;
+  what: string;
+  /** how many exchanges the run had recorded when it was made: the chargeable request is the check's next one */
+  at: number;
+  released: boolean;
+  /** order of the guard's events (commitments and releases), to replay what was held at once */
+  order: number;
+  releasedOrder?: number;
+}
+
 export class Budget {
   private spent = new Decimal(0);
+  private current = "setup";
+  private events = 0;
+  readonly commitments: Commitment[] = [];
 
-  /** `limitUsd` undefined: no limit, only the running total. */
-  constructor(private readonly limitUsd: number | undefined) {}
+  /**
+   * `limitUsd` undefined: no limit, only the running total. `position` tells
+   * how far the run's traffic has got (the HTTP client's exchange count).
+   */
+  constructor(
+    private readonly limitUsd: number | undefined,
+    private readonly position: () => number = () => 0,
+  ) {}
+
+  /** The check whose commitments follow. */
+  enter(check: string): void {
+    this.current = check;
+  }
 
   /** Charge `usd` for `what` against the budget; the returned function releases it (once). */
   charge(usd: number | string, what: string): () => void {
@@ -19,15 +49,37 @@ export class Budget {
       );
     }
     this.spent = this.spent.plus(amount);
-    let released = false;
+    const c: Commitment = {
+      check: this.current,
+      usd: amount,
+      what,
+      at: this.position(),
+      released: false,
+      order: this.events++,
+    };
+    this.commitments.push(c);
     return () => {
-      if (!released) this.spent = this.spent.minus(amount);
-      released = true;
+      if (c.released) return;
+      this.spent = this.spent.minus(amount);
+      c.released = true;
+      c.releasedOrder = this.events++;
     };
   }
 
   /** What is committed now, in dollars (exact decimal text). */
   spentUsd(): string {
     return this.spent.toFixed();
+  }
+
+  /** The limit, if any. */
+  limit(): number | undefined {
+    return this.limitUsd;
+  }
+
+  /** What one check committed and did not release. */
+  committedBy(check: string): Decimal {
+    return this.commitments
+      .filter((c) => c.check === check && !c.released)
+      .reduce((sum, c) => sum.plus(c.usd), new Decimal(0));
   }
 }

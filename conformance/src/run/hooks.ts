@@ -1,6 +1,7 @@
 // How a caller follows a run (the CLI's progress line and console, tests):
 // hooks called around the preflight and every check, and the progress figure.
-import type { Check, CheckResult } from "../types.ts";
+import type { ActiveCheck, Check, CheckResult } from "../types.ts";
+import type { CheckSpend } from "./spend.ts";
 
 export interface Progress {
   /** checks finished, of total */
@@ -23,7 +24,15 @@ export interface RunHooks {
   /** stop after the current request (Ctrl-C); cleanup still runs */
   signal?: AbortSignal;
   onCheckStart?(check: Check): void;
-  onCheckEnd?(check: Check, result: CheckResult): void;
+  /**
+   * Awaited before an active check that applies runs (the CLI's --hooks
+   * beforeCheck); a string returned skips the check with that reason.
+   */
+  beforeCheck?(check: ActiveCheck): Promise<string | undefined | void>;
+  /** Awaited after an active check that applies ran (or was skipped by beforeCheck), before it is reported. */
+  afterCheck?(check: ActiveCheck, result: CheckResult): Promise<void>;
+  /** a check ended; `spend` when it committed money (committed and settled dollars) */
+  onCheckEnd?(check: Check, result: CheckResult, spend?: CheckSpend): void;
   log?(line: string): void;
   checks?: Check[];
 }

@@ -1,12 +1,13 @@
 // What one kit run shares between its checks: the run id, the (scoped)
 // contract, the HTTP client that records every exchange, the coverage
 // ledger, what the kit created (deleted at the end), the scenarios several
-// checks share, and the budget.
+// checks share, the budget and what the run spent.
 import type { Contract } from "../contract.ts";
 import type { HttpClient, KeyRole } from "../http.ts";
 import { Ledger } from "../ledger.ts";
 import type { Settings } from "../types.ts";
 import { Budget } from "./budget.ts";
+import { SpendTracker } from "./spend.ts";
 
 /** Something the kit created: deleted with `key` at the end of the run. */
 export interface Created {
@@ -25,6 +26,8 @@ export interface RunSession {
   /** a scenario several checks share, by name: started once per run */
   readonly shared: Map<string, Promise<unknown>>;
   readonly budget: Budget;
+  /** the main account's balance around the checks that commit money */
+  readonly spend: SpendTracker;
   log(line: string): void;
 }
 
@@ -36,6 +39,7 @@ export function openSession(
   runId: string,
   log: (line: string) => void,
 ): RunSession {
+  const budget = new Budget(settings.budgetUsd, () => client.exchanges.length);
   return {
     runId,
     settings,
@@ -44,7 +48,8 @@ export function openSession(
     ledger: new Ledger(contract),
     created: new Map(),
     shared: new Map(),
-    budget: new Budget(settings.budgetUsd),
+    budget,
+    spend: new SpendTracker(client, budget, settings.profile !== "readonly" && !settings.mock),
     log,
   };
 }
