@@ -7,7 +7,8 @@
 // src/request-budget.ts: requests per check and the most each commits, in
 // units of each price category (measure-cost.ts), which `--plan` and the
 // default budget price at a deployment's own prices.
-//   npx tsx conformance/scripts/measure-requests.ts [--write] [--rps 50]
+//   npx tsx conformance/scripts/measure-requests.ts [--write] [--rps 50] [--port P]
+// (--port: the reference's port, default a free one; SIGINT or SIGTERM closes it)
 import { writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { Decimal } from "decimal.js";
@@ -17,10 +18,24 @@ import type { PriceCategory } from "../src/groups/types.ts";
 import type { CheckCost } from "../src/request-budget.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { demoKeys, settings, startReference } from "../test/helpers.ts";
+import { portArg } from "../../scripts/lib/reference-process.ts";
+import { stopOnSignal } from "../../scripts/lib/stop-on-signal.ts";
 import { costsOf, usdOf } from "./measure-cost.ts";
 
 const arg = (name: string) => process.argv.find((a, i) => process.argv[i - 1] === name);
+if (process.argv.includes("--help")) {
+  console.log(`npx tsx conformance/scripts/measure-requests.ts [--write] [--rps 50] [--port P]
+
+The whole kit, standard then readonly, against the reference started in this
+process on 127.0.0.1 (--port P, default a free port), at --rps requests per
+second per key (default 50, the cost table's rate; 5 is npm start's). Prints
+each profile's time, requests and spend, and each check's requests and
+commitments; --write rewrites src/request-budget.ts. SIGINT or SIGTERM closes
+the server.`);
+  process.exit(0);
+}
 const rps = Number(arg("--rps") ?? 50);
+const port = portArg();
 
 /** The main key's prices on the reference (Pro plan). */
 async function pricesOf(baseUrl: string): Promise<Partial<Record<PriceCategory, Decimal>>> {
@@ -32,11 +47,13 @@ async function pricesOf(baseUrl: string): Promise<Partial<Record<PriceCategory, 
 async function measure(
   profile: "standard" | "readonly",
 ): Promise<{ report: RunReport; prices: Partial<Record<PriceCategory, Decimal>> }> {
-  const ref = await startReference({ rateLimitPerSecond: rps });
+  const ref = await startReference({ rateLimitPerSecond: rps, port });
+  const unregister = stopOnSignal(() => ref.close());
   try {
     const prices = await pricesOf(ref.baseUrl);
     return { report: await runKit(settings(ref.baseUrl, { profile, operations: undefined, quiet: true })), prices };
   } finally {
+    unregister();
     await ref.close();
   }
 }
