@@ -98,7 +98,8 @@ describe("weak spots, each against a server the old check let pass", () => {
       expect: "pagination-end-cursor-null",
       response: (q, res) => {
         if (q.method !== "GET" || q.url.pathname !== "/v1/datasets") return res;
-        if (q.url.searchParams.get("order") === "asc" && q.url.searchParams.get("limit") === "100")
+        // the end-cursor walk's second page (order=asc, a cursor): a server error
+        if (q.url.searchParams.get("order") === "asc" && q.url.searchParams.has("cursor"))
           return json(res, { status: "server_error", error_code: "internal_error", detail: "x", transient: true }, 503);
         if (res.status === 200 && Array.isArray(res.json?.data))
           return json(res, { ...res.json, data: res.json.data.map(({ created_at: _c, ...rest }: any) => rest) });

@@ -309,33 +309,43 @@ function idFrom(seed: string, alphabet: string, n: number): string {
 }
 
 /**
- * A well-formed post URL of `source` whose post id is drawn from `seed`, in
- * the form each platform gives a post (reddit /comments/<base36>/, tiktok
- * /video/<digits>, youtube watch?v=<11 characters>, instagram /p/<code>/,
- * linkedin urn:li:activity:<digits>). A deployment may derive the post id from
- * the URL, so two URLs with different seeds are two posts there too. `slug`
+ * A well-formed post URL of `source`, in the form each platform gives a post
+ * (reddit /comments/<base36>/, tiktok /video/<digits>, youtube
+ * watch?v=<11 characters>, instagram /p/<code>/, linkedin
+ * urn:li:activity:<digits>), its post id drawn from `seed`: two URLs with
+ * different seeds are two posts, also on a deployment that derives the post
+ * id from the URL. A seed that starts with the kit's run id
+ * (`YYYYMMDD-<hex>/…`) keeps the run's hex part verbatim in the id and draws
+ * the rest from what follows it (a differential run replaces the run's part
+ * with a placeholder, and both sides draw the same rest). `slug`
  * (reddit only) keeps the kit's label readable in the URL.
  */
 export function postUrl(source: PostSource, seed: string, slug = "oat_milk_latte_art"): string {
+  const m = /^\d{8}-([0-9a-f]{6,8})\/(.*)$/.exec(seed);
+  const run = m?.[1] ?? idFrom(`run:${seed}`, "0123456789abcdef", 6);
+  // what tells the run's URLs apart, without the run (so both sides of a differential run draw the same)
+  seed = m?.[2] ?? seed;
+  const digits = BigInt(`0x${run}`).toString().padStart(10, "0").slice(-10);
   switch (source) {
     case "reddit":
-      return `https://www.reddit.com/r/slk_conformance/comments/1${idFrom(seed, BASE36, 6)}/${slug}/`;
+      return `https://www.reddit.com/r/slk_conformance/comments/1${run}${idFrom(seed, BASE36, 5)}/${slug}/`;
     case "tiktok":
-      return `https://www.tiktok.com/@slk_conformance/video/7${idFrom(seed, "0123456789", 18)}`;
+      return `https://www.tiktok.com/@slk_conformance/video/7${digits}${idFrom(seed, "0123456789", 8)}`;
     case "youtube":
-      return `https://www.youtube.com/watch?v=${idFrom(seed, BASE64URL, 11)}`;
+      return `https://www.youtube.com/watch?v=${(run + idFrom(seed, BASE64URL, 11)).slice(0, 11)}`;
     case "instagram":
-      return `https://www.instagram.com/p/C${idFrom(seed, ALNUM, 10)}/`;
+      return `https://www.instagram.com/p/C${run}${idFrom(seed, ALNUM, 5)}/`;
     case "linkedin":
-      return `https://www.linkedin.com/feed/update/urn:li:activity:7${idFrom(seed, "0123456789", 18)}/`;
+      return `https://www.linkedin.com/feed/update/urn:li:activity:7${digits}${idFrom(seed, "0123456789", 8)}/`;
   }
 }
 
 /**
  * `n` post URLs of one platform, each a distinct post (its own well-formed
- * post id, drawn from the run id, `label` and its position), so no deployment
- * can read two of them as the same post. The reddit slug carries the label
- * (`slk_<label>_<i>_…`) so a test's proxy can tell the kit's sources apart.
+ * post id, drawn from the kit run's id, `label` and its position), so no
+ * deployment can read two of them as the same post. The reddit slug carries
+ * the label (`slk_<label>_<i>_…`) so a test's proxy can tell the kit's
+ * sources apart.
  */
 export function postUrls(
   ctx: CheckContext,

@@ -21,6 +21,11 @@ export function is2xx(ex: Exchange): boolean {
  * operation, documented-status-only and no-server-errors judge every answer).
  */
 export function setupNotAccepted(ctx: CheckContext, what: string, ex: Exchange): never {
+  // an answer that is not JSON at all is no refusal but an unreadable answer: the check stops on it, and
+  // the run reports it as that check's finding (run/answer-finding.ts reads the last exchange)
+  const ct = ex.headers["content-type"] ?? "";
+  if (ex.jsonError !== undefined || (ex.text.length > 0 && !/json/i.test(ct)))
+    throw new Error(`${what}: the answer is not JSON`);
   const body = bodyOf<{ error_code?: unknown }>(ex);
   const code = typeof body?.error_code === "string" ? ` ${body.error_code}` : "";
   return ctx.skip(`not exercised: ${what} answered ${ex.status}${code} (a setup the deployment did not accept)`);
