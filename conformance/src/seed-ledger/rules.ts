@@ -167,16 +167,19 @@ export const LEDGER: LedgerRow[] = [
     id: "pagination.order-default-desc",
     kind: "default",
     quote: "`order` (`asc` or `desc`, default `desc`, where supported)",
+    note: "on each list whose row names `order` (datasets, a dataset's runs, audience datasets, an audience dataset's runs), a page without `order` is the page with order=desc; a list that ignores `order` passes, as 'where supported' allows",
   },
   {
     id: "pagination.cursor-padding",
     kind: "pagination",
     quote: "Pass a cursor back unchanged; padding `=` is optional.",
+    note: "a dataset list cursor and its other form (padded when issued bare, bare when issued padded) give the same items and has_next; not exercised when no page size gives a cursor with another form",
   },
   {
     id: "pagination.end-cursor-null",
     kind: "pagination",
     quote: "Stop when `has_next` is false (then `cursor` is null).",
+    note: "a walk that reaches its page cap fails when its pages are empty, repeat or bring nothing new, and is not exercised when the list is merely long",
   },
 
   // ── Resources › Dataset ────────────────────────────────────────────────
@@ -1107,7 +1110,7 @@ export const LEDGER: LedgerRow[] = [
     id: "mentions.filters.or-and",
     kind: "shape",
     quote: "groups OR-ed, filters within a group AND-ed,",
-    note: "two filter types that split the kit's one-run source dataset, sent alone, AND-ed and OR-ed; not in the readonly profile",
+    note: "two filter types that split one of the kit's small datasets (the custom parameter checks' source, else the kit's labelled pool), sent alone, AND-ed and OR-ed; not in the readonly profile",
   },
   {
     id: "mentions.filters.at-most-10",
