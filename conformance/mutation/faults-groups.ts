@@ -286,7 +286,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-usage-row-missing",
-    rows: ["charges.audience-profile"],
+    decision: "D-USAGE-SIGN",
     breaks: "Usage history shows each audience_profile charge",
     expect: "audience-profile-billing",
     response: (q, res) =>
@@ -309,7 +309,6 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-deleted-source-accepted-code",
-    rows: ["audience-datasets.runs.source-deleted"],
     decision: "D-AUD-RUN-SOURCE-404",
     breaks: "A new run on a deleted source is 404 dataset_not_found",
     expect: "audience-profiles-after-source-delete",
@@ -323,7 +322,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-profile-count-over-target",
-    rows: ["audience-run.states"],
+    decision: "D-AUD-RUN-COUNTS",
     breaks: "An audience run never counts more profiles than its target",
     expect: "audience-run-state-machine",
     response: (q, res) =>
@@ -333,7 +332,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "aud-completed-run-moves-back",
-    rows: ["audience-run.states"],
+    rows: ["audience-run.states", "dataset-run.states"],
     breaks: "A terminal audience run never changes state",
     expect: "audience-run-state-machine",
     response: (q, res, s) => {
@@ -554,7 +553,7 @@ export const groupFaults: Fault[] = [
   // ---- custom parameters ------------------------------------------------------------
   {
     id: "cp-blank-name-accepted",
-    rows: ["custom-parameter.name-required-unique"],
+    decision: "D-CP-NAME",
     breaks: "A blank custom parameter name is 400 custom_parameter_empty_name",
     expect: "custom-parameter-name-rules",
     request: (q) => {
@@ -574,12 +573,11 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-empty-name-409",
-    rows: ["custom-parameter.name-required-unique", "custom-parameters.create.name-errors"],
     decision: "D-400",
     breaks: "An empty custom parameter name is 400",
     expect: "custom-parameter-name-rules",
     response: (q, res) =>
-      res.json?.error_code === "custom_parameter_empty_name" ? err(res, 409, "custom_parameter_duplicate_name") : res,
+      res.json?.error_code === "custom_parameter_empty_name" ? err(res, 409, "custom_parameter_empty_name") : res,
   },
   {
     id: "cp-preview-charged",
@@ -613,7 +611,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-reservation-short",
-    rows: ["charges.post-processing.custom-parameter"],
+    rows: ["charges.post-processing.custom-parameter", "charges.reservation-before-work"],
     breaks: "A custom parameter run reserves the dataset's mentions × price",
     expect: "custom-parameter-run-counters",
     response: (q, res, s) => {
@@ -624,9 +622,8 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-errors-charged",
-    rows: ["charges.post-processing.custom-parameter"],
-    decision: "D-CPR-ERROR-CHARGE",
-    breaks: "A custom parameter run charges mentions_done × price",
+    rows: ["charges.post-processing.custom-parameter", "charges.refund-to-actuals"],
+    breaks: "A custom parameter run without errors charges mentions_done × price, exactly",
     expect: "custom-parameter-run-counters",
     response: (q, res, s) => {
       if (CP_RUN.test(P(q))) onceCompleted(q, res, s, "cp-settle", -0.0178);
@@ -645,7 +642,6 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-values-unasked",
-    rows: ["mentions.parameter-ids"],
     decision: "D-MENTION-PARAMETERS",
     breaks: "Mentions carry no parameters that were not asked for",
     expect: "custom-parameter-values-via-parameter-ids",
@@ -662,14 +658,13 @@ export const groupFaults: Fault[] = [
   {
     id: "cp-in-flight-400",
     rows: ["custom-parameters.runs.codes", "limits.custom-parameter-in-flight"],
-    decision: "D-409",
     breaks: "A second run while one is processing is 409 custom_parameter_run_in_flight",
     expect: "custom-parameter-run-409-in-flight",
     response: (q, res) => (is(q, "POST", CP_RUNS) && res.status === 409 ? err(res, 400, "nothing_to_analyze") : res),
   },
   {
     id: "cp-completed-run-moves-back",
-    rows: ["custom-parameter-run.processing"],
+    decision: "D-RUN-STATES",
     breaks: "A terminal custom parameter run never changes state",
     expect: "custom-parameter-run-state-machine",
     response: (q, res, s) => {
@@ -684,7 +679,6 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-run-unknown-dataset-400",
-    rows: ["custom-parameters.runs.codes"],
     decision: "D-CPR-SCOPE-404",
     breaks: "A custom parameter run scoped to an unknown dataset is 404 dataset_not_found",
     expect: "custom-parameter-run-codes",
@@ -696,7 +690,6 @@ export const groupFaults: Fault[] = [
   {
     id: "cp-run-empty-dataset-402",
     rows: ["custom-parameters.runs.codes"],
-    decision: "D-400",
     breaks: "A run on a dataset without mentions is 400 nothing_to_analyze",
     expect: "custom-parameter-run-codes",
     response: (q, res) =>
@@ -706,7 +699,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "cp-deleted-name-still-taken",
-    rows: ["custom-parameters.create", "custom-parameters.list", "custom-parameters.delete"],
+    rows: ["custom-parameter.name-required-unique"],
     breaks: "Deleting a parameter frees its name",
     expect: "custom-parameter-delete-frees-name",
     request: async (q, s) => {
@@ -732,7 +725,6 @@ export const groupFaults: Fault[] = [
   // ---- tracking agents --------------------------------------------------------------
   {
     id: "ta-paused-keeps-next-run",
-    rows: ["tracking-agent.pause"],
     decision: "D-TA-NEXT-RUN",
     breaks: "A paused agent has next_run_at null",
     expect: "tracking-agent-pause-resume",
@@ -755,8 +747,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-pause-200-with-body",
-    rows: ["tracking-agent.pause", "tracking-agents.pause-resume.empty"],
-    decision: "D-EMPTY-204",
+    rows: ["tracking-agents.pause-resume.empty"],
     breaks: "Pause answers 204 with an empty body",
     expect: "tracking-agent-pause-resume",
     response: (q, res) =>
@@ -781,7 +772,6 @@ export const groupFaults: Fault[] = [
   {
     id: "ta-trigger-in-progress-400",
     rows: ["tracking-agents.trigger.codes", "limits.tracking-run-in-progress"],
-    decision: "D-409",
     breaks: "A trigger while a cycle runs is 409 tracking_agent_run_in_progress",
     expect: "tracking-agent-trigger-202-then-409",
     response: (q, res) =>
@@ -801,12 +791,11 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-no-queries-409",
-    rows: ["tracking-agents.trigger.codes"],
     decision: "D-400",
     breaks: "An agent without queries is 400 dataset_has_no_queries",
     expect: "tracking-agent-no-queries-400",
     response: (q, res) =>
-      res.json?.error_code === "dataset_has_no_queries" ? err(res, 409, "tracking_agent_run_in_progress") : res,
+      res.json?.error_code === "dataset_has_no_queries" ? err(res, 409, "dataset_has_no_queries") : res,
   },
   {
     id: "ta-feed-oldest-first",
@@ -820,7 +809,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-deleted-still-readable",
-    rows: ["tracking-agent.delete", "tracking-agents.read.404", "tracking-agents.messages.not-found"],
+    decision: "D-TA-DELETE",
     breaks: "A deleted agent is 404",
     expect: "tracking-agent-deleted-hidden",
     request: async (q, s) => {
@@ -853,7 +842,6 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "ta-cycle-reserves-short",
-    rows: ["tracking-agent.trigger", "charges.mention"],
     decision: "D-TA-NO-QUERIES",
     breaks: "A cycle reserves count × price per dataset run",
     expect: "tracking-agent-cycle-billing",
@@ -894,7 +882,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "chat-messages-order-ignored",
-    rows: ["chat-message.fields"],
+    decision: "D-CHAT-ORDER",
     breaks: "Chat messages honour order=asc",
     expect: "ask-202-polls-to-completion",
     response: (q, res) =>
@@ -967,7 +955,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "chat-visible-to-other-seat",
-    rows: ["chats.messages.not-found", "chats.private-to-seat"],
+    rows: ["chats.private-to-seat"],
     breaks: "Chats are private to the creating seat",
     expect: "chats-private-to-seat",
     request: (q, s) =>
@@ -977,7 +965,7 @@ export const groupFaults: Fault[] = [
   },
   {
     id: "chat-other-seat-403",
-    rows: ["chats.read", "chats.private-to-seat"],
+    rows: ["chats.private-to-seat"],
     breaks: "Another seat's chat is 404 (existence hidden), never 403",
     expect: "chats-private-to-seat",
     response: (q, res, s) =>

@@ -28,13 +28,10 @@ export const PENDING_DECISIONS: Record<string, string> = {
   "D-CP-LIMIT": "custom parameter group rule: 409 at the ceiling when hit",
   "D-CP-INSTRUCTIONS": "custom parameter group rule: instructions without bound (lenient)",
   "D-TA-LIMIT": "tracking agent group rule: 409 at plan.limits.tracking_agents",
-  "D-TAR-OBSERVE": "tracking agent group rule: one feed message once a triggered cycle's dataset runs are terminal",
   "D-TA-MESSAGE-COUNTS": "tracking agent group rule: meaning of the alert counts (lenient)",
   "D-TA-PATTERN-REF": "tracking agent group rule: pattern reference of alerts (lenient)",
   "D-ASK-CHARGE":
     "ask rule: ask-402-creates-nothing checks the 402 creating nothing; the post_processing usage row after the reply is not checked",
-  "D-ASK-ENTITIES":
-    "ask rule: ask-citation-invariants checks the allowed types but only warns above 3 entity references (the seed says usually at most 3)",
   "D-ASK-SCOPE": "ask rule: unknown context ids are skipped, not 404 (lenient)",
   "D-MCP-PLAN-GATE": "MCP: no check yet (needs a key whose plan lacks `mcp`; the demo plans all include it)",
   "D-MCP-UNKNOWN-TOOL": "MCP: no check yet (lenient: a tools/call of an unknown name answers the ToolError not_found)",

@@ -4,11 +4,16 @@ import type {
   TrackingAgentsAgentMessage,
 } from "../../../generated/client/types.gen.ts";
 import type { Exchange } from "../http.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { field, value, words } from "../grounding/facts.ts";
 import { isObject, type Untrusted } from "../typed.ts";
 import { listItemsOf } from "./support/util.ts";
 import { askTurn, requireTurn } from "./support/ask.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
+
+/** The rules a message's text and references are judged by, each its own finding. */
+const RULES = ["numbering", "onePerPost", "slice", "units", "entity", "noTrackingAgent"] as const;
 
 // unknown members, so any value a deployment sent can be looked up
 const ENTITY_TYPES: readonly unknown[] = [
@@ -24,8 +29,20 @@ type PostRef = Untrusted<CommonPostReference>;
 
 const isPostRef = (r: unknown): r is PostRef => isObject(r) && r.type === "post";
 
-/** The citation numbers of the post references (as sent: a deployment may send a non-number). */
-const cited = (refs: unknown[]) => new Set<unknown>(refs.filter(isPostRef).map((r) => r.citation));
+/**
+ * A post reference's citation as the number N of its marker: the seed does
+ * not show the field's type, so a number and a string of digits ("1") both
+ * read as N; anything else reads as undefined (it names no marker).
+ */
+export function citationOf(r: PostRef): number | undefined {
+  const c: unknown = r.citation;
+  if (typeof c === "number" && Number.isInteger(c)) return c;
+  if (typeof c === "string" && /^\d+$/.test(c)) return Number(c);
+  return undefined;
+}
+
+/** The citation numbers of the post references. */
+const cited = (refs: unknown[]) => new Set<number | undefined>(refs.filter(isPostRef).map(citationOf));
 
 /**
  * Bracketed numbers of the text that no post reference cites. A conformant
@@ -38,48 +55,63 @@ export function strayNumbers(text: string, refs: unknown[]): number[] {
   return [...new Set([...text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))].filter((n) => !c.has(n));
 }
 
-/** Every way one message (text + references) can break the citation rules; empty when it holds them (stray numbers aside, see strayNumbers). */
-export function citationProblems(text: string, refs: unknown[]): string[] {
-  const out: string[] = [];
+/** The rules of the References section one problem breaks (the check's assertion names). */
+export type CitationRule = "numbering" | "onePerPost" | "slice" | "units" | "entity" | "noTrackingAgent";
+
+/** Every way one message (text + references) can break the citation rules, each with the rule it breaks; empty when it holds them (stray numbers aside, see strayNumbers). */
+export function citationProblems(text: string, refs: unknown[]): Array<{ rule: CitationRule; text: string }> {
+  const out: Array<{ rule: CitationRule; text: string }> = [];
   const c = cited(refs);
   const markers = [...text.matchAll(/\[(\d+)\]/g)]
     .map((m) => ({ n: Number(m[1]), at: m.index! }))
     .filter((m) => c.has(m.n));
-  const firstAt = new Map<unknown, number>();
+  const firstAt = new Map<number, number>();
   for (const m of markers) if (!firstAt.has(m.n)) firstAt.set(m.n, m.at);
   const order = [...firstAt.keys()];
   if (order.some((n, i) => n !== i + 1))
-    out.push(`markers first appear as ${order.join(", ")}, not 1, 2, 3, … in order`);
+    out.push({ rule: "numbering", text: `markers first appear as ${order.join(", ")}, not 1, 2, 3, … in order` });
   const posts = refs.filter(isPostRef);
   const entities = refs.filter((r) => !isPostRef(r));
   const seenPosts = new Set<string>();
-  const citations = new Set<unknown>();
+  const citations = new Set<number>();
   for (const r of posts) {
     const key = `${r.source}:${r.id}`;
-    if (seenPosts.has(key)) out.push(`post ${key} has two references`);
+    const n = citationOf(r);
+    if (seenPosts.has(key)) out.push({ rule: "onePerPost", text: `post ${key} has two references` });
     seenPosts.add(key);
-    if (citations.has(r.citation)) out.push(`citation [${r.citation}] is used by two posts`);
-    citations.add(r.citation);
-    if (!firstAt.has(r.citation))
-      out.push(`post ${key} has citation ${r.citation} but [${r.citation}] is not in the text`);
-    else if (
-      r.start_index !== firstAt.get(r.citation) ||
-      text.slice(r.start_index, r.end_index) !== `[${r.citation}]`
-    ) {
+    if (n === undefined) {
+      out.push({
+        rule: "numbering",
+        text: `post ${key} has citation ${JSON.stringify(r.citation)}, not a marker number N`,
+      });
+      continue;
+    }
+    if (citations.has(n)) out.push({ rule: "numbering", text: `citation [${n}] is used by two posts` });
+    citations.add(n);
+    if (!firstAt.has(n))
+      out.push({ rule: "slice", text: `post ${key} has citation ${n} but [${n}] is not in the text` });
+    else if (r.start_index !== firstAt.get(n) || text.slice(r.start_index, r.end_index) !== `[${n}]`) {
       // offsets that locate the first marker counted in code points (or bytes) break the unit, D-CITE-UNITS, not the seed's range
       const inPoints =
         typeof r.start_index === "number" &&
         typeof r.end_index === "number" &&
-        ([...text].slice(r.start_index, r.end_index).join("") === `[${r.citation}]` ||
-          Buffer.from(text).subarray(r.start_index, r.end_index).toString() === `[${r.citation}]`);
-      out.push(
-        `post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${r.citation}] at ${firstAt.get(r.citation)}${inPoints ? " (offsets in code points or UTF-8 bytes, not UTF-16 code units)" : ""}`,
-      );
+        ([...text].slice(r.start_index, r.end_index).join("") === `[${n}]` ||
+          Buffer.from(text).subarray(r.start_index, r.end_index).toString() === `[${n}]`);
+      out.push({
+        rule: inPoints ? "units" : "slice",
+        text: `post ${key}: text.slice(${r.start_index}, ${r.end_index}) is ${JSON.stringify(text.slice(r.start_index, r.end_index))}, not the first [${n}] at ${firstAt.get(n)}${inPoints ? " (offsets in code points or UTF-8 bytes, not UTF-16 code units)" : ""}`,
+      });
     }
   }
-  for (const e of entities)
-    if (!isObject(e) || !ENTITY_TYPES.includes(e.type) || typeof e.id !== "string" || Object.keys(e).length !== 2)
-      out.push(`entity reference ${JSON.stringify(e)} is not {type: ${ENTITY_TYPES.join(" | ")}, id}`);
+  for (const e of entities) {
+    if (isObject(e) && e.type === "tracking_agent")
+      out.push({ rule: "noTrackingAgent", text: `entity reference ${JSON.stringify(e)} has type tracking_agent` });
+    else if (!isObject(e) || !ENTITY_TYPES.includes(e.type) || typeof e.id !== "string" || Object.keys(e).length !== 2)
+      out.push({
+        rule: "entity",
+        text: `entity reference ${JSON.stringify(e)} is not {type: ${ENTITY_TYPES.join(" | ")}, id}`,
+      });
+  }
   return out;
 }
 
@@ -95,14 +127,27 @@ export default defineCheck({
   rule: "In a completed assistant message (and agent alert messages) markers [N] first appear as 1, 2, 3… (a re-cited post reuses its N); each post reference {type: post, source, id, citation, start_index, end_index} is unique per post and text.slice(start, end) is exactly the first [citation]; a bracketed number no post reference cites warns (D-CITE-ESCAPE: strays are escaped as [N\\]); every post reference resolves through POST /v1/mentions post_refs; entity references are {type, id} of the six allowed types (more than 3 warns)",
   section: "Resources › References (assistant and agent messages)",
   severity: "major",
-  rules: {
-    seed: "`start_index` and `end_index` are a half-open range locating the first `[N]` in the rewritten text; slicing the text with them yields exactly that marker.",
-    decisions: [
-      decision("D-CITE-UNITS", { title: /code unit|UTF/ }),
-      decision("D-CITE-ESCAPE", { title: /D-CITE-ESCAPE|stray/ }),
-    ],
+  asserts: {
+    numbering: seed(
+      "references.marker-numbering",
+      words("N counts from 1 in order of first appearance of unique (source, id) pairs"),
+      words("Re-citing a post reuses its N"),
+    ),
+    onePerPost: seed("references.post-one-per-post", words("One per unique (source, id) cited"), field("citation")),
+    slice: seed(
+      "references.slice",
+      words("locating the first `[N]` in the rewritten text"),
+      words("slicing the text with them yields exactly that marker"),
+    ),
+    units: decided("D-CITE-UNITS"),
+    entity: seed("references.entity", field("type"), field("id"), words("No inline payload")),
+    noTrackingAgent: seed("references.no-tracking-agent", value("tracking_agent")),
+    resolves: seed("references.post-resolves", words("resolves through `POST /v1/mentions` with `post_refs`")),
+    // a bracketed number no post reference cites: a warning
+    escape: decided("D-CITE-ESCAPE"),
+    // more than 3 entity references: a warning
+    entities: decided("D-ASK-ENTITIES"),
   },
-  decisions: ["D-TA-MESSAGE", "D-CITE-UNITS", "D-CITE-ESCAPE"],
   requires: ["POST /v1/ask", "GET /v1/chats/{chat_id}/messages/{message_id}", "POST /v1/mentions"],
   async run(ctx) {
     const t = await askTurn(ctx);
@@ -130,15 +175,20 @@ export default defineCheck({
     let cited = 0;
     for (const m of messages) {
       const problems = citationProblems(m.text, m.refs);
-      ctx.expect(
-        problems.length === 0,
-        {
-          title: `${m.label}: ${problems[0] ?? ""}${problems.length > 1 ? ` (+${problems.length - 1} more)` : ""}`,
-          received: { text: m.text.slice(0, 400), references: m.refs },
-          expected: problems,
-        },
-        m.ex,
-      );
+      // one finding per rule broken, each attributed to its own sentence
+      for (const rule of RULES) {
+        const mine = problems.filter((p) => p.rule === rule).map((p) => p.text);
+        ctx.expect(
+          mine.length === 0,
+          {
+            judges: rule,
+            title: `${m.label}: ${mine[0] ?? ""}${mine.length > 1 ? ` (+${mine.length - 1} more)` : ""}`,
+            received: { text: m.text.slice(0, 400), references: m.refs },
+            expected: mine,
+          },
+          m.ex,
+        );
+      }
       const strays = strayNumbers(m.text, m.refs);
       if (strays.length && ctx.lenient("D-CITE-ESCAPE", m.ex))
         ctx.warn(`${m.label}: ${strays.map((n) => `[${n}]`).join(", ")} in the text without a post reference`);
@@ -161,6 +211,7 @@ export default defineCheck({
       ctx.expect(
         res.status === 200 && missing.length === 0,
         {
+          judges: "resolves",
           title: `${m.label}: ${missing.length} post reference(s) do not resolve via post_refs`,
           received: missing,
           expected: "every cited post returned by POST /v1/mentions",

@@ -1,5 +1,7 @@
 import type { AccountMe } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
+import { seed } from "../grounding/assertions.ts";
+import { status, words } from "../grounding/facts.ts";
 import type { KeyRole } from "../http.ts";
 import { dataOf } from "../typed.ts";
 import { AUD } from "./support/audiences.ts";
@@ -12,8 +14,12 @@ export default defineCheck({
   rule: "With a configured key whose GET /v1/me reports plan.features.audience_research false, POST /v1/audience_datasets answers 400 (skipped when every configured key's plan includes audience research)",
   section: "Endpoints › Audience datasets (POST: 400 when the plan does not include audience research); Errors",
   severity: "major",
-  rules: {
-    seed: "400 when the plan does not include audience research |",
+  asserts: {
+    refused: seed(
+      "audience-datasets.create.400-plan",
+      status(400),
+      words("when the plan does not include audience research"),
+    ),
   },
   requires: ["GET /v1/me", "POST /v1/audience_datasets"],
   async run(ctx) {
@@ -39,6 +45,7 @@ export default defineCheck({
     ctx.expect(
       ex.status === 400,
       {
+        judges: "refused",
         title: `creating an audience dataset on a plan without audience research (${key} key) answered ${ex.status}`,
         received: seen(ex),
         expected: { status: 400 },

@@ -1,21 +1,57 @@
-import type { AudiencesInsufficientCreditsAudienceRunError } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
-import { bodyOf, isObject } from "../typed.ts";
-import { audienceSource, createAudienceDataset, runsPath } from "./support/audiences.ts";
-import { balanceOf, errorCode, priceOf } from "./support/groups.ts";
-import { idOf, listOf, seen } from "./support/util.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { code, field, status, words } from "../grounding/facts.ts";
+import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
+import { balanceOf, errorCode, priceOf, runIdOf } from "./support/groups.ts";
+import { expect402Body } from "./support/billing.ts";
+import { is2xx, listOf, seen } from "./support/util.ts";
 
-const TOTAL = 2000; // the contract's maximum total_profile_count: the largest reservation an audience run can ask
+const TOTAL = 2000; // the seed's maximum total_profile_count: the largest reservation an audience run can ask
 
-/** An audience run the balance cannot fund: 402 insufficient_credits_audience_dataset_run with the 402 body; no run is created. */
+/**
+ * An audience run the balance cannot fund: 402
+ * insufficient_credits_audience_dataset_run with the seed's 402 body; no run
+ * is created. Exercised only when 2000 profiles at the deployment's own price
+ * cost more than the balance it shows. That `required` is that reservation
+ * and `available` the balance is D-402-AMOUNTS, judged on its own.
+ */
 export default defineCheck({
   id: "audience-run-402",
   phase: "groups",
-  rule: "An audience run of 2000 profiles the balance cannot fund (2000 × prices.audience_profile above usage.balance) gets 402 insufficient_credits_audience_dataset_run with detail {required, available} as decimal strings (required = 2000 × the price), transient false; the audience dataset lists no run afterwards (skipped when the balance can fund it)",
+  rule: "An audience run of 2000 profiles the balance cannot fund (2000 × prices.audience_profile above usage.balance) gets 402 insufficient_credits_audience_dataset_run with detail {message, required, available, top_up_url} (decimal strings, required > available), transient false; the audience dataset lists no run afterwards; required = 2000 × the price (D-402-AMOUNTS) (skipped when the balance can fund it)",
   section: "Endpoints › Audience datasets (run-creation rule 4); Errors (402 body); Limits › Charges",
   severity: "critical",
-  rules: {
-    seed: "Insufficient balance: 402 `insufficient_credits_audience_dataset_run`.",
+  asserts: {
+    refused: seed(
+      ["audience-datasets.runs.402", "errors.402"],
+      status(402),
+      code("insufficient_credits_audience_dataset_run"),
+      words("balance cannot fund the reservation"),
+    ),
+    body: seed(
+      "errors.402-body",
+      field("detail"),
+      field("message"),
+      field("required"),
+      field("available"),
+      field("top_up_url"),
+      words("US-dollar decimal strings"),
+      words("transient false"),
+    ),
+    exceeds: seed(
+      ["errors.402", "errors.402-body"],
+      words("balance cannot fund the reservation"),
+      field("required"),
+      field("available"),
+    ),
+    nothingCreated: seed(
+      ["audience-run.states", "dataset-run.create-pending-202"],
+      words("asynchronous in the same way as a dataset run"),
+      words("request accepted"),
+    ),
+    amounts: decided("D-402-AMOUNTS", field("required"), field("available")),
+    // the 402 code and nothing left behind, as the contract's audience charge row holds them
+    charge: decided("D-AUD-CHARGE"),
   },
   requires: [
     "POST /v1/audience_datasets",
@@ -30,55 +66,60 @@ export default defineCheck({
     const { balance: before } = await balanceOf(ctx);
     if (required.lte(before))
       ctx.skip(
-        `the account can fund ${TOTAL} profiles ($${required.toFixed()} of $${before.toFixed()}): no audience run is refused for its balance`,
+        `not exercised: the account can fund ${TOTAL} profiles ($${required.toFixed()} of $${before.toFixed()}): no audience run is refused for its balance`,
       );
     const src = await audienceSource(ctx);
     const ad = await createAudienceDataset(ctx, "aud-402");
+    ctx.mutates("an audience run the balance cannot fund");
     const create = await ctx.req({
       method: "POST",
       path: runsPath(ad),
       body: { source_dataset_id: src.id, total_profile_count: TOTAL },
     });
-    const runId = idOf(create);
-    if (create.status === 202 && typeof runId === "string")
-      // funded after all (a refund landed between the reads): not this rule's state
-      ctx.skip(`the run was accepted (the balance rose to fund $${required.toFixed()} after it was read)`);
-    const b = bodyOf<AudiencesInsufficientCreditsAudienceRunError>(create);
-    const d = b?.detail;
-    const decimal = (v: unknown) => typeof v === "string" && /^\d+(\.\d+)?$/.test(v);
-    if (
-      ctx.expect(
-        create.status === 402 && errorCode(create) === "insufficient_credits_audience_dataset_run",
-        {
-          title:
-            `an audience run the balance cannot fund answered ${create.status} ${errorCode(create) ?? ""}`.trimEnd(),
-          received: seen(create),
-          expected: { status: 402, error_code: "insufficient_credits_audience_dataset_run" },
-        },
-        create,
-      )
-    )
-      ctx.expect(
-        b?.transient === false &&
-          isObject(d) &&
-          decimal(d.required) &&
-          decimal(d.available) &&
-          required.equals(String(d.required)),
-        {
-          title:
-            "the 402 body does not state required (2000 × price) and available as decimal strings, transient false",
-          received: seen(create),
-          expected: { transient: false, detail: { required: required.toFixed(6), available: "<balance>" } },
-        },
-        create,
-      );
-    // "Requests are never partially charged": no run exists to hold a reservation
+    const runId = runIdOf(create);
+    if (is2xx(create) && runId) {
+      // funded after all (a refund landed between the reads): not this rule's state; let the run end
+      await pollAudienceRun(ctx, ad, runId);
+      return ctx.skip(`not exercised: the run was accepted (the balance rose to fund $${required.toFixed()})`);
+    }
+    const refused = ctx.expect(
+      create.status === 402 && errorCode(create) === "insufficient_credits_audience_dataset_run",
+      {
+        judges: "refused",
+        title: `an audience run the balance cannot fund answered ${create.status} ${errorCode(create) ?? ""}`.trimEnd(),
+        received: seen(create),
+        expected: { status: 402, error_code: "insufficient_credits_audience_dataset_run" },
+      },
+      create,
+    );
+    if (refused) {
+      const d = expect402Body(ctx, create, { body: "body", exceeds: "exceeds" });
+      if (d.required)
+        ctx.expect(
+          d.required.equals(required),
+          {
+            judges: "amounts",
+            title: `the 402 says $${d.required.toFixed()} is required, not ${TOTAL} × $${price.toFixed()}`,
+            received: { required: d.detail?.required },
+            expected: { required: required.toFixed() },
+          },
+          create,
+        );
+    }
+    // a refused run request leaves no run behind
     const runs = await ctx.req({ method: "GET", path: runsPath(ad) });
     const n = listOf(runs)?.length;
-    ctx.expect(
-      runs.status === 200 && n === 0,
-      { title: "a refused audience run was created", received: seen(runs), expected: { status: 200, data: [] } },
-      runs,
-    );
+    if (runs.status === 200 && n !== undefined)
+      ctx.expect(
+        n === 0,
+        {
+          judges: "nothingCreated",
+          title: `a refused audience run left ${n} run(s) on the audience dataset`,
+          received: seen(runs),
+          expected: { status: 200, data: [] },
+        },
+        runs,
+      );
+    else ctx.notExercised(`the audience dataset's runs answered ${runs.status}: whether a run was left is unknown`);
   },
 });

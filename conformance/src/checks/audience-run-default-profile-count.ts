@@ -1,89 +1,158 @@
 import { Decimal } from "decimal.js";
 import type { AudiencesAudienceRun } from "../../../generated/client/types.gen.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { byDefault, words } from "../grounding/facts.ts";
+import { sleep } from "../http.ts";
 import { dataOf } from "../typed.ts";
-import { seen } from "./support/util.ts";
-import { balanceOf, errorCode, priceOf, runIdOf } from "./support/groups.ts";
-import { createAudienceDataset, pollAudienceRun, runPath, startAudienceRun } from "./support/audiences.ts";
+import { is2xx, seen, setupNotAccepted } from "./support/util.ts";
+import {
+  balanceOf,
+  balanceWindow,
+  describeAllowed,
+  priceOf,
+  terminalType,
+  runIdOf,
+  windowAllReserved,
+  windowHolds,
+} from "./support/groups.ts";
+import {
+  AUD,
+  createAudienceDataset,
+  peopleBound,
+  pollAudienceRun,
+  runPath,
+  startAudienceRun,
+} from "./support/audiences.ts";
+import { audienceRunMoney } from "./support/audience-billing.ts";
+import type { CheckContext } from "../types.ts";
 
 const DEFAULT_PROFILES = 300;
-const inFlight = (d: unknown) => {
-  const t = (d as { status?: { type?: unknown } } | undefined)?.status?.type;
-  return t === "pending" || t === "working";
-};
+/** How long the kit waits for the cancelled run's reservation to come back (reads of GET /v1/me). */
+const RELEASE_READS = 6;
 
-/** An audience run sent without total_profile_count targets (and reserves) the default 300 profiles. */
+/**
+ * An audience run sent without total_profile_count is sized by the default
+ * 300: its reservation, read while the run is pending or working, is 300 ×
+ * the audience_profile price the deployment publishes. The run is then
+ * cancelled by deleting its audience dataset (D-AUD-DELETE-INFLIGHT: the run
+ * fails and its whole reservation is released), so the default's 300
+ * profiles are never collected. The kit commits what the run can settle
+ * (no more profiles than the source has authors and commenters), and
+ * releases that down to what the balance shows was really charged.
+ */
 export default defineCheck({
   id: "audience-run-default-profile-count",
   phase: "groups",
-  rule: "An audience run created without total_profile_count reserves 300 × the audience_profile price while it is in flight, and reads target_profile_count 300",
+  rule: "An audience run created without total_profile_count reserves 300 × the audience_profile price while it is pending or working (not exercised when it has left those states around the balance read), and reads target_profile_count 300 (D-AUD-RUN-COUNTS)",
   section:
     "Endpoints › Audience datasets (run body: total_profile_count default 300); Limits › Charges (reservation sized by total_profile_count)",
   severity: "major",
-  rules: {
-    seed: "total_profile_count: integer 1-2000, default 300}` … (reservation sized by total_profile_count, default 300)",
-    // that target_profile_count echoes total_profile_count is the contract's reading of the run's fields
-    decisions: [decision("D-AUD-RUN-COUNTS", { title: /^target_profile_count / })],
+  asserts: {
+    reserved: seed(
+      "audience-datasets.runs.profile-count-default",
+      byDefault(300, "total_profile_count"),
+      words("reservation sized by total_profile_count"),
+    ),
+    echo: decided("D-AUD-RUN-COUNTS"),
   },
-  decisions: ["D-AUD-RUN-COUNTS"],
-  requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/me"],
+  requires: ["POST /v1/audience_datasets/{audience_dataset_id}/runs", "GET /v1/me", "GET /v1/prices"],
   async run(ctx) {
     const price = await priceOf(ctx, "audience_profile");
     const ad = await createAudienceDataset(ctx, "aud-default-count");
-    const release = ctx.charge(price.mul(DEFAULT_PROFILES).toFixed(), "an audience run of the default 300 profiles");
+    const reservation = price.mul(DEFAULT_PROFILES);
     // on a source the deployment accepts (refused for its data on every one, or for its balance or plan: not
-    // exercised, naming the code); the balance is read right before the accepted start
+    // exercised, naming the code); the balance is read right before the accepted start. The run holds 300 ×
+    // price for a moment but can settle no more profiles than the source has authors and commenters: that is
+    // what the kit commits (the whole reservation when the source's size is not reported)
     let before = new Decimal(NaN);
-    const { ex: create } = await startAudienceRun(ctx, ad, undefined, async () => {
+    let release = () => {};
+    const { ex: create } = await startAudienceRun(ctx, ad, undefined, async (src) => {
+      release();
+      const most = Math.min(DEFAULT_PROFILES, peopleBound(src) ?? DEFAULT_PROFILES);
+      release = ctx.charge(
+        price.mul(most).toFixed(),
+        `an audience run of the default 300 profiles (at most ${most} people in its source)`,
+      );
       before = (await balanceOf(ctx)).balance;
     });
     const id = runIdOf(create);
-    if (create.status === 402 || create.status === 400) {
+    if (!is2xx(create) || !id) {
       release();
-      return ctx.skip(
-        `the audience run was refused for the account's balance, plan or data: ${create.status} ${errorCode(create) ?? ""}`,
-      );
+      return setupNotAccepted(ctx, "an audience run without total_profile_count", create);
     }
-    if (create.status !== 202 || !id) {
-      release();
-      ctx.fail(
-        {
-          title: `an audience run without total_profile_count answered ${create.status}`,
-          received: seen(create),
-          expected: { status: 202 },
-        },
-        create,
-      );
-      return ctx.skip("the audience run could not be started");
-    }
-    // the reservation: judged only when the run was in flight on both sides of the balance read
-    const r1 = await ctx.req({ method: "GET", path: runPath(ad, id) });
-    const { balance: after, ex: me } = await balanceOf(ctx);
-    const r2 = await ctx.req({ method: "GET", path: runPath(ad, id) });
-    const expected = price.mul(DEFAULT_PROFILES);
-    if (inFlight(dataOf(r1)) && inFlight(dataOf(r2)))
+    // the reservation: judged only when the run was pending or working on both sides of the balance read
+    const w = await balanceWindow(ctx, [{ path: runPath(ad, id), money: audienceRunMoney(price, reservation) }]);
+    const debit = before.minus(w.balance);
+    if (windowAllReserved(w))
       ctx.expect(
-        before.minus(after).equals(expected),
+        windowHolds(w, before),
         {
-          title: `an audience run without total_profile_count reserved $${before.minus(after).toFixed()}, not 300 × $${price.toFixed()}`,
-          received: { before: before.toFixed(), after: after.toFixed() },
-          expected: { reserved: expected.toFixed() },
+          judges: "reserved",
+          title: `an audience run without total_profile_count reserved $${debit.toFixed()}, not 300 × $${price.toFixed()}`,
+          received: { before: before.toFixed(), after: w.balance.toFixed(), debit: debit.toFixed() },
+          expected: { reserved: `${reservation.toFixed()} (${describeAllowed(w)})` },
         },
-        me,
+        w.me,
       );
     else
       ctx.notExercised("the run had left pending/working around the balance read: the reservation was not observable");
-    const target = dataOf<AudiencesAudienceRun>(r1)?.target_profile_count;
+    const read = await ctx.req({ method: "GET", path: runPath(ad, id) });
+    const target = dataOf<AudiencesAudienceRun>(read)?.target_profile_count;
     ctx.expect(
       target === DEFAULT_PROFILES,
       {
+        judges: "echo",
         title: `target_profile_count ${JSON.stringify(target)} for a run sent without total_profile_count, not ${DEFAULT_PROFILES}`,
-        received: seen(r1),
+        received: seen(read),
         expected: { data: { target_profile_count: DEFAULT_PROFILES } },
       },
-      r1,
+      read,
     );
-    // let the run end, so its reservation settles before the checks after it read the balance
-    await pollAudienceRun(ctx, ad, id);
+    const ended = terminalType(dataOf(read));
+    await settleDefaultRun(ctx, { ad, run: id, ended, before, reservation, release });
   },
 });
+
+/**
+ * Stop the default run from collecting its 300 profiles and keep the kit's
+ * commitment to what it really cost: a run still in flight is cancelled by
+ * deleting its audience dataset (D-AUD-DELETE-INFLIGHT: the run fails and
+ * its reservation is released); the kit then waits, a few reads at most, for
+ * the balance to leave the reservation, and releases its commitment down to
+ * what stayed charged. A deployment that refuses the delete
+ * has the run polled to its end first.
+ */
+async function settleDefaultRun(
+  ctx: CheckContext,
+  o: { ad: string; run: string; ended: boolean; before: Decimal; reservation: Decimal; release: () => void },
+): Promise<void> {
+  const path = `${AUD}/${encodeURIComponent(o.ad)}`;
+  let charged = new Decimal(NaN);
+  const read = async () => (charged = o.before.minus((await balanceOf(ctx)).balance));
+  if (o.ended) await read();
+  else {
+    const del = await ctx.req({ method: "DELETE", path });
+    if (!is2xx(del)) {
+      await pollAudienceRun(ctx, o.ad, o.run);
+      await read();
+    } else {
+      ctx.untrack(path);
+      // while the run holds its reservation the debit is the whole reservation; below it, it has settled or released
+      for (let i = 0; i < RELEASE_READS; i++) {
+        if ((await read()).lt(o.reservation)) break;
+        await sleep(Math.min(300 * 2 ** i, 3000));
+      }
+    }
+  }
+  // what the deployment kept stays committed; the rest of the reservation came back to the account
+  if (!charged.isFinite() || charged.gte(o.reservation)) return;
+  o.release();
+  if (charged.lte(0)) return;
+  try {
+    ctx.charge(charged.toFixed(), "what the default audience run cost");
+  } catch {
+    // over the budget after the fact: the run is over, so it is said rather than refused
+    ctx.warn(`the default audience run cost $${charged.toFixed()}, more than the budget left`);
+  }
+}

@@ -1,5 +1,7 @@
 import { lenientWarning } from "../lenient.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { field, order, words } from "../grounding/facts.ts";
 import { sleep, type Exchange } from "../http.ts";
 import { bodyOf, isObject, type Untrusted } from "../typed.ts";
 import type {
@@ -7,6 +9,7 @@ import type {
   TrackingAgentsAgentMessagePage,
 } from "../../../generated/client/types.gen.ts";
 import { agentCycles, agentPath } from "./support/tracking.ts";
+import { is2xx } from "./support/util.ts";
 import type { CheckContext } from "../types.ts";
 
 type Message = Untrusted<TrackingAgentsAgentMessage>;
@@ -20,33 +23,37 @@ function messagesOf(ex: Exchange): (Message | undefined)[] {
 /** `a >= b` as JavaScript compares two values of any type (a deployment may send strings or nulls). */
 const atLeast = (a: unknown, b: unknown): boolean => (a as number) >= (b as number);
 
-/** The alert feed lists the agent's messages newest first, one per finished cycle, walkable by cursor. */
+/**
+ * The alert feed lists the agent's messages newest first, each naming its
+ * agent, walkable by cursor, and keeps them across pause and resume. That
+ * every cycle writes one message (so two cycles give two) and that a feed
+ * item carries the full message's text and references[] are the contract's
+ * decisions.
+ */
 export default defineCheck({
   id: "tracking-agent-feed-newest-first",
   phase: "groups",
-  rule: "After two finished cycles GET /v1/tracking_agents/{id}/messages lists at least two messages of that agent (agent_id, agent_name), sorted by created_at descending, the same across a limit=1 cursor walk",
+  rule: "After two finished cycles GET /v1/tracking_agents/{id}/messages lists messages of that agent (agent_id, agent_name) sorted by created_at descending, the same across a limit=1 cursor walk, and the same after pause and resume; at least two of them (D-TA-ALERT-EVERY-CYCLE), each with text and references[] (D-TA-MESSAGE)",
   section:
     "Endpoints › Tracking agents (messages: newest first); Resources › Tracking agent, run, message (agent message)",
   severity: "major",
-  rules: {
-    seed: "list of agent message, newest first",
-    decisions: [
-      // agent_id and agent_name are the seed's feed fields; text and references[] on a feed item are the contract's
-      decision("D-TA-MESSAGE", { title: /^a message lacks (text|references)(\/(text|references))?\s*$/ }),
-      decision("D-TA-MESSAGE-SENTIMENT", { title: /sentiment/ }),
-      // the seed says agents "emit alert messages", not one per cycle
-      decision("D-TA-ALERT-EVERY-CYCLE", {
-        title: /^the feed holds \d+ messages after two cycles/,
-        status: (s) => s === 200,
-      }),
-    ],
+  asserts: {
+    order: seed("tracking-agents.messages.newest-first", order("newest first")),
+    fields: seed("agent-message.fields", field("agent_id"), field("agent_name")),
+    walk: seed("pagination.cursor-walk", words("Cursor based")),
+    history: seed("tracking-agent.resume-keeps-history", words("history retained")),
+    everyCycle: decided("D-TA-ALERT-EVERY-CYCLE"),
+    full: decided("D-TA-MESSAGE"),
+    // the feed takes no order: newest first is the seed's words above, the contract's "always" is this row
+    feedOrder: decided("D-TA-MESSAGES-ORDER"),
+    // a sentiment_score that is not a number: a warning
+    sentiment: decided("D-TA-MESSAGE-SENTIMENT"),
   },
-  decisions: ["D-TA-MESSAGES-ORDER", "D-TA-MESSAGE", "D-TA-MESSAGE-SENTIMENT", "D-TA-ALERT-EVERY-CYCLE"],
   requires: ["GET /v1/tracking_agents/{agent_id}/messages"],
   // "history retained" across pause and resume is judged on the same feed at the end
   async run(ctx) {
     const c = await agentCycles(ctx);
-    if (c.third?.status !== 202) return ctx.notExercised("fewer than two cycles ran");
+    if (!c.third || !is2xx(c.first) || !is2xx(c.third)) return ctx.notExercised("fewer than two cycles ran");
     const path = `${agentPath(c.agent)}/messages`;
     let items: (Message | undefined)[] = [];
     let last;
@@ -56,40 +63,56 @@ export default defineCheck({
       if (items.length >= 2 || last.status !== 200) break;
       await sleep(250);
     }
-    if (
-      !ctx.expect(
-        last!.status === 200 && items.length >= 2,
-        {
-          title: `the feed holds ${items.length} messages after two cycles`,
-          received: items.map((m) => m?.message_id),
-          expected: "at least 2 messages",
-        },
-        last,
-      )
-    )
-      return;
-    const sorted = items.every((m, i) => i === 0 || atLeast(items[i - 1]?.created_at, m?.created_at));
+    if (last!.status !== 200)
+      return ctx.notExercised(`the agent's feed answered ${last!.status}: no messages to judge`);
     ctx.expect(
-      sorted,
+      items.length >= 2,
       {
-        title: "messages are not newest first",
-        received: items.map((m) => m?.created_at),
-        expected: "created_at descending",
+        judges: "everyCycle",
+        title: `the feed holds ${items.length} messages after two cycles`,
+        received: items.map((m) => m?.message_id),
+        expected: "at least 2 messages",
       },
       last,
     );
+    if (items.length === 0) return ctx.notExercised("the agent's feed holds no message to judge");
+    if (items.length < 2) ctx.notExercised("the feed holds one message: its order is not exercised");
+    else
+      ctx.expect(
+        items.every((m, i) => i === 0 || atLeast(items[i - 1]?.created_at, m?.created_at)),
+        {
+          judges: "order",
+          title: "messages are not newest first",
+          received: items.map((m) => m?.created_at),
+          expected: "created_at descending",
+        },
+        last,
+      );
     const lacking = [
       ...(items.every((m) => m?.agent_id === c.agent) ? [] : ["agent_id"]),
       ...(items.every((m) => typeof m?.agent_name === "string") ? [] : ["agent_name"]),
-      ...(items.every((m) => typeof m?.text === "string") ? [] : ["text"]),
-      ...(items.every((m) => Array.isArray(m?.references)) ? [] : ["references"]),
     ];
     ctx.expect(
       lacking.length === 0,
       {
+        judges: "fields",
         title: `a message lacks ${lacking.join("/")}`,
         received: items[0],
-        expected: { agent_id: c.agent, agent_name: "…", text: "…", references: [] },
+        expected: { agent_id: c.agent, agent_name: "…" },
+      },
+      last,
+    );
+    const partial = [
+      ...(items.every((m) => typeof m?.text === "string") ? [] : ["text"]),
+      ...(items.every((m) => Array.isArray(m?.references)) ? [] : ["references"]),
+    ];
+    ctx.expect(
+      partial.length === 0,
+      {
+        judges: "full",
+        title: `a feed item lacks the full message's ${partial.join("/")}`,
+        received: items[0],
+        expected: { text: "…", references: [] },
       },
       last,
     );
@@ -102,26 +125,57 @@ export default defineCheck({
           ),
           last,
         );
-    const walked: unknown[] = [];
-    let cursor: string | null | undefined = null;
-    for (let i = 0; i < items.length + 1; i++) {
-      const ex = await ctx.req({
-        method: "GET",
-        path: `${path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
-      });
-      walked.push(...messagesOf(ex).map((m) => m?.message_id));
-      const page = bodyOf<TrackingAgentsAgentMessagePage>(ex);
-      cursor = page?.has_next ? page.cursor : null;
-      if (!cursor) break;
-    }
-    ctx.expect(JSON.stringify(walked) === JSON.stringify(items.map((m) => m?.message_id)), {
-      title: "a limit=1 cursor walk differs from the full page",
-      received: walked,
-      expected: items.map((m) => m?.message_id),
-    });
+    await walkOnePerPage(ctx, path, items);
     await historyAfterResume(ctx, c.agent, items);
   },
 });
+
+/**
+ * The feed walked one message per page holds the full page's messages in the
+ * same order (a message written meanwhile may join it), each once. A walk
+ * that reaches its cap while its pages still bring new messages is not
+ * exercised; a repeated message or a page that brings none fails.
+ */
+async function walkOnePerPage(ctx: CheckContext, path: string, items: (Message | undefined)[]): Promise<void> {
+  const walked: unknown[] = [];
+  let cursor: string | null = null;
+  let ended = false;
+  let last: Exchange | undefined;
+  for (let i = 0; i < items.length + 3; i++) {
+    last = await ctx.req({
+      method: "GET",
+      path: `${path}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`,
+    });
+    const ids = messagesOf(last).map((m) => m?.message_id);
+    const page = bodyOf<TrackingAgentsAgentMessagePage>(last);
+    if (last.status !== 200 || !page) return ctx.notExercised(`a page of the limit=1 walk answered ${last.status}`);
+    const fresh = ids.filter((id) => !walked.includes(id));
+    walked.push(...ids);
+    if (page.has_next !== true) {
+      ended = true;
+      break;
+    }
+    if (fresh.length === 0 || typeof page.cursor !== "string" || page.cursor.length === 0) break;
+    cursor = page.cursor;
+  }
+  const wanted: unknown[] = items.map((m) => m?.message_id);
+  const repeated = walked.filter((id, i) => walked.indexOf(id) !== i);
+  const inOrder = walked.filter((id) => wanted.includes(id));
+  if (!ended && repeated.length === 0 && inOrder.length < wanted.length && walked.length >= items.length + 3)
+    return ctx.notExercised(
+      `the limit=1 walk reached its cap of ${items.length + 3} pages while still bringing messages`,
+    );
+  ctx.expect(
+    repeated.length === 0 && JSON.stringify(inOrder) === JSON.stringify(wanted),
+    {
+      judges: "walk",
+      title: `a limit=1 cursor walk differs from the full page${repeated.length ? ` (repeats ${repeated.length})` : ""}`,
+      received: walked,
+      expected: wanted,
+    },
+    last,
+  );
+}
 
 /** Pausing and resuming the agent keeps its feed: every message listed before is listed after. */
 async function historyAfterResume(ctx: CheckContext, agent: string, before: (Message | undefined)[]): Promise<void> {
@@ -132,9 +186,11 @@ async function historyAfterResume(ctx: CheckContext, agent: string, before: (Mes
   const after = await ctx.req({ method: "GET", path: `${agentPath(agent)}/messages?limit=100` });
   const kept = new Set(messagesOf(after).map((m) => m?.message_id));
   const lost = before.map((m) => m?.message_id).filter((id) => !kept.has(id));
+  if (after.status !== 200) return ctx.notExercised(`the feed after pause and resume answered ${after.status}`);
   ctx.expect(
-    after.status === 200 && lost.length === 0,
+    lost.length === 0,
     {
+      judges: "history",
       title: `after pause and resume the feed lost ${lost.length} message(s)`,
       received: { status: after.status, lost },
       expected: "every message listed before the pause",

@@ -1,21 +1,31 @@
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { code, status, words } from "../grounding/facts.ts";
 import { createDataset, seen } from "./support/util.ts";
 import { balanceOf, errorCode } from "./support/groups.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
 
-/** An agent none of whose datasets has a query to repeat cannot cycle: 400 dataset_has_no_queries, nothing charged. */
+/**
+ * An agent whose only dataset never ran has no query to repeat, so its
+ * trigger is refused with dataset_has_no_queries (the seed names the code and
+ * the condition, not the status: 400 is D-400's) and nothing is charged.
+ */
 export default defineCheck({
   id: "tracking-agent-no-queries-400",
   phase: "groups",
-  rule: "Triggering an agent whose only dataset has never run gets 400 dataset_has_no_queries and leaves the balance unchanged",
+  rule: "Triggering an agent whose only dataset has never run is refused with dataset_has_no_queries (400, D-400) and leaves the balance unchanged",
   section:
     "Endpoints › Tracking agents (trigger: dataset_has_no_queries); States › Tracking agent lifecycle (dataset has queries)",
   severity: "major",
-  rules: {
-    seed: "`dataset_has_no_queries`",
-    decisions: [decision("D-400", { status: (s) => s >= 400 && s < 500 && s !== 400 }), decision("D-TA-NO-QUERIES")],
+  asserts: {
+    refused: seed(
+      ["tracking-agents.trigger.codes", "tracking-agent.trigger"],
+      code("dataset_has_no_queries"),
+      words("dataset has queries"),
+    ),
+    status: decided("D-400", status(400)),
+    nothingCharged: seed("errors.never-partially-charged", words("Requests are never partially charged.")),
   },
-  decisions: ["D-TA-NO-QUERIES", "D-400"],
   requires: ["POST /v1/tracking_agents", "POST /v1/tracking_agents/{agent_id}/trigger"],
   async run(ctx) {
     const empty = await createDataset(ctx, "agent-empty");
@@ -23,18 +33,32 @@ export default defineCheck({
     const { balance: before } = await balanceOf(ctx);
     const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
     const { balance: after, ex: me } = await balanceOf(ctx);
-    ctx.expect(
-      ex.status === 400 && errorCode(ex) === "dataset_has_no_queries",
-      {
-        title: `triggering an agent without queries answered ${ex.status} ${errorCode(ex) ?? ""}`,
-        received: seen(ex),
-        expected: { status: 400, error_code: "dataset_has_no_queries" },
-      },
-      ex,
-    );
+    if (
+      ctx.expect(
+        ex.status >= 400 && ex.status < 500 && errorCode(ex) === "dataset_has_no_queries",
+        {
+          judges: "refused",
+          title: `triggering an agent without queries answered ${ex.status} ${errorCode(ex) ?? ""}`.trimEnd(),
+          received: seen(ex),
+          expected: { status: "4xx", error_code: "dataset_has_no_queries" },
+        },
+        ex,
+      )
+    )
+      ctx.expect(
+        ex.status === 400,
+        {
+          judges: "status",
+          title: `dataset_has_no_queries was answered with ${ex.status}`,
+          received: ex.status,
+          expected: 400,
+        },
+        ex,
+      );
     ctx.expect(
       after.equals(before),
       {
+        judges: "nothingCharged",
         title: "a refused trigger changed the balance",
         received: after.toFixed(),
         expected: before.toFixed(),

@@ -1,32 +1,46 @@
 import { lenientWarning } from "../lenient.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided, seed } from "../grounding/assertions.ts";
+import { status, value, words } from "../grounding/facts.ts";
 import type { Exchange } from "../http.ts";
 import { dataOf, type Untrusted } from "../typed.ts";
 import type { TrackingAgentsTrackingAgent } from "../../../generated/client/types.gen.ts";
-import { fixtureDataset, seen } from "./support/util.ts";
+import { fixtureDataset, is2xx, seen } from "./support/util.ts";
 import { agentPath, createAgent } from "./support/tracking.ts";
 
 type Agent = Untrusted<TrackingAgentsTrackingAgent>;
 
-/** pause → paused true, next_run_at null; resume → paused false, next_run_at set again; both 204, both idempotent. */
+/**
+ * pause → the agent reads `paused` true; resume → false again; both answer an
+ * empty body. What the seed's state table leaves open is the contract's:
+ * 204 (D-EMPTY-204), next_run_at null while paused and set while active
+ * (D-TA-NEXT-RUN), and a repeated pause or resume changing nothing
+ * (D-TA-PAUSE: idempotence the table does not state, a warning).
+ */
 export default defineCheck({
   id: "tracking-agent-pause-resume",
   phase: "groups",
-  rule: "A new agent is active (paused false, next_run_at an integer); POST pause answers 204 and the agent reads paused true with next_run_at null; pausing again is 204 and changes nothing; POST resume answers 204 and the agent reads paused false with an integer next_run_at (a next_run_at not after created_at only warns, D-TA-NEXT-RUN)",
-  section: "States › Tracking agent lifecycle (active ⇄ paused)",
+  rule: "POST pause answers an empty body and the agent then reads paused true; POST resume answers an empty body and the agent reads paused false; both 204 (D-EMPTY-204); next_run_at null while paused and an integer while active (D-TA-NEXT-RUN); pausing or resuming twice changes nothing (D-TA-PAUSE, a warning)",
+  section:
+    "States › Tracking agent lifecycle (active ⇄ paused); Endpoints › Tracking agents (pause, resume: empty body)",
   severity: "major",
-  rules: {
-    seed: "`active` | POST pause | agent exists | `paused` (`paused` = true) | no scheduled work",
-    decisions: [
-      decision("D-TA-NEXT-RUN", {
-        title: /^pause .*reads paused true, next_run_at (?!null)|^resume .*reads paused false, next_run_at null/,
-      }),
-      decision("D-TA-PAUSE", { title: /idempot/ }),
-      // `paused` false is the seed's; next_run_at set on an active agent is D-TA-NEXT-RUN's (nullability not stated)
-      decision("D-TA-NEXT-RUN", { title: /^a new agent is not active with a next_run_at/, received: /"paused":false/ }),
-    ],
+  asserts: {
+    pause: seed(
+      ["tracking-agent.pause", "tracking-agents.pause-resume.empty"],
+      words("`paused` = true"),
+      words("empty body"),
+    ),
+    resume: seed(
+      ["tracking-agent.resume", "tracking-agents.pause-resume.empty"],
+      value("paused"),
+      value("active"),
+      words("empty body"),
+    ),
+    emptyStatus: decided("D-EMPTY-204", status(204)),
+    nextRun: decided("D-TA-NEXT-RUN"),
+    // a repeated pause or resume changing nothing: a warning
+    repeat: decided("D-TA-PAUSE"),
   },
-  decisions: ["D-TA-PAUSE", "D-TA-NEXT-RUN", "D-EMPTY-204"],
   requires: [
     "POST /v1/tracking_agents",
     "POST /v1/tracking_agents/{agent_id}/pause",
@@ -37,73 +51,74 @@ export default defineCheck({
     const ds = await fixtureDataset(ctx);
     const agent = await createAgent(ctx, "agent-pause", [ds.id]);
     const read = () => ctx.req({ method: "GET", path: agentPath(agent.id) });
-    const agentOf = (ex: Exchange) => dataOf<TrackingAgentsTrackingAgent>(ex);
-    const active = (d: Agent | undefined) => d?.paused === false && Number.isInteger(d?.next_run_at);
-    const paused = (d: Agent | undefined) => d?.paused === true && d?.next_run_at === null;
-    // strict (D-TA-NEXT-RUN): the type, null while paused, an integer while active; lenient through the registry: the second it names
-    const computed = (ex: Exchange) => {
+    const agentOf = (ex: Exchange): Agent | undefined => dataOf<TrackingAgentsTrackingAgent>(ex);
+    // next_run_at: an integer while active, null while paused (a next_run_at not after created_at only warns)
+    const nextRunHolds = (ex: Exchange, paused: boolean) => {
       const d = agentOf(ex);
       const next = d?.next_run_at;
-      const created = d?.created_at;
-      if (
-        d?.paused === false &&
-        typeof next === "number" &&
-        Number.isInteger(next) &&
-        typeof created === "number" &&
-        Number.isInteger(created) &&
-        next <= created
-      )
-        ctx.lenient("D-TA-NEXT-RUN", ex);
+      if (paused) return next === null;
+      if (!Number.isInteger(next)) return false;
+      if (typeof d?.created_at === "number" && (next as number) <= d.created_at) ctx.lenient("D-TA-NEXT-RUN", ex);
+      return true;
     };
     const fresh = await read();
-    computed(fresh);
+    if (agentOf(fresh)?.paused !== false)
+      return ctx.notExercised(
+        `a new agent reads paused ${JSON.stringify(agentOf(fresh)?.paused)}: not an active agent to pause`,
+      );
     ctx.expect(
-      active(agentOf(fresh)),
+      nextRunHolds(fresh, false),
       {
-        title: "a new agent is not active with a next_run_at",
-        received: { paused: agentOf(fresh)?.paused, next_run_at: agentOf(fresh)?.next_run_at },
-        expected: { paused: false, next_run_at: "<unix seconds>" },
+        judges: "nextRun",
+        title: `a new active agent reads next_run_at ${JSON.stringify(agentOf(fresh)?.next_run_at)}`,
+        received: { next_run_at: agentOf(fresh)?.next_run_at },
+        expected: { next_run_at: "<unix seconds>" },
       },
       fresh,
     );
-    const steps: Array<{
-      action: "pause" | "resume";
-      want: (d: Agent | undefined) => boolean;
-      label: string;
-      lenient?: boolean;
-    }> = [
-      { action: "pause", want: paused, label: "after pause" },
-      { action: "pause", want: paused, label: "after a second pause", lenient: true },
-      { action: "resume", want: active, label: "after resume" },
-      { action: "resume", want: active, label: "after a second resume", lenient: true },
-    ];
-    let before = fresh;
-    for (const s of steps) {
-      const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/${s.action}` });
+    for (const action of ["pause", "resume"] as const) {
+      const paused = action === "pause";
+      const ex = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/${action}` });
       const after = await read();
-      computed(after);
-      const ok = ex.status === 204 && ex.text.length === 0 && s.want(agentOf(after));
-      if (!ok && s.lenient && ex.status === 204) {
-        // a state the first call already left wrong is that call's finding (reported once), not the repeat's
-        if (s.want(agentOf(before)))
-          ctx.warn(lenientWarning("D-TA-PAUSE", `a repeated ${s.action} changed the agent`), after);
-        before = after;
-        continue;
-      }
-      ctx.expect(
-        ok,
+      const held = ctx.expect(
+        is2xx(ex) && ex.text.length === 0 && agentOf(after)?.paused === paused,
         {
-          title: `${s.action} answered ${ex.status}; ${s.label} the agent reads paused ${agentOf(after)?.paused}, next_run_at ${agentOf(after)?.next_run_at}`,
+          judges: action,
+          title: `${action} answered ${ex.status}${ex.text.length ? " with a body" : ""}; the agent then reads paused ${JSON.stringify(agentOf(after)?.paused)}`,
           received: { status: ex.status, body: ex.text.slice(0, 100), agent: seen(after) },
-          expected: {
-            status: 204,
-            paused: s.action === "pause",
-            next_run_at: s.action === "pause" ? null : "<unix seconds>",
-          },
+          expected: { status: 204, body: "", paused },
         },
         ex,
       );
-      before = after;
+      if (!held) return;
+      ctx.expect(
+        ex.status === 204,
+        { judges: "emptyStatus", title: `${action} answered ${ex.status}`, received: ex.status, expected: 204 },
+        ex,
+      );
+      ctx.expect(
+        nextRunHolds(after, paused),
+        {
+          judges: "nextRun",
+          title: `after ${action} the agent reads next_run_at ${JSON.stringify(agentOf(after)?.next_run_at)}`,
+          received: { paused: agentOf(after)?.paused, next_run_at: agentOf(after)?.next_run_at },
+          expected: { next_run_at: paused ? null : "<unix seconds>" },
+        },
+        after,
+      );
+      // the same action again: the state table does not say; the contract makes it change nothing (a warning)
+      const again = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/${action}` });
+      const still = await read();
+      if (!is2xx(again) || agentOf(still)?.paused !== paused)
+        ctx.warn(
+          lenientWarning(
+            "D-TA-PAUSE",
+            `a repeated ${action} answered ${again.status} and the agent reads paused ${JSON.stringify(agentOf(still)?.paused)}`,
+          ),
+          again,
+        );
+      if (agentOf(still)?.paused !== paused)
+        return ctx.notExercised(`after a repeated ${action} the agent is not in the state the next step starts from`);
     }
   },
 });

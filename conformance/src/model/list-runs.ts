@@ -28,6 +28,7 @@ export class ListRunsCommand implements fc.AsyncCommand<RunModel, RealSystem> {
           rows.map((x) => (isObject(x) ? x.id : undefined)),
           `${id} exactly once`,
           ex,
+          "list",
         );
       observe(m, id, hits[0], ex);
     }

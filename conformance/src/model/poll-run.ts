@@ -18,6 +18,7 @@ export class PollRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
         { status: ex.status, body: ex.json },
         { status: 200 },
         ex,
+        "read",
       );
     observe(m, id, runOf(ex.json), ex);
     r.ctx.pass(ex);

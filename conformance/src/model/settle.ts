@@ -2,7 +2,15 @@ import fc from "fast-check";
 import { sleep } from "../http.ts";
 import type { CheckContext } from "../types.ts";
 import { ListRunsCommand } from "./list-runs.ts";
-import { ModelViolation, RunModel, observe, runOf, type RealSystem, type RunKindModel } from "./model.ts";
+import {
+  ModelViolation,
+  RunModel,
+  observe,
+  runOf,
+  type RealSystem,
+  type RunKindModel,
+  type ViolationRule,
+} from "./model.ts";
 import { PollRunCommand } from "./poll-run.ts";
 import { StartRunCommand } from "./start-run.ts";
 import { WaitCommand } from "./wait.ts";
@@ -13,6 +21,26 @@ export interface StateMachineOptions {
   /** input variants StartRun picks from (the first starts every sequence) */
   variants: string[];
   maxStarts: number;
+  /**
+   * The check's assertion each kind of violation judges (a converted check's
+   * `judges`); undefined for a kind the check does not hold a deployment to,
+   * which is then reported as not exercised, never as a failure.
+   */
+  judges?: (rule: ViolationRule | undefined) => string | undefined;
+}
+
+/** Read a run the sequence started: any answer but 200 is the violation that it cannot be read. */
+async function readStarted(ctx: CheckContext, real: RealSystem, id: string) {
+  const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
+  if (ex.status !== 200)
+    throw new ModelViolation(
+      "a started run cannot be read",
+      { status: ex.status, body: ex.json },
+      { status: 200 },
+      ex,
+      "read",
+    );
+  return ex;
 }
 
 /**
@@ -52,15 +80,16 @@ export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions)
                 model.runs.get(id)!.type,
                 `${o.kind.states.completed} | ${o.kind.states.failed}`,
                 real.last,
+                "finish",
               );
             await sleep(300);
-            const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
+            const ex = await readStarted(ctx, real, id);
             real.last = ex;
             observe(model, id, runOf(ex.json), ex);
           }
         }
         for (const id of model.ids()) {
-          const ex = await ctx.req({ method: "GET", path: real.runPath(id) });
+          const ex = await readStarted(ctx, real, id);
           observe(model, id, runOf(ex.json), ex);
           ctx.pass(ex);
         }
@@ -75,8 +104,12 @@ export async function runStateMachine(ctx: CheckContext, o: StateMachineOptions)
   if (out.failed) {
     if (!violation) throw out.errorInstance instanceof Error ? out.errorInstance : new Error(String(out.errorInstance));
     const trace = out.counterexample?.[0]?.toString();
+    const judges = o.judges?.(violation.rule);
+    if (o.judges && judges === undefined)
+      return ctx.notExercised(`${violation.title} (not a rule this check holds the deployment to)`);
     ctx.fail(
       {
+        judges,
         title: violation.title,
         received: violation.received,
         expected: violation.expected,

@@ -19,6 +19,7 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
         { status: ex.status, body: ex.json },
         { status: 202 },
         ex,
+        "start",
       );
     if (run) {
       const type = m.kind.statusAt === "status" ? run.status : isObject(run.status) ? run.status.type : undefined;
@@ -28,11 +29,20 @@ export class StartRunCommand implements fc.AsyncCommand<RunModel, RealSystem> {
           run.status,
           { type: m.kind.states.pending },
           ex,
+          "start-state",
         );
       observe(m, id, { ...run, ...Object.fromEntries(m.kind.counts.map((c) => [c, 0])) }, ex);
     } else {
       const read = await r.ctx.req({ method: "GET", path: r.runPath(id) });
       r.last = read;
+      if (read.status !== 200)
+        throw new ModelViolation(
+          "a started run cannot be read",
+          { status: read.status, body: read.json },
+          { status: 200 },
+          read,
+          "read",
+        );
       observe(m, id, runOf(read.json), read);
     }
     r.ctx.pass(ex);

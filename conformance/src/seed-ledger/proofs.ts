@@ -231,7 +231,7 @@ export const PROOFS: Record<string, Array<{ fault: string; check: string }>> = {
   "rate-limit.headers": [{ fault: "missing-ratelimit-remaining", check: "rate-limit-headers" }, { fault: "ratelimit-remaining-plus-one", check: "rate-limit-headers" }, { fault: "ratelimit-remaining-minus-one", check: "rate-limit-burst-429" }, { fault: "ratelimit-limit-plus-one", check: "rate-limit-burst-429" }, { fault: "ratelimit-refuses-with-calls-left", check: "rate-limit-burst-429" }, { fault: "ratelimit-429-claims-calls-left", check: "rate-limit-headers" }, { fault: "ratelimit-reset-epoch", check: "rate-limit-headers" }, { fault: "ratelimit-reset-plus-one", check: "rate-limit-headers" }],
   "rate-limit.per-key": [{ fault: "rate-limit-shared-across-keys", check: "rate-limit-per-key" }, { fault: "mcp-rate-limit-separate-bucket", check: "mcp-rate-limit-shared" }],
   "rate-limit.retry-after-works": [{ fault: "rate-limit-never-recovers", check: "rate-limit-recovers" }, { fault: "mcp-429-never-recovers", check: "mcp-rate-limit-shared" }],
-  "references.entity": [{ fault: "citation-tracking-agent-entity", check: "ask-citation-invariants" }],
+  "references.entity": [{ fault: "citation-tracking-agent-entity", check: "ask-citation-invariants" }, { fault: "schema-entity-reference-type-agent", check: "response-schema-conformance" }],
   "references.marker-numbering": [{ fault: "citation-numbering-starts-at-2", check: "ask-citation-invariants" }],
   "references.no-tracking-agent": [{ fault: "citation-tracking-agent-entity", check: "ask-citation-invariants" }],
   "references.post-one-per-post": [{ fault: "citation-duplicate-post-reference", check: "ask-citation-invariants" }, { fault: "schema-post-reference-without-end", check: "response-schema-conformance" }],

@@ -39,7 +39,8 @@ export function askTurn(ctx: CheckContext): Promise<Turn> {
     const d = dataOf<AssistantAskAccepted>(create);
     const chatId = d?.chat_id;
     const messageId = d?.message_id;
-    if (create.status !== 202 || typeof chatId !== "string" || typeof messageId !== "string")
+    // accepted with any 2xx: the status itself is ask-202-polls-to-completion's to judge
+    if (create.status < 200 || create.status >= 300 || typeof chatId !== "string" || typeof messageId !== "string")
       return { create, datasetId: src.id, polls: 0 };
     const obs = await pollUntil<AssistantChatMessageStatus>(
       ctx,

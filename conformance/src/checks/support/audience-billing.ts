@@ -11,13 +11,17 @@ import { balanceOf, balanceWindow, countOf, moneyBy, priceOf, runIdOf, type RunM
 import type { BilledCreate } from "./groups.ts";
 import { createAudienceDataset, pollAudienceRun, runPath, startAudienceRun } from "./audiences.ts";
 
-export const AUDIENCE_TARGET = 8;
+/** Profiles the billed run asks for: enough to see a reservation and a settlement, few enough to cost little. */
+export const AUDIENCE_TARGET = 4;
 
-/** An audience run's money: AUDIENCE_TARGET × price held while pending or working, profile_count × price once completed, nothing once failed. */
-export function audienceRunMoney(price: Decimal): (d: unknown) => RunMoney | undefined {
+/** An audience run's money: `reserved` (AUDIENCE_TARGET × price unless given) held while pending or working, profile_count × price once completed, nothing once failed. */
+export function audienceRunMoney(
+  price: Decimal,
+  reserved: Decimal = price.mul(AUDIENCE_TARGET),
+): (d: unknown) => RunMoney | undefined {
   return moneyBy({
     states: { pending: "pending", working: ["working"], completed: "completed", failed: "failed" },
-    reserved: price.mul(AUDIENCE_TARGET),
+    reserved,
     settled: (d) => {
       const n = countOf(isObject(d) ? d.profile_count : undefined);
       return n === undefined ? undefined : price.mul(n);
@@ -50,7 +54,12 @@ export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun>
     const id = runIdOf(create);
     if (create.status < 200 || create.status >= 300 || !id)
       setupNotAccepted(ctx, `an audience run of ${AUDIENCE_TARGET} profiles`, create);
-    const afterCreate = await balanceWindow(ctx, [{ path: runPath(ad, id), money: audienceRunMoney(price) }]);
+    // the reservation as the run reports its size (target_profile_count), the size sent when it reports none
+    const money = (d: unknown) => {
+      const target = countOf(isObject(d) ? d.target_profile_count : undefined) ?? AUDIENCE_TARGET;
+      return audienceRunMoney(price, price.mul(target))(d);
+    };
+    const afterCreate = await balanceWindow(ctx, [{ path: runPath(ad, id), money }]);
     const obs = await pollAudienceRun(ctx, ad, id);
     const last = obs.at(-1)!;
     const { balance: after } = await balanceOf(ctx);

@@ -7,6 +7,7 @@ import { dataOf } from "../../typed.ts";
 import { setupNotAccepted } from "./util.ts";
 import type { Exchange } from "../../http.ts";
 import {
+  countOf,
   errorCode,
   keywordSource,
   pollUntil,
@@ -63,7 +64,9 @@ export async function startAudienceRun(
   ad: string,
   /** total_profile_count; undefined sends none (the deployment's default applies) */
   total: number | undefined,
-  before?: () => Promise<void>,
+  before?: (source: SourceDataset) => Promise<void>,
+  /** send the start another way (twin requests); what it answers is judged as the start */
+  send?: (body: Record<string, unknown>) => Promise<Exchange>,
 ): Promise<{ ex: Exchange; source: SourceDataset }> {
   const preferred = await ctx.shared("audience-source-preferred", async () => ({}) as { source?: SourceDataset });
   return startOnSource(ctx, {
@@ -90,17 +93,24 @@ export async function startAudienceRun(
     ],
     preferred,
     start: async (src) => {
-      await before?.();
-      return ctx.req({
-        method: "POST",
-        path: runsPath(ad),
-        body:
-          total === undefined
-            ? { source_dataset_id: src.id }
-            : { source_dataset_id: src.id, total_profile_count: total },
-      });
+      await before?.(src);
+      const body =
+        total === undefined ? { source_dataset_id: src.id } : { source_dataset_id: src.id, total_profile_count: total };
+      return send ? send(body) : ctx.req({ method: "POST", path: runsPath(ad), body });
     },
   });
+}
+
+/**
+ * The most people an audience run on `src` can collect, as the deployment
+ * reported the source: the seed walks the authors and commenters of its posts,
+ * so at most its mentions × (1 + num_comments_per_post of its run). Undefined
+ * when its run reports neither.
+ */
+export function peopleBound(src: SourceDataset): number | undefined {
+  const posts = countOf(src.run?.mentions_count);
+  const comments = countOf(src.run?.params?.num_comments_per_post);
+  return posts === undefined || comments === undefined ? undefined : posts * (1 + comments);
 }
 
 /** Poll one audience run to its end; every read of it, `data` as an audience run. */

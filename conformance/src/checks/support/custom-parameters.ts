@@ -35,7 +35,23 @@ export const cpRuns = (cp: string) => `${CP}/${encodeURIComponent(cp)}/runs`;
 /** A custom parameter run read as a deployment sent it. */
 export type ParameterRunRead = Untrusted<CustomParametersCustomParameterRun>;
 
-// Ended: a terminal status, or every mention counted (done + error = total) and no longer processing.
+/**
+ * Whether a read shows the run still running, by the seed's own measure: its
+ * counters short of mentions_total (the run "is complete when done plus
+ * error equals total") and no end state. False when the read cannot tell.
+ */
+export function parameterRunRunning(r: ParameterRunRead | undefined): boolean {
+  const type: unknown = r?.status?.type;
+  const [total, doneN, error] = [r?.mentions_total, r?.mentions_done, r?.mentions_error].map(countOf);
+  if (total === undefined || doneN === undefined || error === undefined) return false;
+  return doneN + error < total && type !== "completed" && type !== "failed";
+}
+
+/** Ended: a terminal status, or every mention counted (done + error = total) and no longer processing. */
+export function parameterRunEnded(r: ParameterRunRead | undefined): boolean {
+  return done(r);
+}
+
 function done(r: ParameterRunRead | undefined): boolean {
   const type: unknown = r?.status?.type;
   if (type === "completed" || type === "failed") return true;

@@ -20,8 +20,10 @@ import {
   priceOf,
   refusedSetup,
   runIdOf,
+  sendTwins,
   setupRefusal,
   sourceDataset,
+  splitTwins,
   terminalType,
   type BalanceWindow,
   type RunMoney,
@@ -105,9 +107,18 @@ export interface Cycles {
   /** the balance right after the first trigger, with the cycle's dataset runs read around it */
   afterTrigger: BalanceWindow;
   afterSettle: Decimal;
+  /** of the twin first triggers (sent together), the accepted one (the first when neither was) */
   first: Exchange;
+  /** the other twin */
   second: Exchange;
-  secondInFlight: boolean;
+  /**
+   * How the twins fared: `split` when one was accepted and the other refused
+   * (the refusal can only be about the accepted one's cycle); `both-running`
+   * when both were accepted and both cycles still had a dataset run pending
+   * or working afterwards (each was running when the other arrived);
+   * `unknown` otherwise (the rule is not exercised).
+   */
+  twins: "split" | "both-running" | "unknown";
   firstRuns: CycleRun[];
   secondRuns: CycleRun[];
   third?: Exchange;
@@ -120,12 +131,19 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     const mentionPrice = await priceOf(ctx, "mention");
     const src = await sourceDataset(ctx, "agent-source", postUrls(ctx, "reddit", 2, "ta"));
     const agent = await createAgent(ctx, "agent-cycles", [src.id]);
-    ctx.charge(mentionPrice.mul(AGENT_COUNT * 3).toFixed(), "up to three agent cycles of one dataset run each");
+    const releaseCycles = ctx.charge(
+      mentionPrice.mul(AGENT_COUNT * 3).toFixed(),
+      "up to three agent cycles of one dataset run each",
+    );
+    const accepted = (ex: Exchange) => ex.status >= 200 && ex.status < 300;
+    // the first cycle's trigger is sent twice at once: one starts the cycle, the other arrives while it is as
+    // young as it can be (the in-progress rule), a second cycle only if the deployment accepts both
+    const trigger = () => ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
     let { balance: before } = await balanceOf(ctx);
-    let first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+    let pair = await sendTwins(trigger);
     // the first trigger is the setup of every cycle rule: refused because the deployment finds no query it
     // repeats in the dataset (its URL run; dataset_has_no_queries), a keyword run gives it one, once
-    const refusal = setupRefusal(first);
+    const refusal = pair.some(accepted) ? undefined : setupRefusal(pair[0]);
     if (refusal?.reason === "data") {
       const tried = "a keyword run of 20 reddit posts added to the agent's dataset";
       ctx.charge(mentionPrice.mul(AGENT_COUNT).toFixed(), tried);
@@ -143,44 +161,55 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
         refusedSetup(ctx, refusal, "triggering the agent's first cycle", [`${tried} (answered ${kw.status})`]);
       await pollUntil(ctx, `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(kwId)}`, terminalType);
       ({ balance: before } = await balanceOf(ctx));
-      first = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
-      const again = setupRefusal(first);
+      pair = await sendTwins(trigger);
+      const again = pair.some(accepted) ? undefined : setupRefusal(pair[0]);
       if (again) refusedSetup(ctx, again, "triggering the agent's first cycle", [tried]);
     } else if (refusal) refusedSetup(ctx, refusal, "triggering the agent's first cycle");
-    // the balance right after the trigger, with each dataset run of the cycle read around it
+    const first = pair.find(accepted) ?? pair[0];
+    const second = first === pair[0] ? pair[1] : pair[0];
+    // the balance right after the triggers, with each dataset run of the cycles read around it
     const runPath = (rid: string) => `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}`;
-    const started = first.status === 202 ? dataOf<TrackingAgentsAgentRun>(first)?.dataset_run_ids : undefined;
+    const runIdsOf = (ex: Exchange) => {
+      const ids = accepted(ex) ? dataOf<TrackingAgentsAgentRun>(ex)?.dataset_run_ids : undefined;
+      return (Array.isArray(ids) ? ids : []).filter((rid): rid is string => typeof rid === "string");
+    };
     const afterTrigger = await balanceWindow(
       ctx,
-      (Array.isArray(started) ? started : [])
-        .filter((rid): rid is string => typeof rid === "string")
-        .map((rid) => ({ path: runPath(rid), money: cycleRunMoney(mentionPrice) })),
+      [...runIdsOf(first), ...runIdsOf(second)].map((rid) => ({
+        path: runPath(rid),
+        money: cycleRunMoney(mentionPrice),
+      })),
     );
-    const second = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
-    // a second cycle that was accepted is only a fault if the first one was still running
-    let secondInFlight = true;
-    if (second.status === 202 && first.status === 202) {
-      const rid = dataOf<TrackingAgentsAgentRun>(first)?.dataset_run_ids?.[0];
-      const now = rid
-        ? await ctx.req({
-            method: "GET",
-            path: `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(rid)}`,
-          })
-        : undefined;
-      secondInFlight = !now || !terminalType(dataOf<DatasetsDatasetRun>(now));
+    // both accepted: each cycle was running when the other's trigger arrived only if both still run now
+    let bothRunning = false;
+    if (accepted(first) && accepted(second)) {
+      const running = async (ex: Exchange) => {
+        for (const rid of runIdsOf(ex)) {
+          const type = dataOf<DatasetsDatasetRun>(await ctx.req({ method: "GET", path: runPath(rid) }))?.status?.type;
+          if (type === "pending" || type === "working") return true;
+        }
+        return false;
+      };
+      bothRunning = (await running(first)) && (await running(second));
     }
     const cycle = (ex: Exchange) => settleCycle(ctx, src.id, dataOf<TrackingAgentsAgentRun>(ex));
-    const firstRuns = first.status === 202 ? await cycle(first) : [];
-    const secondRuns = second.status === 202 ? await cycle(second) : [];
+    const firstRuns = accepted(first) ? await cycle(first) : [];
+    const secondRuns = accepted(second) ? await cycle(second) : [];
     const { balance: afterSettle } = await balanceOf(ctx);
     // the agent run finishes once its dataset runs have: retry a few times on 409
     let third: Exchange | undefined;
     for (let i = 0; i < 20; i++) {
-      third = await ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
+      third = await trigger();
       if (third.status !== 409) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const thirdRuns = third?.status === 202 ? await cycle(third) : [];
+    const thirdRuns = third && accepted(third) ? await cycle(third) : [];
+    // every cycle has ended: the kit's commitment becomes what they cost
+    const charged = before.minus((await balanceOf(ctx)).balance);
+    if (charged.isFinite() && charged.gte(0) && charged.lte(mentionPrice.mul(AGENT_COUNT * 3))) {
+      releaseCycles();
+      if (charged.gt(0)) ctx.charge(charged.toFixed(), "the agent cycles, as the balance shows they cost");
+    }
     return {
       agent: agent.id,
       datasetId: src.id,
@@ -190,7 +219,7 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
       afterSettle,
       first,
       second,
-      secondInFlight,
+      twins: splitTwins(pair) ? "split" : bothRunning ? "both-running" : "unknown",
       firstRuns,
       secondRuns,
       third,
