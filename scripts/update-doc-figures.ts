@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import { Decimal } from "decimal.js";
 import { groupSpecs } from "../conformance/src/groups/index.ts";
 import type { PriceCategory } from "../conformance/src/groups/types.ts";
-import { COST_PER_CHECK, MEASURED_RPS, type CheckCost } from "../conformance/src/request-budget.ts";
+import { COST_PER_CHECK, MEASURED_RPS, SCENARIO_COST, type CheckCost } from "../conformance/src/request-budget.ts";
 import { diffContracts } from "./lib/contract-diff.ts";
 import { consoleTable } from "./lib/contract-report.ts";
 import { compileTypeSpec, readDocument, resolveBase } from "./lib/contract-source.ts";
@@ -84,7 +84,15 @@ function kitCost(): string {
     .filter(([, d]) => d.greaterThan(0))
     .sort((a, b) => b[1].comparedTo(a[1]))
     .slice(0, 5);
-  const total = (rate: Decimal) => rows.reduce((sum, [, c]) => sum.plus(usdAt(c, rate)), new Decimal(0));
+  const total = (rate: Decimal) =>
+    [...rows.map(([, c]) => c), ...Object.values(SCENARIO_COST)].reduce(
+      (sum, c) => sum.plus(usdAt(c, rate)),
+      new Decimal(0),
+    );
+  const setups = Object.entries(SCENARIO_COST)
+    .map(([name, c]) => [name, usdAt(c, RATES.Business)] as const)
+    .sort((a, b) => b[1].comparedTo(a[1]))
+    .slice(0, 3);
   const requests = rows.reduce((n, [, c]) => n + c.requests, 0);
   const refused = rows
     .map(([id, c]) => [id, usdAt(c.refused, RATES.Business)] as const)
@@ -92,7 +100,7 @@ function kitCost(): string {
   return [
     `The table (standard profile, whole contract, the reference at ${MEASURED_RPS} requests/second) adds up to ${requests.toLocaleString("en-US")} requests.`,
     `The most requests: ${byRequests.map(([id, c]) => `\`${id}\` ${c.requests}${c.scalesWithRate ? " (a burst sized by the rate limit)" : ""}`).join(", ")}.`,
-    `What the checks keep committed: ${dollars(total(RATES.Business))} at the Business rate ($${RATES.Business.toFixed()} per unit), ${dollars(total(RATES.Pro))} at the Pro rate ($${RATES.Pro.toFixed()}); the most: ${byMoney.map(([id, d]) => `\`${id}\` ${dollars(d)}`).join(", ")} (Business).`,
+    `What the checks and their shared setups keep committed: ${dollars(total(RATES.Business))} at the Business rate ($${RATES.Business.toFixed()} per unit), ${dollars(total(RATES.Pro))} at the Pro rate ($${RATES.Pro.toFixed()}); the most: ${byMoney.map(([id, d]) => `\`${id}\` ${dollars(d)}`).join(", ")}; of the shared setups: ${setups.map(([name, d]) => `${name} ${dollars(d)}`).join(", ")} (Business).`,
     refused
       ? `The largest commitment held only until a refusal: \`${refused[0]}\` ${dollars(refused[1])} (Business), a negative case a conformant deployment refuses; under the default budget such a case is not sent.`
       : "",

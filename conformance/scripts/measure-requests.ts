@@ -15,7 +15,7 @@ import { Decimal } from "decimal.js";
 import * as prettier from "prettier";
 import { Contract } from "../src/contract.ts";
 import type { PriceCategory } from "../src/groups/types.ts";
-import type { CheckCost } from "../src/request-budget.ts";
+import type { CheckCost, ScenarioCost } from "../src/request-budget.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { demoKeys, settings, startReference } from "../test/helpers.ts";
 import { portArg } from "../../scripts/lib/reference-process.ts";
@@ -60,7 +60,7 @@ async function measure(
 
 const { report: standard, prices } = await measure("standard");
 const { report: readonly } = await measure("readonly");
-const table = costsOf(standard, Contract.load(), prices);
+const { checks: table, scenarios } = costsOf(standard, Contract.load(), prices);
 const money = (d: Decimal | string | undefined) =>
   d === undefined ? "?" : `$${new Decimal(d).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).toFixed(2)}`;
 const count = (r: RunReport, ...o: string[]) => r.results.filter((x) => o.includes(x.outcome)).length;
@@ -70,7 +70,10 @@ const line = (r: RunReport, label: string) =>
     .join(
       ", ",
     )} | ${count(r, "pass")} / ${count(r, "fail", "error")} / ${count(r, "skip")} | ${money(r.spend.committedUsd)} | ${money(r.spend.settledUsd)} |`;
-const kept = Object.values(table).reduce((sum, c) => sum.plus(usdOf(c, prices)), new Decimal(0));
+const kept = [...Object.values(table), ...Object.values(scenarios)].reduce(
+  (sum, c) => sum.plus(usdOf(c, prices)),
+  new Decimal(0),
+);
 console.log(
   `Against the reference at ${rps} requests/second per key, whole contract (main key's prices: ${Object.entries(prices)
     .map(([k, v]) => `${k} $${v!.toFixed()}`)
@@ -106,7 +109,7 @@ if (process.argv.includes("--write")) {
   const path = fileURLToPath(new URL("../src/request-budget.ts", import.meta.url));
   // formatted as the repository's Prettier settings say, so the format gate passes on the written file
   const options = { ...(await prettier.resolveConfig(path)), filepath: path };
-  writeFileSync(path, await prettier.format(tableSource(table, rps), options));
+  writeFileSync(path, await prettier.format(tableSource(table, scenarios, rps), options));
   console.log(`wrote ${path}`);
 }
 process.exit(0);
@@ -117,31 +120,41 @@ function unitsText(u: CheckCost["units"]): string {
     .join(", ")} }`;
 }
 
+/** `{ units: {…}, usd: n }` of a part, leaving out what is empty. */
+function partText(p: { units?: CheckCost["units"]; usd?: number }): string {
+  return [
+    ...(p.units && Object.keys(p.units).length ? [`units: ${unitsText(p.units)}`] : []),
+    ...(p.usd ? [`usd: ${p.usd}`] : []),
+  ].join(", ");
+}
+
+function scenarioRowOf(name: string, c: ScenarioCost): string {
+  const parts = [partText(c)].filter(Boolean);
+  if (c.peak) parts.push(`peak: { ${partText(c.peak)} }`);
+  return `  ${JSON.stringify(name)}: { ${parts.join(", ")} },`;
+}
+
 function rowOf(id: string, c: CheckCost): string {
   const parts = [`requests: ${c.requests}`];
+  if (c.scenarios?.length) parts.push(`scenarios: ${JSON.stringify(c.scenarios)}`);
   if (c.scalesWithRate) parts.push("scalesWithRate: true");
-  if (c.units && Object.keys(c.units).length) parts.push(`units: ${unitsText(c.units)}`);
-  if (c.usd) parts.push(`usd: ${c.usd}`);
-  if (c.refused) {
-    const r = [
-      ...(c.refused.units && Object.keys(c.refused.units).length ? [`units: ${unitsText(c.refused.units)}`] : []),
-      ...(c.refused.usd ? [`usd: ${c.refused.usd}`] : []),
-    ];
-    parts.push(`refused: { ${r.join(", ")} }`);
-  }
+  if (partText(c)) parts.push(partText(c));
+  if (c.peak) parts.push(`peak: { ${partText(c.peak)} }`);
+  if (c.refused) parts.push(`refused: { ${partText(c.refused)} }`);
   return `  ${JSON.stringify(id)}: { ${parts.join(", ")} },`;
 }
 
-function tableSource(t: Record<string, CheckCost>, rate: number): string {
+function tableSource(t: Record<string, CheckCost>, sc: Record<string, ScenarioCost>, rate: number): string {
   return `// What each check costs, measured against the reference (whole contract,
 // standard profile, ${rate} requests/second, the reference's step delay of 50 ms):
 // the requests it sends, and what it commits through the budget guard, in
 // units of each price category of GET /v1/prices (a dataset run of 20
 // mentions commits 20 "mention" units) plus dollars that are not priced per
 // unit (the assistant's token charge guard): what it keeps committed (a
-// conformant deployment may charge it), and apart, the largest commitment it
+// conformant deployment may charge it), apart the largest commitment it
 // holds only until the deployment refuses a request (a negative case: money
-// at risk only if the deployment wrongly accepts it). \`--plan\` prices both
+// at risk only if the deployment wrongly accepts it), and the shared
+// scenarios it needs, whose cost is listed once (SCENARIO_COST). \`--plan\` prices both
 // at a deployment's own prices; the default budget is what the selected
 // checks keep committed, plus a margin; the progress line estimates the time
 // left from the requests. \`npx tsx conformance/scripts/measure-requests.ts --write\`
@@ -158,8 +171,19 @@ export interface CheckCost {
   units?: Partial<Record<PriceCategory, number>>;
   /** what it keeps committed in dollars that are not priced per unit */
   usd?: number;
+  /** what it holds at once at most, when more than what it keeps (a run committed at its worst case, then resized) */
+  peak?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
   /** its largest commitment held only until the deployment refused the request (a negative case) */
   refused?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
+  /** the shared scenarios (ctx.shared) it needs that commit money: paid once per run, by the first check that needs one */
+  scenarios?: string[];
+}
+
+/** What a shared scenario keeps committed, and holds at once at most. */
+export interface ScenarioCost {
+  units?: Partial<Record<PriceCategory, number>>;
+  usd?: number;
+  peak?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
 }
 
 /** The reference's rate limit per key when the table was measured (conformance/test/cost-table.test.ts runs at it). */
@@ -168,6 +192,13 @@ export const MEASURED_RPS = ${rate};
 export const COST_PER_CHECK: Record<string, CheckCost> = {
 ${Object.entries(t)
   .map(([id, c]) => rowOf(id, c))
+  .join("\n")}
+};
+
+export const SCENARIO_COST: Record<string, ScenarioCost> = {
+${Object.entries(sc)
+  .sort(([a], [b]) => a.localeCompare(b))
+  .map(([name, c]) => scenarioRowOf(name, c))
   .join("\n")}
 };
 

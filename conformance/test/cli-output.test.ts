@@ -71,7 +71,7 @@ function reportOf(results: CheckResult[]): RunReport {
     ledger: new Ledger(Contract.load()),
     exchanges: [],
     spentUsd: "0",
-    spend: { committedUsd: "1.5", settledUsd: "0.4", budgetUsd: 3, byCheck: [], commitments: [] },
+    spend: { committedUsd: "1.5", settledUsd: "0.4", budgetUsd: 3, byCheck: [], commitments: [], uses: {} },
     cleanup: { deleted: 0, failed: [] },
     unplanned429: 0,
     transportErrors: [],

@@ -14,7 +14,7 @@ import type { Contract } from "../contract.ts";
 import type { PriceCategory } from "../groups/types.ts";
 import { HttpClient } from "../http.ts";
 import { UsageError } from "../preflight.ts";
-import { COST_PER_CHECK, MEASURED_RPS, type CheckCost } from "../request-budget.ts";
+import { COST_PER_CHECK, MEASURED_RPS, SCENARIO_COST, type CheckCost } from "../request-budget.ts";
 import { selectChecks } from "../run/select.ts";
 import { isObject } from "../typed.ts";
 import type { Settings } from "../types.ts";
@@ -43,6 +43,10 @@ export interface PlanRow {
 
 export interface Plan {
   rows: PlanRow[];
+  /** what one check or setup holds at once beyond what it keeps, at most (part of worstUsd) */
+  headroomUsd: Decimal;
+  /** the shared scenarios the selected checks need, each paid once, at the deployment's prices */
+  scenarios: Array<{ name: string; usd?: Decimal; checks: string[] }>;
   /** selected checks that do not apply, with the reason */
   notApplicable: Array<{ id: string; reason: string }>;
   requests: number;
@@ -112,11 +116,34 @@ export function planOf(settings: Settings, contract: Contract, deployment: Deplo
       unmeasured: !cost || undefined,
     });
   }
+  // each shared scenario once, whichever selected check runs it first
+  const needs = new Map<string, string[]>();
+  for (const r of rows)
+    for (const name of COST_PER_CHECK[r.id]?.scenarios ?? []) needs.set(name, [...(needs.get(name) ?? []), r.id]);
+  const scenarios = [...needs].map(([name, checks]) => ({
+    name,
+    usd: readonly ? new Decimal(0) : priced(SCENARIO_COST[name]),
+    checks,
+  }));
+  // room for the most any one of them holds at once beyond what it keeps (a run committed at its worst case, then resized)
+  const owners = [
+    ...rows.map((r) => ({ kept: r.usd, peak: COST_PER_CHECK[r.id]?.peak })),
+    ...scenarios.map((x) => ({ kept: x.usd, peak: SCENARIO_COST[x.name]?.peak })),
+  ];
+  const headroom = readonly
+    ? new Decimal(0)
+    : owners.reduce((most, o) => {
+        const peak = o.peak ? priced(o.peak) : undefined;
+        const extra = peak && o.kept ? peak.minus(o.kept) : new Decimal(0);
+        return extra.greaterThan(most) ? extra : most;
+      }, new Decimal(0));
   return {
     rows,
+    scenarios,
+    headroomUsd: headroom,
     notApplicable: selected.filter((s) => s.skip).map((s) => ({ id: s.check.id, reason: s.skip! })),
     requests: rows.reduce((n, r) => n + r.requests, 0),
-    worstUsd: rows.reduce((sum, r) => sum.plus(r.usd ?? 0), new Decimal(0)),
+    worstUsd: [...rows, ...scenarios].reduce((sum, r) => sum.plus(r.usd ?? 0), headroom),
     unpriced: [...unpriced],
     deployment,
   };
@@ -145,8 +172,17 @@ export function planText(plan: Plan, settings: Settings, budgetGiven: string | u
       (r) =>
         `${r.id.padEnd(40)} ${String(r.requests).padStart(8)} ${(r.usd === undefined ? "?" : r.usd.isZero() ? "-" : money(r.usd)).padStart(9)} ${(r.refusedUsd && !r.refusedUsd.isZero() ? money(r.refusedUsd) : "-").padStart(18)}${r.unmeasured ? "  (not measured: estimate)" : ""}`,
     ),
+    ...(plan.scenarios.some((x) => x.usd && !x.usd.isZero())
+      ? [
+          "",
+          "shared setups (paid once, by the first selected check that needs one):",
+          ...plan.scenarios
+            .filter((x) => x.usd && !x.usd.isZero())
+            .map((x) => `  ${x.name.padEnd(38)} ${money(x.usd).padStart(9)}  for ${x.checks.join(", ")}`),
+        ]
+      : []),
     "",
-    `total: ${plan.requests} requests (response-level checks send none of their own); the checks commit at most ${money(plan.worstUsd)}${plan.unpriced.length ? ` plus what they price in ${plan.unpriced.join(", ")}, which this deployment does not price` : ""}`,
+    `total: ${plan.requests} requests (response-level checks send none of their own); the checks and their setups commit at most ${money(plan.worstUsd)}${plan.headroomUsd.isZero() ? "" : ` (${money(plan.headroomUsd)} of it for what one of them holds at once before a run reports its size)`}${plan.unpriced.length ? ` plus what they price in ${plan.unpriced.join(", ")}, which this deployment does not price` : ""}`,
     `"held until refused": the largest commitment a check holds for a negative case until the deployment refuses it (charged only if it wrongly accepts); a case the budget's room cannot hold is not sent and is reported not exercised.`,
   ];
   let limit: Decimal | undefined;

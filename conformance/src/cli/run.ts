@@ -5,6 +5,7 @@
 // coverage, 2 usage, 130 Ctrl-C, 143 SIGTERM).
 import { catalogueMarkdown } from "../catalogue.ts";
 import type { Contract } from "../contract.ts";
+import { HOW_TO_POINT, inProcessAvailable } from "../differential/reference.ts";
 import { runDifferential, type DifferentialRun } from "../differential/run.ts";
 import { allChecks } from "../registry.ts";
 import { progressLine } from "../reporters/console.ts";
@@ -46,6 +47,9 @@ export async function runFromOptions(o: CliOptions, configFile: string | undefin
     console.log(planText(plan, settings, o.budget));
     return 0;
   }
+  // a usage error needs no request: an installed kit without the reference says so before pricing the run
+  if (settings.differential && !settings.referenceUrl && !inProcessAvailable())
+    throw new UsageError(`--differential: ${HOW_TO_POINT}`);
   const budgetNote = await applyDefaultBudget(settings, contract, o.budget);
   const stop = stopOnSignals();
   const { report, diff } = await runWithProgress(settings, contract, {

@@ -2,14 +2,18 @@
 // and the run refuses (skips the check) once --budget would be exceeded. A
 // request that turned out to charge nothing releases its commitment. Each
 // commitment is recorded under the check that made it (the keyed lane runs
-// one check at a time; RunProgress says which), so the report and the
-// measured cost table (request-budget.ts) can give it per check.
+// one check at a time; RunProgress says which), and under the shared
+// scenario (ctx.shared) it was made in, if any: a scenario is paid by the
+// first check that needs it, so the cost table keeps it apart and a plan for
+// any selection of checks adds each scenario they use once.
 import { Decimal } from "decimal.js";
 import { SkipError } from "../skip.ts";
 
 /** One commitment as the guard saw it. */
 export interface Commitment {
   check: string;
+  /** the shared scenario it was made in (run/session.ts tells the guard which one is running) */
+  scenario?: string;
   usd: Decimal;
   what: string;
   /** how many exchanges the run had recorded when it was made: the chargeable request is the check's next one */
@@ -24,7 +28,10 @@ export class Budget {
   private spent = new Decimal(0);
   private current = "setup";
   private events = 0;
+  private running: string[] = [];
   readonly commitments: Commitment[] = [];
+  /** the shared scenarios each check used (started or awaited) */
+  readonly uses = new Map<string, Set<string>>();
 
   /**
    * `limitUsd` undefined: no limit, only the running total. `position` tells
@@ -40,6 +47,23 @@ export class Budget {
     this.current = check;
   }
 
+  /** The current check needs the shared scenario `name` (started by it or by an earlier check). */
+  use(name: string): void {
+    const set = this.uses.get(this.current) ?? new Set<string>();
+    set.add(name);
+    this.uses.set(this.current, set);
+  }
+
+  /** The scenario `name` runs until `done` settles: commitments made meanwhile are its own. */
+  scenario(name: string, done: Promise<unknown>): void {
+    this.use(name);
+    this.running.push(name);
+    const end = () => {
+      this.running = this.running.filter((n) => n !== name);
+    };
+    done.then(end, end);
+  }
+
   /** Charge `usd` for `what` against the budget; the returned function releases it (once). */
   charge(usd: number | string, what: string): () => void {
     const amount = new Decimal(usd);
@@ -51,6 +75,7 @@ export class Budget {
     this.spent = this.spent.plus(amount);
     const c: Commitment = {
       check: this.current,
+      scenario: this.running.at(-1),
       usd: amount,
       what,
       at: this.position(),

@@ -31,6 +31,29 @@ export interface RunSession {
   log(line: string): void;
 }
 
+/**
+ * The run's shared scenarios (ctx.shared): a Map that also tells the budget
+ * guard which check needs which scenario, and while a scenario runs, that its
+ * commitments are the scenario's.
+ */
+class SharedScenarios extends Map<string, Promise<unknown>> {
+  constructor(private readonly budget: Budget) {
+    super();
+  }
+
+  override get(name: string): Promise<unknown> | undefined {
+    const p = super.get(name);
+    if (p) this.budget.use(name);
+    return p;
+  }
+
+  override set(name: string, p: Promise<unknown>): this {
+    super.set(name, p);
+    this.budget.scenario(name, p);
+    return this;
+  }
+}
+
 /** A fresh session; the ledger is built from the contract as it stands now (after the served-groups preflight). */
 export function openSession(
   settings: Settings,
@@ -47,7 +70,7 @@ export function openSession(
     client,
     ledger: new Ledger(contract),
     created: new Map(),
-    shared: new Map(),
+    shared: new SharedScenarios(budget),
     budget,
     spend: new SpendTracker(client, budget, settings.profile !== "readonly" && !settings.mock),
     log,

@@ -37,6 +37,7 @@ export interface SpendReport {
   /** every commitment the guard accepted, in order (`at`: the run's exchange count then; released: charged nothing) */
   commitments: Array<{
     check: string;
+    scenario?: string;
     usd: string;
     what: string;
     at: number;
@@ -44,6 +45,8 @@ export interface SpendReport {
     order: number;
     releasedOrder?: number;
   }>;
+  /** the shared scenarios each check used */
+  uses: Record<string, string[]>;
   note?: string;
 }
 
@@ -108,6 +111,7 @@ export class SpendTracker {
       byCheck: this.byCheck,
       afterChecksUsd: this.tail?.toFixed(),
       commitments: this.budget.commitments.map((c) => ({ ...c, usd: c.usd.toFixed() })),
+      uses: Object.fromEntries([...this.budget.uses].map(([check, names]) => [check, [...names].sort()])),
       note: this.failed
         ? "the balance could not be read (GET /v1/me gave no usage.balance): settled spend unknown"
         : undefined,
