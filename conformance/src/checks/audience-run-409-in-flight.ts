@@ -51,9 +51,11 @@ export default defineCheck({
     ctx.charge(price.mul(2 * PROFILES).toFixed(), `two audience runs of ${PROFILES} profile`);
     let pair: [Exchange, Exchange] | undefined;
     // on a source the deployment accepts (or not exercised, naming its refusal)
-    const { source: src } = await startAudienceRun(ctx, ad, PROFILES, undefined, async (body) => {
-      pair = await sendTwins(() => ctx.req({ method: "POST", path: runsPath(ad), body }));
-      return pair.find(is2xx) ?? pair[0];
+    const { source: src } = await startAudienceRun(ctx, ad, PROFILES, {
+      send: async (body) => {
+        pair = await sendTwins(() => ctx.req({ method: "POST", path: runsPath(ad), body }));
+        return pair.find(is2xx) ?? pair[0];
+      },
     });
     const [a, b] = pair!;
     const ids = [a, b].map((ex) => (is2xx(ex) ? runIdOf(ex) : undefined)).filter((id): id is string => !!id);

@@ -77,6 +77,8 @@ export default defineCheck({
     );
     if (items.length === 0) return ctx.notExercised("the agent's feed holds no message to judge");
     if (items.length < 2) ctx.notExercised("the feed holds one message: its order is not exercised");
+    else if (new Set(items.map((m) => JSON.stringify(m?.created_at))).size < 2)
+      ctx.notExercised("the feed's messages share one created_at: their order is not exercised");
     else
       ctx.expect(
         items.every((m, i) => i === 0 || atLeast(items[i - 1]?.created_at, m?.created_at)),

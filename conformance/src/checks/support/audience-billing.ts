@@ -47,9 +47,11 @@ export function billedAudienceRun(ctx: CheckContext): Promise<BilledAudienceRun>
     // needed is charged before them)
     let rowsBefore: UsageRow[] = [];
     let before = new Decimal(NaN);
-    const { ex: create, source: src } = await startAudienceRun(ctx, ad, AUDIENCE_TARGET, async () => {
-      rowsBefore = (await usageRows(ctx)).rows;
-      before = (await balanceOf(ctx)).balance;
+    const { ex: create, source: src } = await startAudienceRun(ctx, ad, AUDIENCE_TARGET, {
+      before: async () => {
+        rowsBefore = (await usageRows(ctx)).rows;
+        before = (await balanceOf(ctx)).balance;
+      },
     });
     const id = runIdOf(create);
     if (create.status < 200 || create.status >= 300 || !id)

@@ -64,14 +64,20 @@ export async function startAudienceRun(
   ad: string,
   /** total_profile_count; undefined sends none (the deployment's default applies) */
   total: number | undefined,
-  before?: (source: SourceDataset) => Promise<void>,
-  /** send the start another way (twin requests); what it answers is judged as the start */
-  send?: (body: Record<string, unknown>) => Promise<Exchange>,
+  o: {
+    before?: (source: SourceDataset) => Promise<void>;
+    /** send the start another way (twin requests); what it answers is judged as the start */
+    send?: (body: Record<string, unknown>) => Promise<Exchange>;
+    /** the source tried first (default: the kit's six reddit posts), and the key its choice is remembered under */
+    first?: { build: () => Promise<SourceDataset>; key: string };
+  } = {},
 ): Promise<{ ex: Exchange; source: SourceDataset }> {
-  const preferred = await ctx.shared("audience-source-preferred", async () => ({}) as { source?: SourceDataset });
+  const { before, send } = o;
+  const key = o.first?.key ?? "audience-source-preferred";
+  const preferred = await ctx.shared(key, async () => ({}) as { source?: SourceDataset });
   return startOnSource(ctx, {
     step: total === undefined ? "an audience run of the default size" : `an audience run of ${total} profiles`,
-    first: () => audienceSource(ctx),
+    first: o.first?.build ?? (() => audienceSource(ctx)),
     alternatives: [
       {
         what: "a keyword run of 20 reddit posts",

@@ -365,6 +365,8 @@ export async function sourceDataset(
   label: string,
   urls: Array<{ source: string; url: string }>,
   key: KeyRole = "main",
+  /** num_comments_per_post of the URL run (its commenters are people an audience run may profile) */
+  comments = 2,
 ): Promise<SourceDataset> {
   const price = await priceOf(ctx, "mention", key);
   const committed = commitRun(ctx, price, Math.max(urls.length, 20), `source dataset ${label} (${urls.length} URLs)`);
@@ -373,7 +375,7 @@ export async function sourceDataset(
     method: "POST",
     path: `/v1/datasets/${encodeURIComponent(ds.id)}/runs`,
     key,
-    body: { search_query: { type: "url", source_urls: urls }, count: 20, num_comments_per_post: 2 },
+    body: { search_query: { type: "url", source_urls: urls }, count: 20, num_comments_per_post: comments },
   });
   committed(create);
   const runId = dataOf<DatasetsDatasetRun>(create)?.id;

@@ -3,7 +3,7 @@
 // observed for codes, billing and the alert feed.
 import type { Decimal } from "decimal.js";
 import type { CheckContext } from "../../types.ts";
-import type { Exchange } from "../../http.ts";
+import { sleep, type Exchange } from "../../http.ts";
 import { dataOf, type Untrusted } from "../../typed.ts";
 import type {
   DatasetsDatasetRun,
@@ -141,6 +141,7 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     const trigger = () => ctx.req({ method: "POST", path: `${agentPath(agent.id)}/trigger` });
     let { balance: before } = await balanceOf(ctx);
     let pair = await sendTwins(trigger);
+    let triggeredAt = Date.now();
     // the first trigger is the setup of every cycle rule: refused because the deployment finds no query it
     // repeats in the dataset (its URL run; dataset_has_no_queries), a keyword run gives it one, once
     const refusal = pair.some(accepted) ? undefined : setupRefusal(pair[0]);
@@ -162,6 +163,7 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
       await pollUntil(ctx, `/v1/datasets/${encodeURIComponent(src.id)}/runs/${encodeURIComponent(kwId)}`, terminalType);
       ({ balance: before } = await balanceOf(ctx));
       pair = await sendTwins(trigger);
+      triggeredAt = Date.now();
       const again = pair.some(accepted) ? undefined : setupRefusal(pair[0]);
       if (again) refusedSetup(ctx, again, "triggering the agent's first cycle", [tried]);
     } else if (refusal) refusedSetup(ctx, refusal, "triggering the agent's first cycle");
@@ -196,7 +198,9 @@ export function agentCycles(ctx: CheckContext): Promise<Cycles> {
     const firstRuns = accepted(first) ? await cycle(first) : [];
     const secondRuns = accepted(second) ? await cycle(second) : [];
     const { balance: afterSettle } = await balanceOf(ctx);
-    // the agent run finishes once its dataset runs have: retry a few times on 409
+    // the agent run finishes once its dataset runs have: retry a few times on 409; a second apart from the first
+    // cycle at least, so the two alerts carry different created_at seconds (the feed's order shows)
+    await sleep(Math.max(0, triggeredAt + 1_100 - Date.now()));
     let third: Exchange | undefined;
     for (let i = 0; i < 20; i++) {
       third = await trigger();
