@@ -11,9 +11,8 @@
 // by the seed (its endpoint row, a passage its `@seed(…, "errors")` mark
 // quotes, or the Errors table for every operation), or its error model is a
 // decision. Run by `npm test`; `--list` prints the whole table, `--missing`
-// only what fails, `--moved` the constraints whose mark would need another
-// quote (the count the gate moved to decisions is reported from a baseline).
-//   npx tsx scripts/provenance-gate.ts [--list | --missing]
+// only what fails; `--doc <path>` gates another build of the document.
+//   npx tsx scripts/provenance-gate.ts [--list | --missing] [--doc <openapi.json>]
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import type { OpenApiDocument } from "../conformance/src/openapi.ts";

@@ -811,3 +811,1300 @@ export const kitRequestsFaults: Fault[] = [
     },
   },
 ];
+
+// ---- the schema-driven checks: response-schema-conformance, invalid-request-rejected,
+// valid-request-accepted, valid-run-body-accepted, documented-status-only. One fault per
+// seed row each judges, built from small tables: a field of an answer made wrong, an
+// error code swapped, a success status changed, an invalid request repaired before the
+// deployment sees it (so it is accepted), a valid one refused.
+
+const RSC = "response-schema-conformance";
+
+/** A value of another JSON type than `v` (a string for a number, a number for a string, a string for the rest). */
+function otherType(v: unknown): unknown {
+  if (typeof v === "number") return String(v);
+  if (typeof v === "string") return 7;
+  if (typeof v === "boolean") return v ? "yes" : "no";
+  return "x";
+}
+
+/** Every object at `path` below `root` (`a.b[].c` walks into arrays where `[]` says so). */
+function objectsAt(root: unknown, path: string[]): Body[] {
+  let level: unknown[] = [root];
+  for (const seg of path) {
+    const many = seg.endsWith("[]");
+    const key = many ? seg.slice(0, -2) : seg;
+    level = level.flatMap((o) => {
+      const v = o && typeof o === "object" ? (o as Body)[key] : undefined;
+      return many ? (Array.isArray(v) ? v : []) : v === undefined ? [] : [v];
+    });
+  }
+  return level.filter((o): o is Body => !!o && typeof o === "object" && !Array.isArray(o));
+}
+
+/**
+ * A 2xx answer of `method path` whose resource (`data`, or each item of a
+ * list's `data`) has one field made wrong: `field` is `a.b[].c` below the
+ * resource; `make` gives the wrong value (default: another JSON type).
+ */
+function fieldFault(
+  id: string,
+  rows: string[],
+  breaks: string,
+  method: string,
+  path: RegExp,
+  field: string,
+  producer: string,
+  make: (v: unknown) => unknown = otherType,
+): Fault {
+  const segs = field.split(".");
+  const leaf = segs.pop()!;
+  return {
+    id,
+    rows,
+    breaks,
+    expect: RSC,
+    only: [producer, RSC],
+    response: (q, res) => {
+      if (q.method !== method || !path.test(q.url.pathname) || res.status >= 300 || !res.json) return res;
+      const body = structuredClone(res.json);
+      const data: unknown = body.data;
+      const roots = Array.isArray(data) ? data : [data];
+      let changed = false;
+      for (const r of roots)
+        for (const o of objectsAt(r, segs))
+          if (leaf in o) {
+            o[leaf] = make(o[leaf]);
+            changed = true;
+          }
+      return changed ? json(res, body) : res;
+    },
+  };
+}
+
+/** An error answer of `method path` at `status` whose error_code is swapped for another of the seed's codes. */
+function codeFault(
+  id: string,
+  rows: string[],
+  breaks: string,
+  method: string,
+  path: RegExp,
+  status: number,
+  producer: string,
+): Fault {
+  return {
+    id,
+    rows,
+    breaks,
+    expect: RSC,
+    only: [producer, RSC],
+    response: (q, res) =>
+      q.method === method &&
+      path.test(q.url.pathname) &&
+      res.status === status &&
+      typeof res.json?.error_code === "string"
+        ? recode(res, "resource_missing")
+        : res,
+  };
+}
+
+/** A success of `method path` answered at another 2xx than the seed's row states. */
+function statusFault(
+  id: string,
+  rows: string[],
+  breaks: string,
+  method: string,
+  path: RegExp,
+  from: number,
+  to: number,
+  producer: string,
+): Fault {
+  return {
+    id,
+    rows,
+    breaks,
+    expect: "documented-status-only",
+    only: [producer, "documented-status-only"],
+    response: (q, res) =>
+      q.method === method && path.test(q.url.pathname) && res.status === from
+        ? { ...res, status: to, body: to === 204 ? "" : res.body, json: to === 204 ? undefined : res.json }
+        : res,
+  };
+}
+
+/** A request the seed refuses, repaired before the deployment sees it (so the deployment accepts it). */
+function acceptedFault(
+  id: string,
+  rows: string[],
+  breaks: string,
+  method: string,
+  path: RegExp,
+  repair: (b: Body) => boolean,
+): Fault {
+  return {
+    id,
+    rows,
+    breaks,
+    expect: "invalid-request-rejected",
+    only: ["invalid-request-rejected"],
+    request: (q) => {
+      if (q.method !== method || !path.test(q.url.pathname) || !q.body) return q;
+      let b: Body;
+      try {
+        b = JSON.parse(q.body);
+      } catch {
+        return q;
+      }
+      return b && typeof b === "object" && repair(b) ? { ...q, body: JSON.stringify(b) } : q;
+    },
+  };
+}
+
+/** A query the seed refuses, repaired before the deployment sees it. */
+function acceptedQueryFault(
+  id: string,
+  rows: string[],
+  breaks: string,
+  path: RegExp,
+  param: string,
+  ok: string,
+): Fault {
+  return {
+    id,
+    rows,
+    breaks,
+    expect: "invalid-request-rejected",
+    only: ["invalid-request-rejected"],
+    request: (q) => {
+      const v = q.url.searchParams.get(param);
+      if (q.method !== "GET" || !path.test(q.url.pathname) || v === null || v === ok) return q;
+      const n = Number(v);
+      if (param === "limit" && Number.isInteger(n) && n >= 1 && n <= 100) return q;
+      const url = new URL(q.url);
+      url.searchParams.set(param, ok);
+      return { ...q, url, path: url.pathname + url.search };
+    },
+  };
+}
+
+/** A valid request refused with the validation 422 where `refuse` says so. */
+function refusedFault(
+  id: string,
+  rows: string[],
+  breaks: string,
+  expect: string,
+  method: string,
+  path: RegExp,
+  refuse: (b: Body) => string | undefined,
+  status = 422,
+): Fault {
+  return {
+    id,
+    rows,
+    breaks,
+    expect,
+    only: [expect],
+    request: (q) => {
+      if (q.method !== method || !path.test(q.url.pathname) || !q.body) return q;
+      let b: Body;
+      try {
+        b = JSON.parse(q.body);
+      } catch {
+        return q;
+      }
+      const field = b && typeof b === "object" ? refuse(b) : undefined;
+      if (field === undefined) return q;
+      const body =
+        status === 422
+          ? { detail: [{ loc: ["body", field], msg: "Value not accepted.", type: "value_error" }] }
+          : { status: "client_error", error_code: "bad_request", detail: "Refused.", transient: false };
+      return { status, headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
+    },
+  };
+}
+
+const P = {
+  dataset: /^\/v1\/datasets\/[^/]+$/,
+  datasets: /^\/v1\/datasets$/,
+  run: /^\/v1\/datasets\/[^/]+\/runs\/[^/]+$/,
+  runs: /^\/v1\/datasets\/[^/]+\/runs$/,
+  audience: /^\/v1\/audience_datasets\/[^/]+$/,
+  audiences: /^\/v1\/audience_datasets$/,
+  audienceRun: /^\/v1\/audience_datasets\/[^/]+\/runs\/[^/]+$/,
+  audienceRuns: /^\/v1\/audience_datasets\/[^/]+\/runs$/,
+  profiles: /^\/v1\/audience_profiles$/,
+  mentions: /^\/v1\/mentions$/,
+  parameter: /^\/v1\/custom_parameters\/[^/]+$/,
+  parameters: /^\/v1\/custom_parameters$/,
+  preview: /^\/v1\/custom_parameters\/preview$/,
+  parameterRun: /^\/v1\/custom_parameters\/[^/]+\/runs\/[^/]+$/,
+  parameterRuns: /^\/v1\/custom_parameters\/[^/]+\/runs$/,
+  agent: /^\/v1\/tracking_agents\/[^/]+$/,
+  agents: /^\/v1\/tracking_agents$/,
+  trigger: /^\/v1\/tracking_agents\/[^/]+\/trigger$/,
+  messages: /^\/v1\/tracking_agents\/[^/]+\/messages$/,
+  detection: /^\/v1\/pattern_detections\/[^/]+$/,
+  detections: /^\/v1\/pattern_detections$/,
+  pattern: /^\/v1\/patterns\/[^/]+$/,
+  researchPreviews: /^\/v1\/research_previews$/,
+  researchPreview: /^\/v1\/research_previews\/[^/]+$/,
+  ask: /^\/v1\/ask$/,
+  chat: /^\/v1\/chats\/[^/]+$/,
+  chatMessages: /^\/v1\/chats\/[^/]+\/messages$/,
+  chatMessage: /^\/v1\/chats\/[^/]+\/messages\/[^/]+$/,
+  me: /^\/v1\/me$/,
+  usage: /^\/v1\/me\/usage_history$/,
+  prices: /^\/v1\/prices$/,
+};
+
+const schemaFaults: Fault[] = [
+  // ---- response-schema-conformance: a field of the answer made wrong, one per row of fields
+  ...(
+    [
+      [
+        "schema-dataset-created-at-integer",
+        ["dataset.fields"],
+        "GET",
+        P.dataset,
+        "created_at",
+        "created-readable-at-once",
+      ],
+      [
+        "schema-dataset-create-without-created-at",
+        ["dataset.create-response-fields"],
+        "POST",
+        P.datasets,
+        "created_at",
+        "created-readable-at-once",
+        () => undefined,
+      ],
+      [
+        "schema-dataset-estimated-count-string",
+        ["dataset.estimated-mentions-count"],
+        "GET",
+        P.dataset,
+        "estimated_mentions_count",
+        "created-readable-at-once",
+      ],
+      [
+        "schema-dataset-mentions-count-string",
+        ["dataset.mentions-count-dedup"],
+        "GET",
+        P.dataset,
+        "mentions_count",
+        "created-readable-at-once",
+      ],
+      [
+        "schema-dataset-name-too-long",
+        ["dataset.name-bounds"],
+        "GET",
+        P.dataset,
+        "name",
+        "created-readable-at-once",
+        () => "n".repeat(256),
+      ],
+      ["schema-run-dataset-id-number", ["dataset-run.fields"], "GET", P.run, "dataset_id", "run-state-machine"],
+      [
+        "schema-run-create-without-requested-count",
+        ["dataset-run.create-response"],
+        "POST",
+        P.runs,
+        "requested_count",
+        "run-state-machine",
+        () => undefined,
+      ],
+      [
+        "schema-run-status-type-done",
+        ["dataset-run.status-types"],
+        "GET",
+        P.run,
+        "status.type",
+        "run-state-machine",
+        () => "done",
+      ],
+      [
+        "schema-run-step-completed-at-string",
+        ["dataset-run.steps"],
+        "GET",
+        P.run,
+        "status.steps[].completed_at",
+        "run-state-machine",
+      ],
+      [
+        "schema-run-params-string",
+        ["dataset-run.params-echo"],
+        "GET",
+        P.run,
+        "params",
+        "run-state-machine",
+        () => "count=20",
+      ],
+      [
+        "schema-run-params-unknown-action",
+        ["datasets.runs.body.actions"],
+        "GET",
+        P.run,
+        "params.content_analysis_actions",
+        "run-state-machine",
+        () => ["zz_unknown_action"],
+      ],
+      [
+        "schema-run-params-sources-string",
+        ["search-query.prompt-fields"],
+        "GET",
+        P.run,
+        "params.search_query.sources",
+        "run-state-machine",
+        () => "reddit",
+      ],
+      [
+        "schema-audience-run-created-at-integer",
+        ["conventions.timestamps.iso"],
+        "GET",
+        P.audienceRun,
+        "created_at",
+        "audience-run-state-machine",
+        () => 1767225600,
+      ],
+      [
+        "schema-audience-profile-count-string",
+        ["audience-dataset.fields"],
+        "GET",
+        P.audience,
+        "profile_count",
+        "audience-run-state-machine",
+      ],
+      [
+        "schema-profile-username-number",
+        ["audience-profile.fields"],
+        "POST",
+        P.profiles,
+        "username",
+        "audience-profiles-omit-spans-all",
+      ],
+      [
+        "schema-mention-source-myspace",
+        ["mention.fields", "service.sources"],
+        "POST",
+        P.mentions,
+        "source",
+        "dataset-mentions-consistent",
+        () => "myspace",
+      ],
+      [
+        "schema-mention-parameter-value-computed-at-string",
+        ["mention.parameters"],
+        "POST",
+        P.mentions,
+        "parameters",
+        "custom-parameter-values-via-parameter-ids",
+        (v: unknown) =>
+          v && typeof v === "object"
+            ? Object.fromEntries(Object.entries(v as Body).map(([k, x]) => [k, { ...(x as Body), computed_at: "now" }]))
+            : v,
+      ],
+      [
+        "schema-mention-assignment-confidence-string",
+        ["mention.pattern-assignments"],
+        "POST",
+        P.mentions,
+        "pattern_assignments",
+        "pattern-assignments-real-items",
+        (v: unknown) =>
+          v && typeof v === "object"
+            ? Object.fromEntries(
+                Object.entries(v as Body).map(([k, xs]) => [
+                  k,
+                  Array.isArray(xs) ? xs.map((x) => ({ ...(x as Body), pattern_item_id: 7 })) : xs,
+                ]),
+              )
+            : v,
+      ],
+      [
+        "schema-parameter-instructions-number",
+        ["custom-parameter.fields"],
+        "GET",
+        P.parameter,
+        "instructions",
+        "custom-parameter-run-state-machine",
+      ],
+      [
+        "schema-parameter-created-at-iso",
+        ["conventions.timestamps.unix"],
+        "GET",
+        P.parameter,
+        "created_at",
+        "custom-parameter-run-state-machine",
+        () => "2026-01-01T00:00:00Z",
+      ],
+      [
+        "schema-parameter-run-done-string",
+        ["custom-parameter-run.fields"],
+        "GET",
+        P.parameterRun,
+        "mentions_done",
+        "custom-parameter-run-state-machine",
+      ],
+      ["schema-agent-count-string", ["tracking-agent.fields"], "GET", P.agent, "count", "tracking-agent-pause-resume"],
+      [
+        "schema-agent-run-ids-string",
+        ["agent-run.fields"],
+        "POST",
+        P.trigger,
+        "dataset_run_ids",
+        "tracking-agent-trigger-202-then-409",
+        () => "dsr_1",
+      ],
+      [
+        "schema-agent-message-counts-string",
+        ["agent-message.fields"],
+        "GET",
+        P.messages,
+        "new_mention_count",
+        "tracking-agent-feed-newest-first",
+      ],
+      [
+        "schema-detection-created-at-string",
+        ["pattern-detection-run.fields"],
+        "GET",
+        P.detection,
+        "created_at",
+        "pattern-detection-run-state-machine",
+        () => "2026-01-01T00:00:00Z",
+      ],
+      [
+        "schema-pattern-items-object",
+        ["pattern.items"],
+        "GET",
+        P.pattern,
+        "items",
+        "pattern-item-post-count",
+        () => ({}),
+      ],
+      [
+        "schema-preview-estimate-string",
+        ["preview.prompt-result"],
+        "POST",
+        P.researchPreviews,
+        "estimated_number_of_results",
+        "preview-charge-per-source",
+      ],
+      [
+        "schema-preview-without-private-profiles",
+        ["preview.url-result"],
+        "POST",
+        P.researchPreviews,
+        "private_profiles",
+        "preview-url-charge-per-returning-url",
+        () => undefined,
+      ],
+      [
+        "schema-chat-created-at-iso",
+        ["conventions.timestamps.unix"],
+        "GET",
+        P.chat,
+        "created_at",
+        "chat-after-ask-shapes",
+        () => "2026-01-01T00:00:00Z",
+      ],
+      ["schema-chat-name-number", ["chat.fields"], "GET", P.chat, "name", "chat-after-ask-shapes", () => 7],
+      [
+        "schema-chat-message-role-system",
+        ["chat-message.fields"],
+        "GET",
+        P.chatMessages,
+        "role",
+        "chat-after-ask-shapes",
+        () => "system",
+      ],
+      [
+        "schema-chat-message-references-object",
+        ["chat-message.assistant-references"],
+        "GET",
+        P.chatMessages,
+        "references",
+        "chat-after-ask-shapes",
+        () => ({}),
+      ],
+      [
+        "schema-post-reference-without-end",
+        ["references.post-one-per-post"],
+        "GET",
+        P.chatMessage,
+        "references",
+        "ask-citation-invariants",
+        (v: unknown) =>
+          Array.isArray(v) ? v.map((r) => (r?.type === "post" ? { ...r, end_index: undefined } : r)) : v,
+      ],
+      ["schema-me-without-team-name", ["me.fields"], "GET", P.me, "team_name", "me-usage-adds-up", () => undefined],
+      ["schema-me-without-teams", ["me.read"], "GET", P.me, "teams", "me-usage-adds-up", () => undefined],
+      [
+        "schema-me-flags-without-mcp",
+        ["auth.plan-flags-reported"],
+        "GET",
+        P.me,
+        "plan.features",
+        "me-usage-adds-up",
+        (v: unknown) => (v && typeof v === "object" ? { ...(v as Body), mcp: undefined } : v),
+      ],
+      [
+        "schema-me-usage-currency-dollars",
+        ["me.usage"],
+        "GET",
+        P.me,
+        "usage.balance_total",
+        "me-usage-adds-up",
+        () => undefined,
+      ],
+      [
+        "schema-prices-without-mention",
+        ["prices.fields"],
+        "GET",
+        P.prices,
+        "prices.mention",
+        "prices-match-unit-ratios",
+        () => undefined,
+      ],
+      [
+        "schema-usage-basis-historic",
+        ["usage-history.credit-value-basis"],
+        "GET",
+        P.usage,
+        "credit_value_basis",
+        "billing-usage-history-matches",
+        () => "historic",
+      ],
+      ["schema-list-data-object", ["conventions.success-envelope"], "GET", P.datasets, "", "pagination-full-walk"],
+    ] as Array<[string, string[], string, RegExp, string, string, ((v: unknown) => unknown)?]>
+  ).map(([id, rows, method, path, field, producer, make]) =>
+    field
+      ? fieldFault(
+          id,
+          rows,
+          `${rows.join(", ")}: ${field} of the ${method} ${path.source} answer is not what the seed types`,
+          method,
+          path,
+          field,
+          producer,
+          make,
+        )
+      : {
+          id,
+          rows,
+          breaks: "A success answer is the envelope {status: success, data} (this list answers data as an object)",
+          expect: RSC,
+          only: [producer, RSC],
+          response: (q: ProxyRequest, res: ProxyResponse) =>
+            q.method === method && path.test(q.url.pathname) && res.status === 200 && Array.isArray(res.json?.data)
+              ? json(res, { ...res.json, data: { items: res.json.data } })
+              : res,
+        },
+  ),
+  {
+    id: "schema-error-status-error",
+    rows: ["conventions.status-mapping"],
+    breaks: "A 4xx body's status is client_error (this deployment says error)",
+    expect: RSC,
+    only: ["unknown-id-codes", RSC],
+    response: (q, res) =>
+      REST(q) && res.status === 404 && res.json?.status ? json(res, { ...res.json, status: "error" }) : res,
+  },
+  {
+    id: "schema-error-without-transient",
+    rows: ["conventions.error-envelope"],
+    breaks: "An error body is {status, error_code, detail, transient} (this deployment leaves transient out)",
+    expect: RSC,
+    only: ["unknown-id-codes", RSC],
+    response: (q, res) => {
+      if (!REST(q) || res.status !== 404 || !res.json) return res;
+      const { transient: _t, ...rest } = res.json;
+      return json(res, rest);
+    },
+  },
+  {
+    id: "schema-validation-loc-integer",
+    rows: ["conventions.422-validation-body"],
+    breaks: "A 422 validation body's loc is [string] (this deployment puts array indexes as integers)",
+    expect: RSC,
+    only: ["invalid-request-rejected", RSC],
+    response: (q, res) =>
+      REST(q) && res.status === 422 && Array.isArray(res.json?.detail)
+        ? json(res, { ...res.json, detail: res.json.detail.map((d: Body) => ({ ...d, loc: [...(d.loc ?? []), 0] })) })
+        : res,
+  },
+  {
+    id: "schema-prices-text",
+    rows: ["service.json-bodies"],
+    breaks: "All bodies are JSON (GET /v1/prices answers text)",
+    expect: RSC,
+    only: ["prices-match-unit-ratios", RSC],
+    response: (q, res) =>
+      q.method === "GET" && P.prices.test(q.url.pathname) && res.status === 200
+        ? { ...res, headers: { ...res.headers, "content-type": "text/plain" }, body: "mention=0.0225", json: undefined }
+        : res,
+  },
+  // ---- response-schema-conformance: an error code the seed states for the operation, swapped
+  codeFault(
+    "schema-code-mentions-404",
+    ["mentions.404"],
+    "POST /v1/mentions answers 404 dataset_not_found",
+    "POST",
+    P.mentions,
+    404,
+    "lists-never-leak-foreign",
+  ),
+  codeFault(
+    "schema-code-profiles-404",
+    ["audience-profiles.404"],
+    "POST /v1/audience_profiles answers 404 audience_dataset_not_found",
+    "POST",
+    P.profiles,
+    404,
+    "unknown-id-codes",
+  ),
+  codeFault(
+    "schema-code-run-create-404",
+    ["datasets.runs.create.404"],
+    "A run create on an unknown dataset answers 404 dataset_not_found",
+    "POST",
+    P.runs,
+    404,
+    "unknown-id-codes",
+  ),
+  codeFault(
+    "schema-code-run-list-404",
+    ["datasets.runs.list.404"],
+    "A run list of an unknown dataset answers 404 dataset_not_found",
+    "GET",
+    P.runs,
+    404,
+    "deleted-gone-everywhere",
+  ),
+  codeFault(
+    "schema-code-run-create-402",
+    ["datasets.runs.create.402"],
+    "A run the balance cannot fund answers 402 insufficient_credits_dataset_run",
+    "POST",
+    P.runs,
+    402,
+    "billing-402-refused-charges-nothing",
+  ),
+  codeFault(
+    "schema-code-audience-run-402",
+    ["audience-datasets.runs.402"],
+    "An audience run the balance cannot fund answers 402 insufficient_credits_audience_dataset_run",
+    "POST",
+    P.audienceRuns,
+    402,
+    "audience-run-402",
+  ),
+  codeFault(
+    "schema-code-audience-update-404",
+    ["audience-datasets.update.404"],
+    "An audience dataset update of an unknown id answers 404 audience_dataset_not_found",
+    "PATCH",
+    P.audience,
+    404,
+    "foreign-id-404-indistinguishable",
+  ),
+  codeFault(
+    "schema-code-ask-402",
+    ["ask.402"],
+    "A spent balance refuses the ask with 402 insufficient_credits_ask",
+    "POST",
+    P.ask,
+    402,
+    "ask-402-creates-nothing",
+  ),
+  codeFault(
+    "schema-code-chat-404",
+    ["chats.messages.not-found"],
+    "A chat's messages of an unknown chat answer 404 chat_not_found",
+    "GET",
+    P.chatMessages,
+    404,
+    "chats-private-to-seat",
+  ),
+  codeFault(
+    "schema-code-parameter-404",
+    ["custom-parameters.read.404"],
+    "An unknown custom parameter answers 404 custom_parameter_not_found",
+    "GET",
+    P.parameter,
+    404,
+    "unknown-id-codes",
+  ),
+  codeFault(
+    "schema-code-parameter-run-404",
+    ["custom-parameters.runs.read.404"],
+    "A run read under an unknown custom parameter answers 404 custom_parameter_not_found",
+    "GET",
+    P.parameterRun,
+    404,
+    "unknown-id-codes",
+  ),
+  codeFault(
+    "schema-code-detection-create-404",
+    ["pattern-detections.create.404"],
+    "A detection on an unknown dataset answers 404 dataset_not_found",
+    "POST",
+    P.detections,
+    404,
+    "pattern-detection-codes",
+  ),
+  codeFault(
+    "schema-code-detection-read-404",
+    ["pattern-detections.read.404"],
+    "An unknown pattern detection run answers 404 pattern_detection_run_not_found",
+    "GET",
+    P.detection,
+    404,
+    "unknown-id-codes",
+  ),
+  codeFault(
+    "schema-code-preview-402",
+    ["previews.create.402"],
+    "A preview the balance cannot fund answers 402 insufficient_credits_research_preview",
+    "POST",
+    P.researchPreviews,
+    402,
+    "preview-402-before-work",
+  ),
+  codeFault(
+    "schema-code-agent-404",
+    ["tracking-agents.read.404"],
+    "An unknown tracking agent answers 404 not_found",
+    "GET",
+    P.agent,
+    404,
+    "tracking-agent-deleted-hidden",
+  ),
+  codeFault(
+    "schema-code-agent-messages-404",
+    ["tracking-agents.messages.not-found"],
+    "An unknown agent's messages answer 404 not_found",
+    "GET",
+    P.messages,
+    404,
+    "tracking-agent-deleted-hidden",
+  ),
+  codeFault(
+    "schema-code-trigger-404",
+    ["tracking-agents.trigger.codes"],
+    "A trigger of an unknown agent answers 404 not_found",
+    "POST",
+    P.trigger,
+    404,
+    "tracking-agent-deleted-hidden",
+  ),
+
+  // ---- documented-status-only: the seed row's success status answered otherwise
+  statusFault(
+    "status-dataset-delete-200",
+    ["datasets.delete.204"],
+    "DELETE /v1/datasets/{id} answers 204",
+    "DELETE",
+    P.dataset,
+    204,
+    200,
+    "deleted-gone-everywhere",
+  ),
+  statusFault(
+    "status-run-create-200",
+    ["dataset-run.create-pending-202"],
+    "A dataset run create answers 202",
+    "POST",
+    P.runs,
+    202,
+    200,
+    "run-state-machine",
+  ),
+  statusFault(
+    "status-audience-run-create-200",
+    ["audience-datasets.runs.create.202"],
+    "An audience run create answers 202",
+    "POST",
+    P.audienceRuns,
+    202,
+    201,
+    "audience-run-state-machine",
+  ),
+  statusFault(
+    "status-ask-200",
+    ["ask.202"],
+    "POST /v1/ask answers 202",
+    "POST",
+    P.ask,
+    202,
+    200,
+    "ask-202-polls-to-completion",
+  ),
+  statusFault(
+    "status-dataset-list-202",
+    ["datasets.list.sorted"],
+    "GET /v1/datasets answers 200",
+    "GET",
+    P.datasets,
+    200,
+    202,
+    "pagination-full-walk",
+  ),
+  statusFault(
+    "status-dataset-read-202",
+    ["datasets.read.200"],
+    "GET /v1/datasets/{id} answers 200",
+    "GET",
+    P.dataset,
+    200,
+    202,
+    "created-readable-at-once",
+  ),
+  statusFault(
+    "status-dataset-patch-204",
+    ["datasets.update.semantics"],
+    "PATCH /v1/datasets/{id} answers 200 with the dataset",
+    "PATCH",
+    P.dataset,
+    200,
+    204,
+    "rename-updates-name",
+  ),
+  statusFault(
+    "status-run-list-202",
+    ["datasets.runs.list.404"],
+    "GET /v1/datasets/{id}/runs answers 200",
+    "GET",
+    P.runs,
+    200,
+    202,
+    "pagination-runs-default-page",
+  ),
+  statusFault(
+    "status-run-read-202",
+    ["datasets.runs.read.404"],
+    "GET /v1/datasets/{id}/runs/{run_id} answers 200",
+    "GET",
+    P.run,
+    200,
+    202,
+    "run-state-machine",
+  ),
+  statusFault(
+    "status-audience-list-202",
+    ["audience-datasets.list"],
+    "GET /v1/audience_datasets answers 200",
+    "GET",
+    P.audiences,
+    200,
+    202,
+    "pagination-full-walk",
+  ),
+  statusFault(
+    "status-audience-read-202",
+    ["audience-datasets.read"],
+    "GET /v1/audience_datasets/{id} answers 200",
+    "GET",
+    P.audience,
+    200,
+    202,
+    "created-readable-at-once",
+  ),
+  statusFault(
+    "status-audience-patch-201",
+    ["audience-datasets.update"],
+    "PATCH /v1/audience_datasets/{id} answers 200",
+    "PATCH",
+    P.audience,
+    200,
+    201,
+    "rename-updates-name",
+  ),
+  statusFault(
+    "status-audience-runs-202",
+    ["audience-datasets.runs.list"],
+    "GET /v1/audience_datasets/{id}/runs answers 200",
+    "GET",
+    P.audienceRuns,
+    200,
+    202,
+    "audience-run-state-machine",
+  ),
+  statusFault(
+    "status-audience-run-202",
+    ["audience-datasets.runs.read"],
+    "GET /v1/audience_datasets/{id}/runs/{run_id} answers 200",
+    "GET",
+    P.audienceRun,
+    200,
+    202,
+    "audience-run-state-machine",
+  ),
+
+  // ---- invalid-request-rejected: a request the seed refuses, accepted
+  acceptedFault(
+    "accepted-run-count-1001",
+    ["datasets.runs.body.count-range"],
+    "A dataset run's count is 20-1000",
+    "POST",
+    P.runs,
+    (b) => {
+      if (typeof b.count !== "number" || b.count <= 1000) return false;
+      b.count = 1000;
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-run-comments-101",
+    ["datasets.runs.body.comments-range"],
+    "num_comments_per_post is 0-100",
+    "POST",
+    P.runs,
+    (b) => {
+      if (typeof b.num_comments_per_post !== "number" || b.num_comments_per_post <= 100) return false;
+      b.num_comments_per_post = 100;
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-run-without-search-query",
+    ["datasets.runs.body.search-query-required"],
+    "search_query is required",
+    "POST",
+    P.runs,
+    (b) => {
+      if ("search_query" in b) return false;
+      b.search_query = { type: "prompt", sources: ["reddit"], search_query: "oat milk" };
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-run-language-number",
+    ["datasets.runs.body.language"],
+    "language is a string (a BCP-47 tag)",
+    "POST",
+    P.runs,
+    (b) => {
+      if (b.language === undefined || typeof b.language === "string" || b.language === null) return false;
+      b.language = "en";
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-run-country-number",
+    ["datasets.runs.body.country-code"],
+    "country_code is a string (ISO 3166-1 alpha-2)",
+    "POST",
+    P.runs,
+    (b) => {
+      if (b.country_code === undefined || typeof b.country_code === "string") return false;
+      b.country_code = "US";
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-mentions-unknown-source",
+    ["service.sources"],
+    "Supported sources are reddit, tiktok, youtube, instagram, linkedin (this search takes any)",
+    "POST",
+    P.mentions,
+    (b) => {
+      const known = ["reddit", "tiktok", "youtube", "instagram", "linkedin"];
+      if (!Array.isArray(b.sources) || b.sources.every((x: unknown) => known.includes(String(x)))) return false;
+      b.sources = b.sources.filter((x: unknown) => known.includes(String(x)));
+      return true;
+    },
+  ),
+
+  acceptedFault("accepted-ask-without-message", ["ask.body"], "The ask's message is required", "POST", P.ask, (b) => {
+    if (typeof b.message === "string") return false;
+    b.message = "Summarise this dataset.";
+    return true;
+  }),
+
+  acceptedFault(
+    "accepted-parameter-without-name",
+    ["custom-parameter.name-required-unique"],
+    "A custom parameter's name is required",
+    "POST",
+    P.parameters,
+    (b) => {
+      if (typeof b.name === "string") return false;
+      b.name = `kit-repaired-${Date.now()}`;
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-parameter-instructions-number",
+    ["custom-parameter.fields"],
+    "instructions is a string",
+    "POST",
+    P.parameters,
+    (b) => {
+      if (b.instructions === undefined || typeof b.instructions === "string") return false;
+      b.instructions = "Extract the drink.";
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-agent-count-string",
+    ["tracking-agent.fields"],
+    "A tracking agent's count is an integer",
+    "POST",
+    P.agents,
+    (b) => {
+      if (b.count === undefined || typeof b.count === "number") return false;
+      b.count = 20;
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-agent-time-25h",
+    ["tracking-agent.schedule"],
+    "A schedule's time is a 24-hour HH:MM string",
+    "POST",
+    P.agents,
+    (b) => {
+      const t = b.schedule?.time;
+      if (typeof t !== "string" || /^([01][0-9]|2[0-3]):[0-5][0-9]$/.test(t)) return false;
+      b.schedule.time = "09:00";
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-mentions-parameter-ids-string",
+    ["mentions.parameter-ids"],
+    "parameter_ids is an array of string",
+    "POST",
+    P.mentions,
+    (b) => {
+      if (b.parameter_ids === undefined || Array.isArray(b.parameter_ids)) return false;
+      b.parameter_ids = [];
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-mentions-filters-object",
+    ["mentions.filters.or-and"],
+    "filters is a list of groups",
+    "POST",
+    P.mentions,
+    (b) => {
+      if (b.filters === undefined || Array.isArray(b.filters)) return false;
+      b.filters = [];
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-mentions-post-refs-object",
+    ["references.post-resolves"],
+    "post_refs is an array of {source, id}",
+    "POST",
+    P.mentions,
+    (b) => {
+      if (b.post_refs === undefined || Array.isArray(b.post_refs)) return false;
+      b.post_refs = [];
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-mentions-limit-101",
+    ["mentions.limit"],
+    "A mention search's limit is 1-100",
+    "POST",
+    P.mentions,
+    (b) => {
+      if (typeof b.limit !== "number" || (b.limit >= 1 && b.limit <= 100)) return false;
+      b.limit = 20;
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-profiles-limit-0",
+    ["audience-profiles.limit"],
+    "A profile search's limit is 1-100",
+    "POST",
+    P.profiles,
+    (b) => {
+      if (typeof b.limit !== "number" || (b.limit >= 1 && b.limit <= 100)) return false;
+      b.limit = 20;
+      return true;
+    },
+  ),
+  acceptedFault(
+    "accepted-profiles-unknown-sort",
+    ["audience-profiles.sort-order"],
+    "A profile search sorts by created_at or audience_dataset_run_at",
+    "POST",
+    P.profiles,
+    (b) => {
+      if (b.sort === undefined || ["created_at", "audience_dataset_run_at"].includes(b.sort)) return false;
+      b.sort = "created_at";
+      return true;
+    },
+  ),
+  acceptedQueryFault(
+    "accepted-datasets-limit-0",
+    ["pagination.limit-range"],
+    "A list's limit is 1-100",
+    P.datasets,
+    "limit",
+    "10",
+  ),
+  acceptedQueryFault(
+    "accepted-agent-messages-limit-101",
+    ["tracking-agents.messages.limit"],
+    "The agent message list's limit is 1-100",
+    P.messages,
+    "limit",
+    "25",
+  ),
+  acceptedQueryFault(
+    "accepted-usage-limit-101",
+    ["usage-history.limit"],
+    "The usage history's limit is 1-100",
+    P.usage,
+    "limit",
+    "25",
+  ),
+
+  // ---- valid-request-accepted / valid-run-body-accepted: a request the seed accepts, refused
+  refusedFault(
+    "refused-name-over-200",
+    ["dataset.name-bounds", "datasets.create.201"],
+    "A dataset name of 1-255 characters is accepted (this deployment stops at 200)",
+    "valid-request-accepted",
+    "POST",
+    P.datasets,
+    (b) => (typeof b.name === "string" && b.name.length > 200 ? "name" : undefined),
+  ),
+  refusedFault(
+    "refused-rename-over-200",
+    ["datasets.update.semantics", "dataset.name-bounds"],
+    "A rename to a name of 1-255 characters is accepted (this deployment stops at 200)",
+    "valid-request-accepted",
+    "PATCH",
+    P.dataset,
+    (b) => (typeof b.name === "string" && b.name.length > 200 ? "name" : undefined),
+  ),
+  refusedFault(
+    "refused-run-language-not-en",
+    ["datasets.runs.body.language"],
+    "Any BCP-47 language tag is accepted (this deployment takes en only)",
+    "valid-run-body-accepted",
+    "POST",
+    P.runs,
+    (b) => (typeof b.language === "string" && b.language !== "en" ? "language" : undefined),
+  ),
+  refusedFault(
+    "refused-run-country-not-us",
+    ["datasets.runs.body.country-code"],
+    "Any ISO 3166-1 alpha-2 country is accepted (this deployment takes US only)",
+    "valid-run-body-accepted",
+    "POST",
+    P.runs,
+    (b) => (typeof b.country_code === "string" && b.country_code !== "US" ? "country_code" : undefined),
+  ),
+  {
+    id: "refused-second-run-in-flight",
+    rows: ["datasets.runs.several-in-flight"],
+    breaks: "Regular datasets allow several runs in flight at once (this deployment refuses a second one with 400)",
+    expect: "valid-run-body-accepted",
+    only: ["valid-run-body-accepted"],
+    request: (q, s) => {
+      if (q.method !== "POST" || !P.runs.test(q.url.pathname)) return q;
+      const n = (s.memo.get(`runs:${q.url.pathname}`) as number | undefined) ?? 0;
+      s.memo.set(`runs:${q.url.pathname}`, n + 1);
+      return n === 0
+        ? q
+        : {
+            status: 400,
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify({
+              status: "client_error",
+              error_code: "bad_request",
+              detail: "A run is in flight.",
+              transient: false,
+            }),
+          };
+    },
+  },
+  statusFault(
+    "status-valid-run-200",
+    ["dataset-run.create-pending-202"],
+    "A valid run body answers 202 pending",
+    "POST",
+    P.runs,
+    202,
+    200,
+    "valid-run-body-accepted",
+  ),
+];
+
+// appended to this area's faults (the list above is shared; nothing before this line changes)
+kitRequestsFaults.push(
+  ...schemaFaults.map((f) =>
+    f.id === "status-valid-run-200"
+      ? { ...f, expect: "valid-run-body-accepted", only: ["valid-run-body-accepted"] }
+      : f,
+  ),
+);
+
+// the rows the tables above leave: a server fault's code, and what the run's params echo
+kitRequestsFaults.push(
+  {
+    id: "schema-server-error-own-code",
+    rows: ["errors.5xx"],
+    breaks: "A server fault is 5xx internal_server_error (this deployment answers 500 server_fault)",
+    expect: RSC,
+    only: ["prices-match-unit-ratios", RSC],
+    response: (q, res) =>
+      q.method === "GET" && P.prices.test(q.url.pathname) && res.status === 200
+        ? json(res, { status: "server_error", error_code: "server_fault", detail: "Try later.", transient: true }, 500)
+        : res,
+  },
+  fieldFault(
+    "schema-run-params-country-lowercase",
+    ["mentions.filters.country-code"],
+    "A country code is uppercase ISO 3166-1 alpha-2 (the run's params echo it lowercase)",
+    "GET",
+    P.run,
+    "params.country_code",
+    "run-state-machine",
+    (v) => (typeof v === "string" ? v.toLowerCase() : v),
+  ),
+  fieldFault(
+    "schema-run-params-101-urls",
+    ["search-query.url-max-100"],
+    "A url search holds at most 100 source_urls (the run's params echo 101)",
+    "GET",
+    P.run,
+    "params.search_query.source_urls",
+    "valid-run-body-accepted",
+    (v) => (Array.isArray(v) && v.length ? Array.from({ length: 101 }, (_, i) => v[i % v.length]) : v),
+  ),
+  codeFault(
+    "schema-code-parameter-update-404",
+    ["custom-parameters.update.errors"],
+    "An update of an unknown custom parameter answers 404 custom_parameter_not_found",
+    "PATCH",
+    P.parameter,
+    404,
+    "foreign-id-404-indistinguishable",
+  ),
+);
+
+kitRequestsFaults.push({
+  id: "schema-entity-reference-without-id",
+  rows: ["references.entity"],
+  breaks: "An entity reference is {type, id} (this deployment leaves the id out)",
+  expect: RSC,
+  only: ["ask-citation-invariants", RSC],
+  response: (q, res) => {
+    const refs: unknown = res.json?.data?.references;
+    if (q.method !== "GET" || !P.chatMessage.test(q.url.pathname) || res.status !== 200 || !Array.isArray(refs))
+      return res;
+    if (!refs.some((r: Body) => r?.type && r.type !== "post")) return res;
+    const next = refs.map((r: Body) => (r?.type && r.type !== "post" ? { type: r.type } : r));
+    return json(res, { ...res.json, data: { ...res.json.data, references: next } });
+  },
+});

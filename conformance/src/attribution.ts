@@ -153,6 +153,9 @@ export const CHECK_ASSERTS: Record<string, Asserts> = Object.fromEntries(
 
 const ledgerRow = new Map(LEDGER.map((r) => [r.id, r]));
 
+/** The ledger rows a schema check's finding can carry: shapes, bounds, and the codes per operation. */
+const FINDING_KINDS = new Set(["shape", "bound", "error"]);
+
 /** The attribution an assertion gives its failures: the ledger rows' words, or the decision row's. */
 export function assertionAttribution(a: Assertion, f: Pick<Failure, "decision" | "seedQuote">): Attribution {
   if (a.kind === "decision") return { ...decisionAttribution(a.decision), facts: a.facts };
@@ -165,7 +168,7 @@ export function assertionAttribution(a: Assertion, f: Pick<Failure, "decision" |
     };
   // the contract's marks: the failure names the mark it broke (a seed mark's rows are the ledger rows its quote carries)
   if (f.decision) return decisionAttribution(f.decision);
-  const rows = rowsQuoting(f.seedQuote);
+  const rows = rowsQuoting(f.seedQuote, FINDING_KINDS);
   return { kind: "seed", seed: f.seedQuote, ...(rows.length ? { rows } : {}) };
 }
 

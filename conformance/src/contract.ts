@@ -18,8 +18,9 @@ import {
   type Refable,
   type ResponseObject,
 } from "./openapi.ts";
-import { CODE_STATUSES, decisionsUnder, operationErrorMarks, schemaRoots, seedQuotesUnder } from "./provenance.ts";
+import { decisionsUnder, errorCodeFindings, operationErrorMarks, provenanceOf, schemaRoots } from "./provenance.ts";
 import { LEDGER } from "./seed-ledger/rules.ts";
+import { segmentsOf } from "./grounding/facts.ts";
 import { isRule } from "./seed-ledger/types.ts";
 
 export type { JsonSchema, OpenApiDocument } from "./openapi.ts";
@@ -105,8 +106,10 @@ const flatQuote = (q: string) => q.replace(/[`*]/g, "").replace(/\s+/g, " ").tri
 export function rowsQuoting(quote: string | undefined, kinds: ReadonlySet<string> = SCHEMA_KINDS): string[] {
   if (!quote) return [];
   const q = flatQuote(quote);
-  // a row the mark quotes word for word is the mark's, whatever its kind
-  return LEDGER.filter((r) => isRule(r) && (kinds.has(r.kind) || flatQuote(r.quote) === q))
+  // an endpoint's status row a schema mark quotes word for word states what the answer carries (`| GET /v1/me | user, account, plan… |`)
+  return LEDGER.filter(
+    (r) => isRule(r) && (kinds.has(r.kind) || (kinds !== ERRORS && r.kind === "status" && flatQuote(r.quote) === q)),
+  )
     .filter((r) =>
       [r.quote, ...(r.also ?? [])].some((w) => {
         // an endpoint row's body cell quoted on its own is the row's words
@@ -125,13 +128,47 @@ export function rowsQuoting(quote: string | undefined, kinds: ReadonlySet<string
  */
 export function schemaRows(side: "responses" | "requests"): string[] {
   bundledDoc ??= JSON.parse(readFileSync(defaultContractPath, "utf8")) as OpenApiDocument;
-  const quotes = seedQuotesUnder(bundledDoc, schemaRoots(bundledDoc, side));
-  // a request model's mark states which fields are required, a rule the ledger files with the bounds
-  const rows = quotes.flatMap((m) => rowsQuoting(m.quote, m.bounds || side === "requests" ? SCHEMA_KINDS : SHAPES));
-  // an error body's code is judged per operation: the error rows its passages and the Errors table carry
+  // the quotes that are some constraint's provenance (a quote that states nothing it covers judges nothing)
+  const map = provenanceOf(bundledDoc);
+  const reached = map.reachable(schemaRoots(bundledDoc, side));
+  const rows: string[] = [];
+  for (const c of map.constraints()) {
+    const inSide = c.component ? reached.has(c.component) : side === "requests";
+    if (!inSide || c.perOperation || c.provenance?.kind !== "seed") continue;
+    // a request model's mark states which fields are required, a rule the ledger files with the bounds
+    const bound = !["required", "type", "nullable"].includes(c.kind) || side === "requests";
+    // a row inside a longer quote is the constraint's when its words name the field (or it is the whole quote)
+    const whole = flatQuote(c.provenance.quote);
+    rows.push(
+      ...rowsQuoting(c.provenance.quote, bound ? SCHEMA_KINDS : SHAPES).filter((id) => {
+        const row = LEDGER.find((r) => r.id === id)!;
+        const words = [row.quote, ...(row.also ?? [])].map(flatQuote);
+        // …or when they stand in the field's own place in the quote (its table row, its piece of a list)
+        const places = c.field ? segmentsOf(whole, c.field).map(flatQuote) : [];
+        return (
+          !c.field ||
+          words.some(
+            (w) => w.includes(whole) || new RegExp(`\\b${c.field}\\b`).test(w) || places.some((p) => p.includes(w)),
+          )
+        );
+      }),
+    );
+  }
+  // an error body's code is judged per operation: the error rows of the passages that state a code for its operation
+  const findings = side === "responses" ? errorCodeFindings(bundledDoc) : [];
   if (side === "responses")
-    for (const q of [...operationErrorMarks(bundledDoc).quotes, ...Object.values(CODE_STATUSES).flat()])
-      rows.push(...rowsQuoting(q, ERRORS));
+    for (const f of findings) {
+      // a code is a seed finding only where every code the operation documents at that status is the seed's
+      const g = f.grounds;
+      if (
+        g?.kind !== "seed" ||
+        findings.some((o) => o.key === f.key && o.status === f.status && o.grounds?.kind !== "seed")
+      )
+        continue;
+      const code = new RegExp(`\\b${f.code}\\b`);
+      const ids = rowsQuoting(g.quote, ERRORS).filter((id) => code.test(LEDGER.find((r) => r.id === id)!.quote));
+      rows.push(...ids);
+    }
   return [...new Set(rows)].sort();
 }
 /** The generated zod of a contract folder: `zod.gen.js` in the published package (transpiled at pack time), else `zod.gen.ts`. */

@@ -87,6 +87,8 @@ export interface Constraint {
    * does not
    */
   perOperation?: true;
+  /** the component that declares the element (parameters have none) */
+  component?: string;
 }
 
 type BoundKeyword =
@@ -441,6 +443,26 @@ export class ProvenanceMap {
       }
   }
 
+  /** The components these roots reach. */
+  reachable(roots: JsonSchema[]): Set<string> {
+    const out = new Set<string>();
+    const visit = (n: unknown): void => {
+      if (Array.isArray(n)) return n.forEach(visit);
+      if (!n || typeof n !== "object") return;
+      const node = n as JsonSchema;
+      if (node.$ref?.startsWith("#/components/schemas/")) {
+        const name = node.$ref.slice("#/components/schemas/".length);
+        if (out.has(name)) return;
+        out.add(name);
+        visit(this.doc.components?.schemas?.[name]);
+      }
+      for (const [k, v] of Object.entries(node))
+        if (k !== "x-provenance" && k !== "examples" && typeof v === "object") visit(v);
+    };
+    roots.forEach(visit);
+    return out;
+  }
+
   /** Every property of every component, with the constraints it carries (for the gate and the reports). */
   *constraints(): Generator<Constraint> {
     const requests = this.requests();
@@ -452,7 +474,9 @@ export class ProvenanceMap {
           if (!place) continue;
           const perOperation = key === "error_code" && errorBodies.has(name);
           yield* constraintsAt(place).map((c) =>
-            perOperation && c.kind !== "required" ? { ...c, perOperation: true as const } : c,
+            perOperation && c.kind !== "required"
+              ? { ...c, component: name, perOperation: true as const }
+              : { ...c, component: name },
           );
         }
       } else if (!isModel(schema) && !schema.allOf) {
@@ -460,7 +484,11 @@ export class ProvenanceMap {
         if (place)
           yield* constraintsAt(place)
             .filter((c) => c.kind !== "required" && c.kind !== "nullable" && c.kind !== "type")
-            .map((c) => ({ ...c, side: requests.has(name) ? ("request" as const) : ("response" as const) }));
+            .map((c) => ({
+              ...c,
+              component: name,
+              side: requests.has(name) ? ("request" as const) : ("response" as const),
+            }));
       }
     }
     for (const place of this.parameterPlaces()) yield* constraintsAt(place);
@@ -695,35 +723,6 @@ export function decisionsUnder(doc: OpenApiDocument, roots: JsonSchema[]): strin
   };
   roots.forEach(visit);
   return [...out].sort();
-}
-
-/**
- * Every seed quote a mark names in the schemas reachable from these roots
- * (the seed rules a schema check judges), each with whether the mark covers
- * bounds (a model's mark covers only the structural kinds).
- */
-export function seedQuotesUnder(doc: OpenApiDocument, roots: JsonSchema[]): Array<{ quote: string; bounds: boolean }> {
-  const out = new Map<string, boolean>();
-  const seen = new Set<string>();
-  const visit = (n: unknown): void => {
-    if (Array.isArray(n)) return n.forEach(visit);
-    if (!n || typeof n !== "object") return;
-    const node = n as JsonSchema;
-    for (const m of marksOf(node))
-      if (m.seed) {
-        const bounds = m.kinds
-          ? m.kinds.some((k) => ["bounds", "min", "max", "pattern", "format", "enum"].includes(k))
-          : !isModel(node);
-        out.set(m.seed, (out.get(m.seed) ?? false) || bounds);
-      }
-    if (node.$ref?.startsWith("#/components/schemas/") && !seen.has(node.$ref)) {
-      seen.add(node.$ref);
-      visit(doc.components?.schemas?.[node.$ref.slice("#/components/schemas/".length)]);
-    }
-    for (const [k, v] of Object.entries(node)) if (k !== "x-provenance" && typeof v === "object") visit(v);
-  };
-  roots.forEach(visit);
-  return [...out].map(([quote, bounds]) => ({ quote, bounds }));
 }
 
 /** The marks operations carry for their error codes (`errors`, `errors:<status>`): decisions and seed passages. */

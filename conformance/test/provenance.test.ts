@@ -6,7 +6,16 @@ import { describe, expect, it } from "vitest";
 import type * as z from "zod";
 import { Contract } from "../src/contract.ts";
 import type { OpenApiDocument } from "../src/openapi.ts";
-import { judgeIssues, provenanceOf, ProvenanceMap, type ZodIssueLike } from "../src/provenance.ts";
+import {
+  errorCodeFindings,
+  errorCodeProvenance,
+  judgeIssues,
+  provenanceOf,
+  ProvenanceMap,
+  type ZodIssueLike,
+} from "../src/provenance.ts";
+import type { OperationObject } from "../src/openapi.ts";
+import { factIn, lowerBound, notNull, requiredHere, typed, upperBound } from "../src/grounding/facts.ts";
 
 const seed = (quote: string, ...kinds: string[]) => ({ seed: quote, ...(kinds.length ? { kinds } : {}) });
 const decided = (decision: string, ...kinds: string[]) => ({ decision, ...(kinds.length ? { kinds } : {}) });
@@ -112,5 +121,111 @@ describe("the contract's own marks", () => {
       kind: "required",
       provenance: { kind: "seed" },
     });
+  });
+});
+
+describe("grounded marks (the provenance gate's facts)", () => {
+  const row = (field: string) => `| ${field} | integer |`;
+  const g = (marks: Array<Record<string, unknown>>, extra: Record<string, unknown> = {}) =>
+    new ProvenanceMap({
+      components: {
+        schemas: {
+          Thing: {
+            type: "object",
+            required: ["id", "count", "label"],
+            properties: {
+              id: { type: "string" },
+              count: { type: "integer", minimum: 1, maximum: 5, ...extra },
+              label: { type: "string", enum: ["a", "b"] },
+            },
+            "x-provenance": marks,
+          },
+        },
+      },
+    });
+  const of = (map: ProvenanceMap, element: string, demand: string) =>
+    [...map.constraints()].find((c) => c.element === element && c.demand === demand)?.provenance;
+
+  it("picks, of several seed marks, the one whose quote states the constraint", () => {
+    const map = g([
+      seed("Thing: `id`, `count`, `label`."),
+      seed("Ids are opaque strings.", "type", "nullable"),
+      seed(row("count")),
+    ]);
+    expect(of(map, "Thing.id", "type string")).toEqual({ kind: "seed", quote: "Ids are opaque strings." });
+    expect(of(map, "Thing.count", "type integer")).toEqual({ kind: "seed", quote: row("count") });
+    // nothing states label's type: the first covering quote stays its provenance (the gate fails it)
+    expect(of(map, "Thing.label", "type string")).toEqual({ kind: "seed", quote: "Thing: `id`, `count`, `label`." });
+    expect(of(map, "Thing.id", "present")).toEqual({ kind: "seed", quote: "Thing: `id`, `count`, `label`." });
+  });
+
+  it("a decision of the same element still wins over a quote that states the constraint", () => {
+    const map = g([seed(row("count")), decided("D-X", "type")]);
+    expect(of(map, "Thing.count", "type integer")).toEqual({ kind: "decision", decision: "D-X" });
+  });
+
+  it("a mark naming one end of a bound covers that end only", () => {
+    const map = new ProvenanceMap({
+      components: {
+        schemas: {
+          N: {
+            type: "integer",
+            minimum: 1,
+            maximum: 5,
+            "x-provenance": [seed("at most 5", "max"), decided("D-MIN", "min")],
+          },
+        },
+      },
+    });
+    const list = [...map.constraints()];
+    expect(list.find((c) => c.demand === "maximum 5")?.provenance).toEqual({ kind: "seed", quote: "at most 5" });
+    expect(list.find((c) => c.demand === "minimum 1")?.provenance).toEqual({ kind: "decision", decision: "D-MIN" });
+  });
+
+  it("asserts the facts the gate looks for: required words, types beside the field, values, bounds at their end", () => {
+    expect(factIn("body `{name: string 1-255, required}`", requiredHere("name"))).toBe(true);
+    expect(
+      factIn("| POST /v1/custom_parameters | `{name, instructions, value_type}` |", requiredHere("instructions")),
+    ).toBe(false);
+    expect(
+      factIn(
+        "Custom parameter: `id`, `name` (string, required non-empty, unique per account), `instructions` (string)",
+        requiredHere("instructions"),
+      ),
+    ).toBe(false);
+    expect(factIn("| is_verified | boolean |", typed("id", "string"))).toBe(false);
+    expect(factIn("Ids are opaque strings.", typed("dataset_id", "string"))).toBe(true);
+    expect(factIn("`{detail: [{loc: [string], msg: string, type: string}]}`", typed("loc", "items:string"))).toBe(true);
+    expect(factIn("Chat: `id`, `name` (string or null; named later)", notNull("name", "string"))).toBe(false);
+    expect(factIn("`comment_count`, `new_mention_count` (integers)", typed("comment_count", "integer"))).toBe(true);
+    expect(factIn("post_refs: 1-5 of {id, source}", upperBound(5))).toBe(true);
+    expect(factIn("post_refs: 1-5 of {id, source}", lowerBound(5))).toBe(false);
+  });
+});
+
+describe("error codes per operation", () => {
+  const contract = Contract.load();
+  const doc = contract.doc;
+  const op = (path: string, method: string) => doc.paths![path]![method as "get"] as OperationObject;
+  it("is the seed's where the operation's passage names the code and the seed gives it that status", () => {
+    expect(errorCodeProvenance(doc, op("/v1/mentions", "post"), "404", "dataset_not_found")?.kind).toBe("seed");
+    expect(
+      errorCodeProvenance(doc, op("/v1/datasets/{dataset_id}/runs", "post"), "402", "insufficient_credits_dataset_run")
+        ?.kind,
+    ).toBe("seed");
+  });
+  it("is a decision where the row names no such code, or the seed shows the code's status nowhere", () => {
+    // the ask's row names no 404; tracking_agent_limit_reached is named but its status is not shown
+    expect(errorCodeProvenance(doc, op("/v1/ask", "post"), "404", "chat_not_found")).toEqual({
+      kind: "decision",
+      decision: "D-ASK-UNKNOWN-CHAT",
+    });
+    expect(errorCodeProvenance(doc, op("/v1/tracking_agents", "post"), "409", "tracking_agent_limit_reached")).toEqual({
+      kind: "decision",
+      decision: "D-409",
+    });
+  });
+  it("leaves no documented code of any operation without a provenance (the gate's second rule)", () => {
+    expect(errorCodeFindings(doc).filter((f) => !f.grounds)).toEqual([]);
   });
 });

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import type { Operation } from "../contract.ts";
 import type { CheckContext, Failure } from "../types.ts";
-import { provenanceAt, provenanceOf, type Place, type Provenance } from "../provenance.ts";
+import { codesOf, provenanceAt, provenanceOf, type Place, type Provenance } from "../provenance.ts";
 import { defineCheck } from "../define-check.ts";
 import { schemaDecisions, schemaRows } from "../contract.ts";
 import { decided, marks, seed } from "../grounding/assertions.ts";
@@ -142,7 +142,7 @@ export async function sendCase(
   o: { seed?: number; path?: string; report?: boolean; replay?: string },
 ): Promise<{ ok: boolean; ex: Exchange | undefined }> {
   const qs = c.query ? "?" + new URLSearchParams(c.query).toString() : "";
-  const body = op.bodySchema ? (c.body ?? op.bodyExamples[0] ?? {}) : undefined;
+  const body = op.bodySchema ? await ownIds(ctx, op, c, c.body ?? op.bodyExamples[0] ?? {}) : undefined;
   // a chargeable operation would charge if it wrongly accepted the case: guard it, release when refused
   let release: (() => void) | undefined;
   if (op.responses.has("402")) {
@@ -172,8 +172,9 @@ export async function sendCase(
     if (o.report !== false) ctx.pass(ex);
     return { ok, ex };
   }
-  // refused for a reason of the deployment's own, before or apart from validation: the case says nothing
-  if (OWN_REFUSALS.has(ex.status)) {
+  // refused for a reason of the deployment's own, before or apart from validation (a resource it does not know, a balance,
+  // a conflict, one of the operation's own domain codes): the case says nothing
+  if (OWN_REFUSALS.has(ex.status) || domainRefusal(ctx, op, ex)) {
     if (o.report !== false)
       ctx.notExercised(
         `${op.operationId} case "${c.label}": refused with ${ex.status} ${errorCode(ex) ?? ""} (not about the case)`,
@@ -210,6 +211,48 @@ const OWN_LIMIT_ROWS: Record<string, Judges> = {
   "GET /v1/tracking_agents/{agent_id}/messages": "agentMessagesLimit",
   "GET /v1/me/usage_history": "usageHistoryLimit",
 };
+
+/**
+ * The case's body with the ids of the contract's examples put right: an id
+ * field the case does not break names the account's own fixture dataset
+ * (`dataset_id`, `source_dataset_id`, `dataset_ids`), or is left out when
+ * the schema lets it go (a chat, parameters, integrations, post refs the
+ * account does not hold). A deployment may look its ids up before it
+ * validates, so only the case's own breakage is left for it to judge.
+ */
+async function ownIds(ctx: CheckContext, op: Operation, c: NegCase, body: unknown): Promise<unknown> {
+  if (!isObject(body) || ctx.settings.profile === "readonly") return body;
+  const broken = c.loc[0] === "body" ? c.loc[1] : undefined;
+  const required = new Set(op.bodySchema?.required ?? []);
+  const out: Record<string, unknown> = { ...body };
+  for (const key of Object.keys(out)) {
+    if (key === broken) continue;
+    if (key === "dataset_id" || key === "source_dataset_id") out[key] = (await fixtureDataset(ctx)).id;
+    else if (key === "dataset_ids" && Array.isArray(out[key])) out[key] = [(await fixtureDataset(ctx)).id];
+    else if (LOOKED_UP.has(key) && !required.has(key)) delete out[key];
+  }
+  if (isObject(out.context) && broken !== "context") {
+    const { dataset_ids: _d, post_refs: _p, ...rest } = out.context;
+    out.context = {
+      ...rest,
+      ...(Array.isArray(_d) && c.loc[2] !== "dataset_ids" ? { dataset_ids: [(await fixtureDataset(ctx)).id] } : {}),
+      ...(c.loc[2] === "post_refs" ? { post_refs: _p } : {}),
+    };
+  }
+  return out;
+}
+
+/** Optional body fields that name resources a deployment may look up before it validates. */
+const LOOKED_UP = new Set(["chat_id", "audience_dataset_ids", "parameter_ids", "integration_ids", "post_refs"]);
+
+/** A refusal with one of the operation's own documented domain codes (not a validation or generic one). */
+function domainRefusal(ctx: CheckContext, op: Operation, ex: Exchange): boolean {
+  const code = errorCode(ex);
+  if (!code || ["bad_request", "unprocessable_entity", "invalid_cursor"].includes(code)) return false;
+  return [...op.responses.entries()].some(
+    ([s, spec]) => /^4/.test(s) && codesOf(ctx.contract.doc, spec.schema).includes(code),
+  );
+}
 
 /** Statuses a deployment answers for reasons of its own (an unknown resource, a balance, a conflict): never the case's verdict. */
 const OWN_REFUSALS = new Set([402, 404, 409]);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { defineCheck } from "../define-check.ts";
-import { decided, marks, seed } from "../grounding/assertions.ts";
+import { marks, seed } from "../grounding/assertions.ts";
 import { status, value, words } from "../grounding/facts.ts";
 import { provenanceOf, constraintsAt } from "../provenance.ts";
 import { schemaDecisions } from "../contract.ts";
@@ -47,8 +47,6 @@ export default defineCheck({
     ),
     // the run's params are an "echo of request" for every field the seed lists there
     echo: seed("dataset-run.params-echo", words("echo of request")),
-    // null for absent, defaults filled in, the shape of the echo: the contract's
-    echoShape: decided("D-RUN-PARAMS-ECHO"),
     // a valid body refused at a field whose bound or form the contract decided (D-LANGUAGE-TAG, D-URL-FORMAT…)
     openPoint: marks(schemaDecisions("requests")),
   },
@@ -110,7 +108,7 @@ export default defineCheck({
     const numRuns = ctx.settings.profile === "full" ? 6 : 3;
     let bad:
       | {
-          judges: "accepted" | "echo" | "echoShape" | "openPoint";
+          judges: "accepted" | "echo" | "openPoint";
           decision?: string;
           title: string;
           ex: Exchange;
@@ -171,17 +169,14 @@ export default defineCheck({
             : JSON.stringify(params[k]) === JSON.stringify(v) ||
               // the count the deployment itself reported for the run (capped by its plan) is an echo too
               (k === "count" && typeof params[k] === "number" && counts.has(params[k]));
+        // every field sent is echoed as sent (left out or null is no echo either); what a field not sent echoes is D-RUN-PARAMS-ECHO's
         const differ = Object.entries(body).filter(([k, v]) => !same(k, v));
-        // a field left out of the echo, or echoed null, is the echo's shape (D-RUN-PARAMS-ECHO); another value breaks the echo
-        const absent = differ.filter(([k]) => params[k] === undefined || params[k] === null);
-        const other = differ.filter(([k]) => params[k] !== undefined && params[k] !== null);
-        if (other.length || absent.length) {
-          const shown = other.length ? other : absent;
+        if (differ.length) {
           bad = {
-            judges: other.length ? "echo" : "echoShape",
-            title: `the run's params do not echo ${shown.map(([k]) => k).join(", ")}`,
+            judges: "echo",
+            title: `the run's params do not echo ${differ.map(([k]) => k).join(", ")}`,
             ex: read,
-            expected: Object.fromEntries(shown),
+            expected: Object.fromEntries(differ),
           };
           return false;
         }

@@ -1735,6 +1735,7 @@ export const LEDGER: LedgerRow[] = [
     id: "auth.plan-flags-reported",
     kind: "shape",
     quote: "`GET /v1/me` reports them.",
+    also: ["Plan feature flags `api_access` and `mcp` gate access; `GET /v1/me` reports them."],
   },
 
   // ── Authentication › MCP ───────────────────────────────────────────────
