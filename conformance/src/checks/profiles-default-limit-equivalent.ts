@@ -5,7 +5,7 @@ import type { CheckContext } from "../types.ts";
 import { errorCode, postUrls, priceOf, runIdOf, sourceDataset } from "./support/groups.ts";
 import { createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
 import { judgeDefaultPage } from "./support/pagination.ts";
-import { listOf } from "./support/util.ts";
+import { chargeOrReason, listOf, reasonIfSkipped } from "./support/util.ts";
 
 const DEFAULT = 20;
 const PROFILES = "/v1/audience_profiles";
@@ -25,7 +25,9 @@ const SOURCE_POSTS = 8;
  * default page). Returns why nothing was added, when the deployment refused.
  */
 async function fill(ctx: CheckContext, total: number): Promise<string | undefined> {
-  ctx.charge((await priceOf(ctx, "audience_profile")).mul(total).toFixed(), `an audience run of ${total} profiles`);
+  const price = await priceOf(ctx, "audience_profile");
+  const refused = chargeOrReason(ctx, price.mul(total).toFixed(), `an audience run of ${total} profiles`);
+  if (refused) return refused;
   const src = await sourceDataset(ctx, "profiles-source", postUrls(ctx, "reddit", SOURCE_POSTS, "prof"));
   const ad = await createAudienceDataset(ctx, "profiles-page");
   const ex = await ctx.req({
@@ -62,7 +64,7 @@ export default defineCheck({
   async run(ctx) {
     const have = await held(ctx);
     if (have <= DEFAULT && ctx.settings.profile !== "readonly" && ctx.contract.has("POST /v1/audience_datasets")) {
-      const refused = await fill(ctx, DEFAULT + 3 - have);
+      const refused = await reasonIfSkipped(fill(ctx, DEFAULT + 3 - have));
       if (refused) ctx.notExercised(`filling the profile search: ${refused}`);
     }
     await judgeDefaultPage(ctx, {

@@ -3,6 +3,7 @@ import { seed } from "../grounding/assertions.ts";
 import { byDefault } from "../grounding/facts.ts";
 import type { CheckContext } from "../types.ts";
 import { priceOf } from "./support/groups.ts";
+import { chargeOrReason, reasonIfSkipped } from "./support/util.ts";
 import { judgeDefaultPage, pageSize } from "./support/pagination.ts";
 import { PREVIEWS, previewExample } from "./support/previews.ts";
 
@@ -26,7 +27,9 @@ async function fill(ctx: CheckContext, have: number): Promise<string | undefined
   const body = previewExample(ctx, "prompt");
   body.sources = body.sources?.slice(0, 1);
   const n = Math.min(MAX_FILL, DEFAULT + 1 - have);
-  ctx.charge((await priceOf(ctx, "preview_generation")).mul(n).toFixed(), `${n} one-source prompt previews`);
+  const price = await priceOf(ctx, "preview_generation");
+  const refused = chargeOrReason(ctx, price.mul(n).toFixed(), `${n} one-source prompt previews`);
+  if (refused) return refused;
   for (let i = 0; i < n; i++) {
     const ex = await ctx.req({ method: "POST", path: PREVIEWS, body });
     if (ex.status < 200 || ex.status >= 300) return `preview ${i + 1} of ${n} answered ${ex.status}`;
@@ -56,7 +59,7 @@ export default defineCheck({
   async run(ctx) {
     const have = await held(ctx);
     if (have <= DEFAULT && ctx.settings.profile !== "readonly" && ctx.contract.has(`POST ${PREVIEWS}`)) {
-      const refused = await fill(ctx, have);
+      const refused = await reasonIfSkipped(fill(ctx, have));
       if (refused) ctx.notExercised(`filling the usage history: ${refused}`);
     }
     await judgeDefaultPage(ctx, {

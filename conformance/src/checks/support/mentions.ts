@@ -6,7 +6,7 @@ import type { Contract } from "../../contract.ts";
 import type { CheckContext } from "../../types.ts";
 import { isObject, type Untrusted } from "../../typed.ts";
 import { jsonAt, pollUntil, priceOf, runIdOf, schemaEnum, setupRefusal, terminalType } from "./groups.ts";
-import { createDataset, listOf } from "./util.ts";
+import { chargeOrReason, createDataset, listOf } from "./util.ts";
 import type {
   MentionsEmotion,
   MentionsFilter,
@@ -162,7 +162,15 @@ export function labelledPool(ctx: CheckContext): Promise<string | undefined> {
   return ctx.shared("mention-pool", async () => {
     if (ctx.settings.profile === "readonly") return undefined;
     const price = await priceOf(ctx, "mention");
-    ctx.charge(price.mul(MENTION_POOL).toFixed(), `a pool of ${MENTION_POOL} labelled mentions for the list checks`);
+    const refused = chargeOrReason(
+      ctx,
+      price.mul(MENTION_POOL).toFixed(),
+      `a pool of ${MENTION_POOL} labelled mentions for the list checks`,
+    );
+    if (refused) {
+      ctx.notExercised(`the kit's labelled pool of mentions was not built: ${refused}`);
+      return undefined;
+    }
     const ds = await createDataset(ctx, "mention-pool");
     const runs = `/v1/datasets/${encodeURIComponent(ds.id)}/runs`;
     const ex = await ctx.req({

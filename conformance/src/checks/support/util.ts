@@ -5,6 +5,7 @@ import type { Exchange, KeyRole } from "../../http.ts";
 import type { CheckContext } from "../../types.ts";
 import { groupsOf } from "../../groups/index.ts";
 import { bodyOf, dataOf, isObject, type Untrusted } from "../../typed.ts";
+import { SkipError } from "../../skip.ts";
 
 export const DATASETS = "/v1/datasets";
 export const MISSING_DATASET_ID = "ds_slkmissing000000000000";
@@ -29,6 +30,32 @@ export function setupNotAccepted(ctx: CheckContext, what: string, ex: Exchange):
   const body = bodyOf<{ error_code?: unknown }>(ex);
   const code = typeof body?.error_code === "string" ? ` ${body.error_code}` : "";
   return ctx.skip(`not exercised: ${what} answered ${ex.status}${code} (a setup the deployment did not accept)`);
+}
+
+/**
+ * Commit `usd` for a setup the check can do without (filling a list past its
+ * default, a pool of labelled posts): undefined when the budget guard took
+ * it, else the guard's reason (the readonly profile, the budget), so the check
+ * goes on with what the deployment already holds instead of skipping whole.
+ */
+export function chargeOrReason(ctx: CheckContext, usd: string, what: string): string | undefined {
+  try {
+    ctx.charge(usd, what);
+    return undefined;
+  } catch (e) {
+    if (e instanceof SkipError) return e.message;
+    throw e;
+  }
+}
+
+/** A setup step's own skip (its budget, a refusal) as its reason, so the check goes on with what the deployment holds. */
+export async function reasonIfSkipped(step: Promise<string | undefined>): Promise<string | undefined> {
+  try {
+    return await step;
+  } catch (e) {
+    if (e instanceof SkipError) return e.message;
+    throw e;
+  }
 }
 
 export function seen(ex: Exchange): unknown {
