@@ -217,8 +217,9 @@ const OWN_LIMIT_ROWS: Record<string, Judges> = {
  * field the case does not break names the account's own fixture dataset
  * (`dataset_id`, `source_dataset_id`, `dataset_ids`), or is left out when
  * the schema lets it go (a chat, parameters, integrations, post refs the
- * account does not hold). A deployment may look its ids up before it
- * validates, so only the case's own breakage is left for it to judge.
+ * account does not hold); a `name` is the run's own. A deployment may look
+ * its ids up (or its names) before it validates, so only the case's own
+ * breakage is left for it to judge.
  */
 async function ownIds(ctx: CheckContext, op: Operation, c: NegCase, body: unknown): Promise<unknown> {
   if (!isObject(body) || ctx.settings.profile === "readonly") return body;
@@ -227,7 +228,9 @@ async function ownIds(ctx: CheckContext, op: Operation, c: NegCase, body: unknow
   const out: Record<string, unknown> = { ...body };
   for (const key of Object.keys(out)) {
     if (key === broken) continue;
-    if (key === "dataset_id" || key === "source_dataset_id") out[key] = (await fixtureDataset(ctx)).id;
+    // a name the account may already hold (the example's, sent again by every case) would meet a uniqueness rule instead
+    if (key === "name" && typeof out[key] === "string") out[key] = ctx.name(`neg-${++negNames}`);
+    else if (key === "dataset_id" || key === "source_dataset_id") out[key] = (await fixtureDataset(ctx)).id;
     else if (key === "dataset_ids" && Array.isArray(out[key])) out[key] = [(await fixtureDataset(ctx)).id];
     else if (LOOKED_UP.has(key) && !required.has(key)) delete out[key];
   }
@@ -241,6 +244,9 @@ async function ownIds(ctx: CheckContext, op: Operation, c: NegCase, body: unknow
   }
   return out;
 }
+
+/** How many case names this run gave out (each case its own, so a wrongly accepted one never collides with the next). */
+let negNames = 0;
 
 /** Optional body fields that name resources a deployment may look up before it validates. */
 const LOOKED_UP = new Set(["chat_id", "audience_dataset_ids", "parameter_ids", "integration_ids", "post_refs"]);
