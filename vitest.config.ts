@@ -55,6 +55,8 @@ const LONG = [
   "test/contract/contract-diff.test.ts",
   "reference-impl/test/dev-backend-restart.test.ts",
   "reference-impl/test/dev-backend-state-sliced.test.ts",
+  // the whole kit against a foreign implementation at its own 5 requests a second: the longest of the kit group
+  "conformance/test/foreign.test.ts",
   "conformance/test/deviation-mode.test.ts",
   "conformance/test/package-install.test.ts",
   "test/scripts/robustness.test.ts",
