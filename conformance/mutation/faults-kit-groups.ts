@@ -67,6 +67,35 @@ const in402 = (re: RegExp, f: (b: Body) => Body) => (q: ProxyRequest, res: Proxy
   is(q, "POST", re) && res.status === 402 && res.json ? json(res, f(structuredClone(res.json))) : res;
 
 export const kitGroupsFaults: Fault[] = [
+  {
+    id: "ta-limit-above-reported",
+    rows: ["limits.plan-limits"],
+    breaks:
+      "A plan's tracking agent cap is plan.limits.tracking_agents (this deployment reports one less than it enforces, so the create at the reported cap is accepted)",
+    expect: "tracking-agent-limit-reached",
+    response: (q, res) => {
+      const limits = res.json?.data?.plan?.limits;
+      if (q.method !== "GET" || P(q) !== "/v1/me" || res.status !== 200 || typeof limits?.tracking_agents !== "number")
+        return res;
+      if (limits.tracking_agents < 2) return res;
+      const data = structuredClone(res.json.data);
+      data.plan.limits.tracking_agents = limits.tracking_agents - 1;
+      return json(res, { ...res.json, data });
+    },
+  },
+  {
+    id: "ta-limit-answers-400",
+    decision: "D-409",
+    breaks:
+      "tracking_agent_limit_reached answers 409 (D-409; the seed shows no status): this deployment keeps the code and answers 400",
+    expect: "tracking-agent-limit-reached",
+    response: (q, res) =>
+      is(q, "POST", /^\/v1\/tracking_agents$/) &&
+      res.status === 409 &&
+      res.json?.error_code === "tracking_agent_limit_reached"
+        ? { ...res, status: 400 }
+        : res,
+  },
   // ---- audiences --------------------------------------------------------------------
   {
     id: "aud-run-accepted-200",

@@ -1742,6 +1742,19 @@ const schemaFaults: Fault[] = [
 
   // ---- invalid-request-rejected: a request the seed refuses, accepted
   acceptedFault(
+    "accepted-audience-run-2001-profiles",
+    ["audience-datasets.runs.body"],
+    "An audience run's total_profile_count is 1-2000",
+    "POST",
+    /^\/v1\/audience_datasets\/[^/]+\/runs$/,
+    (b) => {
+      if (typeof b.total_profile_count !== "number" || (b.total_profile_count >= 1 && b.total_profile_count <= 2000))
+        return false;
+      b.total_profile_count = Math.min(2000, Math.max(1, Math.trunc(b.total_profile_count)));
+      return true;
+    },
+  ),
+  acceptedFault(
     "accepted-run-count-1001",
     ["datasets.runs.body.count-range"],
     "A dataset run's count is 20-1000",

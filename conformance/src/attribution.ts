@@ -1,30 +1,25 @@
-// Which kind of rule each finding enforces: a SEED RULE (the seed states it;
-// quoted in its own words) or a CONTRACT DECISION on a point the seed leaves
-// open (a D- row of spec/DECISIONS.md). Each check declares its `rules` in its
-// own file (defineCheck); this module applies them to findings.
-// `test/attribution.test.ts` fails when a check declares no rule or names a
-// decision the table does not have.
+// Which kind of rule each finding enforces: a SEED RULE (the seed states it,
+// in ledger rows whose sentences carry every fact the assertion relies on) or
+// a CONTRACT DECISION on a point the seed leaves open (a D- row of
+// spec/DECISIONS.md). Each check declares its assertions (`asserts`, see
+// grounding/assertions.ts) and names one on every failure (`judges`); this
+// module resolves that name, and nothing else: a finding is never attributed
+// by its title, its status or what else its check saw, so a decision mismatch
+// in a check cannot demote a stated fact beside it (test/grounding.test.ts is
+// the gate on the declarations).
+//
+// Two mechanisms sit around the named assertion:
+//   - an answer at a status the seed never names (413, 415, 405…), judged by a
+//     response-level check, is the contract's choice as a whole: its findings
+//     are that status's decision (an active check that sent a valid request
+//     keeps its own assertion: the refusal is the finding);
+//   - the schema-driven checks name a `marks` assertion and carry the mark of
+//     the constraint they found broken (provenance.ts): a decision, or the
+//     seed's quote (its ledger rows derived from the quote).
 //
 // It lives in the kit's src/ (not spec/) because the published package ships
 // src/ and reads it at run time, beside decisions.ts (the table), lenient.ts
 // (the lenient rows) and decisions-pending.ts (rows without a check).
-//
-// Attribution is per failure, not per check: a check that enforces both a
-// seed rule and a decision (date-range-order-422: the seed says `from` must
-// precede `to`, the contract decides the answer is a 422 validation body)
-// attributes a reversed range that is ACCEPTED to the seed, and one refused
-// with another status to D-DATE-RANGE-ORDER. A failure is matched, in order:
-//   -. the rule the check named on the failure itself (the provenance of a
-//      constraint, see provenance.ts: a decision, or the seed's words);
-//   -. an answer at a status the seed never names (413, 415, 405…), for
-//      response-level checks: the whole answer is a decision;
-//   0. the check's `seedWhen`: cases that break its seed rule whatever else matches;
-//   1. STATUS_DECISIONS: the success status of an operation the seed gives
-//      none (any check whose failure is that operation answering another 2xx;
-//      not for checks whose requests must be refused);
-//   2. the check's own decision rules (`when`: title, operation, status, or
-//      the check that sent the exchange, for response-level checks);
-//   3. the check's seed rule; a check without one falls on its first decision.
 import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { allChecks } from "./registry.ts";
@@ -32,14 +27,11 @@ import { LEDGER } from "./seed-ledger/rules.ts";
 import { rowsQuoting } from "./contract.ts";
 import type { Assertion, Asserts } from "./grounding/assertions.ts";
 import { describeFact } from "./grounding/facts.ts";
-import type { Attribution, CheckRules, Failure, Match } from "./types.ts";
+import { decisionsOfAsserts } from "./grounding/assertions.ts";
+import type { Attribution, Failure } from "./types.ts";
 
 // the shapes live in types.ts (a finding carries its attribution), re-exported for the callers
-export type { Attribution, CheckRules, DecisionRule, Match, RuleKind } from "./types.ts";
-
-// the success statuses the contract chose where the seed names none: their own module, so checks can read them
-export { STATUS_DECISIONS } from "./status-decisions.ts";
-import { STATUS_DECISIONS } from "./status-decisions.ts";
+export type { Attribution, RuleKind } from "./types.ts";
 
 /** Statuses the seed names somewhere (its endpoint tables, its Errors table, the MCP 307). */
 const SEED_STATUSES = new Set([200, 201, 202, 204, 307, 400, 401, 402, 404, 409, 422, 429, 500]);
@@ -70,15 +62,12 @@ export function unnamedStatusDecision(check: string, status: number | undefined)
 }
 
 /**
- * Every check's rules, from the registry (each check declares its own), and
- * the kit's own preflight finding, which is not a check of the registry.
+ * The kit's own preflight (served-groups) is not a check of the registry: a
+ * group it finds unserved fails the run only under --require-groups, as the
+ * seed's description of what the service does.
  */
-export const CHECK_RULES: Record<string, CheckRules> = {
-  ...Object.fromEntries(allChecks.map((c) => [c.id, c.rules ?? {}])),
-  "served-groups": {
-    seed: "The service collects public social posts … It can also profile the people behind the posts, detect recurring patterns, and extract custom fields with an LLM. It re-scrapes on a schedule through tracking agents and answers questions through an AI assistant.",
-  },
-};
+const SERVED_GROUPS_SEED =
+  "It can also profile the people behind the posts, detect recurring patterns, and extract custom fields with an LLM. It re-scrapes on a schedule through tracking agents and answers questions through an AI assistant.";
 
 // ---- the decision table's own words -------------------------------------------------
 
@@ -120,19 +109,6 @@ export function decisionAttribution(id: string): Attribution {
   return { kind: "decision", decision: id, seed: row?.seed, decided: row?.decided };
 }
 
-function matches(m: Match, f: Failure, text: string): boolean {
-  // the title without its `<check id>: ` prefix (a check's own name must not decide the rule)
-  if (m.title && !m.title.test(text.startsWith(`${f.check}: `) ? text.slice(f.check.length + 2) : text)) return false;
-  if (m.ops && !(f.operation && m.ops.test(f.operation))) return false;
-  if (m.status && !(typeof f.status === "number" && m.status(f.status))) return false;
-  if (m.received && !m.received.test(JSON.stringify(f.received ?? null) ?? "")) return false;
-  if (m.sentBy) {
-    const sender = /sent by ([a-z0-9-]+)\)/.exec(f.message ?? "")?.[1];
-    if (!sender || !m.sentBy.includes(sender)) return false;
-  }
-  return true;
-}
-
 /**
  * Assertions every check has without declaring them: the kit's own findings
  * about an answer that stopped a check (answer-finding.ts).
@@ -172,10 +148,9 @@ export function assertionAttribution(a: Assertion, f: Pick<Failure, "decision" |
   return { kind: "seed", seed: f.seedQuote, ...(rows.length ? { rows } : {}) };
 }
 
-/** The rule one failure enforces. */
+/** The rule one failure enforces: the assertion it names (a failure that names none is a defect of the kit). */
 export function attribute(f: Failure): Attribution {
-  const text = `${f.title} ${f.message ?? ""}`;
-  const rules = CHECK_RULES[f.check];
+  if (f.check === "served-groups") return { kind: "seed", seed: SERVED_GROUPS_SEED };
   // an answer at a status the seed never names: everything a response check finds about it is the contract's choice
   const unnamed = unnamedStatusDecision(f.check, f.status);
   if (f.judges) {
@@ -186,28 +161,24 @@ export function attribute(f: Failure): Attribution {
   }
   if (f.decision) return decisionAttribution(f.decision);
   if (f.seedQuote) return { kind: "seed", seed: f.seedQuote };
-  if (unnamed) return decisionAttribution(unnamed);
-  if (rules?.seedWhen?.some((m) => matches(m, f, text))) return { kind: "seed", seed: rules.seed };
-  if (f.operation && typeof f.status === "number" && !rules?.refusals) {
-    const st = STATUS_DECISIONS.find((r) => r.ops.test(f.operation!) && r.status(f.status!));
-    if (st) return decisionAttribution(st.decision);
-  }
-  const hit = rules?.decisions?.find((d) => d.when && matches(d.when, f, text));
-  if (hit) return decisionAttribution(hit.decision);
-  if (rules?.seed || !rules?.decisions?.length) return { kind: "seed", seed: rules?.seed };
-  return decisionAttribution(rules.decisions[0]!.decision);
+  throw new Error(`kit defect: the failure "${f.title}" of ${f.check} names no assertion`);
 }
 
-/** The rule a warning concerns: a lenient row names itself (`D-… (lenient): …`), otherwise the check's rules decide. */
-export function attributeWarning(check: string, text: string): Attribution {
+/**
+ * The rule a warning concerns: a lenient row names itself (`D-… (lenient): …`
+ * or `D-…: …`); any other warning is a note of the check about the seed's
+ * rules (what it saw but does not judge), counted with the seed's.
+ */
+export function attributeWarning(_check: string, text: string): Attribution {
   const named = /^(D-[A-Z0-9-]+)\b/.exec(text)?.[1] ?? /\b(D-[A-Z0-9-]+) \(lenient\)/.exec(text)?.[1];
   if (named) return decisionAttribution(named);
-  return attribute({ check, title: text });
+  return { kind: "seed" };
 }
 
-/** Decisions a check can attribute a finding to (declared, or named by its rules). */
+/** Decisions a check can attribute a finding to: those its assertions name. */
 export function decisionsOf(check: string): string[] {
-  return [...new Set((CHECK_RULES[check]?.decisions ?? []).map((d) => d.decision))];
+  const a = CHECK_ASSERTS[check];
+  return a ? decisionsOfAsserts(a) : [];
 }
 
 /** One line naming the rule: the seed's words, or the decision, what it decided, and that the seed leaves the point open (with what it does say). */

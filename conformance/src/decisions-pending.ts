@@ -14,6 +14,16 @@ export const PENDING_DECISIONS: Record<string, string> = {
     "how the contract writes the tool schemas down: mcp-tool-catalogue compares the served inputSchemas with them (D-MCP-TOOL-ARGS)",
   "D-MCP-FILTER-GROUPS":
     "the total of 10 filters is the seed's (mcp-bad-arguments-tool-error); the schema's nesting is the contract's own writing, not an answer a client sees",
+  "D-PREVIEW-CHARGE":
+    "preview-charge-per-source holds the seed's own rule (charge equals number of sources) as a seed assertion; the decided parts (a repeated source charged once, the reservation's size) are not provoked",
+  "D-PREVIEW-URL-CHARGE":
+    "preview-url-charge-per-returning-url holds the seed's rule (charge equals URLs returning data) from what the deployment lists; the decided one-profile-per-URL mapping and de-duplication are not provoked",
+  "D-PDR-CHECK-ORDER":
+    "pattern-detection-codes judges each code where the seed names it; which refusal comes first when several apply is not provoked",
+  "D-PDR-CHARGE":
+    "pattern-detection-billing-latest-run holds the seed's rule (post_processing per post of the most recent completed run) as a seed assertion; the decided moment the count is fixed at is not provoked",
+  "D-TA-SCHEDULE-TZ":
+    "the time pattern is judged through the contract's marks (invalid-request-rejected); the time zone of a cycle is not observable by a client",
   "D-MCP-BEARER-SEAT": "lenient: mcp-auth-order compares the account a token resolves to, never the seat",
   "D-AUD-PROFILE-NULLS": "audience group rule: lenient profile nullability",
   "D-AUD-SORT-DEFAULT": "audience group rule: default profile sort",

@@ -4,15 +4,7 @@
 // which active checks run is data too (`phase`, then `after`), never a
 // position in a list.
 import { decisionsOfAsserts, type Asserts } from "./grounding/assertions.ts";
-import type {
-  ActiveCheck,
-  CheckContext,
-  DecisionRule,
-  InspectContext,
-  Match,
-  Profile,
-  ResponseCheck,
-} from "./types.ts";
+import type { ActiveCheck, CheckContext, InspectContext, Profile, ResponseCheck } from "./types.ts";
 
 export { PHASES, type Phase } from "./types.ts";
 
@@ -47,9 +39,4 @@ export function defineCheck(spec: ActiveCheckSpec | ResponseCheckSpec): ActiveCh
   if ("run" in spec)
     return { kind: "active", mock: false, profiles: DEFAULT_ACTIVE_PROFILES, ...spec, ...derived } as ActiveCheck;
   return { kind: "response", mock: false, profiles: DEFAULT_RESPONSE_PROFILES, ...spec, ...derived } as ResponseCheck;
-}
-
-/** A decision a check's findings enforce, for the failures `when` matches (no `when`: the check's default rule). */
-export function decision(id: string, when?: Match): DecisionRule {
-  return { decision: id, when };
 }

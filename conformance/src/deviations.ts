@@ -8,7 +8,8 @@
 // placeholder --write-deviations wrote, are refused before the run starts.
 import { readFileSync, writeFileSync } from "node:fs";
 import { z } from "zod";
-import { CHECK_ASSERTS, CHECK_RULES, STATUS_DECISIONS, decisionTable } from "./attribution.ts";
+import { CHECK_ASSERTS, decisionTable } from "./attribution.ts";
+import { STATUS_DECISIONS } from "./status-decisions.ts";
 import { decisionsOfAsserts } from "./grounding/assertions.ts";
 import type { CheckResult, DeviationEntry, Failure } from "./types.ts";
 
@@ -118,11 +119,9 @@ function concerned(e: DeviationEntry, ran: Set<string>): boolean {
   if (e.check) return ran.has(e.check);
   // a success status the contract chose shows in any check that calls the operation
   if (STATUS_DECISIONS.some((s) => s.decision === e.decision)) return ran.size > 0;
-  // a converted check reports the decisions its assertions name; a legacy one those of its rules
-  return [...ran].some(
-    (id) =>
-      (CHECK_RULES[id]?.decisions ?? []).some((d) => d.decision === e.decision) ||
-      (CHECK_ASSERTS[id] ? decisionsOfAsserts(CHECK_ASSERTS[id]).includes(e.decision!) : false),
+  // a check reports the decisions its assertions name
+  return [...ran].some((id) =>
+    CHECK_ASSERTS[id] ? decisionsOfAsserts(CHECK_ASSERTS[id]).includes(e.decision!) : false,
   );
 }
 

@@ -135,35 +135,6 @@ export interface CheckResult {
   accepted?: Failure[];
 }
 
-export interface Match {
-  /** the failure title (or a warning's text) */
-  title?: RegExp;
-  /** operationId of the failure */
-  ops?: RegExp;
-  /** the status the deployment answered */
-  status?: (s: number) => boolean;
-  /** response-level checks: the check that sent the exchange */
-  sentBy?: string[];
-  /** what the deployment answered (JSON of `received`) */
-  received?: RegExp;
-}
-
-export interface DecisionRule {
-  decision: string;
-  /** absent: the check's default rule when it has no seed rule */
-  when?: Match;
-}
-
-export interface CheckRules {
-  /** the seed's words for the rule the check enforces; absent when the check only enforces contract decisions */
-  seed?: string;
-  decisions?: DecisionRule[];
-  /** failures that break the seed rule even where a decision rule below would match (checked first) */
-  seedWhen?: Match[];
-  /** the check sends requests a conformant deployment refuses: a 2xx there is the refusal missing, not a success status of STATUS_DECISIONS (set on every check whose requests must be refused) */
-  refusals?: boolean;
-}
-
 export interface CheckMeta {
   /** the rule id: file name, failure title prefix, catalogue row and report name */
   id: string;
@@ -183,8 +154,6 @@ export interface CheckMeta {
   lane?: "anonymous";
   /** keys that must be configured */
   keys?: KeyRole[];
-  /** which rule each finding of the check enforces: the seed's words, or a decision (attribution.ts applies them) */
-  rules?: CheckRules;
   /** ids of the spec/DECISIONS.md rows this check enforces (strict) or tolerates (lenient); derived from `asserts` when the check declares them */
   decisions?: string[];
   /**

@@ -8,14 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { allChecks } from "../src/registry.ts";
-import {
-  CHECK_RULES,
-  STATUS_DECISIONS,
-  attribute,
-  attributeWarning,
-  decisionTable,
-  describeAttribution,
-} from "../src/attribution.ts";
+import { CHECK_ASSERTS, attribute, attributeWarning, decisionTable, describeAttribution } from "../src/attribution.ts";
 import { DeviationsError, loadDeviations, writeDeviations } from "../src/deviations.ts";
 import { settle } from "../src/verdict.ts";
 import type { CheckResult, Failure } from "../src/types.ts";
@@ -38,26 +31,22 @@ const result = (id: string, failures: Array<Partial<Failure>>, exercised = failu
 });
 
 describe("attribution data", () => {
-  it("classifies every check of the registry (a seed rule, a decision, or both), and nothing else but the kit's own served-groups finding", () => {
+  it("classifies every check of the registry by its declared assertions", () => {
     expect(allChecks.length).toBeGreaterThanOrEqual(97);
-    // a check that declares its assertions is classified by them (test/grounding.test.ts)
-    const declared = new Set(allChecks.filter((c) => c.asserts).map((c) => c.id));
-    const unclassified = ids.filter(
-      (id) =>
-        !declared.has(id) && (!CHECK_RULES[id] || (!CHECK_RULES[id]!.seed && !CHECK_RULES[id]!.decisions?.length)),
-    );
-    expect(unclassified).toEqual([]);
-    expect(Object.keys(CHECK_RULES).filter((id) => !ids.includes(id))).toEqual(["served-groups"]);
+    expect(ids.filter((id) => !CHECK_ASSERTS[id] || !Object.keys(CHECK_ASSERTS[id]!).length)).toEqual([]);
   });
 
   it("names only decisions that are rows of spec/DECISIONS.md", () => {
     const table = decisionTable();
     expect(table.size).toBeGreaterThan(150);
-    const named = [
-      ...Object.values(CHECK_RULES).flatMap((r) => (r.decisions ?? []).map((d) => d.decision)),
-      ...STATUS_DECISIONS.map((s) => s.decision),
-    ];
+    const named = [...new Set(allChecks.flatMap((c) => c.decisions ?? []))];
     expect(named.filter((d) => !table.has(d))).toEqual([]);
+  });
+
+  it("refuses a failure that names no assertion: a defect of the kit, never a guess", () => {
+    expect(() => attribute({ check: "date-range-order-422", title: "date-range-order-422: x", status: 202 })).toThrow(
+      /names no assertion/,
+    );
   });
 
   it("attributes per failure: a reversed date range that is accepted breaks the seed, one refused with another status breaks D-DATE-RANGE-ORDER", () => {

@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { createServer, type AddressInfo } from "node:net";
+import type { Server } from "node:http";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createApp } from "../../reference-impl/src/app.ts";
@@ -55,7 +56,7 @@ export async function startReference(
         });
       },
     );
-    hardenNodeServer(server as import("node:http").Server);
+    hardenNodeServer(server as Server);
     // a port given and taken: say so instead of waiting forever
     server.once("error", reject);
   });

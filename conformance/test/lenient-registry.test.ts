@@ -44,7 +44,6 @@ export const LENIENT_NOT_WARNED: Record<string, string> = {
     "mcp-unauthenticated-401 holds the header and the required fields of the document; the optional fields are D-MCP-OAUTH-METADATA's entry",
   "D-RUN-TRANSITIONS":
     "lenient on timing: the run state machines judge the order of states only, never how long a state lasts",
-  "D-RUN-ACTIONS-DEFAULT": "no check compares the default run actions; any default passes",
   "D-RUN-PARAMS-ECHO": "valid-run-body-accepted does not judge null vs absent echoed parameters",
   "D-RUN-COUNT":
     "no check compares requested_count with count; tracking-agent-cycle-billing only reads the reserved count",
@@ -55,10 +54,6 @@ export const LENIENT_NOT_WARNED: Record<string, string> = {
     "audience-run-codes-in-order judges the code of a source below the minimum, not how eligible posts are counted",
   "D-PREVIEW-URL-LISTS":
     "preview-url-charge-per-returning-url holds the types and that each URL is in one list; which list a failed URL lands in is not judged",
-  "D-PREVIEW-URL-CHARGE":
-    "the charge is held to profiles.length; repeated URLs are not sent, so de-duplication is not judged",
-  "D-PDR-CHECK-ORDER":
-    "pattern-detection-codes sends one broken condition per request, so the order of the checks is never observable",
   "D-CP-NAME":
     "custom-parameter-name-rules sends exact duplicates only; trimmed or case-folded duplicates are not sent",
   "D-CP-PATCH":
@@ -70,7 +65,6 @@ export const LENIENT_NOT_WARNED: Record<string, string> = {
   "D-CPR-CHECK-ORDER":
     "custom-parameter-run-codes sends one broken condition per request, so the order is never observable",
   "D-CPR-VISIT": "the order in which a run visits mentions is not judged",
-  "D-TA-SCHEDULE-TZ": "the kit cannot observe cycle start times, so UTC is not judged",
   "D-TA-CREATE-404":
     "no check creates an agent on an unknown dataset (tracking-agent-deleted-hidden declares the row); the generated 404 of the create allows both codes, so response-schema-conformance accepts either",
   "D-TA-TRIGGER-PAUSED": "tracking-agent-trigger-202-then-409 does not judge a trigger of a paused agent",
@@ -79,7 +73,6 @@ export const LENIENT_NOT_WARNED: Record<string, string> = {
   "D-ME-USAGE": "me-usage-adds-up holds the sum; how a held reservation is shown is not judged",
   "D-MCP-STOP-REASON": "mcp-ask-flow holds null-ness; any string value passes",
   "D-MCP-NO-ARGS": "extra argument keys are accepted: mcp-tool-catalogue never fails them",
-  "D-MCP-BEARER-SEAT": "the kit checks the account a bearer token resolves to, not the seat",
   "D-MCP-RATE-HEADERS": "mcp-rate-limit-shared holds the 429 body and Retry-After; what else counts is not judged",
 };
 

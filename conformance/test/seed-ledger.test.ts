@@ -7,7 +7,6 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { allChecks } from "../src/registry.ts";
 import { faults } from "../mutation/faults.ts";
 import { main } from "../src/cli.ts";
 import { errorCodesOf, flat, locate, markersOf, missedMarkers, spansOf, unitsOf } from "../src/seed-ledger/extract.ts";
@@ -16,7 +15,6 @@ import { seedCoverage, seedCoverageLine, seedLedgerMarkdown, seedLedgerReadme } 
 import { LEDGER } from "../src/seed-ledger/rules.ts";
 import { isRule, isUncovered, isUnobservable, isUnsettled } from "../src/seed-ledger/types.ts";
 import { judgesOf } from "../src/seed-ledger/judges.ts";
-import { LEGACY_JUDGES } from "../src/seed-ledger/legacy-judges.ts";
 import { proofsSource } from "../mutation/proofs.ts";
 import { readDecisions } from "../src/decisions.ts";
 
@@ -59,12 +57,7 @@ describe("seed-rule ledger", () => {
     const unjudged = LEDGER.filter((r) => isRule(r) && judgesOf(r.id).length === 0).map((r) => r.id);
     expect(unjudged, "rows no check judges: give them an `uncovered` reason or a check").toEqual([]);
     const ids = new Set(LEDGER.map((r) => r.id));
-    const checks = new Set(allChecks.map((c) => c.id));
     const problems = [
-      ...Object.entries(LEGACY_JUDGES).flatMap(([check, rows]) => [
-        ...(checks.has(check) ? [] : [`legacy-judges: no check ${check}`]),
-        ...rows.filter((r) => !ids.has(r)).map((r) => `legacy-judges: ${check} names no row ${r}`),
-      ]),
       ...faults.flatMap((f) => (f.rows ?? []).filter((r) => !ids.has(r)).map((r) => `fault ${f.id}: no row ${r}`)),
       ...faults.filter((f) => f.control && f.rows?.length).map((f) => `fault ${f.id}: a control names rows`),
     ];
@@ -79,6 +72,18 @@ describe("seed-rule ledger", () => {
     );
     expect(problems).toEqual([]);
     expect(readFileSync(here("../src/seed-ledger/proofs.ts"), "utf8")).toBe(proofsSource(faults));
+  });
+
+  it("proves every judged row with at least one fault its checks catch", () => {
+    const unproven = LEDGER.filter(
+      (r) => isRule(r) && judgesOf(r.id).length > 0 && !judgesOf(r.id).some((j) => j.faults.length > 0),
+    ).map(
+      (r) =>
+        `${r.id} (judged by ${judgesOf(r.id)
+          .map((j) => j.check)
+          .join(", ")})`,
+    );
+    expect(unproven, "judged rows no fault breaks").toEqual([]);
   });
 
   it("leaves no sentence of the seed with a rule marker outside every row and ignore entry", () => {

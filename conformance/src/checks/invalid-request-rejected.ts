@@ -18,6 +18,7 @@ import {
 import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { bodyOf, isObject } from "../typed.ts";
 import { collections, createIn, fillPath, fixtureDataset, idOf, seen } from "./support/util.ts";
+import { audienceSource } from "./support/audiences.ts";
 import { mentionPrice } from "./support/billing.ts";
 import { SkipError } from "../skip.ts";
 
@@ -230,7 +231,10 @@ async function ownIds(ctx: CheckContext, op: Operation, c: NegCase, body: unknow
     if (key === broken) continue;
     // a name the account may already hold (the example's, sent again by every case) would meet a uniqueness rule instead
     if (key === "name" && typeof out[key] === "string") out[key] = ctx.name(`neg-${++negNames}`);
-    else if (key === "dataset_id" || key === "source_dataset_id") out[key] = (await fixtureDataset(ctx)).id;
+    // an audience run's source: one the deployment can profile (a completed run of posts), so that a case it
+    // wrongly accepts is accepted, not refused for its source
+    else if (key === "source_dataset_id") out[key] = (await audienceSource(ctx)).id;
+    else if (key === "dataset_id") out[key] = (await fixtureDataset(ctx)).id;
     else if (key === "dataset_ids" && Array.isArray(out[key])) out[key] = [(await fixtureDataset(ctx)).id];
     else if (LOOKED_UP.has(key) && !required.has(key)) delete out[key];
   }

@@ -1,5 +1,6 @@
 import type { Exchange } from "../http.ts";
-import { decision, defineCheck } from "../define-check.ts";
+import { defineCheck } from "../define-check.ts";
+import { decided } from "../grounding/assertions.ts";
 import { DATASETS, MISSING_DATASET_ID, seen } from "./support/util.ts";
 
 // Inputs a stranger sends without meaning harm, each answered by a body
@@ -22,11 +23,11 @@ export default defineCheck({
   rule: "A body that is not JSON or over 1 MiB on a request that reads none, and a cursor over 2048 characters, are each answered with a status the operation documents, never a 5xx (a cursor is refused with a 4xx)",
   section: "Errors; Limits (no body or cursor size is stated)",
   severity: "major",
-  // the seed names none of these limits: each answer is the contract's decision
-  rules: {
-    decisions: [decision("D-GET-BODY", { title: /body on/ }), decision("D-BOUND-STRINGS", { title: /cursor of/ })],
+  // the seed names none of these limits: each answer is the contract's decision (a 5xx is no-server-errors' seed finding too)
+  asserts: {
+    body: decided("D-GET-BODY"),
+    cursor: decided("D-BOUND-STRINGS"),
   },
-  decisions: ["D-GET-BODY", "D-BOUND-STRINGS"],
   invalidRequests: true,
   requires: ["DELETE /v1/datasets/{dataset_id}", "GET /v1/datasets"],
   async run(ctx) {
@@ -35,6 +36,7 @@ export default defineCheck({
       ctx.expect(
         documented(ex) && ex.status < 500 && (!refused || ex.status >= 400),
         {
+          judges: refused ? "cursor" : "body",
           title: `${title} answered ${ex.status}`,
           received: seen(ex),
           expected: `a ${refused ? "4xx" : "status below 500"} the operation documents: ${[...(ex.op?.responses.keys() ?? [])].join(" | ")}`,

@@ -1,17 +1,15 @@
 // Which checks judge a ledger row and which mutation faults prove it, derived
 // from the checks' declared assertions (a seed assertion names its rows) and
 // from the faults (each names the rows it breaks). Nothing here is typed by
-// hand except the shrinking table of checks not yet converted
-// (legacy-judges.ts). The faults live outside the published package, so
+// hand. The faults live outside the published package, so
 // their part is written to proofs.ts by conformance/scripts/update-seed-ledger.ts
 // and the ledger's test keeps it fresh.
 import { rowsOfAsserts } from "../grounding/assertions.ts";
 import { allChecks } from "../registry.ts";
-import { LEGACY_JUDGES } from "./legacy-judges.ts";
 import { PROOFS } from "./proofs.ts";
 import type { Judge } from "./types.ts";
 
-/** Row id → the checks whose assertions judge it (declared asserts first, then the legacy table). */
+/** Row id → the checks whose assertions judge it. */
 function checksByRow(): Map<string, string[]> {
   const out = new Map<string, string[]>();
   const add = (row: string, check: string) => {
@@ -20,7 +18,6 @@ function checksByRow(): Map<string, string[]> {
     out.set(row, list);
   };
   for (const c of allChecks) if (c.asserts) for (const row of rowsOfAsserts(c.asserts)) add(row, c.id);
-  for (const [check, rows] of Object.entries(LEGACY_JUDGES)) for (const row of rows) add(row, check);
   return out;
 }
 
