@@ -232,8 +232,19 @@ function audienceMinimum(min: number): Hooks {
       if (typeof source !== "string") return q;
       const ds = await read(q, `/v1/datasets/${encodeURIComponent(source)}`, s.forward);
       const n = Number(ds.json?.data?.mentions_count);
-      // an unknown or empty source keeps the deployment's own answer (404, no completed run)
-      return ds.status === 200 && n > 0 && n < min ? refuse(ds, 400, "audience_insufficient_source_mentions") : q;
+      // an unknown or empty source keeps the deployment's own answer (404, no completed run), and so does a
+      // YouTube-only one: the seed gives it its own code (audience_youtube_only_source)
+      if (ds.status !== 200 || !(n > 0 && n < min)) return q;
+      const posts = await s.forward({
+        ...q,
+        method: "POST",
+        path: "/v1/mentions",
+        url: new URL("/v1/mentions", q.url),
+        body: JSON.stringify({ dataset_ids: [source], limit: 100 }),
+      });
+      const sources: unknown[] = (posts.json?.data ?? []).map((m: Body) => m?.source);
+      if (sources.length > 0 && sources.every((x) => x === "youtube")) return q;
+      return refuse(ds, 400, "audience_insufficient_source_mentions");
     },
   };
 }
