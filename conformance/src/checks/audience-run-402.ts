@@ -2,7 +2,15 @@ import { defineCheck } from "../define-check.ts";
 import { decided, seed } from "../grounding/assertions.ts";
 import { code, field, status, words } from "../grounding/facts.ts";
 import { audienceSource, createAudienceDataset, pollAudienceRun, runsPath } from "./support/audiences.ts";
-import { balanceOf, errorCode, priceOf, runIdOf } from "./support/groups.ts";
+import {
+  balanceOf,
+  errorCode,
+  priceOf,
+  refusedSetup,
+  runIdOf,
+  setupRefusal,
+  type SourceDataset,
+} from "./support/groups.ts";
 import { expect402Body } from "./support/billing.ts";
 import { is2xx, listOf, seen } from "./support/util.ts";
 
@@ -68,7 +76,9 @@ export default defineCheck({
       ctx.skip(
         `not exercised: the account can fund ${TOTAL} profiles ($${required.toFixed()} of $${before.toFixed()}): no audience run is refused for its balance`,
       );
-    const src = await audienceSource(ctx);
+    // the source an earlier audience run was accepted on, when one was: this rule is about the balance, not the source
+    const preferred = await ctx.shared("audience-source-preferred", async () => ({}) as { source?: SourceDataset });
+    const src = preferred.source ?? (await audienceSource(ctx));
     const ad = await createAudienceDataset(ctx, "aud-402");
     ctx.mutates("an audience run the balance cannot fund");
     const create = await ctx.req({
@@ -82,6 +92,9 @@ export default defineCheck({
       await pollAudienceRun(ctx, ad, runId);
       return ctx.skip(`not exercised: the run was accepted (the balance rose to fund $${required.toFixed()})`);
     }
+    // refused for the source (the seed's own codes for its data, which come before the balance): not this rule's state
+    const refusal = setupRefusal(create);
+    if (refusal && refusal.reason !== "balance") refusedSetup(ctx, refusal, "an audience run the balance cannot fund");
     const refused = ctx.expect(
       create.status === 402 && errorCode(create) === "insufficient_credits_audience_dataset_run",
       {

@@ -1,7 +1,7 @@
 import { defineCheck } from "../define-check.ts";
 import { decided } from "../grounding/assertions.ts";
 import { code, status } from "../grounding/facts.ts";
-import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
+import { undoAccidentalCreate } from "./invalid-request-rejected.ts";
 import { createBodyFor, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 
@@ -33,7 +33,7 @@ export default defineCheck({
       rawBody: raw,
       meta: { negative: `a ${raw.length}-byte body (limit ${LIMIT_BYTES})` },
     });
-    trackAccidentalCreate(ctx, op, "/v1/datasets", ex);
+    await undoAccidentalCreate(ctx, op, "/v1/datasets", ex);
     ctx.expect(
       ex.status === 413 && errorCode(ex) === "payload_too_large",
       {

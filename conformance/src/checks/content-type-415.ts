@@ -1,7 +1,7 @@
 import { defineCheck } from "../define-check.ts";
 import { decided } from "../grounding/assertions.ts";
 import { code, status } from "../grounding/facts.ts";
-import { trackAccidentalCreate } from "./invalid-request-rejected.ts";
+import { undoAccidentalCreate } from "./invalid-request-rejected.ts";
 import { createBodyFor, seen } from "./support/util.ts";
 import { errorCode } from "./support/groups.ts";
 
@@ -28,7 +28,7 @@ export default defineCheck({
       headers: { "content-type": "text/plain" },
       meta: { negative: "JSON body sent as text/plain" },
     });
-    trackAccidentalCreate(ctx, op, "/v1/datasets", ex);
+    await undoAccidentalCreate(ctx, op, "/v1/datasets", ex);
     ctx.expect(
       ex.status === 415 && errorCode(ex) === "unsupported_media_type",
       {

@@ -164,7 +164,7 @@ export async function sendCase(
     body,
     meta: { brokenLoc: c.loc, negative: c.label, seed: o.seed, path: o.path },
   });
-  trackAccidentalCreate(ctx, op, path, ex);
+  await undoAccidentalCreate(ctx, op, path, ex);
   if (ex.status >= 400) release?.();
   const ok =
     (ex.status === 422 && Array.isArray(bodyOf<CommonValidationError>(ex)?.detail)) ||
@@ -288,9 +288,11 @@ function ruleOf(
 ): Pick<Failure, "decision" | "seedQuote"> & { judges: Judges } {
   if (status >= 500) return { judges: "serverFault" };
   if (c.seed && (status < 400 || c.seed.strict)) return { judges: c.seed.judges };
-  if (status >= 400) return { judges: "refusal", decision: "D-422" };
   const rule = constraintRule(ctx, op, c);
+  // a case crossing a decided constraint is that decision's whatever the answer: the seed says nothing of the case
   if (rule?.kind === "decision") return { judges: "constraints", decision: rule.decision };
+  // a stated constraint refused with another 4xx: the refusal holds, its body is D-422's
+  if (status >= 400) return { judges: "refusal", decision: "D-422" };
   const own = c.loc[0] === "query" && c.loc[1] === "limit" ? OWN_LIMIT_ROWS[op.key] : undefined;
   if (rule?.kind === "seed" && own) return { judges: own };
   if (rule?.kind === "seed") return { judges: "constraints", seedQuote: rule.quote };
@@ -339,15 +341,29 @@ async function ignoresWhereSupported(ctx: CheckContext, op: Operation, path: str
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export function trackAccidentalCreate(ctx: CheckContext, op: Operation, path: string, ex: Exchange): void {
+/**
+ * A refused request the deployment accepted may have created a resource: it
+ * is deleted at once (and kept for the cleanup when the delete fails), so it
+ * never holds one of the account's caps (tracking agents, custom parameters)
+ * for the checks that run after.
+ */
+export async function undoAccidentalCreate(
+  ctx: CheckContext,
+  op: Operation,
+  path: string,
+  ex: Exchange,
+): Promise<void> {
   const deletable = ctx.contract.operations.some(
     (o) =>
       o.method === "DELETE" && o.path.startsWith(op.path + "/{") && !o.path.slice(op.path.length + 1).includes("/"),
   );
-  if (deletable && op.method === "POST" && ex.status >= 200 && ex.status < 300 && !op.path.endsWith("}")) {
-    const id = idOf(ex);
-    if (id !== undefined) ctx.track("accidental", `${path.split("?")[0]}/${encodeURIComponent(id)}`);
-  }
+  if (!deletable || op.method !== "POST" || ex.status < 200 || ex.status >= 300 || op.path.endsWith("}")) return;
+  const id = idOf(ex);
+  if (id === undefined) return;
+  const target = `${path.split("?")[0]}/${encodeURIComponent(id)}`;
+  ctx.track("accidental", target);
+  const del = await ctx.req({ method: "DELETE", path: target });
+  if (del.status >= 200 && del.status < 300) ctx.untrack(target);
 }
 
 /** What a wrongly accepted run could cost: its count (default 200) × the mention price. */

@@ -1,7 +1,7 @@
 import { defineCheck } from "../define-check.ts";
 import { decided, seed } from "../grounding/assertions.ts";
 import { status, words } from "../grounding/facts.ts";
-import { pathFor, trackAccidentalCreate } from "./invalid-request-rejected.ts";
+import { pathFor, undoAccidentalCreate } from "./invalid-request-rejected.ts";
 import { bodyOf } from "../typed.ts";
 import type { CommonValidationError } from "../../../generated/client/types.gen.ts";
 import { seen } from "./support/util.ts";
@@ -38,7 +38,7 @@ export default defineCheck({
         rawBody: raw,
         meta: { brokenLoc: ["body"], negative: `malformed JSON ${JSON.stringify(raw)}` },
       });
-      trackAccidentalCreate(ctx, op, path, ex);
+      await undoAccidentalCreate(ctx, op, path, ex);
       const expected = { status: 422, body: { detail: [{ loc: ["body", "…"], msg: "…", type: "json_invalid" }] } };
       if (
         !ctx.expect(
