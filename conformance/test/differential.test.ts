@@ -83,7 +83,7 @@ describe("differential mode", () => {
       [
         "billing-settlement-exact",
         "GET /v1/me [main]",
-        ["charge since the previous GET /v1/me: deployment -0.01, reference 0"],
+        ["charge since the previous GET /v1/me: deployment 0.0256, reference 0.0356"],
       ],
     ]);
   }, 120_000);
