@@ -84,6 +84,8 @@ export interface Settings {
   deviations?: DeviationEntry[];
   /** where the deviations came from (reports) */
   deviationsFile?: string;
+  /** -H 'Name: value': headers sent on every request, under the ones the kit and the checks set (http.ts) */
+  headers?: Record<string, string>;
 }
 
 export interface Failure {

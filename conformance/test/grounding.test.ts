@@ -56,6 +56,11 @@ describe("grounding gate", () => {
       !c.asserts || !Object.keys(c.asserts).length ? [`${c.id}: declares no assertion`] : [],
     );
     expect(problems).toEqual([]);
+    const all = allChecks.flatMap((c) => Object.values(c.asserts ?? {}));
+    const seeds = all.filter((a) => a.kind === "seed");
+    console.info(
+      `grounding: ${allChecks.length} checks declare ${all.length} assertions: ${seeds.length} seed (${seeds.reduce((n, a) => n + a.facts.length, 0)} facts over ${new Set(seeds.flatMap((a) => a.rows)).size} ledger rows), ${all.filter((a) => a.kind === "decision").length} decision, ${all.filter((a) => a.kind === "marks").length} judged by the contract's marks`,
+    );
   });
 });
 

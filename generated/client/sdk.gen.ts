@@ -76,6 +76,8 @@ export const audienceDatasetsCreate = <ThrowOnError extends boolean = false>(opt
  *
  * Soft-delete an audience dataset: it, its runs and its profiles vanish
  * from lists, reads and profile searches.
+ * Decision D-AUD-DELETE: a read by id of the deleted dataset answers 404
+ * `audience_dataset_not_found` (the seed says only that lists exclude it).
  * Decision D-AUD-DELETE-INFLIGHT: a run still in flight fails, its whole
  * reservation is released and it stores no profile.
  */

@@ -612,6 +612,8 @@ export type AssistantAudienceResearchFilters = {
 
 /**
  * A conversation with the assistant, private to the seat that created it.
+ * Decision D-CHAT-FIELDS: exactly these four fields; the seed calls heavier
+ * in-app fields (an object or a list) absent and says nothing of a lighter one.
  */
 export type AssistantChat = {
     /**
@@ -3364,6 +3366,9 @@ export type DatasetsUpdateDatasetBody = {
 
 /**
  * Direct collection from up to 100 URLs. A `url` search applies no date filter.
+ * Decision D-URL-POST: each post URL collects the post it points at; two URLs
+ * a deployment reads as the same post collect it once (its run, its dataset
+ * and its charge count the post, not the URLs).
  */
 export type DatasetsUrlSearchQuery = {
     /**
