@@ -22,6 +22,17 @@ import type { Settings } from "../types.ts";
 /** The default budget is the plan's worst case times this (a deployment's data may size a few commitments larger). */
 export const DEFAULT_BUDGET_MARGIN = 1.1;
 
+/**
+ * Room the default budget keeps for one negative case held until the
+ * deployment refuses it: a dataset run one over the seed's count bound
+ * (20-1000), the largest hold among the seed's own bounds that a kit run
+ * sends on every deployment. A conformant deployment refuses the case and
+ * the room is free again at once; a case that needs more (an audience run of
+ * 2001 profiles, a generated value far past a bound) is not sent under the
+ * default budget and its check reports it not exercised (`--budget` raises it).
+ */
+export const REFUSAL_ROOM: Partial<Record<PriceCategory, number>> = { mention: 1001 };
+
 export interface DeploymentPrices {
   prices: Partial<Record<PriceCategory, Decimal>>;
   plan?: string;
@@ -45,6 +56,8 @@ export interface Plan {
   rows: PlanRow[];
   /** what one check or setup holds at once beyond what it keeps, at most (part of worstUsd) */
   headroomUsd: Decimal;
+  /** room for one negative case held until refused (REFUSAL_ROOM at these prices; 0 when no selected check holds one) */
+  refusalRoomUsd: Decimal;
   /** the shared scenarios the selected checks need, each paid once, at the deployment's prices */
   scenarios: Array<{ name: string; usd?: Decimal; checks: string[] }>;
   /** selected checks that do not apply, with the reason */
@@ -137,10 +150,13 @@ export function planOf(settings: Settings, contract: Contract, deployment: Deplo
         const extra = peak && o.kept ? peak.minus(o.kept) : new Decimal(0);
         return extra.greaterThan(most) ? extra : most;
       }, new Decimal(0));
+  const holds = rows.some((r) => r.refusedUsd && !r.refusedUsd.isZero());
+  const refusalRoom = (!readonly && holds ? priced({ units: REFUSAL_ROOM }) : undefined) ?? new Decimal(0);
   return {
     rows,
     scenarios,
     headroomUsd: headroom,
+    refusalRoomUsd: refusalRoom,
     notApplicable: selected.filter((s) => s.skip).map((s) => ({ id: s.check.id, reason: s.skip! })),
     requests: rows.reduce((n, r) => n + r.requests, 0),
     worstUsd: [...rows, ...scenarios].reduce((sum, r) => sum.plus(r.usd ?? 0), headroom),
@@ -149,9 +165,17 @@ export function planOf(settings: Settings, contract: Contract, deployment: Deplo
   };
 }
 
-/** The budget a chargeable run gets unless --budget says otherwise: the plan's worst case plus the margin, in whole cents up. */
+/**
+ * The budget a chargeable run gets unless --budget says otherwise: the plan's
+ * worst case and the room for one refused negative case, plus the margin, in
+ * whole cents up.
+ */
 export function defaultBudgetOf(plan: Plan): number {
-  return plan.worstUsd.mul(DEFAULT_BUDGET_MARGIN).toDecimalPlaces(2, Decimal.ROUND_UP).toNumber();
+  return plan.worstUsd
+    .plus(plan.refusalRoomUsd)
+    .mul(DEFAULT_BUDGET_MARGIN)
+    .toDecimalPlaces(2, Decimal.ROUND_UP)
+    .toNumber();
 }
 
 const money = (d: Decimal | undefined) =>
@@ -190,7 +214,7 @@ export function planText(plan: Plan, settings: Settings, budgetGiven: string | u
   else if (budgetGiven === undefined) {
     limit = new Decimal(defaultBudgetOf(plan));
     lines.push(
-      `budget: by default ${money(limit)} (what the checks commit + ${Math.round((DEFAULT_BUDGET_MARGIN - 1) * 100)}%); --budget <usd> sets another, --budget none lifts it`,
+      `budget: by default ${money(limit)} (what the checks commit${plan.refusalRoomUsd.isZero() ? "" : `, and ${money(plan.refusalRoomUsd)} of room for one negative case held until the deployment refuses it`}, + ${Math.round((DEFAULT_BUDGET_MARGIN - 1) * 100)}%); --budget <usd> sets another, --budget none lifts it`,
     );
   } else {
     limit = budgetGiven.toLowerCase() === "none" ? undefined : new Decimal(budgetGiven);
