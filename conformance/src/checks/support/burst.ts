@@ -13,6 +13,8 @@ export interface BurstOutcome {
   burst: Exchange[];
   /** successes of each burst sent (a second burst is sent only when the first let more than `limit` through) */
   successes: number[];
+  /** how long each burst took from its first request sent to its last answer, in ms (a burst longer than a second is not one window) */
+  spans: number[];
   first429?: Exchange;
   other?: Exchange; // another key, sent while the first is throttled
   otherRole?: KeyRole;
@@ -36,6 +38,13 @@ async function send(ctx: CheckContext, path: string, n: number): Promise<Exchang
   return Promise.all(
     Array.from({ length: n }, () => ctx.req({ method: "GET", path, burst: true, meta: { planned429: true } })),
   );
+}
+
+/** From the first request of a burst sent to its last answer, in ms. */
+function spanOf(exs: Exchange[]): number {
+  const starts = exs.map((e) => e.started ?? Date.now());
+  const ends = exs.map((e, i) => starts[i]! + e.ms);
+  return Math.max(...ends) - Math.min(...starts);
 }
 
 /** How long until a bucket left alone has fully reset: its RateLimit-Reset (at most a second is the seed's), plus a margin. */
@@ -64,6 +73,7 @@ export function burst(ctx: CheckContext): Promise<BurstOutcome> {
     await sleep(Math.max(1, Number(countdown.at(-1)?.headers["retry-after"]) || 1) * 1000 + 100);
     let burst = await send(ctx, path, n);
     const successes = [burst.filter((e) => e.status >= 200 && e.status < 300).length];
+    const spans = [spanOf(burst)];
     if (successes[0] > limit) {
       // a burst may straddle the boundary of a fixed window (D-RATE-WINDOW is lenient on the algorithm):
       // a second burst in fresh windows tells a boundary from a limit that is not enforced as advertised
@@ -71,10 +81,11 @@ export function burst(ctx: CheckContext): Promise<BurstOutcome> {
       await sleep(Math.max(1, wait) * 1000 + 100);
       const again = await send(ctx, path, n);
       successes.push(again.filter((e) => e.status >= 200 && e.status < 300).length);
+      spans.push(spanOf(again));
       burst = [...burst, ...again];
     }
     const first429 = burst.find((e) => e.status === 429);
-    const out: BurstOutcome = { limit, countdown, burst, successes, first429 };
+    const out: BurstOutcome = { limit, countdown, burst, successes, spans, first429 };
     const otherRole = (["foreign", "second", "poor"] as KeyRole[]).find((r) => ctx.hasKey(r));
     if (otherRole) {
       out.otherRole = otherRole;
