@@ -7,7 +7,7 @@
 // fixed in the kit, with a variant behaviour or a unit test, never by a new
 // entry or a special case. Without the folder (a clone on its own) the file
 // skips with one line.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runKit, type RunReport } from "../src/runner.ts";
@@ -51,6 +51,17 @@ describe.skipIf(!present)(`the whole kit at --level seed against ${NAME}`, () =>
         seed: 1,
         runTimeoutMs: 60_000,
       }),
+    );
+    // every seed-level finding, for whoever triages one (reports/ is not committed)
+    const out = fileURLToPath(new URL("../../reports/foreign/", import.meta.url));
+    mkdirSync(out, { recursive: true });
+    writeFileSync(
+      `${out}${NAME}.json`,
+      JSON.stringify(
+        report.results.flatMap((r) => r.failures),
+        null,
+        1,
+      ),
     );
     const count = (o: string) => report.results.filter((r) => r.outcome === o).length;
     console.info(

@@ -12,6 +12,8 @@ export interface TriagedViolation {
   operation?: string;
   /** the finding's title, without the `<check>: ` prefix */
   title: RegExp;
+  /** what the deployment answered, as the finding reports it (JSON of `received`), when the title alone does not say which fact broke */
+  received?: RegExp;
   /** the seed's words it breaks (verbatim in spec/seed.txt) */
   seed: string;
   /** what the implementation does instead */
@@ -25,7 +27,8 @@ export function covers(v: TriagedViolation, f: Failure): boolean {
     v.check === f.check &&
     (v.judges === undefined || v.judges === f.judges) &&
     (v.operation === undefined || v.operation === f.operation) &&
-    v.title.test(title)
+    v.title.test(title) &&
+    (v.received === undefined || v.received.test(JSON.stringify(f.received ?? null)))
   );
 }
 
