@@ -4,9 +4,9 @@ import { seed } from "../grounding/assertions.ts";
 import { words } from "../grounding/facts.ts";
 import { dataOf } from "../typed.ts";
 import type { CheckContext } from "../types.ts";
-import { createDataset, listItemsOf, setupNotAccepted } from "./support/util.ts";
-import { pollUntil, postUrls, priceOf, refusedSetup, runIdOf, setupRefusal, terminalType } from "./support/groups.ts";
-import { DEFAULTED_FIELDS, RUN_DEFAULTS } from "./support/run-defaults.ts";
+import { createDataset, listItemsOf } from "./support/util.ts";
+import { pollUntil, priceOf, runIdOf, terminalType } from "./support/groups.ts";
+import { DEFAULTED_FIELDS, omittedDefaultsRun, RUN_DEFAULTS } from "./support/run-defaults.ts";
 
 const DAY_S = 86_400;
 /** The prompt run that dates its posts: the seed's smallest count, sent explicitly (its default is judged on the URL run). */
@@ -35,24 +35,9 @@ export default defineCheck({
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}"],
   async run(ctx) {
     const price = await priceOf(ctx, "mention");
-    const ds = await createDataset(ctx, "run-defaults");
-    const runs = `/v1/datasets/${encodeURIComponent(ds.id)}/runs`;
-    // the defaults, echoed by a URL run of one post sent with nothing but its search query
-    const release = ctx.charge(price.mul(200).toFixed(), "a one-URL run reserving the default count (200 mentions)");
-    const create = await ctx.req({
-      method: "POST",
-      path: runs,
-      body: { search_query: { type: "url", source_urls: postUrls(ctx, "reddit", 1, "defaults") } },
-    });
-    const runId = runIdOf(create);
-    if (create.status !== 202 || !runId) {
-      release();
-      const refusal = setupRefusal(create);
-      if (refusal) refusedSetup(ctx, refusal, "a run of the default count");
-      return setupNotAccepted(ctx, "a run sent with only search_query", create);
-    }
-    const runPath = `${runs}/${encodeURIComponent(runId)}`;
-    const read = await ctx.req({ method: "GET", path: runPath });
+    // the defaults, echoed by a URL run of one post sent with nothing but its search query (shared with
+    // dataset-run-defaults-equivalent, which compares it with a run that spells them out)
+    const { read } = await omittedDefaultsRun(ctx);
     const params = dataOf<DatasetsDatasetRun>(read)?.params as Record<string, unknown> | undefined;
     for (const field of DEFAULTED_FIELDS) {
       const v = params?.[field];
@@ -73,7 +58,6 @@ export default defineCheck({
         read,
       );
     }
-    await pollUntil(ctx, runPath, terminalType);
     // a dataset of its own: a URL search applies no date filter, so the URL run's post may be of any date
     const dated = await createDataset(ctx, "run-window");
     await promptWindow(ctx, dated.id, price.mul(PROMPT_COUNT).toFixed());
