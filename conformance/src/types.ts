@@ -41,6 +41,14 @@ export interface Settings {
   keys: Partial<Record<KeyRole, string>>;
   profile: Profile;
   budgetUsd?: number;
+  /**
+   * The most that negative cases (requests a conformant deployment refuses)
+   * may keep committed when the deployment accepts them: under the default
+   * budget, its room for one such case, so cases a deployment legitimately
+   * accepts cannot starve the checks the plan was sized for. Undefined (an
+   * explicit --budget): only the budget bounds them.
+   */
+  negativeRoomUsd?: number;
   only?: string[];
   reportDir?: string;
   seed: number;
@@ -240,8 +248,11 @@ export interface CheckContext<J extends string = string> {
   lenient(decision: LenientId, ex: Exchange): boolean;
   /** a resource name carrying the run id */
   name(label: string): string;
-  /** budget guard: call before every chargeable request; returns a release for when nothing was charged */
-  charge(usd: number | string, what: string): () => void;
+  /**
+   * budget guard: call before every chargeable request; returns a release for when nothing was charged.
+   * `negative`: a case a conformant deployment refuses (it also fits in Settings.negativeRoomUsd).
+   */
+  charge(usd: number | string, what: string, o?: { negative?: boolean }): () => void;
   /** guard for anything that creates state (readonly profile never does) */
   mutates(what: string): void;
   /** register something the kit created, deleted at the end (also after a failure) */

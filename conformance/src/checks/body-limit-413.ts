@@ -38,7 +38,7 @@ export default defineCheck({
       ex.status === 413 && errorCode(ex) === "payload_too_large",
       {
         judges: "limit",
-        title: `a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        title: `a ${raw.length}-byte body answered ${ex.status} ${errorCode(ex) ?? ""}`.trimEnd(),
         received: seen(ex),
         expected: { status: 413, body: { error_code: "payload_too_large" } },
       },

@@ -33,7 +33,7 @@ export default defineCheck({
       ex.status === 415 && errorCode(ex) === "unsupported_media_type",
       {
         judges: "refused",
-        title: `a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`,
+        title: `a JSON body sent as text/plain answered ${ex.status} ${errorCode(ex) ?? ""}`.trimEnd(),
         received: seen(ex),
         expected: { status: 415, body: { error_code: "unsupported_media_type" } },
       },

@@ -33,6 +33,7 @@ export default defineCheck({
       const release = ctx.charge(
         price ? price.mul(RUN_COUNT).toFixed() : "0",
         "a reversed date range (refused if conformant)",
+        { negative: true },
       );
       const ex = await ctx.req({
         method: "POST",

@@ -31,6 +31,7 @@ export default defineCheck({
       const release = ctx.charge(
         price ? price.mul(RUN_COUNT).toFixed() : "0",
         `a date that does not exist, ${from} (refused if conformant)`,
+        { negative: true },
       );
       const ex = await ctx.req({
         method: "POST",

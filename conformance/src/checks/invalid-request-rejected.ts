@@ -151,6 +151,7 @@ export async function sendCase(
       release = ctx.charge(
         await worstCase(ctx, body),
         `${op.operationId} negative case "${c.label}" (refused if conformant)`,
+        { negative: true },
       );
     } catch (e) {
       if (!(e instanceof SkipError) || ctx.settings.profile === "readonly") throw e;

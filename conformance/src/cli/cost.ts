@@ -214,7 +214,7 @@ export function planText(plan: Plan, settings: Settings, budgetGiven: string | u
   else if (budgetGiven === undefined) {
     limit = new Decimal(defaultBudgetOf(plan));
     lines.push(
-      `budget: by default ${money(limit)} (what the checks commit${plan.refusalRoomUsd.isZero() ? "" : `, and ${money(plan.refusalRoomUsd)} of room for one negative case held until the deployment refuses it`}, + ${Math.round((DEFAULT_BUDGET_MARGIN - 1) * 100)}%); --budget <usd> sets another, --budget none lifts it`,
+      `budget: by default ${money(limit)} (what the checks commit${plan.refusalRoomUsd.isZero() ? "" : `, and ${money(plan.refusalRoomUsd)} of room for one negative case held until the deployment refuses it`}, + ${Math.round((DEFAULT_BUDGET_MARGIN - 1) * 100)}%); negative cases a deployment accepts keep at most that room committed, so they cannot starve the plan; --budget <usd> sets another, --budget none lifts it`,
     );
   } else {
     limit = budgetGiven.toLowerCase() === "none" ? undefined : new Decimal(budgetGiven);

@@ -91,9 +91,11 @@ async function applyDefaultBudget(
     );
   }
   settings.budgetUsd = defaultBudgetOf(plan);
+  // negative cases a deployment accepts keep at most the room of one: the rest (the plan + 10%) stays the plan's
+  settings.negativeRoomUsd = plan.refusalRoomUsd.toNumber();
   // the two reads went around the run's own rate limiter: let their window pass before the run starts
   await new Promise((r) => setTimeout(r, 1100));
-  return `budget=$${settings.budgetUsd.toFixed(2)} (default: what the selected checks commit, $${plan.worstUsd.toDecimalPlaces(2, 0).toFixed(2)} at this deployment's prices, with room for one refused negative case, $${plan.refusalRoomUsd.toDecimalPlaces(2, 0).toFixed(2)}, + 10%; --plan lists it; --budget none lifts it)`;
+  return `budget=$${settings.budgetUsd.toFixed(2)} (default: what the selected checks commit, $${plan.worstUsd.toDecimalPlaces(2, 0).toFixed(2)} at this deployment's prices, with room for one refused negative case, $${plan.refusalRoomUsd.toDecimalPlaces(2, 0).toFixed(2)}, + 10%; negative cases the deployment accepts keep at most that room; --plan lists it; --budget none lifts it)`;
 }
 
 /** --reference-port: 0 (a free port) unless given. */

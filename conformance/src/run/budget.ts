@@ -5,7 +5,11 @@
 // one check at a time; RunProgress says which), and under the shared
 // scenario (ctx.shared) it was made in, if any: a scenario is paid by the
 // first check that needs it, so the cost table keeps it apart and a plan for
-// any selection of checks adds each scenario they use once.
+// any selection of checks adds each scenario they use once. Negative cases
+// (requests a conformant deployment refuses) also fit in their own room: a
+// deployment that accepts them, as it may where the seed leaves a bound
+// open, keeps their commitment, and that must not starve the checks the
+// plan was sized for.
 import { Decimal } from "decimal.js";
 import { SkipError } from "../skip.ts";
 
@@ -19,6 +23,8 @@ export interface Commitment {
   /** how many exchanges the run had recorded when it was made: the chargeable request is the check's next one */
   at: number;
   released: boolean;
+  /** a negative case (held until the deployment refuses it) */
+  negative?: boolean;
   /** order of the guard's events (commitments and releases), to replay what was held at once */
   order: number;
   releasedOrder?: number;
@@ -26,6 +32,7 @@ export interface Commitment {
 
 export class Budget {
   private spent = new Decimal(0);
+  private negativeHeld = new Decimal(0);
   private current = "setup";
   private events = 0;
   private running: string[] = [];
@@ -40,6 +47,8 @@ export class Budget {
   constructor(
     private readonly limitUsd: number | undefined,
     private readonly position: () => number = () => 0,
+    /** the most negative cases may keep committed at once (undefined: only the limit) */
+    private readonly negativeRoomUsd?: number,
   ) {}
 
   /** The check whose commitments follow. */
@@ -65,19 +74,31 @@ export class Budget {
   }
 
   /** Charge `usd` for `what` against the budget; the returned function releases it (once). */
-  charge(usd: number | string, what: string): () => void {
+  charge(usd: number | string, what: string, o: { negative?: boolean } = {}): () => void {
     const amount = new Decimal(usd);
     if (this.limitUsd !== undefined && this.spent.plus(amount).greaterThan(this.limitUsd)) {
       throw new SkipError(
         `budget guard: ${what} may cost $${amount.toFixed()} and $${this.spent.toFixed()} of $${this.limitUsd} is committed`,
       );
     }
+    const negative = o.negative === true;
+    if (
+      negative &&
+      this.negativeRoomUsd !== undefined &&
+      this.negativeHeld.plus(amount).greaterThan(this.negativeRoomUsd)
+    ) {
+      throw new SkipError(
+        `budget guard: ${what} may cost $${amount.toFixed()} and negative cases the deployment accepted keep $${this.negativeHeld.toFixed()} of their room of $${this.negativeRoomUsd} committed`,
+      );
+    }
     this.spent = this.spent.plus(amount);
+    if (negative) this.negativeHeld = this.negativeHeld.plus(amount);
     const c: Commitment = {
       check: this.current,
       scenario: this.running.at(-1),
       usd: amount,
       what,
+      ...(negative ? { negative } : {}),
       at: this.position(),
       released: false,
       order: this.events++,
@@ -86,6 +107,7 @@ export class Budget {
     return () => {
       if (c.released) return;
       this.spent = this.spent.minus(amount);
+      if (negative) this.negativeHeld = this.negativeHeld.minus(amount);
       c.released = true;
       c.releasedOrder = this.events++;
     };

@@ -58,9 +58,9 @@ export function checkContext(session: RunSession, check: Check, result: CheckRes
       throw new SkipError(reason);
     },
     name: (label) => `slk-${runId}-${label}`,
-    charge(usd, what) {
+    charge(usd, what, o) {
       if (settings.profile === "readonly") throw new SkipError(`readonly profile never charges (${what})`);
-      return session.budget.charge(usd, what);
+      return session.budget.charge(usd, what, o);
     },
     mutates(what) {
       if (settings.profile === "readonly") throw new SkipError(`readonly profile never creates (${what})`);

@@ -62,7 +62,7 @@ export function openSession(
   runId: string,
   log: (line: string) => void,
 ): RunSession {
-  const budget = new Budget(settings.budgetUsd, () => client.exchanges.length);
+  const budget = new Budget(settings.budgetUsd, () => client.exchanges.length, settings.negativeRoomUsd);
   return {
     runId,
     settings,
