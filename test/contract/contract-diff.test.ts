@@ -381,8 +381,9 @@ describe("breaking edits to stable groups and error codes are errors", () => {
   let report: DiffReport;
   beforeAll(() => {
     const dir = scratch();
-    // rename a Mention field (model and examples, as a search-and-replace would)
-    edit(dir, "spec/mentions/models.tsp", "are_views_estimated", "views_estimated", 2);
+    // rename a Mention field (model and examples, as a search-and-replace would; the seed's quote above it stays)
+    edit(dir, "spec/mentions/models.tsp", "are_views_estimated: boolean", "views_estimated: boolean");
+    edit(dir, "spec/mentions/models.tsp", "see `are_views_estimated`", "see `views_estimated`");
     edit(dir, "spec/mentions/routes.tsp", "are_views_estimated", "views_estimated");
     // rename an error code of tracking agents (a group that may change: the code rule still applies)
     edit(
@@ -396,6 +397,13 @@ describe("breaking edits to stable groups and error codes are errors", () => {
       "spec/tracking-agents/models.tsp",
       'ClientError<"dataset_has_no_queries">',
       'ClientError<"dataset_without_queries">',
+    );
+    // and its example body
+    edit(
+      dir,
+      "spec/tracking-agents/models.tsp",
+      'error_code: "dataset_has_no_queries"',
+      'error_code: "dataset_without_queries"',
     );
     // tighten `count` of a dataset run
     edit(
