@@ -1,6 +1,8 @@
 // The options that say which deployment and which keys: the main command and
 // `replay` take the same ones (same flags, same SLK_* variables).
 import { Option, type Command } from "commander";
+import { RESERVED_HEADERS } from "./http.ts";
+import { UsageError } from "./preflight.ts";
 
 export function targetOptions(): Option[] {
   return [
@@ -22,4 +24,28 @@ export function targetOptions(): Option[] {
 export function withTargetOptions(cmd: Command): Command {
   for (const o of targetOptions()) cmd.addOption(o);
   return cmd;
+}
+
+/** -H: a gateway's header on every request (the main command and `replay`). */
+export function headerOption(): Option {
+  return new Option(
+    "-H, --header <header...>",
+    "'Name: value' sent on every request (a gateway's header), repeatable; a header the kit or a check sets itself (Authorization of the bearer checks, Accept) wins; x-api-key, content-type and framing headers are refused. SLK_HEADERS: one per line",
+  ).env("SLK_HEADERS");
+}
+
+/** -H values (or SLK_HEADERS, one per line) as headers; a malformed or reserved one is a usage error. */
+export function headersOf(v: string | string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const line of (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(/\r?\n/)).filter((s) => s.trim())) {
+    const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/.exec(line);
+    if (!m) throw new UsageError(`-H ${JSON.stringify(line)}: expected 'Name: value'`);
+    const name = m[1]!;
+    if (RESERVED_HEADERS.includes(name.toLowerCase()))
+      throw new UsageError(
+        `-H ${name}: the kit sets this header itself${name.toLowerCase() === "x-api-key" ? " (give keys with --api-key and the other key options)" : ""}`,
+      );
+    out[name] = m[2]!.trim();
+  }
+  return out;
 }

@@ -3,6 +3,8 @@
 // judges the same check: the finding shows again behind the same fault, and
 // not against the reference without it.
 import { mkdtempSync, readFileSync, readdirSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -161,6 +163,72 @@ describe("cassettes and replay", () => {
       expect(fixed.reproduced).toBe(false);
     } finally {
       await generic.close();
+    }
+  }, 60_000);
+
+  it("replays through a gateway: -H values are not in the cassette, the replay sends the ones it is given", async () => {
+    // a gateway in front of the faulty deployment: without its token, 403
+    const seen: string[] = [];
+    const gateway = createServer((req: IncomingMessage, res: ServerResponse) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (c: Buffer) => chunks.push(c));
+      req.on("end", () => {
+        const token = String(req.headers["x-gateway-token"] ?? "");
+        seen.push(token);
+        if (token !== "s3cret") {
+          res
+            .writeHead(403, { "content-type": "application/json" })
+            .end('{"status":"client_error","error_code":"forbidden"}');
+          return;
+        }
+        const headers = Object.fromEntries(
+          Object.entries(req.headers).filter(([k]) => !["host", "connection", "content-length"].includes(k)),
+        ) as Record<string, string>;
+        const body = chunks.length ? Buffer.concat(chunks) : undefined;
+        fetch(createdAs200.baseUrl + req.url, { method: req.method, headers, body }).then(
+          async (up) => {
+            const text = await up.text();
+            const out: Record<string, string> = {};
+            up.headers.forEach((v, k) => {
+              if (!["content-length", "content-encoding", "transfer-encoding", "connection"].includes(k)) out[k] = v;
+            });
+            res.writeHead(up.status, out).end(text);
+          },
+          () => res.writeHead(502).end(),
+        );
+      });
+    });
+    await new Promise<void>((r) => gateway.listen(0, "127.0.0.1", r));
+    const base = `http://127.0.0.1:${(gateway.address() as AddressInfo).port}`;
+    try {
+      const r = await runKit(
+        settings(base, {
+          only: ["documented-status-only", "valid-request-accepted"],
+          headers: { "X-Gateway-Token": "s3cret" },
+        }),
+      );
+      const gdir = mkdtempSync(join(tmpdir(), "slk-cassettes-"));
+      writeCassettes(gdir, r);
+      const file = readdirSync(join(gdir, "cassettes")).find((f) => f.startsWith("documented-status-only-"))!;
+      const path = join(gdir, "cassettes", file);
+      expect(readFileSync(path, "utf8")).not.toContain("s3cret");
+      const har = parseCassette(readFileSync(path, "utf8"), file);
+      // without the header: a usage error naming it, nothing sent
+      const before = seen.length;
+      await expect(replay(har, { baseUrl: base, keys, rerun: false })).rejects.toThrow(/-H x-gateway-token/);
+      expect(await main(["node", "sl-conformance", "replay", path, "--base-url", base, "--api-key", keys.main!])).toBe(
+        2,
+      );
+      expect(seen.length).toBe(before);
+      // with it: every request carries the value given, and the finding shows again
+      const again = await replay(har, { baseUrl: base, keys, rerun: false, headers: { "X-Gateway-Token": "s3cret" } });
+      expect(seen.slice(before).every((t) => t === "s3cret")).toBe(true);
+      expect(seen.length).toBeGreaterThan(before);
+      expect(again.reproduced).toBe(true);
+      const cli = ["node", "sl-conformance", "replay", path, "--base-url", base, "--api-key", keys.main!];
+      expect(await main([...cli, "-H", "X-Gateway-Token: s3cret"])).toBe(1);
+    } finally {
+      await new Promise((r) => gateway.close(r));
     }
   }, 60_000);
 });

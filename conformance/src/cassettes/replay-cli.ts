@@ -5,7 +5,7 @@ import { Command, CommanderError, Option } from "commander";
 import { checkBaseUrl, UsageError } from "../preflight.ts";
 import { parseCassette } from "./har.ts";
 import { replay, ReplayUsageError } from "./replay.ts";
-import { withTargetOptions } from "../target-options.ts";
+import { headerOption, headersOf, withTargetOptions } from "../target-options.ts";
 
 export function replayProgram(): Command {
   return withTargetOptions(new Command("sl-conformance replay"))
@@ -13,6 +13,7 @@ export function replayProgram(): Command {
       "Send a finding's HAR cassette again to a deployment and judge the same check (exit 1: the finding shows again, 0: the check passes)",
     )
     .argument("<file>", "a cassette from <report>/cassettes/")
+    .addOption(headerOption())
     .addOption(
       new Option("--request-timeout <seconds>", "how long one request may take")
         .default("30")
@@ -29,6 +30,7 @@ interface ReplayOptions {
   secondSeatKey?: string;
   poorKey?: string;
   bearerToken?: string;
+  header?: string | string[];
   requestTimeout?: string;
   rerun?: boolean;
 }
@@ -67,6 +69,7 @@ export async function replayMain(argv: string[]): Promise<number> {
       baseUrl: o.baseUrl,
       keys: { main: o.apiKey, second: o.secondSeatKey, foreign: o.foreignKey, poor: o.poorKey },
       bearerToken: o.bearerToken,
+      headers: o.header ? headersOf(o.header) : undefined,
       rerun: o.rerun !== false,
       requestTimeoutMs: Number(o.requestTimeout) * 1000,
       log: (l) => console.log(`  ${l}`),

@@ -6,7 +6,15 @@
 import { randomBytes } from "node:crypto";
 import { allChecks } from "../registry.ts";
 import { Contract } from "../contract.ts";
-import { HttpClient, TransportError, keyEnv, type Exchange, type KeyRole, type RequestOptions } from "../http.ts";
+import {
+  HttpClient,
+  TransportError,
+  USER_HEADER_RECORDED,
+  keyEnv,
+  type Exchange,
+  type KeyRole,
+  type RequestOptions,
+} from "../http.ts";
 import { LENIENT, type LenientId } from "../lenient.ts";
 import { runKit } from "../runner.ts";
 import type { CheckResult, Failure, InspectContext, ResponseCheck, Settings } from "../types.ts";
@@ -17,6 +25,8 @@ export interface ReplayOptions {
   baseUrl: string;
   keys: Partial<Record<KeyRole, string>>;
   bearerToken?: string;
+  /** -H: a gateway's headers, sent on every request (a cassette records their values redacted) */
+  headers?: Record<string, string>;
   /** also run the check itself again (active checks; its own seed) */
   rerun: boolean;
   requestTimeoutMs?: number;
@@ -136,7 +146,14 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
   const info = har.log._slConformance;
   const log = opts.log ?? (() => undefined);
   const contract = Contract.load();
-  const client = new HttpClient({ baseUrl: opts.baseUrl, keys: opts.keys, contract, timeoutMs: opts.requestTimeoutMs });
+  const client = new HttpClient({
+    baseUrl: opts.baseUrl,
+    keys: opts.keys,
+    contract,
+    timeoutMs: opts.requestTimeoutMs,
+    headers: opts.headers,
+  });
+  missingUserHeaders(har, opts);
   client.currentCheck = info.check;
   const ids = new IdMap();
   // names carry the recording run's id; a fresh one keeps the replay's resources apart (unique names stay unique)
@@ -154,7 +171,8 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
     const path = ids.apply(rel);
     const headers: Record<string, string> = {};
     for (const h of e.request.headers)
-      if (!["x-api-key", "content-length", "host"].includes(h.name.toLowerCase()))
+      // a -H header is recorded redacted: the client sends the value given to the replay
+      if (!["x-api-key", "content-length", "host"].includes(h.name.toLowerCase()) && h.value !== USER_HEADER_RECORDED)
         headers[h.name] = ids.apply(unredact(h.value, opts));
     const role = e._slc.keyRole;
     const key: RequestOptions["key"] =
@@ -272,11 +290,27 @@ export async function replay(har: Cassette, opts: ReplayOptions): Promise<Replay
   return outcome;
 }
 
+/** A cassette recorded with -H needs the same headers given to the replay: their values are not in it. */
+function missingUserHeaders(har: Cassette, opts: ReplayOptions): void {
+  const given = new Set(Object.keys(opts.headers ?? {}).map((n) => n.toLowerCase()));
+  const names = new Set(
+    har.log.entries.flatMap((e) =>
+      e.request.headers.filter((h) => h.value === USER_HEADER_RECORDED).map((h) => h.name.toLowerCase()),
+    ),
+  );
+  const missing = [...names].filter((n) => !given.has(n));
+  if (missing.length)
+    throw new ReplayUsageError(
+      `the cassette was recorded with ${missing.map((n) => `-H ${n}`).join(", ")} (values redacted): pass ${missing.map((n) => `-H '${n}: …'`).join(" ")}`,
+    );
+}
+
 function replaySettings(info: Cassette["log"]["_slConformance"], opts: ReplayOptions): Settings {
   return {
     baseUrl: opts.baseUrl,
     keys: opts.keys,
     bearerToken: opts.bearerToken,
+    headers: opts.headers,
     profile: info.profile ?? "standard",
     seed: info.seed,
     fcPath: info.fcPath,

@@ -1,7 +1,7 @@
 // The main command's flags, each with its SLK_* variable and default; the
 // target options (base URL, keys) are shared with `replay` (target-options.ts).
 import { Command, Option } from "commander";
-import { withTargetOptions } from "../target-options.ts";
+import { withTargetOptions, headerOption } from "../target-options.ts";
 import { PROFILES } from "../types.ts";
 
 /** The options as the program hands them over (flags, SLK_* variables, then a config file under them). */
@@ -82,12 +82,7 @@ export function buildProgram(): Command {
         "SLK_EXCLUDE",
       ),
     )
-    .addOption(
-      new Option(
-        "-H, --header <header...>",
-        "'Name: value' sent on every request (a gateway's header), repeatable; a header the kit or a check sets itself (Authorization of the bearer checks, Accept) wins; x-api-key, content-type and framing headers are refused. SLK_HEADERS: one per line",
-      ).env("SLK_HEADERS"),
-    )
+    .addOption(headerOption())
     .addOption(
       new Option(
         "--hooks <module>",
@@ -232,7 +227,7 @@ export function buildProgram(): Command {
     )
     .addHelpText(
       "after",
-      "\nSend a finding's HAR cassette (<report>/cassettes/*.har) again and judge the same check:\n  sl-conformance replay FILE.har --base-url <url> --api-key <key> [other keys] [--no-rerun]   (replay --help)",
+      "\nSend a finding's HAR cassette (<report>/cassettes/*.har) again and judge the same check:\n  sl-conformance replay FILE.har --base-url <url> --api-key <key> [other keys] [-H …] [--no-rerun]   (replay --help)",
     );
   return program;
 }

@@ -3,10 +3,12 @@
 import { existsSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
-import { RESERVED_HEADERS } from "../http.ts";
 import { UsageError } from "../preflight.ts";
 import type { Profile, Settings } from "../types.ts";
 import type { CliOptions } from "./program.ts";
+import { headersOf } from "../target-options.ts";
+
+export { headersOf };
 
 export function settingsFrom(o: CliOptions): Settings {
   const seed = o.seed !== undefined ? Number(o.seed) : Math.floor(Math.random() * 2 ** 31);
@@ -51,20 +53,6 @@ export function excludeOf(o: CliOptions): string[] | undefined {
  * -H 'Name: value', repeated (SLK_HEADERS: one per line). A malformed header
  * or one the kit must set itself is a usage error.
  */
-export function headersOf(v: string | string[]): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const line of (Array.isArray(v) ? v : [v]).flatMap((s) => s.split(/\r?\n/)).filter((s) => s.trim())) {
-    const m = /^\s*([!#$%&'*+.^_`|~0-9A-Za-z-]+)\s*:\s?(.*)$/.exec(line);
-    if (!m) throw new UsageError(`-H ${JSON.stringify(line)}: expected 'Name: value'`);
-    const name = m[1]!;
-    if (RESERVED_HEADERS.includes(name.toLowerCase()))
-      throw new UsageError(
-        `-H ${name}: the kit sets this header itself${name.toLowerCase() === "x-api-key" ? " (give keys with --api-key and the other key options)" : ""}`,
-      );
-    out[name] = m[2]!.trim();
-  }
-  return out;
-}
 
 /** A list option given once or repeated, each value comma or space separated. */
 function words(v: string | string[]): string[] {
