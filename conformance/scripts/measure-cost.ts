@@ -9,7 +9,7 @@
 import { Decimal } from "decimal.js";
 import type { Contract } from "../src/contract.ts";
 import { groupForPath, type PriceCategory } from "../src/groups/index.ts";
-import type { CheckCost, ScenarioCost } from "../src/request-budget.ts";
+import type { CheckCost, ScenarioCost } from "../src/cost-types.ts";
 import type { RunReport } from "../src/runner.ts";
 
 type Commitment = RunReport["spend"]["commitments"][number];

@@ -15,7 +15,7 @@ import { Decimal } from "decimal.js";
 import * as prettier from "prettier";
 import { Contract } from "../src/contract.ts";
 import type { PriceCategory } from "../src/groups/types.ts";
-import type { CheckCost, ScenarioCost } from "../src/request-budget.ts";
+import type { CheckCost, ScenarioCost } from "../src/cost-types.ts";
 import { runKit, type RunReport } from "../src/runner.ts";
 import { demoKeys, settings, startReference } from "../test/helpers.ts";
 import { portArg } from "../../scripts/lib/reference-process.ts";
@@ -160,31 +160,9 @@ function tableSource(t: Record<string, CheckCost>, sc: Record<string, ScenarioCo
 // left from the requests. \`npx tsx conformance/scripts/measure-requests.ts --write\`
 // rewrites this file; conformance/test/cost-table.test.ts fails when a fresh
 // run drifts from it beyond the noise of a run.
-import type { PriceCategory } from "./groups/types.ts";
+import type { CheckCost, ScenarioCost } from "./cost-types.ts";
 
-export interface CheckCost {
-  /** requests the check sends in one run */
-  requests: number;
-  /** its requests grow with the advertised rate limit (a planned burst): measured at MEASURED_RPS */
-  scalesWithRate?: boolean;
-  /** what it keeps committed (a conformant deployment may charge it), in units of each price category */
-  units?: Partial<Record<PriceCategory, number>>;
-  /** what it keeps committed in dollars that are not priced per unit */
-  usd?: number;
-  /** what it holds at once at most, when more than what it keeps (a run committed at its worst case, then resized) */
-  peak?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
-  /** its largest commitment held only until the deployment refused the request (a negative case) */
-  refused?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
-  /** the shared scenarios (ctx.shared) it needs that commit money: paid once per run, by the first check that needs one */
-  scenarios?: string[];
-}
-
-/** What a shared scenario keeps committed, and holds at once at most. */
-export interface ScenarioCost {
-  units?: Partial<Record<PriceCategory, number>>;
-  usd?: number;
-  peak?: { units?: Partial<Record<PriceCategory, number>>; usd?: number };
-}
+export type { CheckCost, ScenarioCost };
 
 /** The reference's rate limit per key when the table was measured (conformance/test/cost-table.test.ts runs at it). */
 export const MEASURED_RPS = ${rate};
@@ -201,10 +179,5 @@ ${Object.entries(sc)
   .map(([name, c]) => scenarioRowOf(name, c))
   .join("\n")}
 };
-
-/** Requests still to come for these checks (unknown checks count 5). */
-export function expectedRequests(ids: string[]): number {
-  return ids.reduce((n, id) => n + (COST_PER_CHECK[id]?.requests ?? 5), 0);
-}
 `;
 }

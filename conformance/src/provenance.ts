@@ -525,22 +525,7 @@ export class ProvenanceMap {
 
   /** The components a request body or parameter reaches (a model used by both sides counts as a request's). */
   requestComponents(): Set<string> {
-    const out = new Set<string>();
-    const visit = (n: unknown): void => {
-      if (Array.isArray(n)) return n.forEach(visit);
-      if (!n || typeof n !== "object") return;
-      const node = n as JsonSchema;
-      if (node.$ref?.startsWith("#/components/schemas/")) {
-        const name = node.$ref.slice("#/components/schemas/".length);
-        if (out.has(name)) return;
-        out.add(name);
-        visit(this.doc.components?.schemas?.[name]);
-      }
-      for (const [k, v] of Object.entries(node))
-        if (k !== "x-provenance" && k !== "examples" && typeof v === "object") visit(v);
-    };
-    schemaRoots(this.doc, "requests").forEach(visit);
-    return out;
+    return this.reachable(schemaRoots(this.doc, "requests"));
   }
 }
 

@@ -45,16 +45,21 @@ export interface RunReport {
   verdict: Verdict;
 }
 
-export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<RunReport> {
-  const started = Date.now();
-  const contract = Contract.load(settings.contractPath, settings.operations);
-  const client = new HttpClient({
+/** The HTTP client a run's settings describe (base URL, keys, timeout, -H): the run's, and the plan's price reads. */
+export function clientFor(settings: Settings, contract: Contract): HttpClient {
+  return new HttpClient({
     baseUrl: settings.baseUrl,
     keys: settings.keys,
     contract,
     timeoutMs: settings.requestTimeoutMs,
     headers: settings.headers,
   });
+}
+
+export async function runKit(settings: Settings, hooks: RunHooks = {}): Promise<RunReport> {
+  const started = Date.now();
+  const contract = Contract.load(settings.contractPath, settings.operations);
+  const client = clientFor(settings, contract);
   const results: CheckResult[] = [];
   const preflight = settings.skipPreflight
     ? undefined

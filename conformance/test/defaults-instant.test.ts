@@ -6,12 +6,9 @@
 // Each fault runs scoped to its check, as --only would (the mutation harness
 // runs them at the usual speed).
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../reference-impl/src/app.ts";
-import { runKit } from "../src/runner.ts";
 import { faults } from "../mutation/faults.ts";
 import { seedLevelCheck } from "../mutation/deviations-levels.ts";
-import { startProxy, type Fault } from "../mutation/proxy.ts";
-import { demoKeys, settings } from "./helpers.ts";
+import { kitBehind } from "./kit-behind.ts";
 
 /** The checks that judge a default as "omitted ≡ the explicit default". */
 const EQUIVALENCE_CHECKS = new Set([
@@ -25,39 +22,13 @@ const EQUIVALENCE_CHECKS = new Set([
 ]);
 const DEFAULT_FAULTS = faults.filter((f) => !f.control && EQUIVALENCE_CHECKS.has(f.expect));
 
-/** The checks alone against a fresh reference whose runs end before any read, behind the fault's hooks. */
-async function instantKit(fault: Pick<Fault, "request" | "response">, only: string[]) {
-  const { app, pipeline } = createApp({ rateLimitPerSecond: 50, stepDelayMs: 0, logger: () => undefined });
-  const idle = async () => {
-    while (pipeline.running > 0) await new Promise((r) => setTimeout(r, 1));
-  };
-  const proxy = await startProxy(
-    app.fetch,
-    {
-      request: fault.request,
-      response: async (q, res, s) => {
-        await idle();
-        return fault.response ? fault.response(q, res, s) : res;
-      },
-    },
-    demoKeys(),
-  );
-  try {
-    return await runKit(
-      settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7, only }),
-    );
-  } finally {
-    await proxy.close();
-  }
-}
-
 describe("default faults on a deployment whose runs end at once", () => {
   it("holds a fault for every equivalence check", () => {
     expect([...new Set(DEFAULT_FAULTS.map((f) => f.expect))].sort()).toEqual([...EQUIVALENCE_CHECKS].sort());
   });
 
   it("passes every equivalence check with no fault, each exercised", async () => {
-    const r = await instantKit({}, [...EQUIVALENCE_CHECKS]);
+    const r = await kitBehind({}, [...EQUIVALENCE_CHECKS], { instant: true });
     const results = r.results.filter((x) => EQUIVALENCE_CHECKS.has(x.id));
     expect(results.map((x) => [x.id, x.outcome, x.failures[0]?.title ?? x.skipReason ?? x.error])).toEqual(
       [...EQUIVALENCE_CHECKS].map((id) => [id, "pass", undefined]).sort(),
@@ -71,7 +42,7 @@ describe("default faults on a deployment whose runs end at once", () => {
     await Promise.all(
       [1, 2, 3].map(async () => {
         for (let f = queue.shift(); f; f = queue.shift()) {
-          const v = seedLevelCheck(await instantKit(f, [f.expect]), f);
+          const v = seedLevelCheck(await kitBehind(f, [f.expect], { instant: true }), f);
           if (process.env.SLK_DEBUG) console.info(f.id, JSON.stringify(v));
           if (!v.ok) wrong.push(`${f.id} → ${f.expect}: ${v.outcome} (rows named: ${v.rows.join(", ") || "none"})`);
         }

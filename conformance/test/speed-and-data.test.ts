@@ -13,45 +13,12 @@
 // setups they have, and failing those report "not exercised" with the code:
 // skipped, never failed, never passed.
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../reference-impl/src/app.ts";
-import { runKit, type RunReport } from "../src/runner.ts";
+import type { RunReport } from "../src/runner.ts";
 import type { CheckResult } from "../src/types.ts";
-import { json, startProxy, type Body, type Fault, type ProxyRequest, type ProxyResponse } from "../mutation/proxy.ts";
+import { json, type Body, type ProxyRequest, type ProxyResponse } from "../mutation/proxy.ts";
 import { kitMoneyFaults } from "../mutation/faults-kit-money.ts";
 import { seedLevelCheck } from "../mutation/deviations-levels.ts";
-import { demoKeys, settings } from "./helpers.ts";
-
-type Hooks = Pick<Fault, "request" | "response">;
-
-/** The kit (only these checks) against a fresh reference behind `hooks`; `instant`: every answer waits until no run is in flight. */
-async function kitBehind(hooks: Hooks, only: string[], o: { instant?: boolean } = {}): Promise<RunReport> {
-  const { app, pipeline } = createApp({
-    rateLimitPerSecond: 50,
-    stepDelayMs: o.instant ? 0 : 25,
-    logger: () => undefined,
-  });
-  const idle = async () => {
-    while (pipeline.running > 0) await new Promise((r) => setTimeout(r, 1));
-  };
-  const proxy = await startProxy(
-    app.fetch,
-    {
-      request: hooks.request,
-      response: async (q, res, s) => {
-        if (o.instant) await idle();
-        return hooks.response ? hooks.response(q, res, s) : res;
-      },
-    },
-    demoKeys(),
-  );
-  try {
-    return await runKit(
-      settings(proxy.baseUrl, { operations: undefined, numRuns: 1, runTimeoutMs: 15_000, seed: 7, only }),
-    );
-  } finally {
-    await proxy.close();
-  }
-}
+import { kitBehind, type Hooks } from "./kit-behind.ts";
 
 const result = (r: RunReport, id: string): CheckResult => r.results.find((x) => x.id === id)!;
 const failing = (r: RunReport) =>

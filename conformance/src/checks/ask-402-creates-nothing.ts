@@ -2,11 +2,11 @@ import { Decimal } from "decimal.js";
 import type { AccountPrices, AssistantAskAccepted } from "../../../generated/client/types.gen.ts";
 import { defineCheck } from "../define-check.ts";
 import { seed } from "../grounding/assertions.ts";
-import { code, field, status, words } from "../grounding/facts.ts";
+import { code, status, words } from "../grounding/facts.ts";
 import { bodyOf, dataOf, isObject } from "../typed.ts";
 import { is2xx, seen } from "./support/util.ts";
 import { dec } from "./support/decimal.ts";
-import { expect402Body, usageRows } from "./support/billing.ts";
+import { expect402Body, usageRows, PAYMENT_REQUIRED_ASSERTS } from "./support/billing.ts";
 import { balanceOf, errorCode } from "./support/groups.ts";
 
 /** The accepted answer's `data`, which a refused ask must not carry. */
@@ -29,22 +29,7 @@ export default defineCheck({
   severity: "critical",
   asserts: {
     refused: seed("ask.402", status(402), code("insufficient_credits_ask"), words("A spent balance gives 402")),
-    body: seed(
-      "errors.402-body",
-      field("detail"),
-      field("message"),
-      field("required"),
-      field("available"),
-      field("top_up_url"),
-      words("US-dollar decimal strings"),
-      words("transient false"),
-    ),
-    exceeds: seed(
-      ["errors.402", "errors.402-body"],
-      words("balance cannot fund the reservation"),
-      field("required"),
-      field("available"),
-    ),
+    ...PAYMENT_REQUIRED_ASSERTS,
     nothing: seed("ask.402", words("before any turn starts; nothing created or charged")),
   },
   keys: ["poor"],
@@ -101,7 +86,7 @@ export default defineCheck({
       )
     )
       return;
-    expect402Body(ctx, ex, { body: "body", exceeds: "exceeds" });
+    expect402Body(ctx, ex);
     const { balance: after, ex: me } = await balanceOf(ctx, "poor");
     const { rows: rowsAfter } = await usageRows(ctx, "poor");
     ctx.expect(

@@ -11,7 +11,7 @@ import {
   setupRefusal,
   type SourceDataset,
 } from "./support/groups.ts";
-import { expect402Body } from "./support/billing.ts";
+import { expect402Body, PAYMENT_REQUIRED_ASSERTS } from "./support/billing.ts";
 import { is2xx, listOf, seen } from "./support/util.ts";
 
 const TOTAL = 2000; // the seed's maximum total_profile_count: the largest reservation an audience run can ask
@@ -36,22 +36,7 @@ export default defineCheck({
       code("insufficient_credits_audience_dataset_run"),
       words("balance cannot fund the reservation"),
     ),
-    body: seed(
-      "errors.402-body",
-      field("detail"),
-      field("message"),
-      field("required"),
-      field("available"),
-      field("top_up_url"),
-      words("US-dollar decimal strings"),
-      words("transient false"),
-    ),
-    exceeds: seed(
-      ["errors.402", "errors.402-body"],
-      words("balance cannot fund the reservation"),
-      field("required"),
-      field("available"),
-    ),
+    ...PAYMENT_REQUIRED_ASSERTS,
     nothingCreated: seed(
       ["audience-run.states", "dataset-run.create-pending-202"],
       words("asynchronous in the same way as a dataset run"),
@@ -106,7 +91,7 @@ export default defineCheck({
       create,
     );
     if (refused) {
-      const d = expect402Body(ctx, create, { body: "body", exceeds: "exceeds" });
+      const d = expect402Body(ctx, create);
       if (d.required)
         ctx.expect(
           d.required.equals(required),

@@ -5,7 +5,7 @@ import { code, field, status, value, words } from "../grounding/facts.ts";
 import { dataOf, isObject } from "../typed.ts";
 import { listOf, seen } from "./support/util.ts";
 import { countOf, errorCode, newUsageRows } from "./support/groups.ts";
-import { expect402Body, refusedRun, RUN_COUNT } from "./support/billing.ts";
+import { expect402Body, refusedRun, RUN_COUNT, PAYMENT_REQUIRED_ASSERTS } from "./support/billing.ts";
 
 /**
  * A run the poor account's balance cannot fund is refused: 402
@@ -38,22 +38,7 @@ export default defineCheck({
       words("the upper bound is reserved before work starts"),
       words("reserved up front"),
     ),
-    body: seed(
-      "errors.402-body",
-      field("detail"),
-      field("message"),
-      field("required"),
-      field("available"),
-      field("top_up_url"),
-      words("US-dollar decimal strings"),
-      words("transient false"),
-    ),
-    exceeds: seed(
-      ["errors.402", "errors.402-body"],
-      words("balance cannot fund the reservation"),
-      field("required"),
-      field("available"),
-    ),
+    ...PAYMENT_REQUIRED_ASSERTS,
     nothingCreated: seed("dataset-run.create-pending-202", words("request accepted"), value("pending")),
     nothingCharged: seed("errors.never-partially-charged", words("Requests are never partially charged.")),
     amounts: decided("D-402-AMOUNTS", field("required"), field("available")),
@@ -113,7 +98,7 @@ export default defineCheck({
       ex,
     );
     if (refused) {
-      const d = expect402Body(ctx, ex, { body: "body", exceeds: "exceeds" });
+      const d = expect402Body(ctx, ex);
       if (d.detail) {
         ctx.expect(
           typeof d.detail.message === "string" && typeof d.detail.top_up_url === "string",

@@ -6,7 +6,7 @@ import { dataOf } from "../typed.ts";
 import type { CheckContext } from "../types.ts";
 import { createDataset, listItemsOf } from "./support/util.ts";
 import { pollUntil, priceOf, runIdOf, terminalType } from "./support/groups.ts";
-import { DEFAULTED_FIELDS, omittedDefaultsRun, RUN_DEFAULTS } from "./support/run-defaults.ts";
+import { DEFAULTED_FIELDS, omittedDefaultsRun, RUN_DEFAULTS, RUN_DEFAULT_ASSERTS } from "./support/run-defaults.ts";
 
 const DAY_S = 86_400;
 /** The prompt run that dates its posts: the seed's smallest count, sent explicitly (its default is judged on the URL run). */
@@ -25,11 +25,7 @@ export default defineCheck({
   section: "Endpoints › Datasets (dataset run body, rule 1); Resources › Dataset run (params)",
   severity: "major",
   asserts: {
-    count: RUN_DEFAULTS.count.assert,
-    num_comments_per_post: RUN_DEFAULTS.num_comments_per_post.assert,
-    country_code: RUN_DEFAULTS.country_code.assert,
-    enable_visual_recognition: RUN_DEFAULTS.enable_visual_recognition.assert,
-    enable_transcribing: RUN_DEFAULTS.enable_transcribing.assert,
+    ...RUN_DEFAULT_ASSERTS,
     window: seed("datasets.runs.prompt-365-days", words("defaults to the past 365 days")),
   },
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}"],

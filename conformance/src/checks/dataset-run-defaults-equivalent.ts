@@ -9,6 +9,7 @@ import {
   DEFAULTED_FIELDS,
   omittedDefaultsRun,
   RUN_DEFAULTS,
+  RUN_DEFAULT_ASSERTS,
   startOneUrlRun,
   type DefaultedField,
 } from "./support/run-defaults.ts";
@@ -36,11 +37,7 @@ export default defineCheck({
   section: "Endpoints › Datasets (dataset run body: defaults); Resources › Dataset run (params, create response)",
   severity: "major",
   asserts: {
-    count: RUN_DEFAULTS.count.assert,
-    num_comments_per_post: RUN_DEFAULTS.num_comments_per_post.assert,
-    country_code: RUN_DEFAULTS.country_code.assert,
-    enable_visual_recognition: RUN_DEFAULTS.enable_visual_recognition.assert,
-    enable_transcribing: RUN_DEFAULTS.enable_transcribing.assert,
+    ...RUN_DEFAULT_ASSERTS,
   },
   requires: ["POST /v1/datasets/{dataset_id}/runs", "GET /v1/datasets/{dataset_id}/runs/{run_id}"],
   async run(ctx) {

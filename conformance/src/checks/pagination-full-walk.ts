@@ -3,7 +3,7 @@ import { decided, seed } from "../grounding/assertions.ts";
 import { words } from "../grounding/facts.ts";
 import type { Exchange } from "../http.ts";
 import type { CheckContext } from "../types.ts";
-import { itemKey, listJudge, otherLists, smallPageWalk, stuckWalk } from "./support/pagination.ts";
+import { failStuckWalk, itemKey, listJudge, otherLists, smallPageWalk } from "./support/pagination.ts";
 import { listOf, seen, walk, type Walk } from "./support/util.ts";
 
 type Judge = "walk" | "walkParameters" | "walkAgents";
@@ -77,17 +77,7 @@ function judgeWalk(ctx: CheckContext<Judge>, w: Walk<unknown>, judges: Judge, wh
     },
     pageOf(w, dup),
   );
-  const stuck = dup < 0 ? stuckWalk(w) : undefined;
-  if (stuck)
-    ctx.fail(
-      {
-        judges,
-        title: `${what}: the walk never reaches has_next false: ${stuck.why}`,
-        received: seen(w.pages[stuck.page - 1]!),
-        expected: "pages that bring new items until has_next is false",
-      },
-      w.pages[stuck.page - 1],
-    );
+  if (dup < 0) failStuckWalk(ctx, w, judges, what);
 }
 
 /** The page an item position of the walk came from. */

@@ -3,7 +3,7 @@ import { decided, seed } from "../grounding/assertions.ts";
 import { code, field, status, words } from "../grounding/facts.ts";
 import type { CheckContext } from "../types.ts";
 import { seen, setupNotAccepted } from "./support/util.ts";
-import { expect402Body, usageRows } from "./support/billing.ts";
+import { expect402Body, usageRows, PAYMENT_REQUIRED_ASSERTS } from "./support/billing.ts";
 import { balanceOf, errorCode, jsonAt, newUsageRows, priceOf } from "./support/groups.ts";
 import { PREVIEWS } from "./support/previews.ts";
 
@@ -40,22 +40,7 @@ export default defineCheck({
       words("the upper bound is reserved before work starts"),
       words("charge equals number of URLs returning data"),
     ),
-    body: seed(
-      "errors.402-body",
-      field("detail"),
-      field("message"),
-      field("required"),
-      field("available"),
-      field("top_up_url"),
-      words("US-dollar decimal strings"),
-      words("transient false"),
-    ),
-    exceeds: seed(
-      ["errors.402", "errors.402-body"],
-      words("balance cannot fund the reservation"),
-      field("required"),
-      field("available"),
-    ),
+    ...PAYMENT_REQUIRED_ASSERTS,
     nothingCharged: seed("previews.create.402", words("never partially charged")),
     amounts: decided("D-402-AMOUNTS", field("required"), field("available")),
   },
@@ -106,7 +91,7 @@ export default defineCheck({
       ex,
     );
     if (refused) {
-      const d = expect402Body(ctx, ex, { body: "body", exceeds: "exceeds" });
+      const d = expect402Body(ctx, ex);
       const required = price.mul(n);
       if (d.required && d.available)
         ctx.expect(

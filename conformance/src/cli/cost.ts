@@ -12,10 +12,10 @@ import { Decimal } from "decimal.js";
 import { dec } from "../checks/support/decimal.ts";
 import type { Contract } from "../contract.ts";
 import type { PriceCategory } from "../groups/types.ts";
-import { HttpClient } from "../http.ts";
 import { UsageError } from "../preflight.ts";
 import { COST_PER_CHECK, MEASURED_RPS, SCENARIO_COST, type CheckCost } from "../request-budget.ts";
 import { selectChecks } from "../run/select.ts";
+import { clientFor } from "../runner.ts";
 import { isObject } from "../typed.ts";
 import type { Settings } from "../types.ts";
 
@@ -71,13 +71,7 @@ export interface Plan {
 
 /** GET /v1/prices and GET /v1/me with the main key (both free reads). */
 export async function readPrices(settings: Settings, contract: Contract): Promise<DeploymentPrices> {
-  const client = new HttpClient({
-    baseUrl: settings.baseUrl,
-    keys: settings.keys,
-    contract,
-    timeoutMs: settings.requestTimeoutMs,
-    headers: settings.headers,
-  });
+  const client = clientFor(settings, contract);
   let rateLimit: number | undefined;
   const dataOf = async (path: string) => {
     const ex = await client.request({ method: "GET", path, key: "main", check: "plan" });

@@ -3,7 +3,7 @@
 // stderr on one rewritten line, and only for a person watching: quiet when CI
 // is set, when stderr is not a TTY, or with -q.
 import type { Progress } from "../runner.ts";
-import { expectedRequests } from "../request-budget.ts";
+import { COST_PER_CHECK } from "../request-budget.ts";
 
 export function progressEnabled(quiet: boolean, env = process.env, tty = !!process.stderr.isTTY): boolean {
   return !quiet && tty && !env.CI;
@@ -16,7 +16,8 @@ const fmt = (ms: number) =>
 
 /** One progress line (no newline). */
 export function progressText(p: Progress): string {
-  const left = expectedRequests(p.remaining);
+  // the checks still to come, by the cost table (a check it does not know counts 5)
+  const left = p.remaining.reduce((n, id) => n + (COST_PER_CHECK[id]?.requests ?? 5), 0);
   const eta = p.rate > 0 ? (left / p.rate) * 1000 : 0;
   return `[${p.done}/${p.total}] ${p.current ?? ""} · ${p.requests} requests · ${fmt(p.elapsedMs)} elapsed · ~${fmt(eta)} left at ${p.rate} req/s`;
 }

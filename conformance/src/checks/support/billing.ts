@@ -17,6 +17,8 @@ import type {
 import type { CheckContext } from "../../types.ts";
 import { sleep, type Exchange, type KeyRole } from "../../http.ts";
 import { dataOf, isObject, itemsOf, type Untrusted } from "../../typed.ts";
+import { seed } from "../../grounding/assertions.ts";
+import { field, words } from "../../grounding/facts.ts";
 import { createDataset, setupNotAccepted } from "./util.ts";
 import { dec } from "./decimal.ts";
 import {
@@ -307,14 +309,39 @@ export interface Detail402 {
 }
 
 /**
+ * What expect402Body judges, spread into the `asserts` of every check that
+ * provokes a 402: the body's shape as the seed states it, and the 402's
+ * meaning (the balance cannot fund the reservation: `required` > `available`).
+ */
+export const PAYMENT_REQUIRED_ASSERTS = {
+  body: seed(
+    "errors.402-body",
+    field("detail"),
+    field("message"),
+    field("required"),
+    field("available"),
+    field("top_up_url"),
+    words("US-dollar decimal strings"),
+    words("transient false"),
+  ),
+  exceeds: seed(
+    ["errors.402", "errors.402-body"],
+    words("balance cannot fund the reservation"),
+    field("required"),
+    field("available"),
+  ),
+};
+
+/**
  * Judge a 402 body by what the seed states of it (Errors › 402 body):
  * `detail` an object carrying message, required, available and top_up_url;
  * `required` and `available` US-dollar decimal strings; `transient` false;
  * and, the 402 meaning that the balance cannot fund the reservation,
- * `required` more than `available`. `judges` names the check's assertions
- * for the body's shape and for required > available.
+ * `required` more than `available`. Its findings name the assertions of
+ * PAYMENT_REQUIRED_ASSERTS (`body`, `exceeds`).
  */
-export function expect402Body(ctx: CheckContext, ex: Exchange, judges: { body: string; exceeds: string }): Detail402 {
+export function expect402Body(ctx: CheckContext, ex: Exchange): Detail402 {
+  const judges = { body: "body", exceeds: "exceeds" } satisfies Record<keyof typeof PAYMENT_REQUIRED_ASSERTS, string>;
   const body = isObject(ex.json) ? ex.json : undefined;
   const detail = isObject(body?.detail) ? body.detail : undefined;
   const missing = ["message", "required", "available", "top_up_url"].filter((k) => !detail || !(k in detail));

@@ -7,7 +7,7 @@ import { responseSchema } from "../../groups/derive.ts";
 import type { Exchange } from "../../http.ts";
 import { bodyOf, isObject, type Untrusted } from "../../typed.ts";
 import type { DatasetsDataset } from "../../../../generated/client/types.gen.ts";
-import { DATASETS, collections, createDataset, createIn, listOf, walk, type Walk } from "./util.ts";
+import { DATASETS, collections, createDataset, createIn, listOf, seen, walk, type Walk } from "./util.ts";
 import { errorCode, jsonAt, pollUntil, postUrls, priceOf, runIdOf, terminalType } from "./groups.ts";
 
 export const PAGE = 2;
@@ -216,6 +216,30 @@ export function stuckWalk(w: Walk<unknown>): { page: number; why: string } | und
     for (const k of keys) seenKeys.add(k);
   }
   return undefined;
+}
+
+/**
+ * Fails a walk stuck before its end (stuckWalk) as the finding `judges`;
+ * returns whether it failed.
+ */
+export function failStuckWalk<J extends string>(
+  ctx: CheckContext<J>,
+  w: Walk<unknown>,
+  judges: J,
+  what: string,
+): boolean {
+  const stuck = stuckWalk(w);
+  if (!stuck) return false;
+  ctx.fail(
+    {
+      judges,
+      title: `${what}: the walk never reaches has_next false: ${stuck.why}`,
+      received: seen(w.pages[stuck.page - 1]!),
+      expected: "pages that bring new items until has_next is false",
+    },
+    w.pages[stuck.page - 1],
+  );
+  return true;
 }
 
 // ---- lists the kit fills to pass their default page -----------------------------------

@@ -32,6 +32,11 @@ export const RUN_DEFAULTS = {
 export type DefaultedField = keyof typeof RUN_DEFAULTS;
 export const DEFAULTED_FIELDS = Object.keys(RUN_DEFAULTS) as DefaultedField[];
 
+/** One assertion per defaulted field, named after it: the `asserts` both default checks spread in. */
+export const RUN_DEFAULT_ASSERTS = Object.fromEntries(DEFAULTED_FIELDS.map((f) => [f, RUN_DEFAULTS[f].assert])) as {
+  [F in DefaultedField]: (typeof RUN_DEFAULTS)[F]["assert"];
+};
+
 /** What one run answered: its create response and its first read. */
 export interface StartedRun {
   create: Exchange;
